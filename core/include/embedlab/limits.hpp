@@ -1,0 +1,22 @@
+#pragma once
+// Size limits that keep memory bounded. Every public entry point checks them *before*
+// allocating, so a typo like V = 10^9 is an error message, not an out-of-memory crash.
+#include "embedlab/matrix.hpp"
+
+namespace embedlab {
+
+struct Limits {
+  Index max_ids = 65536;           // tokens in one request
+  Index max_vocab = 1 << 20;       // rows of W (GPT-2 has 50257)
+  Index max_dim = 8192;            // columns of W (GPT-3 uses 12288 but no demo needs it)
+  Index max_elements = 1 << 26;    // floats in any one matrix: 256 MiB (the one-hot is n*V)
+};
+
+inline constexpr Limits default_limits{};
+
+// Each throws InputError naming the limit, the requested size and why the limit exists.
+void check_id_count(Index n, const Limits& limits = default_limits);
+void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits);
+void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits);
+
+}  // namespace embedlab

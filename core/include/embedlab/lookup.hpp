@@ -1,0 +1,15 @@
+#pragma once
+// The embedding forward pass: a row gather.
+#include "embedlab/matrix.hpp"
+
+namespace embedlab {
+
+// (n, d) rows W(ids[k], :). Validates ids against W's rows first.
+Matrix lookup(const Matrix& weight, const Ids& ids);
+
+// The trusted kernel behind lookup(): out(k, :) = weight(ids[k], :), for ids already checked.
+// weight is (vocab, dim) row-major, out is (n, dim) row-major.
+void gather_rows(const float* weight, Index dim, const std::int64_t* ids, Index n,
+                 float* out) noexcept;
+
+}  // namespace embedlab

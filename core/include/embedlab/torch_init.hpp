@@ -1,0 +1,25 @@
+#pragma once
+// Modules and tensor factories initialised as PyTorch does, drawing from one generator in
+// construction order, so `manual_seed(123); Embedding(4, 5)` gives the notebook's numbers.
+#include <optional>
+
+#include "embedlab/torch_generator.hpp"
+
+namespace embedlab {
+
+Matrix torch_randn(TorchGenerator& gen, Index rows, Index cols);
+Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols);
+
+// nn.Embedding(vocab, dim, padding_idx): normal_(0, 1), then the padding row zeroed.
+Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
+                      std::optional<Index> padding_idx = std::nullopt);
+
+// nn.Linear(in, out, bias): weight (out, in) kaiming_uniform_(a = sqrt(5)), then bias (1, out).
+struct LinearParams {
+  Matrix weight;  // (out, in)
+  Matrix bias;    // (1, out), or empty (0 x 0) without bias
+};
+LinearParams init_linear(TorchGenerator& gen, Index in_features, Index out_features,
+                         bool bias = true);
+
+}  // namespace embedlab

@@ -1,0 +1,138 @@
+#include "embedlab/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+// Follows torch/_tensor_str.py with the default print options
+// (precision 4, threshold 1000, edgeitems 3, linewidth 80).
+namespace embedlab {
+namespace {
+
+constexpr int kPrecision = 4;
+constexpr Index kThreshold = 1000;
+constexpr Index kEdgeItems = 3;
+constexpr int kLineWidth = 80;
+
+// printf with Python's rounding of format(value, ".4f") / ".4e" (both round half to even on
+// the exact binary value, as glibc does).
+std::string printed(const char* fmt, int precision, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, precision, value);
+  return buf;
+}
+
+// Python spells these "nan", "inf", "-inf" whatever the NaN's sign bit.
+std::string nonfinite(double v) { return std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf"); }
+
+// The indices printed along one axis: all, or the first and last kEdgeItems around a gap (-1).
+std::vector<Index> shown(Index size, bool summarize) {
+  std::vector<Index> idx;
+  if (summarize && size > 2 * kEdgeItems) {
+    for (Index i = 0; i < kEdgeItems; ++i) idx.push_back(i);
+    idx.push_back(-1);
+    for (Index i = size - kEdgeItems; i < size; ++i) idx.push_back(i);
+  } else {
+    for (Index i = 0; i < size; ++i) idx.push_back(i);
+  }
+  return idx;
+}
+
+// PyTorch's _Formatter: one width and one notation for every element shown.
+class Formatter {
+ public:
+  Formatter(const std::vector<double>& values, bool integer) : integer_(integer) {
+    if (integer_) {
+      for (double v : values) width_ = std::max(width_, text(v).size());
+      return;
+    }
+    std::vector<double> nz;  // |x| of finite non-zero values
+    for (double v : values) {
+      if (std::isfinite(v) && v != 0.0) nz.push_back(std::abs(v));
+    }
+    if (nz.empty()) return;
+    const double lo = *std::min_element(nz.begin(), nz.end());
+    const double hi = *std::max_element(nz.begin(), nz.end());
+    int_mode_ = std::all_of(nz.begin(), nz.end(), [](double v) { return v == std::ceil(v); });
+    sci_ = hi / lo > 1000.0 || hi > 1.0e8 || (!int_mode_ && lo < 1.0e-4);
+    for (double v : values) {
+      if (!std::isfinite(v) || v == 0.0) continue;
+      width_ = std::max(width_, text(v).size());
+    }
+  }
+
+  std::string operator()(double v) const {
+    const std::string t = text(v);
+    return std::string(width_ > t.size() ? width_ - t.size() : 0, ' ') + t;
+  }
+
+ private:
+  std::string text(double v) const {
+    if (integer_) return std::to_string(static_cast<long long>(v));
+    if (!std::isfinite(v)) return nonfinite(v);
+    if (sci_) return printed("%.*e", kPrecision, v);
+    if (int_mode_) return printed("%.*f", 0, v) + ".";
+    return printed("%.*f", kPrecision, v);
+  }
+
+  bool integer_;
+  bool int_mode_ = true;
+  bool sci_ = false;
+  std::size_t width_ = 1;
+};
+
+std::string row_string(const Matrix& m, Index r, const std::vector<Index>& cols,
+                       const Formatter& fmt, int indent) {
+  std::vector<std::string> items;
+  for (Index c : cols) items.push_back(c < 0 ? " ..." : fmt(m(r, c)));
+  const std::size_t item_width = items.empty() ? 1 : fmt(0.0).size() + 2;
+  const auto per_line = std::max<std::size_t>(1, (kLineWidth - indent) / item_width);
+  std::string s = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) s += (i % per_line == 0) ? ",\n" + std::string(indent + 1, ' ') : ", ";
+    s += items[i];
+  }
+  return s + "]";
+}
+
+}  // namespace
+
+std::string format_tensor(const Matrix& m, const TensorStyle& style) {
+  const std::string prefix = "tensor(";
+  const int indent = static_cast<int>(prefix.size());
+  const bool summarize = m.size() > kThreshold;
+  const auto rows = shown(m.rows(), summarize);
+  const auto cols = shown(m.cols(), summarize);
+
+  std::vector<double> values;
+  for (Index r : rows) {
+    for (Index c : cols) {
+      if (r >= 0 && c >= 0) values.push_back(m(r, c));
+    }
+  }
+  const Formatter fmt(values, style.integer);
+
+  std::string body = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) body += ",\n" + std::string(indent + 1, ' ');
+    body += rows[i] < 0 ? "..." : row_string(m, rows[i], cols, fmt, indent + 1);
+  }
+  body += "]";
+
+  // _add_suffixes: a suffix goes on its own line when it would pass the line width.
+  std::string out = prefix + body;
+  const auto newline = out.rfind('\n');
+  std::size_t last_line = (newline == std::string::npos ? out.size() : out.size() - newline - 1) + 2;
+  for (const auto& suffix : style.suffixes) {
+    if (last_line + suffix.size() + 2 > static_cast<std::size_t>(kLineWidth)) {
+      out += ",\n" + std::string(indent, ' ') + suffix;
+      last_line = indent + suffix.size();
+    } else {
+      out += ", " + suffix;
+      last_line += suffix.size() + 2;
+    }
+  }
+  return style.header + out + ")";
+}
+
+}  // namespace embedlab

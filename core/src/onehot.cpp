@@ -1,0 +1,33 @@
+#include "embedlab/onehot.hpp"
+
+#include <string>
+
+#include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
+
+namespace embedlab {
+
+Matrix one_hot(const Ids& ids, Index vocab) {
+  const auto n = static_cast<Index>(ids.size());
+  check_onehot_shape(n, vocab);
+  check_ids(ids, vocab);
+  Matrix out = Matrix::Zero(n, vocab);
+  for (Index k = 0; k < n; ++k) out(k, ids[k]) = 1.0f;
+  return out;
+}
+
+Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
+  if (onehot.cols() != weight.rows()) {
+    throw InputError("the one-hot matrix has " + std::to_string(onehot.cols()) +
+                     " columns but the weight has " + std::to_string(weight.rows()) +
+                     " rows: they must both be the vocabulary size V");
+  }
+  Matrix out(onehot.rows(), weight.cols());
+  out.noalias() = onehot * weight;  // Eigen's blocked GEMM: no shortcut for the zeros
+  return out;
+}
+
+Matrix linear_weight(const Matrix& weight) { return weight.transpose(); }
+
+}  // namespace embedlab
