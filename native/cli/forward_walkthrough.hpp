@@ -1,0 +1,12 @@
+#pragma once
+#include <ostream>
+
+#include "table_source.hpp"
+
+namespace embedlab::cli {
+
+// Replays the notebook: the table, each lookup, the one-hot matrix, the Linear weight, the
+// product, and the verdict, printed as PyTorch prints them.
+void print_forward_walkthrough(const Table& table, std::ostream& out);
+
+}  // namespace embedlab::cli

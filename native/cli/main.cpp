@@ -1,0 +1,39 @@
+// embedlab: replays the "Embedding vs Linear on one-hot" notebook for your own ids and table.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "embedlab/error.hpp"
+#include "forward_walkthrough.hpp"
+#include "table_source.hpp"
+
+int main(int argc, char** argv) {
+  using namespace embedlab::cli;
+  CLI::App app{"Shows that nn.Embedding (a row lookup) and nn.Linear on one-hot vectors (a dense "
+               "matrix product) give the same rows, printed like the PyTorch notebook.",
+               "embedlab"};
+  app.footer(
+      "Examples:\n"
+      "  embedlab --ids 2,3,1                 the notebook: seed 123, V = max id + 1, d = 5\n"
+      "  embedlab --ids \"[3, 2, 0, 1]\"        the same table, other ids\n"
+      "  embedlab --ids 2,3,1 --tf-weights    the TensorFlow notebook's fixed weights\n"
+      "  embedlab --ids 0,7 -V 10 -d 3 --seed 7\n"
+      "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', emb.weight.detach().numpy())\n"
+      "Exit status: 0 ok, 2 bad input (the reason is printed on stderr).");
+  TableOptions options;
+  add_table_options(app, options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    print_forward_walkthrough(make_table(options), std::cout);
+  } catch (const embedlab::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

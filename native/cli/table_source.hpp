@@ -1,0 +1,38 @@
+#pragma once
+// Where the walk-through's embedding table comes from: a PyTorch seed, the TensorFlow notebook's
+// fixed weights, or a .npy file; and the ids it is looked up with.
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "embedlab/matrix.hpp"
+
+namespace embedlab::cli {
+
+struct TableOptions {
+  std::string ids_text = "2, 3, 1";
+  std::optional<Index> vocab;   // default: max(ids) + 1, like the notebooks
+  Index dim = 5;
+  std::int64_t seed = 123;
+  bool tf_weights = false;
+  std::string weights_file;     // .npy, (V, d)
+};
+
+// Registers --ids, --vocab, --dim, --seed, --tf-weights, --weights on app.
+void add_table_options(CLI::App& app, TableOptions& options);
+
+enum class TableKind { seeded, tf_fixed, file };
+
+// The parsed ids, V, and the (V, d) table, validated.
+struct Table {
+  Ids ids;
+  Index vocab = 0;
+  Matrix weight;
+  TableKind kind = TableKind::seeded;
+  std::int64_t seed = 0;  // for TableKind::seeded
+  std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
+};
+Table make_table(const TableOptions& options);
+
+}  // namespace embedlab::cli
