@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and is not there yet (Debian 12, as root):
+# Debian packages through apt-get, then the npm packages pinned in package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake g++ make pkg-config   # the native build
+  libeigen3-dev               # dense maths in the core
+  libcli11-dev                # the walk-through's command line
+  catch2                      # unit tests of the core
+  libbenchmark-dev            # native benchmarks
+  libopenblas-dev             # the sgemm the benchmarks hold Eigen's GEMM against
+  clang libclang-rt-14-dev    # ASan/UBSan build and the libFuzzer targets
+  emscripten                  # the WebAssembly module
+  chromium                    # end-to-end tests of the page
+  python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
+  python3-matplotlib          # benchmark plots
+)
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm ci only when the lock file changed since the last install.
+if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.package-lock.json; then
+  echo "== npm ci"
+  npm ci --no-audit --no-fund
+fi
