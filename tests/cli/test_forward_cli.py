@@ -1,0 +1,100 @@
+"""The walk-through must print the notebooks' tensors verbatim.
+
+Every `tensor(...)` block printed in the seed notebooks (PyTorch's own output) is cut out of the
+notebook text and must appear, character for character, in the CLI's output for the same ids.
+Bad input must exit with status 2 and a specific message on stderr.
+"""
+import re
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+CLI = sys.argv.pop(1)
+SEEDS = Path(sys.argv.pop(1))
+
+
+def printed_tensors(text):
+    """The tensor(...) blocks a notebook printed (they start a line; code and comments don't),
+    with 'Parameter containing:' headers kept."""
+    blocks = []
+    for m in re.finditer(r"^(Parameter containing:\n)?tensor\(", text, re.MULTILINE):
+        depth, i = 0, m.end() - 1
+        while True:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        blocks.append(text[m.start():i + 1])
+    return blocks
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+class NotebookOutput(unittest.TestCase):
+    def check_notebook(self, seed_file, ids, expected_blocks):
+        blocks = printed_tensors((SEEDS / seed_file).read_text())
+        self.assertEqual(len(blocks), expected_blocks, "the notebook's printed tensors were not all found")
+        out = run("--ids", ids)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        for block in blocks:
+            with self.subTest(block=block[:60]):
+                self.assertIn(block, out.stdout)
+        self.assertIn("match: all", out.stdout)
+
+    def test_seed_002_ids_2_3_1(self):
+        # weight, two single lookups, idx lookup, one-hot, fresh Linear weight, product, lookup again
+        self.check_notebook("002_f71e86774d60ee6a.txt", "2,3,1", 8)
+
+    def test_seed_004_ids_3_2_0_1(self):
+        # weight, one single lookup, idx lookup, one-hot, fresh Linear weight, the assigned
+        # transpose, product, lookup again
+        self.check_notebook("004_5b384e1baff6b444.txt", "3,2,0,1", 8)
+
+    def test_tf_fixed_weights(self):
+        out = run("--ids", "2,3,1", "--tf-weights")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("tensor([[0.2200, 0.2200, 0.2200, 0.2200, 0.2200],\n"
+                      "        [0.3300, 0.3300, 0.3300, 0.3300, 0.3300],\n"
+                      "        [0.1100, 0.1100, 0.1100, 0.1100, 0.1100]]", out.stdout)
+
+
+class BadInput(unittest.TestCase):
+    def check_error(self, args, *fragments):
+        out = run(*args)
+        self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
+        self.assertEqual(out.stdout, "")
+        for fragment in fragments:
+            self.assertIn(fragment, out.stderr)
+
+    def test_id_out_of_range(self):
+        self.check_error(["--ids", "2,3,9", "-V", "4"], "index out of range in self", "9", "4")
+
+    def test_not_an_integer(self):
+        self.check_error(["--ids", "2, x, 1"], "x", "2")
+
+    def test_negative(self):
+        self.check_error(["--ids", "-1"], "-1")
+
+    def test_empty(self):
+        self.check_error(["--ids", ""], "no token ids")
+
+    def test_vocab_over_limit(self):
+        self.check_error(["--ids", "1", "-V", "99999999"], "over the limit")
+
+    def test_missing_weights_file(self):
+        self.check_error(["--ids", "1", "--weights", "/nonexistent/w.npy"], "/nonexistent/w.npy")
+
+    def test_conflicting_sources(self):
+        self.check_error(["--ids", "1", "--seed", "1", "--tf-weights"], "excludes")
+
+    def test_help_has_examples(self):
+        out = run("--help")
+        self.assertEqual(out.returncode, 0)
+        self.assertIn("Examples:", out.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
