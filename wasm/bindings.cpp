@@ -1,0 +1,246 @@
+// Embind bindings of the core, used through the wrapper embedlab.mjs (see README.md).
+// Data crosses the boundary in bulk: arrays come in through one typed-array copy
+// (convertJSArrayToNumberVector) and results go out as freshly copied typed arrays, never as
+// views into WASM memory (a view is detached when memory grows).
+// Errors never cross as C++ exceptions: each entry point returns its result, or
+// { embedlabError: message }, which the wrapper throws as an EmbedlabError.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "embedlab/compare.hpp"
+#include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
+#include "embedlab/lookup.hpp"
+#include "embedlab/npy.hpp"
+#include "embedlab/onehot.hpp"
+#include "embedlab/torch_init.hpp"
+#include "embedlab/weights.hpp"
+
+namespace embedlab {
+namespace {
+
+using emscripten::val;
+
+constexpr double kTwoPow63 = 9223372036854775808.0;
+
+// How JavaScript writes the number, so a message shows what the caller passed.
+std::string js_text(double x) { return val(x).call<std::string>("toString"); }
+
+// A JS number that must be a whole number representable as int64: cast without overflow.
+Index to_index(double x, const std::string& what) {
+  if (!(std::trunc(x) == x))
+    throw InputError(what + " must be a whole number, got " + js_text(x));
+  if (x < -kTwoPow63 || x >= kTwoPow63)
+    throw InputError(what + " = " + js_text(x) + " is too large: it must fit in int64");
+  return static_cast<Index>(x);
+}
+
+// Any array of numbers -> Ids. The count is checked before anything is allocated.
+Ids ids_from_js(const val& ids) {
+  check_id_count(static_cast<Index>(ids["length"].as<double>()));
+  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(ids);
+  Ids out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out[i] = to_index(values[i], "the id at position " + std::to_string(i + 1));
+  return out;
+}
+
+// { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
+Matrix matrix_from_js(const val& m, const std::string& name) {
+  const Index rows = to_index(m["rows"].as<double>(), name + ".rows");
+  const Index cols = to_index(m["cols"].as<double>(), name + ".cols");
+  if (rows < 0 || cols < 0)
+    throw InputError(name + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     ": rows and cols must be >= 0");
+  if (cols > 0 && rows > default_limits.max_elements / cols)
+    throw InputError(name + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " floats, over the limit of " + std::to_string(default_limits.max_elements) +
+                     " floats that keeps memory bounded");
+  const auto length = m["data"]["length"].as<double>();
+  if (length != static_cast<double>(rows * cols))
+    throw InputError(name + ".data holds " + js_text(length) + " numbers, but " + name + " is " +
+                     std::to_string(rows) + " x " + std::to_string(cols) + " = " +
+                     std::to_string(rows * cols));
+  Matrix out(rows, cols);
+  if (out.size() > 0)
+    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", m["data"]);
+  return out;
+}
+
+val matrix_to_js(const Matrix& m) {
+  val out = val::object();
+  out.set("rows", static_cast<double>(m.rows()));
+  out.set("cols", static_cast<double>(m.cols()));
+  out.set("data", val::global("Float32Array")
+                      .new_(emscripten::typed_memory_view(m.size(), m.data())));
+  return out;
+}
+
+val error_value(const std::string& message) {
+  val out = val::object();
+  out.set("embedlabError", message);
+  return out;
+}
+
+// Runs f(), turning what the core throws into an error value with its message verbatim.
+template <class F>
+val guarded(F f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    return error_value(e.what());
+  } catch (const std::bad_alloc&) {
+    return error_value(
+        "out of memory: the WebAssembly module could not allocate enough memory for this "
+        "request (it can use at most 2 GiB); try a smaller vocabulary, dimension or id list");
+  } catch (const std::exception& e) {
+    return error_value(std::string("internal error in embedlab: ") + e.what());
+  }
+}
+
+val parse_ids_js(const std::string& text) {
+  return guarded([&] {
+    const Ids ids = parse_ids(text);
+    const std::vector<double> values(ids.begin(), ids.end());
+    return val::global("Float64Array")
+        .new_(emscripten::typed_memory_view(values.size(), values.data()));
+  });
+}
+
+val default_vocab_js(const val& ids) {
+  return guarded([&] { return val(static_cast<double>(default_vocab(ids_from_js(ids)))); });
+}
+
+val check_ids_js(const val& ids, double vocab) {
+  return guarded([&] {
+    check_ids(ids_from_js(ids), to_index(vocab, "the vocabulary size V"));
+    return val::undefined();
+  });
+}
+
+val seeded_table_js(double seed, double vocab, double dim) {
+  return guarded([&] {
+    TorchGenerator gen(to_index(seed, "the seed"));
+    return matrix_to_js(init_embedding(gen, to_index(vocab, "the vocabulary size V"),
+                                       to_index(dim, "the embedding dimension d")));
+  });
+}
+
+val randn_js(double seed, double rows, double cols) {
+  return guarded([&] {
+    TorchGenerator gen(to_index(seed, "the seed"));
+    return matrix_to_js(torch_randn(gen, to_index(rows, "rows"), to_index(cols, "cols")));
+  });
+}
+
+val tf_table_js(double vocab, double dim) {
+  return guarded([&] {
+    return matrix_to_js(tf_fixed_weights(to_index(vocab, "the vocabulary size V"),
+                                         to_index(dim, "the embedding dimension d")));
+  });
+}
+
+val npy_table_js(const val& bytes) {
+  return guarded([&] {
+    const auto data = emscripten::convertJSArrayToNumberVector<unsigned char>(bytes);
+    return matrix_to_js(
+        parse_npy(std::string_view(reinterpret_cast<const char*>(data.data()), data.size())));
+  });
+}
+
+val linear_init_js(double seed, double in_features, double out_features, bool bias) {
+  return guarded([&] {
+    TorchGenerator gen(to_index(seed, "the seed"));
+    const LinearParams p = init_linear(gen, to_index(in_features, "in_features"),
+                                       to_index(out_features, "out_features"), bias);
+    val out = val::object();
+    out.set("weight", matrix_to_js(p.weight));
+    out.set("bias", bias ? matrix_to_js(p.bias) : val::null());
+    return out;
+  });
+}
+
+val lookup_js(const val& weight, const val& ids) {
+  return guarded([&] { return matrix_to_js(lookup(matrix_from_js(weight, "W"), ids_from_js(ids))); });
+}
+
+val one_hot_js(const val& ids, double vocab) {
+  return guarded([&] {
+    return matrix_to_js(one_hot(ids_from_js(ids), to_index(vocab, "the vocabulary size V")));
+  });
+}
+
+val onehot_product_js(const val& onehot, const val& weight) {
+  return guarded([&] {
+    return matrix_to_js(onehot_product(matrix_from_js(onehot, "onehot"), matrix_from_js(weight, "W")));
+  });
+}
+
+val linear_weight_js(const val& weight) {
+  return guarded([&] { return matrix_to_js(linear_weight(matrix_from_js(weight, "W"))); });
+}
+
+val compare_js(const val& expected, const val& actual) {
+  return guarded([&] {
+    const Comparison c = compare(matrix_from_js(expected, "expected"), matrix_from_js(actual, "actual"));
+    val out = val::object();
+    out.set("elements", static_cast<double>(c.elements));
+    out.set("bitIdentical", static_cast<double>(c.bit_identical));
+    out.set("valueEqual", static_cast<double>(c.value_equal));
+    out.set("nanMismatches", static_cast<double>(c.nan_mismatches));
+    out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
+    out.set("maxAbsDiff", c.max_abs_diff);
+    out.set("identical", c.identical);
+    out.set("verdict", c.verdict);
+    return out;
+  });
+}
+
+// suffixes: an array of strings (checked by the wrapper); few and short, so read one by one.
+val format_tensor_js(const val& m, const std::string& header, const val& suffixes, bool integer) {
+  return guarded([&] {
+    TensorStyle style;
+    style.header = header;
+    style.suffixes = emscripten::vecFromJSArray<std::string>(suffixes);
+    style.integer = integer;
+    return val(format_tensor(matrix_from_js(m, "M"), style));
+  });
+}
+
+val limits_js() {
+  val out = val::object();
+  out.set("maxIds", static_cast<double>(default_limits.max_ids));
+  out.set("maxVocab", static_cast<double>(default_limits.max_vocab));
+  out.set("maxDim", static_cast<double>(default_limits.max_dim));
+  out.set("maxElements", static_cast<double>(default_limits.max_elements));
+  return out;
+}
+
+}  // namespace
+}  // namespace embedlab
+
+EMSCRIPTEN_BINDINGS(embedlab) {
+  using namespace embedlab;
+  emscripten::function("parseIds", &parse_ids_js);
+  emscripten::function("defaultVocab", &default_vocab_js);
+  emscripten::function("checkIds", &check_ids_js);
+  emscripten::function("seededTable", &seeded_table_js);
+  emscripten::function("randn", &randn_js);
+  emscripten::function("tfTable", &tf_table_js);
+  emscripten::function("npyTable", &npy_table_js);
+  emscripten::function("linearInit", &linear_init_js);
+  emscripten::function("lookup", &lookup_js);
+  emscripten::function("oneHot", &one_hot_js);
+  emscripten::function("onehotProduct", &onehot_product_js);
+  emscripten::function("linearWeight", &linear_weight_js);
+  emscripten::function("compare", &compare_js);
+  emscripten::function("formatTensor", &format_tensor_js);
+  emscripten::function("limits", &limits_js);
+}

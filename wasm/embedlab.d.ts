@@ -1,0 +1,109 @@
+// Types of embedlab.mjs, the embedlab core compiled to WebAssembly (see README.md).
+
+/** A row-major float32 matrix, like a contiguous torch tensor: element (i, j) is data[i * cols + j]. */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+/** What a matrix argument may be: data may also be a plain array or another numeric typed array. */
+export interface MatrixLike {
+  rows: number;
+  cols: number;
+  data: ArrayLike<number>;
+}
+
+/** Token ids: an Array or a numeric typed array of whole numbers (parseIds gives a Float64Array). */
+export type IdsLike = ArrayLike<number>;
+
+/** Bad input: the message is the core's, meant to be shown verbatim to a learner. */
+export class EmbedlabError extends Error {
+  constructor(message: string);
+  name: 'EmbedlabError';
+}
+
+export interface Comparison {
+  /** rows * cols */
+  elements: number;
+  /** same 32-bit pattern */
+  bitIdentical: number;
+  /** same value: bit-identical, +0 vs -0, or NaN on both sides */
+  valueEqual: number;
+  /** NaN on one side only */
+  nanMismatches: number;
+  /** -0.0 vs +0.0 */
+  signedZeroMismatches: number;
+  /** over elements finite on both sides */
+  maxAbsDiff: number;
+  /** every element bit-identical */
+  identical: boolean;
+  /** one sentence for a learner */
+  verdict: string;
+}
+
+export interface LinearParams {
+  /** (outFeatures, inFeatures) */
+  weight: Matrix;
+  /** (1, outFeatures), or null without bias */
+  bias: Matrix | null;
+}
+
+export interface FormatOptions {
+  /** a line before, e.g. "Parameter containing:\n" */
+  header?: string;
+  /** e.g. ["requires_grad=True"] or ["grad_fn=<MmBackward0>"] */
+  suffixes?: string[];
+  /** print as integers, as F.one_hot's int64 tensor prints */
+  integer?: boolean;
+}
+
+export interface Limits {
+  maxIds: number;
+  maxVocab: number;
+  maxDim: number;
+  maxElements: number;
+}
+
+export interface Embedlab {
+  /** "2, 3, 1", "2 3 1", "[2, 3, 1]", "tensor([2, 3, 1])". */
+  parseIds(text: string): Float64Array;
+  /** max(ids) + 1 */
+  defaultVocab(ids: IdsLike): number;
+  /** Throws "index out of range in self: ..." for an id outside [0, vocab). */
+  checkIds(ids: IdsLike, vocab: number): void;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim).weight, bit for bit: (vocab, dim). */
+  seededTable(seed: number, vocab: number, dim: number): Matrix;
+  /** torch.manual_seed(seed); torch.randn(rows, cols). */
+  randn(seed: number, rows: number, cols: number): Matrix;
+  /** The TensorFlow notebook's table: every entry of row i is 0.11 * i. */
+  tfTable(vocab: number, dim: number): Matrix;
+  /** A 2-D float32/float64 .npy file's contents (float64 is rounded to float32). */
+  npyTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Matrix;
+  /** torch.manual_seed(seed); nn.Linear(inFeatures, outFeatures, bias)'s parameters. */
+  linearInit(seed: number, inFeatures: number, outFeatures: number, bias?: boolean): LinearParams;
+  /** The embedding forward pass: rows W[ids[k]], (n, d). */
+  lookup(W: MatrixLike, ids: IdsLike): Matrix;
+  /** F.one_hot(ids, vocab).float(): (n, vocab). */
+  oneHot(ids: IdsLike, vocab: number): Matrix;
+  /** onehot (n, V) times W (V, d) as a real dense GEMM: (n, d). */
+  onehotProduct(onehot: MatrixLike, W: MatrixLike): Matrix;
+  /** How nn.Linear stores the same parameters: W transposed, (d, V). */
+  linearWeight(W: MatrixLike): Matrix;
+  /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit. */
+  compare(expected: MatrixLike, actual: MatrixLike): Comparison;
+  /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". */
+  formatTensor(M: MatrixLike, options?: FormatOptions): string;
+  /** The size limits every function checks before allocating. */
+  readonly limits: Readonly<Limits>;
+}
+
+/** Emscripten module options passed through on the first load, e.g. { wasmBinary } or { locateFile }. */
+export interface LoadOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, scriptDirectory: string) => string;
+  [option: string]: unknown;
+}
+
+/** The one shared instance (a cached promise): every call returns the same Embedlab. */
+export function loadEmbedlab(options?: LoadOptions): Promise<Embedlab>;

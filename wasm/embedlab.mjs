@@ -1,0 +1,145 @@
+// The embedlab core compiled to WebAssembly, as a small JavaScript API (README.md; types in
+// embedlab.d.ts). Loads in a page, a module Web Worker and Node 20. Every function checks its
+// arguments' types here; the core checks their values and its messages arrive verbatim as
+// EmbedlabError.
+import createEmbedlabCore from './embedlab-core.mjs';
+
+export class EmbedlabError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'EmbedlabError';
+  }
+}
+
+const isNode = typeof process === 'object' && typeof process.versions === 'object' &&
+    typeof process.versions.node === 'string';
+
+// Node's fetch cannot load a file path, so Node reads the .wasm next to this file itself.
+async function nodeWasmBinary() {
+  const { readFile } = await import('node:fs/promises');
+  return readFile(new URL('./embedlab-core.wasm', import.meta.url));
+}
+
+let shared = null;
+
+// One WASM instance per page (or worker, or Node process), however many callers ask.
+// options: Emscripten module options such as { wasmBinary } or { locateFile }; only the first
+// call's options count. A failed load is not cached, so a later call can retry.
+export function loadEmbedlab(options = {}) {
+  if (!shared) {
+    shared = instantiate(options).catch((error) => {
+      shared = null;
+      throw error;
+    });
+  }
+  return shared;
+}
+
+async function instantiate(options) {
+  const moduleOptions = { ...options };
+  if (isNode && !moduleOptions.wasmBinary) moduleOptions.wasmBinary = await nodeWasmBinary();
+  return makeApi(await createEmbedlabCore(moduleOptions));
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an Array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function fail(where, what, expected, value) {
+  throw new EmbedlabError(`${where}: ${what} must be ${expected}, got ${describe(value)}`);
+}
+
+function string(where, what, value) {
+  if (typeof value !== 'string') fail(where, what, 'a string', value);
+  return value;
+}
+
+function number(where, what, value) {
+  if (typeof value !== 'number') fail(where, what, 'a number', value);
+  return value;
+}
+
+function boolean(where, what, value) {
+  if (typeof value !== 'boolean') fail(where, what, 'true or false', value);
+  return value;
+}
+
+// An Array or a typed array of numbers (BigInt arrays and DataViews cannot be copied as numbers).
+function isNumberArray(value) {
+  return Array.isArray(value) ||
+      (ArrayBuffer.isView(value) && !(value instanceof DataView) &&
+       !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array));
+}
+
+function numbers(where, what, value) {
+  if (!isNumberArray(value)) fail(where, what, 'an array of numbers', value);
+  return value;
+}
+
+function matrix(where, what, value) {
+  if (value === null || typeof value !== 'object' || typeof value.rows !== 'number' ||
+      typeof value.cols !== 'number' || !isNumberArray(value.data)) {
+    fail(where, what, 'a matrix { rows, cols, data: Float32Array }', value);
+  }
+  return value;
+}
+
+function bytes(where, what, value) {
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) {
+    return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  }
+  return fail(where, what, 'a Uint8Array or ArrayBuffer', value);
+}
+
+// What the bindings return on failure: { embedlabError: message }.
+function unwrap(result) {
+  if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
+    throw new EmbedlabError(result.embedlabError);
+  }
+  return result;
+}
+
+function makeApi(core) {
+  return Object.freeze({
+    parseIds: (text) => unwrap(core.parseIds(string('parseIds', 'text', text))),
+    defaultVocab: (ids) => unwrap(core.defaultVocab(numbers('defaultVocab', 'ids', ids))),
+    checkIds: (ids, vocab) => {
+      unwrap(core.checkIds(numbers('checkIds', 'ids', ids), number('checkIds', 'vocab', vocab)));
+    },
+    seededTable: (seed, vocab, dim) => unwrap(core.seededTable(
+        number('seededTable', 'seed', seed), number('seededTable', 'vocab', vocab),
+        number('seededTable', 'dim', dim))),
+    randn: (seed, rows, cols) => unwrap(core.randn(
+        number('randn', 'seed', seed), number('randn', 'rows', rows),
+        number('randn', 'cols', cols))),
+    tfTable: (vocab, dim) => unwrap(core.tfTable(
+        number('tfTable', 'vocab', vocab), number('tfTable', 'dim', dim))),
+    npyTable: (data) => unwrap(core.npyTable(bytes('npyTable', 'bytes', data))),
+    linearInit: (seed, inFeatures, outFeatures, bias = true) => unwrap(core.linearInit(
+        number('linearInit', 'seed', seed), number('linearInit', 'inFeatures', inFeatures),
+        number('linearInit', 'outFeatures', outFeatures), boolean('linearInit', 'bias', bias))),
+    lookup: (W, ids) => unwrap(core.lookup(matrix('lookup', 'W', W), numbers('lookup', 'ids', ids))),
+    oneHot: (ids, vocab) => unwrap(core.oneHot(
+        numbers('oneHot', 'ids', ids), number('oneHot', 'vocab', vocab))),
+    onehotProduct: (onehot, W) => unwrap(core.onehotProduct(
+        matrix('onehotProduct', 'onehot', onehot), matrix('onehotProduct', 'W', W))),
+    linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
+    compare: (expected, actual) => unwrap(core.compare(
+        matrix('compare', 'expected', expected), matrix('compare', 'actual', actual))),
+    formatTensor: (M, { header = '', suffixes = [], integer = false } = {}) => {
+      if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
+        fail('formatTensor', 'suffixes', 'an array of strings', suffixes);
+      }
+      return unwrap(core.formatTensor(matrix('formatTensor', 'M', M),
+          string('formatTensor', 'header', header), suffixes,
+          boolean('formatTensor', 'integer', integer)));
+    },
+    limits: Object.freeze(core.limits()),
+  });
+}
