@@ -35,7 +35,7 @@ std::string js_text(double x) { return val(x).call<std::string>("toString"); }
 
 // A JS number that must be a whole number representable as int64: cast without overflow.
 Index to_index(double x, const std::string& what) {
-  if (!(std::trunc(x) == x))
+  if (!std::isfinite(x) || std::trunc(x) != x)
     throw InputError(what + " must be a whole number, got " + js_text(x));
   if (x < -kTwoPow63 || x >= kTwoPow63)
     throw InputError(what + " = " + js_text(x) + " is too large: it must fit in int64");

@@ -1,0 +1,208 @@
+// What only the JS API has: the notebook's numbers through the whole WASM chain, errors as
+// EmbedlabError, argument checks, results that are copies, and one shared instance.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { numpyF4 } from './cases.mjs';
+import { importEmbedlab, siteDir } from './harness.mjs';
+
+const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
+const lab = await loadEmbedlab();
+
+// Printed by the notebook (shared/seeds/002): torch.manual_seed(123); Embedding(4, 5) and
+// Linear(4, 5, bias=False) after a fresh manual_seed(123); idx = [2, 3, 1].
+const notebookEmbedding = `Parameter containing:
+tensor([[ 0.3374, -0.1778, -0.3035, -0.5880,  1.5810],
+        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015],
+        [ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
+        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953]], requires_grad=True)`;
+const notebookLinear = `Parameter containing:
+tensor([[-0.2039,  0.0166, -0.2483,  0.1886],
+        [-0.4260,  0.3665, -0.3634, -0.3975],
+        [-0.3159,  0.2264, -0.1847,  0.1871],
+        [-0.4244, -0.3034, -0.1836, -0.0983],
+        [-0.3814,  0.3274, -0.1179,  0.1605]], requires_grad=True)`;
+const notebookOneHot = `tensor([[0, 0, 1, 0],
+        [0, 0, 0, 1],
+        [0, 1, 0, 0]])`;
+const notebookProduct = `tensor([[ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
+        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953],
+        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015]], grad_fn=<MmBackward0>)`;
+const notebookLookup = `tensor([[ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
+        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953],
+        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015]],
+       grad_fn=<EmbeddingBackward0>)`;
+
+const fourDecimals = (m) => Array.from(m.data, (x) => x.toFixed(4));
+
+// Asserts that f() throws an EmbedlabError whose message matches `pattern`.
+function throwsEmbedlab(f, pattern) {
+  assert.throws(f, (error) => {
+    assert.ok(error instanceof EmbedlabError, `${error} is not an EmbedlabError`);
+    assert.ok(error instanceof Error);
+    assert.equal(error.name, 'EmbedlabError');
+    assert.match(error.message, pattern);
+    return true;
+  });
+}
+
+test('seed 123, 4 x 5 gives the notebook table to 4 decimals', () => {
+  const W = lab.seededTable(123, 4, 5);
+  assert.deepEqual([W.rows, W.cols], [4, 5]);
+  assert.ok(W.data instanceof Float32Array);
+  assert.deepEqual(fourDecimals(W), [
+    '0.3374', '-0.1778', '-0.3035', '-0.5880', '1.5810',
+    '1.3010', '1.2753', '-0.2010', '-0.1606', '-0.4015',
+    '0.6957', '-1.8061', '-1.1589', '0.3255', '-0.6315',
+    '-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953']);
+});
+
+test('the notebook walk-through prints as the notebook does', () => {
+  const ids = lab.parseIds('torch.tensor([2, 3, 1])');
+  const vocab = lab.defaultVocab(ids);
+  assert.equal(vocab, 4);
+  const W = lab.seededTable(123, vocab, 5);
+  const param = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
+  assert.equal(lab.formatTensor(W, param), notebookEmbedding);
+  const linear = lab.linearInit(123, vocab, 5, false);
+  assert.equal(linear.bias, null);
+  assert.equal(lab.formatTensor(linear.weight, param), notebookLinear);
+  const onehot = lab.oneHot(ids, vocab);
+  assert.equal(lab.formatTensor(onehot, { integer: true }), notebookOneHot);
+  const product = lab.onehotProduct(onehot, W);
+  assert.equal(lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }), notebookProduct);
+  const rows = lab.lookup(W, ids);
+  assert.equal(lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+               notebookLookup);
+  const verdict = lab.compare(rows, product);
+  assert.equal(verdict.identical, true);
+  assert.equal(verdict.bitIdentical, 15);
+  assert.match(verdict.verdict, /^match/);
+});
+
+test('the lookup copies rows of W and linearWeight transposes it', () => {
+  const W = lab.randn(5, 6, 3);
+  const rows = lab.lookup(W, [5, 0, 5]);
+  assert.deepEqual(Array.from(rows.data),
+                   [...W.data.slice(15, 18), ...W.data.slice(0, 3), ...W.data.slice(15, 18)]);
+  const T = lab.linearWeight(W);
+  assert.deepEqual([T.rows, T.cols], [3, 6]);
+  assert.equal(T.data[2 * 6 + 4], W.data[4 * 3 + 2]);
+});
+
+test('tfTable row i holds 0.11 * i as float32', () => {
+  const W = lab.tfTable(4, 2);
+  assert.deepEqual(Array.from(W.data), [0, 0, 0.11, 0.11, 0.22, 0.22, 0.33, 0.33].map(Math.fround));
+});
+
+test('npyTable reads what numpy wrote, from a Uint8Array or an ArrayBuffer', () => {
+  const expected = { rows: 2, cols: 3, data: Float32Array.from([0.5, -1.25, 3, 1e-3, -0, 65504]) };
+  assert.deepEqual(lab.npyTable(new Uint8Array(numpyF4)), expected);
+  const buffer = new Uint8Array(numpyF4).buffer;
+  assert.deepEqual(lab.npyTable(buffer), expected);
+  assert.ok(Object.is(lab.npyTable(buffer).data[4], -0));
+});
+
+test('ids and matrix data may be plain arrays or other typed arrays', () => {
+  const W = { rows: 3, cols: 2, data: [1, 2, 3, 4, 5, 6] };
+  const expected = { rows: 2, cols: 2, data: Float32Array.from([5, 6, 1, 2]) };
+  assert.deepEqual(lab.lookup(W, [2, 0]), expected);
+  assert.deepEqual(lab.lookup(W, Int32Array.from([2, 0])), expected);
+  assert.deepEqual(lab.lookup({ ...W, data: Float64Array.from(W.data) }, new Uint8Array([2, 0])),
+                   expected);
+});
+
+test('limits are the core defaults', () => {
+  assert.deepEqual({ ...lab.limits },
+                   { maxIds: 65536, maxVocab: 1 << 20, maxDim: 8192, maxElements: 1 << 26 });
+});
+
+test('core errors are EmbedlabError with the core message', () => {
+  throwsEmbedlab(() => lab.parseIds('2, x'), /^token 2 is "x", which is not an integer/);
+  throwsEmbedlab(() => lab.parseIds('-1'), /^token 1 is "-1": token ids must be >= 0/);
+  throwsEmbedlab(() => lab.parseIds(''), /^no token ids/);
+  const W = lab.seededTable(123, 4, 5);
+  throwsEmbedlab(() => lab.lookup(W, [2, 4]),
+                 /^index out of range in self: id 4 at position 2 is not below the vocabulary size V = 4/);
+  throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
+  throwsEmbedlab(() => lab.seededTable(1, 2 ** 21, 4), /vocabulary size V = 2097152 is over the limit/);
+  throwsEmbedlab(() => lab.npyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
+});
+
+test('numbers that are not whole, or too large for int64, are refused', () => {
+  throwsEmbedlab(() => lab.seededTable(1.5, 4, 5), /^the seed must be a whole number, got 1\.5$/);
+  throwsEmbedlab(() => lab.seededTable(1, NaN, 5), /^the vocabulary size V must be a whole number, got NaN$/);
+  throwsEmbedlab(() => lab.tfTable(4, Infinity), /^the embedding dimension d must be a whole number, got Infinity$/);
+  throwsEmbedlab(() => lab.seededTable(2 ** 64, 4, 5), /^the seed = 18446744073709552000 is too large: it must fit in int64$/);
+  throwsEmbedlab(() => lab.lookup(lab.tfTable(4, 2), [1, 0.5]),
+                 /^the id at position 2 must be a whole number, got 0\.5$/);
+  throwsEmbedlab(() => lab.checkIds([1e300], 4), /^the id at position 1 = 1e\+300 is too large/);
+});
+
+test('arguments of the wrong type are refused with the argument named', () => {
+  const W = lab.tfTable(4, 2);
+  throwsEmbedlab(() => lab.parseIds(42), /^parseIds: text must be a string, got number 42$/);
+  throwsEmbedlab(() => lab.lookup(W, '2, 3'), /^lookup: ids must be an array of numbers, got the string "2, 3"$/);
+  throwsEmbedlab(() => lab.lookup(W, new BigInt64Array(2)), /^lookup: ids must be an array of numbers, got a BigInt64Array$/);
+  throwsEmbedlab(() => lab.lookup({ rows: 4 }, [1]), /^lookup: W must be a matrix/);
+  throwsEmbedlab(() => lab.onehotProduct(W, null), /^onehotProduct: W must be a matrix .*, got null$/);
+  throwsEmbedlab(() => lab.seededTable('123', 4, 5), /^seededTable: seed must be a number/);
+  throwsEmbedlab(() => lab.linearInit(1, 4, 5, 'yes'), /^linearInit: bias must be true or false/);
+  throwsEmbedlab(() => lab.npyTable('w.npy'), /^npyTable: bytes must be a Uint8Array or ArrayBuffer/);
+  throwsEmbedlab(() => lab.formatTensor(W, { suffixes: 'requires_grad=True' }),
+                 /^formatTensor: suffixes must be an array of strings/);
+  throwsEmbedlab(() => lab.formatTensor(W, { header: 1 }), /^formatTensor: header must be a string/);
+});
+
+test('matrices whose shape does not match their data are refused', () => {
+  throwsEmbedlab(() => lab.lookup({ rows: 4, cols: 5, data: new Float32Array(12) }, [1]),
+                 /^W\.data holds 12 numbers, but W is 4 x 5 = 20$/);
+  throwsEmbedlab(() => lab.linearWeight({ rows: -1, cols: 5, data: [] }),
+                 /^W is -1 x 5: rows and cols must be >= 0$/);
+  throwsEmbedlab(() => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, lab.tfTable(1, 2)),
+                 /^expected\.rows must be a whole number, got 1\.5$/);
+  throwsEmbedlab(() => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
+                 /^onehot is 1048576 x 1048576 floats, over the limit of 67108864 floats/);
+});
+
+test('running out of WASM memory is an error, not an abort', () => {
+  // (65536 x 1) times (1 x 8192): tiny inputs, a 2 GiB result, more than the module may use.
+  const onehot = { rows: 65536, cols: 1, data: new Float32Array(65536).fill(1) };
+  throwsEmbedlab(() => lab.onehotProduct(onehot, lab.tfTable(1, 8192)), /^out of memory/);
+});
+
+test('the module keeps working after errors', () => {
+  for (let i = 0; i < 100; ++i) {
+    throwsEmbedlab(() => lab.lookup(lab.tfTable(4, 3), [i + 4]), /index out of range/);
+  }
+  throwsEmbedlab(() => lab.onehotProduct({ rows: 65536, cols: 1, data: new Float32Array(65536) },
+                                         lab.tfTable(1, 8192)), /^out of memory/);
+  assert.deepEqual(fourDecimals(lab.lookup(lab.seededTable(123, 4, 5), [1])),
+                   ['1.3010', '1.2753', '-0.2010', '-0.1606', '-0.4015']);
+});
+
+test('results are copies that survive memory growth and do not alias', () => {
+  const before = lab.lookup(lab.seededTable(123, 4, 5), [0, 1]);
+  const big = lab.tfTable(4096, 4096);  // 64 MiB: memory grows
+  assert.equal(big.data.length, 4096 * 4096);
+  assert.equal(before.data.length, 10);
+  assert.equal(before.data[0].toFixed(4), '0.3374');
+  before.data[0] = 42;
+  assert.equal(lab.lookup(lab.seededTable(123, 4, 5), [0]).data[0].toFixed(4), '0.3374');
+});
+
+test('every loadEmbedlab() shares one instance', async () => {
+  const [a, b] = await Promise.all([loadEmbedlab(), loadEmbedlab({ wasmBinary: new ArrayBuffer(8) })]);
+  assert.equal(a, lab);
+  assert.equal(b, lab);
+  assert.ok(Object.isFrozen(lab));
+});
+
+test('the shipped .d.ts declares every function of the API', () => {
+  const declarations = readFileSync(path.join(siteDir, 'embedlab', 'embedlab.d.ts'), 'utf8');
+  for (const name of Object.keys(lab)) {
+    assert.match(declarations, new RegExp(`\\b${name}[(:]`), `${name} is not declared`);
+  }
+});

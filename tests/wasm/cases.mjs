@@ -1,0 +1,205 @@
+// The cases that the native core and the WASM module must answer identically: each is
+// [name, [jsFunction, ...args]]. Random ones come from a fixed-seed generator, so every run
+// checks the same cases.
+
+// mulberry32: a tiny deterministic generator, independent of the code under test.
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const randomInt = (rng, lo, hi) => lo + Math.floor(rng() * (hi - lo + 1));
+const ids = (rng, n, vocab) => Array.from({ length: n }, () => randomInt(rng, 0, vocab - 1));
+
+function matrix(rows, cols, values) {
+  return { rows, cols, data: Float32Array.from(values) };
+}
+
+function randomMatrix(rng, rows, cols) {
+  return matrix(rows, cols, Array.from({ length: rows * cols }, () => (rng() - 0.5) * 8));
+}
+
+function oneHotMatrix(idList, vocab) {
+  const m = { rows: idList.length, cols: vocab, data: new Float32Array(idList.length * vocab) };
+  idList.forEach((id, k) => { m.data[k * vocab + id] = 1; });
+  return m;
+}
+
+// A .npy file: version 1.0 header (padded so the data starts at a multiple of 64) + payload.
+function npy(descr, shapeText, payload, { fortran = false } = {}) {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, ` +
+               `'shape': ${shapeText}, }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const bytes = new Uint8Array(10 + header.length + payload.length);
+  bytes.set([0x93, ...Buffer.from('NUMPY'), 1, 0, header.length & 0xff, header.length >> 8]);
+  bytes.set(Buffer.from(header, 'latin1'), 10);
+  bytes.set(payload, 10 + header.length);
+  return bytes;
+}
+
+const f4 = (values) => new Uint8Array(Float32Array.from(values).buffer);
+const f8 = (values) => new Uint8Array(Float64Array.from(values).buffer);
+
+// np.save of float32 [[0.5, -1.25, 3], [1e-3, -0.0, 65504]] and of that times 1.1 in float64,
+// written by numpy itself.
+export const numpyF4 = Buffer.from(
+    '934e554d5059010076007b276465736372273a20273c6634272c2027666f727472616e5f6f72646572273a20' +
+    '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
+    '2020202020202020202020202020202020202020202020202020202020202020202020202020200a0000003f' +
+    '0000a0bf000040406f12833a0000008000e07f47', 'hex');
+const numpyF8 = Buffer.from(
+    '934e554d5059010076007b276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a20' +
+    '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
+    '2020202020202020202020202020202020202020202020202020202020202020202020202020200a9a999999' +
+    '9999e13f000000000000f6bf6766666666660a4000000010bc05523f0000000000000080676666666697f140', 'hex');
+
+// Values whose bits a lookup must copy untouched and a product may not: -0, Inf, NaN, subnormal.
+const special = matrix(4, 3, [-0, 1, Infinity, -Infinity, NaN, 2.5e-42, 1e30, -1e-30, 0, 3, -0, 7]);
+
+export function differentialCases() {
+  const rng = generator(20240611);
+  const cases = [];
+  const add = (name, call) => cases.push([name, call]);
+
+  // Seeded tables: the notebooks' seed, seeds that wrap, and sizes on both sides of 16
+  // elements (below 16, normal_ takes PyTorch's serial path).
+  add('seed 123, 4 x 5 (the notebook)', ['seededTable', 123, 4, 5]);
+  for (const seed of [0, 1, 42, -1, -123456789, 2 ** 32 + 5, 2 ** 40 + 3, 2 ** 53 - 1]) {
+    add(`seed ${seed}, 3 x 7`, ['seededTable', seed, 3, 7]);
+  }
+  for (const [v, d] of [[1, 1], [3, 5], [1, 15], [2, 8], [4, 4], [1, 17], [16, 1], [5, 3],
+                        [7, 9], [100, 37], [1000, 64], [2, 8192]]) {
+    add(`seed 7, ${v} x ${d}`, ['seededTable', 7, v, d]);
+  }
+  for (let i = 0; i < 24; ++i) {
+    const seed = randomInt(rng, -1e9, 1e9);
+    const v = randomInt(rng, 1, i % 3 === 0 ? 5 : 300);
+    const d = randomInt(rng, 1, i % 3 === 0 ? 3 : 40);
+    add(`random seed ${seed}, ${v} x ${d}`, ['seededTable', seed, v, d]);
+  }
+  for (const [seed, r, c] of [[0, 1, 1], [123, 3, 4], [5, 4, 4], [99, 31, 33]]) {
+    add(`randn seed ${seed}, ${r} x ${c}`, ['randn', seed, r, c]);
+  }
+  for (const [seed, inF, outF, bias] of [[123, 4, 5, true], [123, 4, 5, false], [1, 1, 1, true],
+                                         [-7, 50, 3, true], [2 ** 33, 3, 17, false]]) {
+    add(`linearInit seed ${seed}, ${inF} -> ${outF}, bias ${bias}`,
+        ['linearInit', seed, inF, outF, bias]);
+  }
+  for (const [v, d] of [[4, 5], [1, 1], [100, 3], [1000, 8]]) add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
+
+  // Lookups and one-hot products on random tables, and on special values.
+  for (let i = 0; i < 12; ++i) {
+    const v = randomInt(rng, 1, 60);
+    const d = randomInt(rng, 1, 20);
+    const W = randomMatrix(rng, v, d);
+    const idList = ids(rng, randomInt(rng, 1, 25), v);
+    add(`lookup ${v} x ${d}, ${idList.length} ids`, ['lookup', W, idList]);
+    add(`oneHot ${idList.length} ids, V = ${v}`, ['oneHot', idList, v]);
+    add(`onehotProduct ${idList.length} x ${v} by ${v} x ${d}`,
+        ['onehotProduct', oneHotMatrix(idList, v), W]);
+    add(`linearWeight ${v} x ${d}`, ['linearWeight', W]);
+  }
+  const specialIds = [3, 0, 1, 2, 2];
+  add('lookup keeps -0, Inf, NaN and subnormals', ['lookup', special, specialIds]);
+  add('onehotProduct with -0, Inf, NaN and subnormals',
+      ['onehotProduct', oneHotMatrix(specialIds, 4), special]);
+  add('compare a lookup with the product over special values', ['compare',
+      matrix(5, 3, [0, 3, -0, -0, 1, Infinity, -Infinity, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0]),
+      matrix(5, 3, [0, 3, 0, 0, 1, NaN, NaN, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0])]);
+  add('compare equal matrices', ['compare', special, special]);
+  add('compare values that differ', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2.5, -3])]);
+  add('compare different shapes', ['compare', matrix(2, 3, [1, 2, 3, 4, 5, 6]), matrix(3, 2, [1, 2, 3, 4, 5, 6])]);
+  add('onehotProduct with mismatched shapes',
+      ['onehotProduct', oneHotMatrix([0, 1], 3), randomMatrix(rng, 4, 2)]);
+
+  // PyTorch-style printing.
+  add('formatTensor plain', ['formatTensor', randomMatrix(rng, 3, 4), {}]);
+  add('formatTensor with header and suffix', ['formatTensor', randomMatrix(rng, 4, 5),
+      { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] }]);
+  add('formatTensor two suffixes', ['formatTensor', randomMatrix(rng, 2, 2),
+      { suffixes: ['grad_fn=<MmBackward0>', 'dtype=torch.float64'] }]);
+  add('formatTensor integer one-hot', ['formatTensor', oneHotMatrix([2, 3, 1], 4), { integer: true }]);
+  add('formatTensor summarised (> 1000 elements)', ['formatTensor', randomMatrix(rng, 50, 40), {}]);
+  add('formatTensor wide rows wrap at 80 columns', ['formatTensor', randomMatrix(rng, 2, 30), {}]);
+  add('formatTensor scientific notation', ['formatTensor', matrix(2, 2, [1e-5, 123.5, 3e8, -2]), {}]);
+  add('formatTensor integer-valued floats', ['formatTensor', matrix(1, 3, [1, 0, -2]), {}]);
+  add('formatTensor nan and inf', ['formatTensor', special, {}]);
+  add('formatTensor tf table', ['formatTensor', { rows: 3, cols: 2, data: new Float32Array([0, 0, 0.11, 0.11, 0.22, 0.22]) }, {}]);
+  add('formatTensor an empty matrix', ['formatTensor', matrix(0, 3, []), {}]);
+  add('formatTensor one element', ['formatTensor', matrix(1, 1, [-0.5]), {}]);
+
+  // Ids as people type them, valid and not.
+  for (const text of ['2, 3, 1', '[2,3,1]', 'tensor([2, 3, 1])', 'torch.tensor([0])', ' 7\n8\t9 ',
+                      '2 3 1', '0, 00012, 4', '[1, 2, 3,]', '2, x', '-1', '', '   ', '[2,3',
+                      '2,,3', '(1, 2]', 'tensor([1, ...])', '1.5', '2，3', 'foo(1)', '[[1, 2]]',
+                      '99999999999999999999', '1) 2', 'tensor([1]) 2', '1e3', '-0',
+                      '0,'.repeat(65537), '5 '.repeat(65536)]) {
+    const shown = text.length > 30 ? `${text.slice(0, 12)}... (${text.length} characters)` : text;
+    add(`parseIds ${JSON.stringify(shown)}`, ['parseIds', text]);
+  }
+  add('defaultVocab [2, 3, 1]', ['defaultVocab', [2, 3, 1]]);
+  add('defaultVocab [0]', ['defaultVocab', [0]]);
+  add('defaultVocab []', ['defaultVocab', []]);
+  add('defaultVocab with a negative id', ['defaultVocab', [4, -1, 3]]);
+  add('checkIds in range', ['checkIds', [2, 3, 1], 4]);
+  add('checkIds id = V', ['checkIds', [2, 3, 4], 4]);
+  add('checkIds negative id', ['checkIds', [0, -1], 4]);
+  add('checkIds V = 0', ['checkIds', [0], 0]);
+  add('checkIds V negative', ['checkIds', [0], -5]);
+  const W45 = randomMatrix(rng, 4, 5);
+  add('lookup id >= V', ['lookup', W45, [2, 7, 1]]);
+  add('lookup negative id', ['lookup', W45, [-3]]);
+  add('lookup 65537 ids (too many)', ['lookup', W45, new Array(65537).fill(1)]);
+  add('lookup 65536 ids (the limit)', ['lookup', matrix(2, 1, [1.5, -2]), new Array(65536).fill(1)]);
+  add('lookup no ids', ['lookup', W45, []]);
+  add('lookup on an empty table', ['lookup', matrix(0, 5, []), [0]]);
+  add('oneHot id >= V', ['oneHot', [0, 4], 4]);
+  add('oneHot no ids', ['oneHot', [], 4]);
+  add('oneHot too many ids', ['oneHot', new Array(65537).fill(0), 1]);
+  add('oneHot n x V over the element limit', ['oneHot', new Array(65).fill(0), 2 ** 20]);
+  add('oneHot V over the limit', ['oneHot', [0], 2 ** 20 + 1]);
+
+  // Shapes over the limits, or not positive.
+  for (const [v, d] of [[0, 5], [5, 0], [-1, 5], [2 ** 20 + 1, 1], [1, 8193], [2 ** 20, 65],
+                        [8192, 8193], [1e15, 1]]) {
+    add(`seededTable ${v} x ${d}`, ['seededTable', 1, v, d]);
+    add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
+  }
+  add('linearInit over the limits', ['linearInit', 1, 2 ** 20 + 1, 4, true]);
+  add('linearInit 0 inputs', ['linearInit', 1, 0, 4, true]);
+  add('randn 0 x 5', ['randn', 1, 0, 5]);
+  add('randn over the element limit', ['randn', 1, 2 ** 14, 2 ** 13 + 1]);
+
+  // .npy files: numpy's own, hand-made valid ones, and corrupt ones.
+  add('npy written by numpy, float32', ['npyTable', new Uint8Array(numpyF4)]);
+  add('npy written by numpy, float64', ['npyTable', new Uint8Array(numpyF8)]);
+  const values = Array.from({ length: 12 }, () => (rng() - 0.5) * 100);
+  add('npy <f4 3 x 4', ['npyTable', npy('<f4', '(3, 4)', f4(values))]);
+  add('npy <f8 4 x 3', ['npyTable', npy('<f8', '(4, 3)', f8(values))]);
+  add('npy <f8 value too large for float32', ['npyTable', npy('<f8', '(1, 2)', f8([1, 1e300]))]);
+  add('npy <f4 NaN and Inf', ['npyTable', npy('<f4', '(1, 3)', f4([NaN, Infinity, -0]))]);
+  add('npy big-endian float32', ['npyTable', npy('>f4', '(1, 1)', f4([1]))]);
+  add('npy int64', ['npyTable', npy('<i8', '(1, 1)', f8([1]))]);
+  add('npy Fortran order', ['npyTable', npy('<f4', '(2, 2)', f4([1, 2, 3, 4]), { fortran: true })]);
+  add('npy 1-D', ['npyTable', npy('<f4', '(4,)', f4([1, 2, 3, 4]))]);
+  add('npy 3-D', ['npyTable', npy('<f4', '(1, 2, 2)', f4([1, 2, 3, 4]))]);
+  add('npy empty shape', ['npyTable', npy('<f4', '(0, 3)', f4([]))]);
+  add('npy truncated payload', ['npyTable', npy('<f4', '(2, 3)', f4([1, 2, 3, 4, 5]))]);
+  add('npy extra bytes', ['npyTable', npy('<f4', '(1, 2)', f4([1, 2, 3]))]);
+  add('npy shape over the limits', ['npyTable', npy('<f4', '(2000000, 1)', f4([1]))]);
+  add('npy shape that overflows', ['npyTable', npy('<f4', '(99999999999999999999, 1)', f4([1]))]);
+  add('npy garbage header', ['npyTable', npy('<f4', '(2, 2', f4([1, 2, 3, 4]))]);
+  add('npy bad magic', ['npyTable', new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])]);
+  add('npy a zip archive', ['npyTable', new Uint8Array(Buffer.from('PK\x03\x04rest', 'latin1'))]);
+  add('npy no bytes', ['npyTable', new Uint8Array(0)]);
+  add('npy truncated header', ['npyTable', numpyF4.subarray(0, 40)]);
+  add('npy version 9.0', ['npyTable', Uint8Array.from(numpyF4, (b, i) => (i === 6 ? 9 : b))]);
+  add('npy header length beyond the file', ['npyTable', Uint8Array.from(numpyF4.subarray(0, 20), (b, i) => (i === 9 ? 0xff : b))]);
+
+  return cases;
+}

@@ -1,0 +1,78 @@
+// What the WASM tests share: loading the built module from the site folder, the native reference
+// driver, and the encoding that lets both sides' results be compared bit for bit.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const siteDir = process.env.EMBEDLAB_WASM_SITE ??
+    fileURLToPath(new URL('../../build/wasm/site', import.meta.url));
+
+// The wrapper's exports. A missing build is a failure, never a skip.
+export async function importEmbedlab() {
+  const wrapper = path.join(siteDir, 'embedlab', 'embedlab.mjs');
+  if (!existsSync(wrapper)) {
+    throw new Error(`${wrapper} does not exist: build the wasm preset first ` +
+                    '(cmake --preset wasm && cmake --build --preset wasm)');
+  }
+  return import(pathToFileURL(wrapper).href);
+}
+
+export function hex(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+// "ROWSxCOLS:" then each float32's bits as 8 hex digits: equal text means equal bits.
+export function matrixText(m) {
+  const bits = new Uint32Array(Float32Array.from(m.data).buffer);
+  return `${m.rows}x${m.cols}:` + Array.from(bits, (b) => b.toString(16).padStart(8, '0')).join('');
+}
+
+// One argument as a tab-separated field (or three, for formatTensor's options).
+function field(arg) {
+  if (typeof arg === 'number') return String(arg);
+  if (typeof arg === 'boolean') return arg ? '1' : '0';
+  if (typeof arg === 'string') return hex(Buffer.from(arg, 'utf8'));
+  if (arg instanceof Uint8Array) return hex(arg);
+  if (Array.isArray(arg) || arg instanceof Float64Array) return Array.from(arg).join(',');
+  if ('rows' in arg) return matrixText(arg);
+  const { header = '', suffixes = [], integer = false } = arg;
+  return [field(header), suffixes.map(field).join(','), field(integer)].join('\t');
+}
+
+// Runs every case [op, ...args] through the native core; one result object per case.
+export function runNative(cases) {
+  const driver = process.env.EMBEDLAB_NATIVE_REFERENCE;
+  if (!driver || !existsSync(driver)) {
+    throw new Error('EMBEDLAB_NATIVE_REFERENCE must name the native_reference program: run this ' +
+                    'test through ctest in the native build tree');
+  }
+  const input = cases.map(([op, ...args]) => [op, ...args.map(field)].join('\t') + '\n').join('');
+  const run = spawnSync(driver, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${driver} failed (${run.status}): ${run.stderr}`);
+  const lines = run.stdout.trimEnd().split('\n');
+  if (lines.length !== cases.length) {
+    throw new Error(`${driver} answered ${lines.length} of ${cases.length} cases`);
+  }
+  return lines.map((line) => JSON.parse(line));
+}
+
+// The same result shapes as native_reference prints, from the JS API.
+export function runWasm(lab, EmbedlabError, [op, ...args]) {
+  let result;
+  try {
+    result = lab[op](...args);
+  } catch (error) {
+    if (error instanceof EmbedlabError) return { error: error.message };
+    throw error;
+  }
+  if (result === undefined) return { ok: true };
+  if (typeof result === 'number') return { number: result };
+  if (typeof result === 'string') return { string: result };
+  if (result instanceof Float64Array) return { ids: Array.from(result) };
+  if ('verdict' in result) return { compare: { ...result } };
+  if ('weight' in result) {
+    return { weight: matrixText(result.weight), bias: result.bias && matrixText(result.bias) };
+  }
+  return { matrix: matrixText(result) };
+}

@@ -1,0 +1,177 @@
+// The native side of the WASM differential test (wasm_module.test.mjs): reads cases from stdin,
+// one per line, runs each on the native core and prints one JSON result per line, so that the
+// test can compare them with the same cases run through the WebAssembly module's JS API.
+//
+// A case is the JS function's name and its arguments, separated by tabs. Arguments: numbers and
+// booleans (0/1) in decimal, ids as a comma list, text and bytes as hex, a matrix as
+// "ROWSxCOLS:" followed by 8 hex digits (the float32's bits) per element, formatTensor's options
+// as three fields (header in hex, suffixes as a comma list of hex, integer 0/1).
+// Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
+// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, or {"error": "message"}.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "embedlab/compare.hpp"
+#include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/lookup.hpp"
+#include "embedlab/npy.hpp"
+#include "embedlab/onehot.hpp"
+#include "embedlab/torch_init.hpp"
+#include "embedlab/weights.hpp"
+
+namespace {
+
+using namespace embedlab;
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t at; (at = text.find(separator, start)) != std::string::npos; start = at + 1)
+    parts.push_back(text.substr(start, at - start));
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+std::string from_hex(const std::string& hex) {
+  std::string bytes;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return bytes;
+}
+
+Ids ids_of(const std::string& field) {
+  Ids ids;
+  if (field.empty()) return ids;
+  for (const std::string& id : split(field, ',')) ids.push_back(std::stoll(id));
+  return ids;
+}
+
+Matrix matrix_of(const std::string& field) {
+  const std::size_t x = field.find('x'), colon = field.find(':');
+  Matrix m(std::stoll(field.substr(0, x)), std::stoll(field.substr(x + 1, colon - x - 1)));
+  for (Index i = 0; i < m.size(); ++i) {
+    const auto bits = static_cast<std::uint32_t>(std::stoul(field.substr(colon + 1 + 8 * i, 8), nullptr, 16));
+    std::memcpy(m.data() + i, &bits, sizeof bits);
+  }
+  return m;
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string number_json(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+std::string matrix_json(const Matrix& m) {
+  std::string out = "\"" + std::to_string(m.rows()) + "x" + std::to_string(m.cols()) + ":";
+  for (Index i = 0; i < m.size(); ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, m.data() + i, sizeof bits);
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08" PRIx32, bits);
+    out += hex;
+  }
+  return out + "\"";
+}
+
+std::string compare_json(const Comparison& c) {
+  return "{\"elements\": " + std::to_string(c.elements) +
+         ", \"bitIdentical\": " + std::to_string(c.bit_identical) +
+         ", \"valueEqual\": " + std::to_string(c.value_equal) +
+         ", \"nanMismatches\": " + std::to_string(c.nan_mismatches) +
+         ", \"signedZeroMismatches\": " + std::to_string(c.signed_zero_mismatches) +
+         ", \"maxAbsDiff\": " + number_json(c.max_abs_diff) +
+         ", \"identical\": " + (c.identical ? "true" : "false") +
+         ", \"verdict\": " + json_string(c.verdict) + "}";
+}
+
+std::string run(const std::vector<std::string>& a) {
+  const std::string& op = a.at(0);
+  if (op == "parseIds") {
+    std::string out = "{\"ids\": [";
+    const Ids ids = parse_ids(from_hex(a.at(1)));
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      out += (i ? ", " : "") + number_json(static_cast<double>(ids[i]));
+    return out + "]}";
+  }
+  if (op == "defaultVocab")
+    return "{\"number\": " + number_json(static_cast<double>(default_vocab(ids_of(a.at(1))))) + "}";
+  if (op == "checkIds") {
+    check_ids(ids_of(a.at(1)), std::stoll(a.at(2)));
+    return "{\"ok\": true}";
+  }
+  if (op == "seededTable") {
+    TorchGenerator gen(std::stoll(a.at(1)));
+    return "{\"matrix\": " + matrix_json(init_embedding(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
+  }
+  if (op == "randn") {
+    TorchGenerator gen(std::stoll(a.at(1)));
+    return "{\"matrix\": " + matrix_json(torch_randn(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
+  }
+  if (op == "tfTable")
+    return "{\"matrix\": " + matrix_json(tf_fixed_weights(std::stoll(a.at(1)), std::stoll(a.at(2)))) + "}";
+  if (op == "npyTable") return "{\"matrix\": " + matrix_json(parse_npy(from_hex(a.at(1)))) + "}";
+  if (op == "linearInit") {
+    TorchGenerator gen(std::stoll(a.at(1)));
+    const bool bias = a.at(4) == "1";
+    const LinearParams p = init_linear(gen, std::stoll(a.at(2)), std::stoll(a.at(3)), bias);
+    return "{\"weight\": " + matrix_json(p.weight) +
+           ", \"bias\": " + (bias ? matrix_json(p.bias) : "null") + "}";
+  }
+  if (op == "lookup")
+    return "{\"matrix\": " + matrix_json(lookup(matrix_of(a.at(1)), ids_of(a.at(2)))) + "}";
+  if (op == "oneHot")
+    return "{\"matrix\": " + matrix_json(one_hot(ids_of(a.at(1)), std::stoll(a.at(2)))) + "}";
+  if (op == "onehotProduct")
+    return "{\"matrix\": " + matrix_json(onehot_product(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
+  if (op == "linearWeight") return "{\"matrix\": " + matrix_json(linear_weight(matrix_of(a.at(1)))) + "}";
+  if (op == "compare") return "{\"compare\": " + compare_json(compare(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
+  if (op == "formatTensor") {
+    TensorStyle style;
+    style.header = from_hex(a.at(2));
+    if (!a.at(3).empty())
+      for (const std::string& suffix : split(a.at(3), ',')) style.suffixes.push_back(from_hex(suffix));
+    style.integer = a.at(4) == "1";
+    return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style)) + "}";
+  }
+  throw std::runtime_error("unknown case " + op);
+}
+
+}  // namespace
+
+int main() {
+  for (std::string line; std::getline(std::cin, line);) {
+    std::string result;
+    try {
+      result = run(split(line, '\t'));
+    } catch (const embedlab::InputError& e) {
+      result = "{\"error\": " + json_string(e.what()) + "}";
+    }
+    std::cout << result << '\n';
+  }
+  return 0;
+}
