@@ -1,0 +1,87 @@
+// What every end-to-end test needs: the built site served on 127.0.0.1, headless Chromium
+// through playwright-core (flags from TOOLCHAIN.md), and a record of console errors, warnings
+// and page errors, which must stay empty.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveDirectory } from './static-server.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const siteDir = process.env.EMBEDLAB_WASM_SITE || path.join(repo, 'build/wasm/site');
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+// The benchmark panel is optional: while web/benchmark/panel.mjs does not exist, the page's
+// import of it is answered 404, which Chromium logs. Only that one message is expected.
+function isMissingBenchmarkPanel(message) {
+  return message.type() === 'error' &&
+    message.text().startsWith('Failed to load resource') &&
+    message.location().url.endsWith('/benchmark/panel.mjs') &&
+    !existsSync(path.join(siteDir, 'benchmark/panel.mjs'));
+}
+
+// Opens the page at its default viewport (1280 x 800). Returns { page, problems, assertClean,
+// close }: problems lists every console error/warning and page error seen so far.
+export async function openSite() {
+  assert.ok(existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
+    `no WebAssembly site at ${siteDir}: build the wasm preset first ` +
+    '(cmake --preset wasm && cmake --build --preset wasm)');
+  const server = await serveDirectory(siteDir);
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if ((message.type() === 'error' || message.type() === 'warning') &&
+        !isMissingBenchmarkPanel(message)) {
+      problems.push(`console ${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(server.url);
+  await waitForVerdict(page, 'match');
+  return {
+    page,
+    url: server.url,
+    problems,
+    assertClean: () => assert.deepEqual(problems, [], 'the console must stay clean'),
+    close: async () => {
+      await context.close();
+      await server.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function waitForVerdict(page, word, timeout = 10_000) {
+  return page.waitForFunction(
+    (expected) => document.querySelector('#verdict .verdict-word')?.textContent === expected,
+    word, { timeout });
+}
+
+// The cell texts of the table in box #id: [[row label, cell, cell, ...], ...] (tbody rows).
+export function tableCells(page, id) {
+  return page.$$eval(`#${id} tbody tr`, (rows) =>
+    rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+}
+
+// The rows a notebook printed, as strings, e.g. [['0.6957', '-1.8061', ...], ...].
+export function rowsOf(printed) {
+  return printed.trim().split('\n').map((line) => line.trim().split(/\s+/));
+}
+
+export async function errorText(page, id) {
+  const box = page.locator(`#${id}`);
+  return (await box.isVisible()) ? box.textContent() : '';
+}

@@ -1,0 +1,137 @@
+// The page shows the notebooks' numbers: every table cell and every printout block is compared
+// with what PyTorch printed in the seed notebooks (read at test time), and the verdict is a match.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
+import { npyFloat32 } from './npy-bytes.mjs';
+
+const cellsOnly = (rows) => rows.map((row) => row.slice(1));
+const rowLabels = (rows) => rows.map((row) => row[0]);
+
+describe('the notebooks on the page', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  async function printout() {
+    const details = env.page.locator('#printout');
+    if (!(await details.evaluate((node) => node.open))) await env.page.click('#printout summary');
+    return env.page.locator('#printout-body').innerText();
+  }
+
+  async function checkNotebook(number, cells, ids) {
+    const text = notebook(number);
+    const block = (cell) => printedAfter(text, cell);
+    const { page } = env;
+    await waitForVerdict(page, 'match');
+    assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')), entriesOf(block(cells.weight)));
+    assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), entriesOf(block(cells.lookup)));
+    assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), entriesOf(block(cells.product)));
+    assert.deepEqual(cellsOnly(await tableCells(page, 'onehot-box')), entriesOf(block(cells.onehot)));
+    assert.deepEqual(rowLabels(await tableCells(page, 'lookup-box')), ids.map(String));
+    // nn.Linear's weight is the transpose: notebook 004 prints it after the assignment.
+    assert.deepEqual(cellsOnly(await tableCells(page, 'linear-box')),
+      entriesOf(printedAfter(notebook('004'), 'In [43]:')));
+    const highlighted = await page.$$eval('#weight-box tr.hit', (rows) => rows.map((r) => Number(r.dataset.index)));
+    assert.deepEqual(highlighted, [...new Set(ids)].sort((a, b) => a - b));
+
+    const printed = await printout();
+    for (const cell of Object.values(cells)) assert.ok(printed.includes(block(cell)), `printout lacks ${number} ${cell}`);
+  }
+
+  test('seed 002: the default page, ids 2, 3, 1 with seed 123', async () => {
+    const { page } = env;
+    assert.equal(await page.inputValue('#ids'), '2, 3, 1');
+    assert.equal(await page.getAttribute('#vocab', 'placeholder'), 'auto: 4');
+    assert.equal(await page.inputValue('#dim'), '5');
+    assert.equal(await page.inputValue('#seed'), '123');
+    await checkNotebook('002', {
+      weight: 'In [5]:', lookup: 'In [8]:', onehot: 'In [12]:', product: 'In [18]:',
+    }, [2, 3, 1]);
+    assert.equal(await page.textContent('#verdict .verdict-sentence'), 'match: all 15 elements are bit-identical');
+    assert.equal(await page.getAttribute('#verdict', 'aria-live'), 'polite');
+  });
+
+  test('seed 004: typing 3, 2, 0, 1', async () => {
+    const { page } = env;
+    await page.fill('#ids', '');
+    await page.locator('#ids').pressSequentially('3, 2, 0, 1');
+    await checkNotebook('004', {
+      weight: 'In [26]:', lookup: 'In [32]:', onehot: 'In [34]:', linear: 'In [43]:', product: 'In [46]:',
+    }, [3, 2, 0, 1]);
+  });
+
+  test("seed 003: the TensorFlow notebook's fixed weights", async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 3, 1');
+    await page.check('#source-tf');
+    // The notebook prints float32 arrays (0.22); PyTorch's notation has 4 decimals.
+    const printed = printedAfterArray(notebook('003'), 'In [8]:');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.2200');
+    assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), printed);
+    assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), printed);
+    assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')),
+      printedAfterArray(notebook('003'), 'In [7]:'));
+    await waitForVerdict(page, 'match');
+    await page.check('#source-seed');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
+  });
+
+  test('a .npy file sets W, V and d; switching back restores the typed shape', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '7');
+    await page.fill('#ids', '2, 0, 2');
+    await page.setInputFiles('#npy-file', {
+      name: 'w.npy', mimeType: 'application/octet-stream',
+      buffer: npyFloat32(3, 2, [0.5, -1.25, 2, 0.375, -3.5, 1]),
+    });
+    await page.waitForFunction(() => document.querySelector('#vocab').value === '3');
+    assert.equal(await page.inputValue('#dim'), '2');
+    assert.ok(await page.isDisabled('#vocab'));
+    assert.ok(await page.isChecked('#source-npy'));
+    assert.equal(await page.textContent('#npy-name'), 'w.npy: 3 × 2');
+    await waitForVerdict(page, 'match');
+    assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')),
+      [['-3.5000', '1.0000'], ['0.5000', '-1.2500'], ['-3.5000', '1.0000']]);
+    assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')),
+      [['0.5000', '-1.2500'], ['2.0000', '0.3750'], ['-3.5000', '1.0000']]);
+
+    await page.check('#source-seed');
+    await page.waitForFunction(() => document.querySelector('#vocab').value === '7');
+    assert.equal(await page.inputValue('#dim'), '5');
+    assert.ok(await page.isEnabled('#vocab'));
+    await page.fill('#vocab', '');
+    await page.fill('#ids', '2, 3, 1');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
+  });
+
+  test('an Inf in W: the product gets NaN where the lookup copies Inf, and the verdict says so', async () => {
+    const { page } = env;
+    await page.fill('#ids', '1, 0');
+    await page.setInputFiles('#npy-file', {
+      name: 'inf.npy', mimeType: 'application/octet-stream',
+      buffer: npyFloat32(2, 2, [Infinity, 1, 2, 3]),
+    });
+    await waitForVerdict(page, 'mismatch');
+    assert.match(await page.textContent('#verdict .verdict-sentence'),
+      /^mismatch: 3 of 4 elements are bit-identical; 1 are NaN on one side only/);
+    // 0 * Inf = NaN in column 0 of the first row; PyTorch prints integral floats as "2.".
+    assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), [['2.', '3.'], ['inf', '1.']]);
+    assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), [['nan', '3.'], ['inf', '1.']]);
+    await page.check('#source-seed');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'match');
+  });
+});
+
+// A NumPy array printed in the TF notebook ("array([[0.22, 0.22, ...], ...])" after `cell`),
+// its entries written with PyTorch's 4 decimals.
+function printedAfterArray(text, cell) {
+  const at = text.indexOf(cell);
+  const start = text.indexOf('array([[', at);
+  const end = text.indexOf(']]', start);
+  const rows = [...text.slice(start + 7, end + 1).matchAll(/\[([^\]]*)\]/g)];
+  return rows.map((row) => row[1].split(',').map((s) => Number(s).toFixed(4)));
+}

@@ -1,0 +1,59 @@
+// A static file server on 127.0.0.1 and a free port, for the site folder. Serves .mjs as
+// JavaScript and .wasm as application/wasm (what module imports and streaming compile need).
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+async function fileFor(root, urlPath) {
+  const relative = decodeURIComponent(urlPath.split('?')[0]);
+  const file = path.resolve(root, `.${relative}`);
+  if (file !== root && !file.startsWith(root + path.sep)) return null;
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return fileFor(root, path.posix.join(relative, 'index.html'));
+    return info.isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+// Resolves to { url, close() } once listening.
+export function serveDirectory(directory) {
+  const root = path.resolve(directory);
+  const server = createServer(async (request, response) => {
+    const file = await fileFor(root, request.url);
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/`,
+        close: () => new Promise((done) => {
+          server.closeAllConnections();
+          server.close(done);
+        }),
+      });
+    });
+  });
+}

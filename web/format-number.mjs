@@ -1,0 +1,63 @@
+// Table cells in PyTorch's notation (torch/_tensor_str.py, default print options): one notation
+// per matrix, chosen from the values shown, 4 decimals; Python's rounding, half to even.
+const PRECISION = 4;
+
+function nonFinite(x) {
+  if (Number.isNaN(x)) return 'nan';
+  return x < 0 ? '-inf' : 'inf';
+}
+
+function signOf(x) {
+  return x < 0 || Object.is(x, -0) ? '-' : '';
+}
+
+// JS rounds an exact tie away from zero, Python to the even digit. A 100-digit expansion is
+// exact for a tie (a float32 tie ends at the digit 5), so compare there and cut when needed.
+function roundedAbs(a, digits, scientific) {
+  const js = scientific ? a.toExponential(digits) : a.toFixed(digits);
+  const exact = scientific ? a.toExponential(100) : a.toFixed(100);
+  const mantissa = scientific ? exact.slice(0, exact.indexOf('e')) : exact;
+  const dot = mantissa.indexOf('.');
+  const cut = digits > 0 ? dot + 1 + digits : dot;
+  if (!/^50*$/.test(mantissa.slice(cut + (digits > 0 ? 0 : 1)))) return js;
+  const kept = mantissa.slice(0, cut);
+  if (Number(kept[kept.length - 1]) % 2 === 1) return js;
+  return scientific ? kept + exact.slice(exact.indexOf('e')) : kept;
+}
+
+// Python writes at least two exponent digits: 1.0000e-05, 2.5000e+00.
+function pythonExponent(text) {
+  return text.replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+export function fixed(x, digits = PRECISION) {
+  return signOf(x) + roundedAbs(Math.abs(x), digits, false);
+}
+
+export function scientific(x, digits = PRECISION) {
+  return signOf(x) + pythonExponent(roundedAbs(Math.abs(x), digits, true));
+}
+
+// values: the numbers a table shows. Returns x -> text, as PyTorch's _Formatter would print x.
+// integer: the tensor is an integer tensor (F.one_hot gives int64), printed without a point.
+export function tensorFormatter(values, { integer = false } = {}) {
+  if (integer) return (x) => String(x);
+  let lo = Infinity;
+  let hi = 0;
+  let allIntegers = true;
+  let any = false;
+  for (const v of values) {
+    if (!Number.isFinite(v) || v === 0) continue;
+    any = true;
+    const a = Math.abs(v);
+    if (a < lo) lo = a;
+    if (a > hi) hi = a;
+    if (v !== Math.ceil(v)) allIntegers = false;
+  }
+  const sci = any && (hi / lo > 1000 || hi > 1e8 || (!allIntegers && lo < 1e-4));
+  let finite;
+  if (sci) finite = (x) => scientific(x);
+  else if (allIntegers) finite = (x) => `${fixed(x, 0)}.`;
+  else finite = (x) => fixed(x);
+  return (x) => (Number.isFinite(x) ? finite(x) : nonFinite(x));
+}

@@ -1,0 +1,167 @@
+// Step through one token: which one-hot entry is 1, which row of W it selects, and the work
+// each route does for it and for the whole batch. The token picker is a radio group of buttons
+// with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
+import { tensorFormatter } from './format-number.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const count = (n) => n.toLocaleString('en-US');
+const percent = (part, whole) => `${((100 * part) / whole).toFixed(1)}%`;
+
+// "[0, 0, 1, 0]" with the 1 marked; summarised like PyTorch beyond COL_CAP entries.
+function oneHotRow(vocab, id) {
+  const out = element('code', 'vector');
+  out.append('[');
+  shownIndices(vocab, COL_CAP, [id]).forEach((j, i) => {
+    if (i > 0) out.append(', ');
+    if (j === null) out.append('…');
+    else if (j === id) out.append(element('mark', '', '1'));
+    else out.append('0');
+  });
+  out.append(']');
+  return out;
+}
+
+// A row of a matrix in PyTorch's notation: "[0.6957, -1.8061, …]".
+function vectorText(data, start, length) {
+  const shown = shownIndices(length, COL_CAP);
+  const values = shown.filter((j) => j !== null).map((j) => data[start + j]);
+  const format = tensorFormatter(values);
+  return `[${shown.map((j) => (j === null ? '…' : format(data[start + j]))).join(', ')}]`;
+}
+
+// "0·W[0] + 0·W[1] + 1·W[2] + 0·W[3]", summarised for a big vocabulary.
+function productSum(vocab, id) {
+  const out = element('code', 'sum');
+  shownIndices(vocab, 8, [id]).forEach((j, i) => {
+    if (i > 0) out.append(' + ');
+    if (j === null) out.append('…');
+    else if (j === id) out.append(element('mark', '', `1·W[${j}]`));
+    else out.append(`0·W[${j}]`);
+  });
+  return out;
+}
+
+function item(list, heading, ...content) {
+  const li = element('li');
+  li.append(element('strong', '', heading), ' ', ...content);
+  list.append(li);
+}
+
+function workTable(n, vocab, dim) {
+  const table = element('table', 'work');
+  table.append(element('caption', '', `The work for all n = ${count(n)} tokens`));
+  const head = element('tr');
+  for (const text of ['', 'lookup', 'one-hot product']) {
+    const th = element('th', '', text);
+    th.scope = 'col';
+    head.append(th);
+  }
+  const thead = element('thead');
+  thead.append(head);
+  const tbody = element('tbody');
+  const zeros = n * (vocab - 1) * dim;
+  const rows = [
+    ['operations', `n·d = ${count(n * dim)} copies`, `n·V·d = ${count(n * vocab * dim)} multiply-adds`],
+    ['multiplications by zero', '0',
+     `n·(V−1)·d = ${count(zeros)} (${percent(zeros, n * vocab * dim)})`],
+  ];
+  for (const [name, lookup, product] of rows) {
+    const tr = element('tr');
+    const th = element('th', '', name);
+    th.scope = 'row';
+    tr.append(th, element('td', '', lookup), element('td', '', product));
+    tbody.append(tr);
+  }
+  table.append(thead, tbody);
+  return table;
+}
+
+// elements: { tokens, prev, next, detail }; onPick(step) is called when the learner moves.
+export function createStepThrough(lab, elements, onPick) {
+  const { tokens, prev, next, detail } = elements;
+  let n = 0;
+  let current = 0;
+
+  const pick = (step) => {
+    if (n > 0 && step >= 0 && step < n && step !== current) onPick(step);
+  };
+  prev.addEventListener('click', () => pick(current - 1));
+  next.addEventListener('click', () => pick(current + 1));
+  tokens.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-step]');
+    if (button) pick(Number(button.dataset.step));
+  });
+  tokens.addEventListener('keydown', (event) => {
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    let step;
+    if (event.key in moves) step = current + moves[event.key];
+    else if (event.key === 'Home') step = 0;
+    else if (event.key === 'End') step = n - 1;
+    else return;
+    event.preventDefault();
+    pick(Math.max(0, Math.min(n - 1, step)));
+  });
+
+  function renderTokens(ids) {
+    const hadFocus = tokens.contains(document.activeElement);
+    const fragment = document.createDocumentFragment();
+    for (const k of shownIndices(ids.length, ROW_CAP, [current])) {
+      if (k === null) {
+        fragment.append(element('span', 'gap', '…'));
+        continue;
+      }
+      const button = element('button', 'token', String(ids[k]));
+      button.type = 'button';
+      button.dataset.step = String(k);
+      button.setAttribute('role', 'radio');
+      button.setAttribute('aria-checked', String(k === current));
+      button.setAttribute('aria-label', `token ${k + 1} of ${ids.length}, id ${ids[k]}`);
+      button.tabIndex = k === current ? 0 : -1;
+      fragment.append(button);
+    }
+    tokens.replaceChildren(fragment);
+    prev.disabled = current === 0;
+    next.disabled = current === ids.length - 1;
+    if (hadFocus) tokens.querySelector('[aria-checked="true"]').focus();
+  }
+
+  function renderDetail(result) {
+    const { ids, vocab, dim, weight, lookup, product } = result;
+    const id = ids[current];
+    const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
+    const same = lab.compare(row(lookup), row(product));
+
+    const list = element('ol', 'step-list');
+    item(list, 'One-hot row:', oneHotRow(vocab, id),
+         `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`);
+    item(list, 'Lookup:', `copies row ${id} of W, `,
+         element('code', 'vector', vectorText(weight.data, id * dim, dim)),
+         `: d = ${count(dim)} copies.`);
+    item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
+         `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
+         element('code', 'vector', vectorText(product.data, current * dim, dim)), '.');
+    item(list, 'Same row?', same.verdict);
+
+    detail.replaceChildren(
+      element('p', 'step-title', `Token ${current + 1} of ${count(ids.length)}: id ${id}`),
+      list,
+      workTable(ids.length, vocab, dim),
+    );
+  }
+
+  return {
+    render(result, step) {
+      n = result.ids.length;
+      current = step;
+      renderTokens(result.ids);
+      renderDetail(result);
+    },
+  };
+}
