@@ -1,0 +1,130 @@
+// Times the WASM core in Node over the native suites' sweep (V x d x n), next to the plain-
+// JavaScript baseline, and compares with the native run when its JSON is there.
+//
+//   node wasm/bench/wasm_bench.mjs [--site build/wasm/site] [--out results/wasm]
+//        [--min-ms 50] [--max-call-ms 2000] [--native results/benchmarks/lookup.json]
+//        [--filter V:50257/d:768/n:1024]
+//
+// The module must include wasm/bench_bindings.cpp (benchLoad/benchTime/benchOutput). Writes
+// <out>/wasm.json (ms per call per method and shape) and <out>/wasm_vs_native.md.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { METHODS, measureShape } from '../../web/benchmark/timing.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const { values: options } = parseArgs({
+  options: {
+    site: { type: 'string', default: path.join(root, 'build/wasm/site') },
+    out: { type: 'string', default: path.join(root, 'results/wasm') },
+    'min-ms': { type: 'string', default: '50' },
+    'max-call-ms': { type: 'string', default: '2000' },
+    native: { type: 'string', default: path.join(root, 'results/benchmarks/lookup.json') },
+    filter: { type: 'string', default: '' },
+  },
+});
+
+const VOCABS = [4, 1000, 8192, 50257];
+const DIMS = [5, 64, 768];
+const NS = [3, 64, 1024];
+const TARGET = 'V:50257/d:768/n:1024';
+
+async function loadCore(site) {
+  const moduleFile = path.join(site, 'embedlab', 'embedlab-core.mjs');
+  if (!existsSync(moduleFile)) {
+    throw new Error(`${moduleFile} does not exist: build the wasm preset first`);
+  }
+  const { default: createEmbedlabCore } = await import(pathToFileURL(moduleFile).href);
+  const core = await createEmbedlabCore({
+    wasmBinary: readFileSync(path.join(site, 'embedlab', 'embedlab-core.wasm')),
+  });
+  if (typeof core.benchTime !== 'function') {
+    throw new Error(`${moduleFile} has no benchTime: it was built without wasm/bench_bindings.cpp`);
+  }
+  return core;
+}
+
+// { "V:.../d:.../n:...": µs per call } for one native method, from Google Benchmark's JSON.
+function nativeTimes(file, method) {
+  if (!existsSync(file)) return {};
+  const scale = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
+  const times = {};
+  for (const run of JSON.parse(readFileSync(file, 'utf8')).benchmarks) {
+    const match = run.name.match(/^(BM_\w+)\/(V:\d+\/d:\d+\/n:\d+)/);
+    if (match && match[1] === method && !run.error_occurred) {
+      times[match[2]] = run.real_time * scale[run.time_unit];
+    }
+  }
+  return times;
+}
+
+function ratio(a, b) {
+  return a && b ? (a / b).toFixed(2) : '-';
+}
+
+function report(results, nativeGather, nativeFloor) {
+  const lines = [
+    '# WASM (Node) vs plain JavaScript vs native: the lookup',
+    '',
+    `Machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; Node ${process.versions.node}.`,
+    'Times in µs per call. WASM times are taken inside WASM (no JS <-> WASM copies); native',
+    'is gather_rows from the native suite (single-threaded, prefetching). Ratios are time',
+    'ratios: below 1 means the first is faster.',
+    '',
+    '| shape | WASM gather | WASM memcpy floor | plain JS | native gather | native memcpy | ' +
+        'WASM / JS | WASM / native | WASM floor / native floor |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { shape, ms } of results) {
+    const us = (x) => (x === undefined ? undefined : x * 1e3);
+    const [gather, floor, js] = [us(ms.gather), us(ms.memcpy), us(ms.js)];
+    const fmt = (x) => (x === undefined ? '-' : x.toPrecision(3));
+    lines.push(`| ${shape} | ${fmt(gather)} | ${fmt(floor)} | ${fmt(js)} | ` +
+               `${fmt(nativeGather[shape])} | ${fmt(nativeFloor[shape])} | ${ratio(gather, js)} | ` +
+               `${ratio(gather, nativeGather[shape])} | ${ratio(floor, nativeFloor[shape])} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main() {
+  const core = await loadCore(options.site);
+  mkdirSync(options.out, { recursive: true });
+  const shapes = [];
+  for (const dim of DIMS) {
+    for (const n of NS) {
+      for (const vocab of VOCABS) {
+        const name = `V:${vocab}/d:${dim}/n:${n}`;
+        if (name.match(options.filter)) shapes.push({ vocab, dim, n, name });
+      }
+    }
+  }
+  const results = [];
+  let flopRate = 0;  // FLOP per ms of the last dense product, carried up the V sweep
+  for (const [index, shape] of shapes.entries()) {
+    // Each (d, n) row of the sweep starts afresh at the smallest V, where the product is cheap.
+    if (shape.vocab === VOCABS[0]) flopRate = 0;
+    const measured = measureShape(core, shape, {
+      minMs: Number(options['min-ms']), maxCallMs: Number(options['max-call-ms']), flopRate,
+    });
+    flopRate = measured.flopRate;
+    const cells = METHODS.map(({ id }) => (id in measured.ms
+        ? `${id} ${(measured.ms[id] * 1e3).toPrecision(3)} µs` : `${id} ${measured.skipped[id]}`));
+    console.log(`[${String(index + 1).padStart(2)}/${shapes.length}] ${shape.name}: ${cells.join(', ')}`);
+    results.push({ shape: shape.name, ms: measured.ms, skipped: measured.skipped });
+  }
+  writeFileSync(path.join(options.out, 'wasm.json'), JSON.stringify({
+    machine: `${os.cpus()[0].model}, ${os.cpus().length} cores`, node: process.versions.node,
+    unit: 'ms per call', results,
+  }, null, 1));
+  const table = report(results, nativeTimes(options.native, 'BM_gather_rows'),
+                       nativeTimes(options.native, 'BM_memcpy_floor'));
+  writeFileSync(path.join(options.out, 'wasm_vs_native.md'), table);
+  const target = results.find((r) => r.shape === TARGET);
+  if (target) console.log('\n' + table.split('\n').filter((l) => l.startsWith('| shape') || l.includes(TARGET)).join('\n'));
+  console.log(`wrote ${options.out}/wasm.json and wasm_vs_native.md`);
+}
+
+await main();

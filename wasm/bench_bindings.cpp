@@ -1,0 +1,119 @@
+// Timing entry points for the benchmark harnesses (wasm/bench/wasm_bench.mjs and the page's
+// web/benchmark/worker.mjs). The table, ids and results stay in WASM memory between calls and
+// each method runs `calls` times inside WASM, timed there, so the times exclude the JS <-> WASM
+// copies that the public API (bindings.cpp) makes on every call.
+//
+//   benchLoad(table: Float32Array (V*d), vocab, dim, ids: Int32Array) -> undefined | error
+//   benchTime(method, calls) -> total milliseconds | error; method is one of
+//     "memcpy"  one contiguous copy of the n*d output floats (the floor)
+//     "gather"  gather_rows, the lookup kernel, into a reused (n, d) buffer
+//     "lookup"  lookup(): id checks, allocation, kernel
+//     "oneHot"  building the (n, V) one-hot matrix
+//     "dense"   onehot_product: the (n, V) x (V, d) GEMM on a one-hot built beforehand
+//   benchOutput() -> Float32Array copy of the last "gather"/"lookup"/"dense" result
+// Errors come back as { embedlabError: message }, like the public bindings.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
+#include "embedlab/lookup.hpp"
+#include "embedlab/onehot.hpp"
+
+namespace embedlab {
+namespace {
+
+using emscripten::val;
+
+struct BenchInputs {
+  Matrix table;   // (V, d)
+  Ids ids;        // n
+  Matrix onehot;  // (n, V), built on the first "dense" call
+  Matrix source;  // (n, d): what the memcpy floor copies, contiguous
+  Matrix out;     // (n, d)
+};
+
+BenchInputs& inputs() {
+  static BenchInputs state;
+  return state;
+}
+
+template <class F>
+val error_as_value(F f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {  // InputError, bad_alloc: the message is the report
+    val out = val::object();
+    out.set("embedlabError", std::string(e.what()));
+    return out;
+  }
+}
+
+val bench_load(const val& table, double vocab, double dim, const val& ids) {
+  return error_as_value([&] {
+    BenchInputs& s = inputs();
+    const auto v = static_cast<Index>(vocab), d = static_cast<Index>(dim);
+    check_table_shape(v, d);
+    if (table["length"].as<double>() != static_cast<double>(v * d))
+      throw InputError("benchLoad: the table must hold V * d = " + std::to_string(v * d) + " floats");
+    s = BenchInputs{};  // frees the previous shape's memory first
+    s.table.resize(v, d);
+    val(emscripten::typed_memory_view(s.table.size(), s.table.data())).call<void>("set", table);
+    const std::vector<std::int32_t> id32 = emscripten::convertJSArrayToNumberVector<std::int32_t>(ids);
+    s.ids.assign(id32.begin(), id32.end());
+    check_id_count(static_cast<Index>(s.ids.size()));
+    check_ids(s.ids, v);
+    s.source = Matrix::Zero(static_cast<Index>(s.ids.size()), d);
+    s.out.resize(s.source.rows(), d);
+    return val::undefined();
+  });
+}
+
+// One call of `method`; the result lands in s.out where there is one.
+void run_once(BenchInputs& s, const std::string& method) {
+  if (method == "memcpy") {
+    std::memcpy(s.out.data(), s.source.data(), static_cast<std::size_t>(s.out.size()) * sizeof(float));
+  } else if (method == "gather") {
+    gather_rows(s.table.data(), s.table.cols(), s.ids.data(), s.out.rows(), s.out.data());
+  } else if (method == "lookup") {
+    s.out = lookup(s.table, s.ids);
+  } else if (method == "oneHot") {
+    s.onehot = one_hot(s.ids, s.table.rows());
+  } else if (method == "dense") {
+    s.out = onehot_product(s.onehot, s.table);
+  }
+}
+
+val bench_time(const std::string& method, double calls) {
+  return error_as_value([&] {
+    BenchInputs& s = inputs();
+    if (s.table.size() == 0) throw InputError("benchTime: call benchLoad first");
+    if (method != "memcpy" && method != "gather" && method != "lookup" && method != "oneHot" &&
+        method != "dense")
+      throw InputError("benchTime: unknown method \"" + method + "\"");
+    if (method == "dense" && s.onehot.cols() != s.table.rows()) s.onehot = one_hot(s.ids, s.table.rows());
+    const double start = emscripten_get_now();
+    for (double k = 0; k < calls; ++k) run_once(s, method);
+    return val(emscripten_get_now() - start);
+  });
+}
+
+val bench_output() {
+  const Matrix& out = inputs().out;
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(out.size(), out.data()));
+}
+
+}  // namespace
+}  // namespace embedlab
+
+EMSCRIPTEN_BINDINGS(embedlab_bench) {
+  emscripten::function("benchLoad", &embedlab::bench_load);
+  emscripten::function("benchTime", &embedlab::bench_time);
+  emscripten::function("benchOutput", &embedlab::bench_output);
+}
