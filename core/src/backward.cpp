@@ -1,0 +1,77 @@
+#include "embedlab/backward.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
+#include "embedlab/padding_idx.hpp"
+
+namespace embedlab {
+namespace {
+
+void check_grad_rows(Index grad_rows, Index n) {
+  if (grad_rows != n) {
+    throw InputError("the upstream gradient has " + std::to_string(grad_rows) +
+                     " rows but there are " + std::to_string(n) +
+                     " ids: dL/dout must have one row per id, (n, d) = (" + std::to_string(n) +
+                     ", d)");
+  }
+}
+
+// acc (dim) += scale * g (dim), fused when scaled, as PyTorch's add kernel with alpha.
+void add_scaled_row(float* acc, const float* g, Index dim, float scale) {
+  if (scale == 1.0f) {
+    for (Index j = 0; j < dim; ++j) acc[j] += g[j];
+  } else {
+    for (Index j = 0; j < dim; ++j) acc[j] = std::fma(g[j], scale, acc[j]);
+  }
+}
+
+}  // namespace
+
+Index check_backward_input(const Ids& ids, const Matrix& grad_output, Index vocab,
+                           const EmbeddingOptions& options) {
+  const auto n = static_cast<Index>(ids.size());
+  check_id_count(n);
+  check_table_shape(vocab, grad_output.cols());
+  check_grad_rows(grad_output.rows(), n);
+  check_ids(ids, vocab);
+  return resolve_padding_idx(options.padding_idx, vocab);
+}
+
+Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab,
+                          const EmbeddingOptions& options) {
+  const auto n = static_cast<Index>(ids.size());
+  const Index padding = check_backward_input(ids, grad_output, vocab, options);
+
+  std::vector<Index> counts;
+  if (options.scale_grad_by_freq) {
+    counts.assign(static_cast<std::size_t>(vocab), 0);
+    for (auto id : ids) ++counts[static_cast<std::size_t>(id)];
+  }
+  const Index dim = grad_output.cols();
+  Matrix grad = Matrix::Zero(vocab, dim);
+  for (Index k = 0; k < n; ++k) {
+    const Index v = ids[static_cast<std::size_t>(k)];
+    if (v == padding) continue;
+    // PyTorch divides in double, then hands the scale to a float kernel.
+    const float scale = options.scale_grad_by_freq
+                            ? static_cast<float>(1.0 / static_cast<double>(counts[v]))
+                            : 1.0f;
+    add_scaled_row(grad.row(v).data(), grad_output.row(k).data(), dim, scale);
+  }
+  return grad;
+}
+
+Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output) {
+  check_grad_rows(grad_output.rows(), onehot.rows());
+  check_table_shape(onehot.cols(), grad_output.cols());
+  Matrix grad(onehot.cols(), grad_output.cols());
+  grad.noalias() = onehot.transpose() * grad_output;  // Eigen's blocked GEMM, zeros included
+  return grad;
+}
+
+}  // namespace embedlab

@@ -1,0 +1,259 @@
+#include "embedlab/embedding_bag.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
+#include "embedlab/padding_idx.hpp"
+
+namespace embedlab {
+namespace {
+
+const char* mode_name(BagMode mode) {
+  switch (mode) {
+    case BagMode::sum: return "sum";
+    case BagMode::mean: return "mean";
+    case BagMode::max: return "max";
+  }
+  return "?";
+}
+
+// Bag b holds ids [begin, end).
+struct BagRange {
+  Index begin;
+  Index end;
+};
+
+std::string offset_at(std::size_t i, Index value) {
+  return "offsets[" + std::to_string(i) + "] = " + std::to_string(value);
+}
+
+std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_offset) {
+  if (offsets.empty()) {
+    throw InputError(include_last_offset
+                         ? "offsets is empty: with include_last_offset it holds each bag's start "
+                           "and then the end of the ids, e.g. 0, 2, 5"
+                         : "offsets is empty: give the position where each bag starts, "
+                           "beginning with 0, e.g. 0, 2");
+  }
+  const auto bags = static_cast<Index>(offsets.size()) - (include_last_offset ? 1 : 0);
+  if (bags > default_limits.max_ids) {
+    throw InputError("too many bags: " + std::to_string(bags) + " given, at most " +
+                     std::to_string(default_limits.max_ids) + " are accepted at once");
+  }
+  if (offsets[0] != 0) {
+    throw InputError(offset_at(0, offsets[0]) +
+                     " but the first bag must start at the first id: offsets[0] must be 0");
+  }
+  for (std::size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i] < offsets[i - 1]) {
+      throw InputError(offset_at(i, offsets[i]) + " is less than " +
+                       offset_at(i - 1, offsets[i - 1]) +
+                       ": offsets must not decrease (a bag runs from its offset to the next one)");
+    }
+    if (offsets[i] > n) {
+      throw InputError(offset_at(i, offsets[i]) + " is past the end of the ids: an offset can be "
+                       "at most the number of ids, n = " + std::to_string(n));
+    }
+  }
+  if (include_last_offset && offsets.back() != n) {
+    throw InputError(offset_at(offsets.size() - 1, offsets.back()) +
+                     " but with include_last_offset the last offset is the end of the ids and "
+                     "must be n = " + std::to_string(n));
+  }
+  std::vector<BagRange> ranges(static_cast<std::size_t>(bags));
+  for (std::size_t b = 0; b < ranges.size(); ++b) {
+    ranges[b].begin = offsets[b];
+    ranges[b].end = b + 1 < offsets.size() ? offsets[b + 1] : n;
+  }
+  return ranges;
+}
+
+void check_per_sample_weights(const BagOptions& options, Index n) {
+  if (options.per_sample_weights.empty()) return;
+  if (options.mode != BagMode::sum) {
+    throw InputError(std::string("per_sample_weights are only supported for mode='sum' (got "
+                                 "mode='") + mode_name(options.mode) + "'), as in PyTorch");
+  }
+  const auto given = static_cast<Index>(options.per_sample_weights.size());
+  if (given != n) {
+    throw InputError("per_sample_weights has " + std::to_string(given) + " values but there are " +
+                     std::to_string(n) + " ids: give one weight per id");
+  }
+}
+
+// Checks shared by the forward, the backward and the matrix; returns the bags.
+std::vector<BagRange> checked_bags(const Ids& ids, const Ids& offsets, Index vocab,
+                                   const BagOptions& options) {
+  const auto n = static_cast<Index>(ids.size());
+  check_id_count(n);
+  check_ids(ids, vocab);
+  auto ranges = bag_ranges(offsets, n, options.include_last_offset);
+  check_per_sample_weights(options, n);
+  return ranges;
+}
+
+// acc (dim) += w * row, fused or with the product rounded first; for every w, 0 included
+// (0 * Inf gives NaN, as in PyTorch).
+void add_weighted_row(float* acc, const float* row, Index dim, float w, bool fused = true) {
+  if (w == 1.0f) {
+    for (Index j = 0; j < dim; ++j) acc[j] += row[j];
+  } else if (fused) {
+    for (Index j = 0; j < dim; ++j) acc[j] = std::fma(w, row[j], acc[j]);
+  } else {
+    for (Index j = 0; j < dim; ++j) {
+      const float product = w * row[j];
+      acc[j] += product;
+    }
+  }
+}
+
+void max_bag(const Matrix& weight, const Ids& ids, BagRange bag, Index padding, float* out,
+             Index* rows) {
+  const Index dim = weight.cols();
+  bool first = true;
+  for (Index k = bag.begin; k < bag.end; ++k) {
+    const Index v = ids[static_cast<std::size_t>(k)];
+    if (v == padding) continue;
+    const float* row = weight.row(v).data();
+    for (Index j = 0; j < dim; ++j) {
+      if (first || row[j] > out[j]) {
+        out[j] = row[j];
+        rows[j] = v;
+      }
+    }
+    first = false;
+  }
+}
+
+}  // namespace
+
+BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
+                        const BagOptions& options) {
+  const auto ranges = checked_bags(ids, offsets, weight.rows(), options);
+  const Index padding = resolve_padding_idx(options.padding_idx, weight.rows());
+  const auto bags = static_cast<Index>(ranges.size());
+  const Index dim = weight.cols();
+  const auto& psw = options.per_sample_weights;
+
+  BagOutput result;
+  result.output = Matrix::Zero(bags, dim);
+  result.bag_size.assign(ranges.size(), 0);
+  if (options.mode == BagMode::max) result.max_rows.assign(ranges.size() * dim, -1);
+  for (Index b = 0; b < bags; ++b) {
+    const BagRange bag = ranges[static_cast<std::size_t>(b)];
+    Index& size = result.bag_size[static_cast<std::size_t>(b)];
+    float* out = result.output.row(b).data();
+    if (options.mode == BagMode::max) {
+      max_bag(weight, ids, bag, padding, out, result.max_rows.data() + b * dim);
+    }
+    for (Index k = bag.begin; k < bag.end; ++k) {
+      const Index v = ids[static_cast<std::size_t>(k)];
+      if (v == padding) continue;
+      ++size;
+      if (options.mode == BagMode::max) continue;
+      // PyTorch's fast (fused) path for weighted bags refuses a padding_idx; its other loop
+      // rounds each product.
+      add_weighted_row(out, weight.row(v).data(), dim,
+                       psw.empty() ? 1.0f : psw[static_cast<std::size_t>(k)], padding < 0);
+    }
+    if (options.mode == BagMode::mean && size > 0) {
+      const auto divisor = static_cast<float>(size);
+      for (Index j = 0; j < dim; ++j) out[j] /= divisor;
+    }
+  }
+  return result;
+}
+
+Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options) {
+  if (options.mode == BagMode::max) {
+    throw InputError("mode='max' has no matrix-product form: a maximum is not a weighted sum of "
+                     "rows, so no multi-hot matrix M gives it as M x W");
+  }
+  const auto ranges = checked_bags(ids, offsets, vocab, options);
+  const Index padding = resolve_padding_idx(options.padding_idx, vocab);
+  const auto bags = static_cast<Index>(ranges.size());
+  if (bags > 0 && bags > default_limits.max_elements / vocab) {
+    throw InputError("the multi-hot matrix (B x V) would be " + std::to_string(bags) + " x " +
+                     std::to_string(vocab) + " floats, over the limit of " +
+                     std::to_string(default_limits.max_elements) +
+                     " floats that keeps memory bounded");
+  }
+  Matrix m = Matrix::Zero(bags, vocab);
+  for (Index b = 0; b < bags; ++b) {
+    const BagRange bag = ranges[static_cast<std::size_t>(b)];
+    Index size = 0;
+    for (Index k = bag.begin; k < bag.end; ++k) {
+      const Index v = ids[static_cast<std::size_t>(k)];
+      if (v == padding) continue;
+      ++size;
+      m(b, v) += options.per_sample_weights.empty()
+                     ? 1.0f
+                     : options.per_sample_weights[static_cast<std::size_t>(k)];
+    }
+    if (options.mode == BagMode::mean && size > 0) m.row(b) /= static_cast<float>(size);
+  }
+  return m;
+}
+
+Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
+                              const BagOutput& forward, Index vocab, const BagOptions& options) {
+  const auto ranges = checked_bags(ids, offsets, vocab, options);
+  const Index padding = resolve_padding_idx(options.padding_idx, vocab);
+  const Index dim = grad_output.cols();
+  check_table_shape(vocab, dim);
+  const auto bags = static_cast<Index>(ranges.size());
+  if (grad_output.rows() != bags) {
+    throw InputError("the upstream gradient has " + std::to_string(grad_output.rows()) +
+                     " rows but there are " + std::to_string(bags) +
+                     " bags: dL/dout must have one row per bag, (B, d) = (" +
+                     std::to_string(bags) + ", d)");
+  }
+  const bool max_mode = options.mode == BagMode::max;
+  if (forward.bag_size.size() != ranges.size() ||
+      (max_mode && forward.max_rows.size() != ranges.size() * dim)) {
+    throw InputError("the forward result does not belong to these bags: run embedding_bag with "
+                     "the same ids, offsets and options, and a gradient as wide as its output");
+  }
+
+  Matrix grad = Matrix::Zero(vocab, dim);
+  if (max_mode) {
+    for (Index b = 0; b < bags; ++b) {
+      const Index* rows = forward.max_rows.data() + b * dim;
+      for (Index j = 0; j < dim; ++j) {
+        if (rows[j] >= vocab) {
+          throw InputError("the forward result names row " + std::to_string(rows[j]) +
+                           ", outside the vocabulary V = " + std::to_string(vocab));
+        }
+        if (rows[j] >= 0) grad(rows[j], j) += grad_output(b, j);
+      }
+    }
+    return grad;
+  }
+  std::vector<Index> counts;
+  if (options.scale_grad_by_freq) {
+    counts.assign(static_cast<std::size_t>(vocab), 0);
+    for (auto id : ids) ++counts[static_cast<std::size_t>(id)];
+  }
+  for (Index b = 0; b < bags; ++b) {
+    const BagRange bag = ranges[static_cast<std::size_t>(b)];
+    const Index size = forward.bag_size[static_cast<std::size_t>(b)];
+    for (Index k = bag.begin; k < bag.end; ++k) {
+      const Index v = ids[static_cast<std::size_t>(k)];
+      if (v == padding) continue;
+      // The factors meet in double, as in PyTorch; the kernel gets a float.
+      double scale = options.per_sample_weights.empty()
+                         ? 1.0
+                         : options.per_sample_weights[static_cast<std::size_t>(k)];
+      if (options.scale_grad_by_freq) scale /= static_cast<double>(counts[v]);
+      if (options.mode == BagMode::mean && size != 0) scale /= static_cast<double>(size);
+      add_weighted_row(grad.row(v).data(), grad_output.row(b).data(), dim,
+                       static_cast<float>(scale));
+    }
+  }
+  return grad;
+}
+
+}  // namespace embedlab
