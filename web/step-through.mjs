@@ -54,6 +54,14 @@ function item(list, heading, ...content) {
   list.append(li);
 }
 
+// "n·d = 15 copies", never breaking inside the formula.
+function workCell(formula, amount) {
+  const td = element('td');
+  if (formula) td.append(element('span', 'nowrap', `${formula} =`), ' ');
+  td.append(amount);
+  return td;
+}
+
 function workTable(n, vocab, dim) {
   const table = element('table', 'work');
   table.append(element('caption', '', `The work for all n = ${count(n)} tokens`));
@@ -66,17 +74,19 @@ function workTable(n, vocab, dim) {
   const thead = element('thead');
   thead.append(head);
   const tbody = element('tbody');
+  const all = n * vocab * dim;
   const zeros = n * (vocab - 1) * dim;
   const rows = [
-    ['operations', `n·d = ${count(n * dim)} copies`, `n·V·d = ${count(n * vocab * dim)} multiply-adds`],
-    ['multiplications by zero', '0',
-     `n·(V−1)·d = ${count(zeros)} (${percent(zeros, n * vocab * dim)})`],
+    ['operations', workCell('n·d', `${count(n * dim)} copies`),
+     workCell('n·V·d', `${count(all)} multiply-adds`)],
+    ['multiplications by zero', workCell('', '0'),
+     workCell('n·(V−1)·d', `${count(zeros)} (${percent(zeros, all)})`)],
   ];
   for (const [name, lookup, product] of rows) {
     const tr = element('tr');
     const th = element('th', '', name);
     th.scope = 'row';
-    tr.append(th, element('td', '', lookup), element('td', '', product));
+    tr.append(th, lookup, product);
     tbody.append(tr);
   }
   table.append(thead, tbody);

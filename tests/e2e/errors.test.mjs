@@ -1,0 +1,172 @@
+// Every bad input shows its message next to its field (role="alert", the core's words), the
+// page stays usable, the last good result stays visible and marked stale, and fixing the input
+// brings a fresh result back. Nothing typed is ever parsed as HTML.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { npyFloat32 } from './npy-bytes.mjs';
+
+const DEFAULT_ROWS = ['2', '3', '1'];
+
+// A valid intermediate input becomes the last good result: wait until W has this shape.
+function waitForWeightShape(page, shape) {
+  return page.waitForFunction((text) =>
+    document.querySelector('#weight-box caption')?.textContent.includes(`: ${text}`), shape);
+}
+
+describe('bad input', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  async function expectError(errorId, expected, lastValid = 'idx = [2, 3, 1], V = 4, d = 5') {
+    const { page } = env;
+    await page.waitForFunction((id) => !document.getElementById(id).hidden, errorId);
+    assert.equal(await page.getAttribute(`#${errorId}`, 'role'), 'alert');
+    assert.equal(await errorText(page, errorId), expected);
+    await waitForVerdict(page, 'no result');
+    assert.ok(await page.locator('#results').evaluate((node) => node.classList.contains('stale')));
+    // The last good result is still there, and said to be so.
+    assert.deepEqual((await tableCells(page, 'lookup-box')).map((row) => row[0]), DEFAULT_ROWS);
+    assert.ok((await page.textContent('#verdict .verdict-sentence')).endsWith(`last valid input: ${lastValid}.`));
+  }
+
+  async function expectRecovered(errorId) {
+    const { page } = env;
+    await waitForVerdict(page, 'match');
+    assert.equal(await errorText(page, errorId), '');
+    assert.ok(!(await page.locator('#results').evaluate((node) => node.classList.contains('stale'))));
+    assert.deepEqual((await tableCells(page, 'lookup-box')).map((row) => row[0]), DEFAULT_ROWS);
+  }
+
+  const cases = [
+    ['an id that is not an integer', '#ids', '2, x, 1', 'ids-error',
+     'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1'],
+    ['a negative id', '#ids', '2, -1', 'ids-error',
+     'token 2 is "-1": token ids must be >= 0 (each id picks a row of W, counting from 0)'],
+    ['no ids at all', '#ids', '  ', 'ids-error', 'no token ids: type at least one, e.g. 2, 3, 1'],
+    ['an empty entry', '#ids', '2,,3', 'ids-error', 'empty entry: the comma at character 3 has no id before it'],
+    ['V that is not a number', '#vocab', 'four', 'shape-error', 'the vocabulary size V must be a whole number, got "four"'],
+    ['V = 0', '#vocab', '0', 'shape-error', 'the vocabulary size V must be at least 1, got 0'],
+    ['V over the limit', '#vocab', '2000000', 'shape-error', 'the vocabulary size V = 2000000 is over the limit of 1048576'],
+    ['d = 0', '#dim', '0', 'shape-error', 'the embedding dimension d must be at least 1, got 0'],
+    ['d that is not a whole number', '#dim', '2.5', 'shape-error', 'the embedding dimension d must be a whole number, got "2.5"'],
+    ['d over the limit', '#dim', '9000', 'shape-error', 'the embedding dimension d = 9000 is over the limit of 8192'],
+    ['a seed that is not a number', '#seed', '12a', 'weights-error', 'the seed must be a whole number, got "12a"'],
+  ];
+  for (const [name, field, text, errorId, message] of cases) {
+    test(name, async () => {
+      const { page } = env;
+      const before = await page.inputValue(field);
+      await page.fill(field, text);
+      await expectError(errorId, message);
+      assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
+      await page.fill(field, before);
+      await expectRecovered(errorId);
+      assert.equal(await page.getAttribute(field, 'aria-invalid'), null);
+    });
+  }
+
+  test('an id not below V', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '4');
+    await page.fill('#ids', '2, 3, 9');
+    await expectError('ids-error',
+      'index out of range in self: id 9 at position 3 is not below the vocabulary size V = 4 (valid ids are 0..3)');
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await expectRecovered('ids-error');
+  });
+
+  test('a table over the memory limit', async () => {
+    const { page } = env;
+    await page.fill('#dim', '8000');
+    await waitForWeightShape(page, '4 × 8000');
+    await page.fill('#vocab', '1000000');
+    await expectError('shape-error',
+      'the embedding table (V x d) would be 1000000 x 8000 floats, over the limit of 67108864 floats (256 MiB) that keeps memory bounded',
+      'idx = [2, 3, 1], V = 4, d = 8000');
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    await expectRecovered('shape-error');
+  });
+
+  test('too many ids', async () => {
+    const { page } = env;
+    await page.fill('#ids', Array(65537).fill('1').join(' '));
+    await expectError('ids-error', 'too many token ids: 65537 given, at most 65536 are accepted at once');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+  });
+
+  test('a one-hot matrix over the memory limit', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '2000');
+    await waitForWeightShape(page, '2000 × 5');
+    await page.fill('#ids', Array(40000).fill('1').join(' '));
+    await expectError('ids-error',
+      'the one-hot matrix (n x V) would be 40000 x 2000 floats, over the limit of 67108864 floats (256 MiB) that keeps memory bounded',
+      'idx = [2, 3, 1], V = 2000, d = 5');
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await expectRecovered('ids-error');
+  });
+
+  test('the .npy source without a file asks for one', async () => {
+    const { page } = env;
+    await page.check('#source-npy');
+    await expectError('weights-error', 'choose or drop a .npy file holding W (V × d)');
+    assert.ok(await page.isDisabled('#vocab'));
+    await page.check('#source-seed');
+    await expectRecovered('weights-error');
+  });
+
+  test('a file that is not a .npy file', async () => {
+    const { page } = env;
+    await page.setInputFiles('#npy-file', {
+      name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello'),
+    });
+    await expectError('weights-error',
+      'notes.txt: not a .npy file: it should start with "\\x93NUMPY" (what np.save writes), but starts with "hello"');
+    await page.check('#source-seed');
+    await expectRecovered('weights-error');
+  });
+
+  test('a .npy file of the wrong rank', async () => {
+    const { page } = env;
+    const bytes = npyFloat32(2, 2, [1, 2, 3, 4]);
+    bytes.write("(4,),   ", bytes.indexOf('(2, 2)'), 'latin1');
+    await page.setInputFiles('#npy-file', { name: 'v.npy', mimeType: 'application/octet-stream', buffer: bytes });
+    await expectError('weights-error', 'v.npy: expected a 2-D array (V, d), found shape (4,) (1-D)');
+    await page.check('#source-seed');
+    await expectRecovered('weights-error');
+  });
+
+  test('markup is shown as text, never run', async () => {
+    const { page } = env;
+    const attacks = [
+      ['#ids', '<img src=x onerror=window.__pwned=1>', 'ids-error',
+       'token 1 is "<img": "<" does not belong in a list of ids; separate ids with commas or spaces, e.g. 2, 3, 1'],
+      ['#vocab', '<b>V</b>', 'shape-error', 'the vocabulary size V must be a whole number, got "<b>V</b>"'],
+      ['#seed', '<script>window.__pwned=2</script>', 'weights-error',
+       'the seed must be a whole number, got "<script>window.__pwned=2</script>"'],
+    ];
+    for (const [field, text, errorId, message] of attacks) {
+      const before = await page.inputValue(field);
+      await page.fill(field, text);
+      await expectError(errorId, message);
+      await page.fill(field, before);
+      await expectRecovered(errorId);
+    }
+    const name = '<img src=y onerror=window.__pwned=3>.npy';
+    await page.setInputFiles('#npy-file', { name, mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
+    await waitForVerdict(page, 'no result');
+    assert.match(await errorText(page, 'weights-error'), /^<img src=y onerror=window.__pwned=3>\.npy: /);
+    assert.equal(await page.textContent('#npy-name'), name);
+    assert.equal(await page.$$eval('main img, main script, main b', (nodes) => nodes.length), 0);
+    await page.check('#source-seed');
+    await expectRecovered('weights-error');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+});

@@ -1,0 +1,118 @@
+// Keyboard alone: Tab reaches every control in reading order with a visible focus ring, the
+// weights are chosen with arrow keys, and the step-through moves token by token (arrows,
+// Home/End, the previous/next buttons), showing which one-hot entry is 1 and the work done.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+
+describe('keyboard only', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  // Presses Tab until the focused element matches selector. Returns each element passed on
+  // the way (its id, or its text) with its focus ring ("solid 3px"); for the hidden file
+  // input, the ring of the label that stands for it.
+  async function tabTo(selector, limit = 20) {
+    const passed = [];
+    for (let i = 0; i < limit; ++i) {
+      await env.page.keyboard.press('Tab');
+      const here = await env.page.evaluate((s) => {
+        const focused = document.activeElement;
+        const shown = focused.id === 'npy-file' ? document.querySelector('.file-button') : focused;
+        const style = getComputedStyle(shown);
+        return {
+          name: focused.id || focused.textContent,
+          ring: `${style.outlineStyle} ${style.outlineWidth}`,
+          matches: focused.matches(s),
+        };
+      }, selector);
+      passed.push(here);
+      if (here.matches) return passed;
+    }
+    throw new Error(`Tab never reached ${selector}; passed ${passed.map((p) => p.name).join(', ')}`);
+  }
+
+  const stepTitle = () => env.page.textContent('#step-detail .step-title');
+
+  test('Tab order follows the page, with a visible focus ring on each control', async () => {
+    const passed = await tabTo('#step-tokens [aria-checked="true"]');
+    assert.deepEqual(passed.map((p) => p.name),
+      ['Skip to the results', 'ids', 'vocab', 'dim', 'source-seed', 'seed', 'npy-file', '2']);
+    for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
+  });
+
+  test('typing ids and choosing the weights with arrow keys', async () => {
+    const { page } = env;
+    await page.focus('#ids');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('3, 2, 0, 1');
+    await page.waitForFunction(() => document.querySelectorAll('#lookup-box tbody tr').length === 4);
+    assert.deepEqual((await tableCells(page, 'lookup-box'))[0].slice(1),
+      ['-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953']);
+    await tabTo('#source-seed');
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await page.isChecked('#source-tf'));
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.3300');
+    await page.keyboard.press('ArrowUp');
+    assert.ok(await page.isChecked('#source-seed'));
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '-2.8400');
+  });
+
+  test('stepping through the tokens of 2, 3, 1', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'match');
+    await page.focus('#npy-file');
+    await tabTo('#step-tokens [aria-checked="true"]');
+    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.equal(await page.textContent('#step-detail .step-list li:first-child code'), '[0, 0, 1, 0]');
+    assert.equal(await page.textContent('#step-detail .step-list li:first-child mark'), '1');
+
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-checked')), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), '3');
+    assert.equal(await page.textContent('#step-detail .step-list li:first-child code'), '[0, 0, 0, 1]');
+    // The chosen token is marked in every table: its W row, its one-hot row, both outputs.
+    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '3');
+    assert.equal(await page.getAttribute('#onehot-box tr.current', 'data-index'), '1');
+    assert.equal(await page.getAttribute('#lookup-box tr.current', 'data-index'), '1');
+    assert.equal(await page.getAttribute('#product-box tr.current', 'data-index'), '1');
+    assert.equal(await page.textContent('#linear-box thead th.current'), '3');
+
+    await page.keyboard.press('End');
+    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.ok(await page.isDisabled('#step-next'));
+    await page.keyboard.press('ArrowRight');  // stays on the last token
+    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    await page.keyboard.press('Home');
+    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.ok(await page.isDisabled('#step-prev'));
+
+    // Tab leaves the group (one tab stop) for the next button; Enter and Space press it.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+    await page.keyboard.press('Enter');
+    assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
+    await page.keyboard.press('Space');
+    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+  });
+
+  test('the work each route does', async () => {
+    const { page } = env;
+    const detail = await page.textContent('#step-detail');
+    // For one token of V = 4, d = 5: 20 multiply-adds, 15 of them by zero, against 5 copies.
+    assert.match(detail, /d = 5 copies/);
+    assert.match(detail, /V·d = 20 multiply-adds, 15 of them by zero/);
+    assert.match(detail, /0·W\[0\] \+ 1·W\[1\] \+ 0·W\[2\] \+ 0·W\[3\]/);
+    const work = (await tableCells(page, 'step-detail')).map((row) => row.join(' | '));
+    assert.deepEqual(work, [
+      'operations | n·d = 15 copies | n·V·d = 60 multiply-adds',
+      'multiplications by zero | 0 | n·(V−1)·d = 45 (75.0%)',
+    ]);
+    assert.match(detail, /Same row\? match: all 5 elements are bit-identical/);
+  });
+});

@@ -1,0 +1,80 @@
+// Big inputs still work and stay small in the DOM: GPT-2's table shape (V = 50257, d = 768)
+// with 64 tokens is computed in full, and every matrix is shown summarised like PyTorch prints
+// it (first and last rows/columns around an ellipsis), with the looked-up rows always visible.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+
+const GPT2_VOCAB = 50257;
+const GPT2_DIM = 768;
+
+describe('large inputs', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  const caption = (box) => env.page.textContent(`#${box} caption`);
+  const shownIndices = (box) => env.page.$$eval(`#${box} tbody tr[data-index]`,
+    (rows) => rows.map((row) => Number(row.dataset.index)));
+
+  test('V = 50257, d = 768, 64 tokens: computed in full, shown summarised', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 64 }, (_, i) => (i * 7919 + 50256) % GPT2_VOCAB);
+    await page.fill('#dim', String(GPT2_DIM));
+    await page.fill('#vocab', String(GPT2_VOCAB));
+    await page.fill('#ids', ids.join(', '));
+    await waitForVerdict(page, 'computing');
+    await waitForVerdict(page, 'match', 120_000);
+    assert.equal(await page.textContent('#verdict .verdict-sentence'),
+      `match: all ${64 * GPT2_DIM} elements are bit-identical`);
+
+    // W: the first and last 3 rows, every looked-up row, and 3 + 3 of the 768 columns.
+    const weightRows = await shownIndices('weight-box');
+    const expectedRows = [...new Set([0, 1, 2, ...ids, GPT2_VOCAB - 3, GPT2_VOCAB - 2, GPT2_VOCAB - 1])]
+      .sort((a, b) => a - b);
+    assert.deepEqual(weightRows, expectedRows);
+    assert.equal(await caption('weight-box'),
+      `embedding.weight (V × d): ${GPT2_VOCAB} × ${GPT2_DIM} (showing ${expectedRows.length} of ${GPT2_VOCAB} rows, 6 of ${GPT2_DIM} columns)`);
+    const weightHeader = await page.$$eval('#weight-box thead th', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(weightHeader, ['id', '0', '1', '2', '…', '765', '766', '767']);
+
+    // One-hot: all 64 rows, each with its single 1 visible.
+    const onehot = await tableCells(page, 'onehot-box');
+    assert.equal(onehot.length, 64);
+    for (const row of onehot) assert.equal(row.filter((cell) => cell === '1').length, 1);
+    assert.deepEqual(onehot.map((row) => row[0]), ids.map(String));
+
+    // The lookup and the product show the same cells; the DOM stays small.
+    assert.deepEqual(await tableCells(page, 'lookup-box'), await tableCells(page, 'product-box'));
+    assert.ok(await page.$$eval('td', (cells) => cells.length) < 20_000);
+
+    await page.focus('#step-tokens [aria-checked="true"]');
+    await page.keyboard.press('End');
+    assert.equal(await page.textContent('#step-detail .step-title'), `Token 64 of 64: id ${ids[63]}`);
+    assert.match(await page.textContent('#step-detail'),
+      new RegExp(`n·V·d = ${(64 * GPT2_VOCAB * GPT2_DIM).toLocaleString('en-US')} multiply-adds`));
+  });
+
+  test('more tokens than a table shows: the chosen one stays visible', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 100 }, (_, i) => (i * 37) % 1000);
+    await page.focus('#step-tokens [aria-checked="true"]');
+    await page.keyboard.press('Home');
+    await page.fill('#vocab', '1000');
+    await page.fill('#dim', '40');
+    await page.fill('#ids', ids.join(' '));
+    await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('100 × 40'));
+    await waitForVerdict(page, 'match');
+    assert.equal(await caption('lookup-box'), 'embedding(idx) (n × d): 100 × 40 (showing 6 of 100 rows, 6 of 40 columns)');
+    assert.deepEqual(await shownIndices('lookup-box'), [0, 1, 2, 97, 98, 99]);
+
+    await page.focus('#step-tokens [aria-checked="true"]');
+    for (let i = 0; i < 10; ++i) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.textContent('#step-detail .step-title'), `Token 11 of 100: id ${ids[10]}`);
+    assert.deepEqual(await shownIndices('lookup-box'), [0, 1, 2, 10, 97, 98, 99]);
+    assert.deepEqual(await shownIndices('product-box'), [0, 1, 2, 10, 97, 98, 99]);
+    assert.ok((await shownIndices('weight-box')).includes(ids[10]));
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), String(ids[10]));
+  });
+});
