@@ -1,5 +1,6 @@
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "cuda_check.hpp"
 #include "gather.cuh"
