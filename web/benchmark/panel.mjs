@@ -35,15 +35,18 @@ function options(values, selected) {
   return values.map((v) => `<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`).join('');
 }
 
-function addStylesheet() {
+// Into the section's root: the document's head, or the shadow root of an <embedding-demo>.
+function addStylesheet(section) {
   const href = new URL('./panel.css', import.meta.url).href;
-  if (![...document.styleSheets].some((sheet) => sheet.href === href)) {
-    document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href }));
+  const root = section.getRootNode();
+  if (![...root.styleSheets].some((sheet) => sheet.href === href)) {
+    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
+    (root === document ? document.head : root).append(link);
   }
 }
 
 export async function mountBenchmarkPanel(section) {
-  addStylesheet();
+  addStylesheet(section);
   section.replaceChildren(html`
     <h2 id="bench-title">Benchmark: lookup vs one-hot product, in this browser</h2>
     <p class="hint">Times the WebAssembly core (the same C++ as the native build) and a plain
