@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs the native benchmark suites, then plots time vs V and tabulates lookup's speedup.
 
-    /usr/bin/python3 native/bench/run_benchmarks.py            # full run, ~5 min on 2 cores
+    /usr/bin/python3 native/bench/run_benchmarks.py            # full run, ~4 min on 2 cores
     /usr/bin/python3 native/bench/run_benchmarks.py --publish  # also refresh docs/benchmarks/
     /usr/bin/python3 native/bench/run_benchmarks.py --replot   # redraw from the last JSON
 
@@ -60,12 +60,15 @@ def machine_description():
 
 def run_suites(args, binaries):
     """Runs each suite with its JSON written by --benchmark_out; one progress line per case."""
-    common = [f"--benchmark_min_time={args.min_time}", "--benchmark_color=false"]
+    # Each case runs `repetitions` times; the JSON keeps every run and the median, the
+    # console shows only the aggregates, of which one line per case is printed as progress.
+    common = [f"--benchmark_min_time={args.min_time}", "--benchmark_color=false",
+              f"--benchmark_repetitions={args.repetitions}", "--benchmark_display_aggregates_only=true"]
     if args.filter:
         common.append(f"--benchmark_filter={args.filter}")
     counts = {}
     for suite, binary in binaries.items():
-        listed = subprocess.run([binary, "--benchmark_list_tests", *common[1:]],
+        listed = subprocess.run([binary, "--benchmark_list_tests", *common[2:]],
                                 capture_output=True, text=True, check=True).stdout.split()
         counts[suite] = len(listed)
     total, done = sum(counts.values()), 0
@@ -76,16 +79,18 @@ def run_suites(args, binaries):
         with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, bufsize=1) as process:
             for line in process.stdout:
-                if line.startswith("BM_"):
-                    done += 1
+                case_done = "_median " in line if args.repetitions > 1 else line.startswith("BM_")
+                if case_done or "ERROR OCCURRED" in line:
+                    done += case_done
                     print(f"[{done:3d}/{total}] {line.rstrip()}", flush=True)
         if process.returncode != 0:
             sys.exit(f"{binary} exited with status {process.returncode}")
 
 
 def load_results(out):
-    """{(method, V, d, n): seconds per call} and [(name, message)] of skipped cases."""
-    times, skipped = {}, []
+    """{(method, V, d, n): seconds per call, the median over repetitions where there are
+    several} and [(name, message)] of skipped cases."""
+    times, skipped, medians = {}, {}, set()
     for suite in SUITES:
         path = out / f"{suite}.json"
         if not path.exists():
@@ -93,12 +98,19 @@ def load_results(out):
         for run in json.loads(path.read_text())["benchmarks"]:
             match = NAME.match(run["name"])
             if run.get("error_occurred"):
-                skipped.append((run["name"], run.get("error_message", "")))
-            elif match and run.get("run_type", "iteration") == "iteration":
-                scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[run["time_unit"]]
-                key = (match["method"], int(match["V"]), int(match["d"]), int(match["n"]))
-                times[key] = run["real_time"] * scale
-    return times, skipped
+                skipped[run["run_name"]] = run.get("error_message", "")
+                continue
+            median = run.get("aggregate_name") == "median"
+            if not match or (run.get("run_type") == "aggregate" and not median):
+                continue
+            key = (match["method"], int(match["V"]), int(match["d"]), int(match["n"]))
+            if key in medians:
+                continue
+            scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[run["time_unit"]]
+            times[key] = run["real_time"] * scale
+            if median:
+                medians.add(key)
+    return times, sorted(skipped.items())
 
 
 def axes_values(times):
@@ -211,6 +223,8 @@ def main():
     parser.add_argument("--out", type=Path, default=ROOT / "results/benchmarks")
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="seconds per case (Google Benchmark 1.7.1: a plain number)")
+    parser.add_argument("--repetitions", type=int, default=3,
+                        help="runs per case; the tables and the plot use the median")
     parser.add_argument("--filter", help="regex of benchmark names, passed to every suite")
     parser.add_argument("--replot", action="store_true", help="skip running; redraw from the JSON")
     parser.add_argument("--publish", action="store_true",
