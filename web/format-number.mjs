@@ -11,17 +11,20 @@ function signOf(x) {
   return x < 0 || Object.is(x, -0) ? '-' : '';
 }
 
-// JS rounds an exact tie away from zero, Python to the even digit. A 100-digit expansion is
-// exact for a tie (a float32 tie ends at the digit 5), so compare there and cut when needed.
+// JS rounds an exact tie away from zero, Python to the even digit. Only an expansion that goes
+// on with 5 after the kept digits can be a tie; then a 100-digit expansion (exact for a float32
+// tie, which ends at that 5) decides, and the even choice is the expansion cut short.
 function roundedAbs(a, digits, scientific) {
-  const js = scientific ? a.toExponential(digits) : a.toFixed(digits);
-  const exact = scientific ? a.toExponential(100) : a.toFixed(100);
-  const mantissa = scientific ? exact.slice(0, exact.indexOf('e')) : exact;
-  const dot = mantissa.indexOf('.');
+  const text = (n) => (scientific ? a.toExponential(n) : a.toFixed(n));
+  const mantissa = (s) => (scientific ? s.slice(0, s.indexOf('e')) : s);
+  if (!mantissa(text(digits + 3)).endsWith('500')) return text(digits);
+  const exact = text(100);
+  const digitsOf = mantissa(exact);
+  const dot = digitsOf.indexOf('.');
   const cut = digits > 0 ? dot + 1 + digits : dot;
-  if (!/^50*$/.test(mantissa.slice(cut + (digits > 0 ? 0 : 1)))) return js;
-  const kept = mantissa.slice(0, cut);
-  if (Number(kept[kept.length - 1]) % 2 === 1) return js;
+  if (!/^50*$/.test(digitsOf.slice(cut + (digits > 0 ? 0 : 1)))) return text(digits);
+  const kept = digitsOf.slice(0, cut);
+  if (Number(kept[kept.length - 1]) % 2 === 1) return text(digits);
   return scientific ? kept + exact.slice(exact.indexOf('e')) : kept;
 }
 

@@ -22,6 +22,7 @@ export function renderMatrices(boxes, result, step) {
   const tokenRows = shownIndices(ids.length, ROW_CAP, [step]);
   // Every token row a table shows keeps its W row and its one-hot column visible.
   const keptIds = tokenRows.filter((k) => k !== null).map((k) => ids[k]);
+  // Each axis shows the same indices in every table: d as W's columns, V as the one-hot's.
   const dimCols = shownIndices(weight.cols, COL_CAP);
   const vocabCols = shownIndices(weight.rows, COL_CAP, keptIds);
 
@@ -45,7 +46,7 @@ export function renderMatrices(boxes, result, step) {
   }));
   boxes.linear.replaceChildren(matrixTable({
     matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
-    rows: shownIndices(weight.cols, ROW_CAP), cols: vocabCols,
+    rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass,
   }));
   boxes.lookup.replaceChildren(matrixTable({

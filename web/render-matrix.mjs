@@ -58,21 +58,23 @@ export function matrixTable(spec) {
   const thead = element('thead');
   thead.append(head);
 
+  const columnClasses = cols.map((j) => (j === null ? 'gap' : colClass(j)));
   const body = document.createDocumentFragment();
   for (const i of rows) {
     const tr = element('tr', i === null ? 'gap' : rowClass(i));
     const th = element('th', '', i === null ? '⋮' : spec.rowLabel(i));
     th.scope = 'row';
     tr.append(th);
-    for (const j of cols) {
+    cols.forEach((j, c) => {
       if (i === null || j === null) {
         tr.append(element('td', 'gap', i === null && j === null ? '⋱' : i === null ? '⋮' : '…'));
-        continue;
+        return;
       }
       const value = matrix.at(i, j);
-      const classes = [colClass(j), cellClass(value)].filter(Boolean).join(' ');
+      const extra = cellClass(value);
+      const classes = extra && columnClasses[c] ? `${columnClasses[c]} ${extra}` : extra || columnClasses[c];
       tr.append(element('td', classes, format(value)));
-    }
+    });
     if (i !== null) tr.dataset.index = String(i);
     body.append(tr);
   }

@@ -120,7 +120,8 @@ export function createStepThrough(lab, elements, onPick) {
   });
 
   function renderTokens(ids) {
-    const hadFocus = tokens.contains(document.activeElement);
+    const focused = document.activeElement;
+    const onToken = tokens.contains(focused);
     const fragment = document.createDocumentFragment();
     for (const k of shownIndices(ids.length, ROW_CAP, [current])) {
       if (k === null) {
@@ -139,7 +140,10 @@ export function createStepThrough(lab, elements, onPick) {
     tokens.replaceChildren(fragment);
     prev.disabled = current === 0;
     next.disabled = current === ids.length - 1;
-    if (hadFocus) tokens.querySelector('[aria-checked="true"]').focus();
+    // Keep the focus on the picker: on the chosen token, also when a button it was on is disabled.
+    if (onToken || ((focused === prev || focused === next) && focused.disabled)) {
+      tokens.querySelector('[aria-checked="true"]').focus();
+    }
   }
 
   function renderDetail(result) {

@@ -96,9 +96,12 @@ describe('keyboard only', () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
     await page.keyboard.press('Enter');
     assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+    // At the last token the button is disabled; the focus moves to the chosen token, not away.
     await page.keyboard.press('Space');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+    assert.ok(await page.isDisabled('#step-next'));
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'token 3 of 3, id 1');
   });
 
   test('the work each route does', async () => {
