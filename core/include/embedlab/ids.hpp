@@ -7,16 +7,21 @@
 
 namespace embedlab {
 
-// Accepts "2, 3, 1", "2 3 1", "[2, 3, 1]", "tensor([2, 3, 1])" (and mixes of commas and
-// whitespace). Throws InputError naming the offending token and its 1-based position when a
-// token is not an integer or is negative, when there are no ids, or more than limits.max_ids.
+// Accepts "2, 3, 1", "2 3 1", "[2, 3, 1]", "(2, 3, 1)", "tensor([2, 3, 1])" and
+// "torch.tensor([2, 3, 1])", with any mix of commas and whitespace (newlines included) and one
+// trailing comma. Throws InputError naming the offending token and its 1-based position ("token
+// 2") when a token is not an integer, is negative or does not fit in int64; naming the character
+// position for unbalanced brackets, nested lists, empty entries ("2,,3") and stray text; when
+// there are no ids; and when there are more than limits.max_ids (counted before allocating).
 Ids parse_ids(std::string_view text, const Limits& limits = default_limits);
 
-// Throws InputError if any id is outside [0, vocab), in PyTorch's words plus the detail:
-// "index out of range in self: id 7 (position 2) is not below the vocabulary size V = 4".
+// Throws InputError if vocab < 1 or if any id is outside [0, vocab), in PyTorch's words plus
+// the detail: "index out of range in self: id 7 at position 3 is not below the vocabulary size
+// V = 4 (valid ids are 0..3)".
 void check_ids(const Ids& ids, Index vocab);
 
-// The notebook's default vocabulary size: max(ids) + 1. Throws on an empty list.
+// The notebook's default vocabulary size: max(ids) + 1. Throws on an empty list, a negative
+// id, or an id of INT64_MAX (max + 1 would overflow).
 Index default_vocab(const Ids& ids);
 
 }  // namespace embedlab

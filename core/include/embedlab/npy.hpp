@@ -8,15 +8,19 @@
 
 namespace embedlab {
 
-// Parses a whole .npy file held in memory: 2-D, C order, little-endian float32 or float64
-// (float64 is rounded to float32). Throws InputError for other dtypes, Fortran order, wrong
-// rank, a truncated or corrupt header or payload, and shapes over the limits.
+// Parses a whole .npy file held in memory (format version 1.0, 2.0 or 3.0): 2-D, C order,
+// little-endian float32 or float64 (float64 is rounded to float32; a finite value too large for
+// float32 is an error). Throws InputError for a wrong magic or version, other dtypes (named),
+// Fortran order, a rank other than 2 or a zero dimension (the shape is named), a truncated or
+// corrupt header or payload (bytes expected vs present), and shapes over the limits (checked
+// before anything is allocated).
 Matrix parse_npy(std::string_view bytes, const Limits& limits = default_limits);
 
-// Reads a file from disk and parses it; errors name the path.
+// Reads a file from disk and parses it; errors name the path. A file larger than any table
+// within the limits could be is refused before it is read.
 Matrix load_npy(const std::string& path, const Limits& limits = default_limits);
 
-// A version 1.0 .npy file holding m as '<f4', C order.
+// A version 1.0 .npy file holding m as '<f4', C order: byte for byte what np.save writes.
 std::string to_npy(const Matrix& m);
 
 }  // namespace embedlab

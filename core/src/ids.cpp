@@ -1,0 +1,219 @@
+#include "embedlab/ids.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <string>
+
+#include "embedlab/error.hpp"
+#include "quoted.hpp"
+
+namespace embedlab {
+namespace {
+
+constexpr const char* kNoIds = "no token ids: type at least one, e.g. 2, 3, 1";
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_closer(char c) { return c == ']' || c == ')'; }
+bool ends_token(char c) {
+  return is_space(c) || c == ',' || c == '[' || c == ']' || c == '(' || c == ')';
+}
+
+std::string negative_id_message(Index position, const std::string& quoted_id) {
+  return "token " + std::to_string(position) + " is " + quoted_id +
+         ": token ids must be >= 0 (each id picks a row of W, counting from 0)";
+}
+
+// The value of the token at 1-based `position`, or an InputError saying why it is no id.
+std::int64_t token_value(std::string_view token, Index position) {
+  const std::string where = "token " + std::to_string(position) + " is " + quoted(token);
+  const bool negative = token[0] == '-';
+  const std::string_view digits = negative ? token.substr(1) : token;
+  if (!digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit)) {
+    if (negative && digits.find_first_not_of('0') != std::string_view::npos)
+      throw InputError(negative_id_message(position, quoted(token)));
+    std::int64_t value = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc())
+      throw InputError(where + ", which is too large: token ids must fit in int64 (at most " +
+                       std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
+    return value;
+  }
+  if (token == "...")
+    throw InputError(where +
+                     ": PyTorch shortened this tensor when printing it; print every id "
+                     "with ids.tolist() and paste that");
+  const auto stray = std::find_if(token.begin(), token.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x80 && !is_letter(c) && !is_digit(c) && c != '.' &&
+           c != '-' && c != '+';
+  });
+  if (stray != token.end())
+    throw InputError(where + ": " + quoted(std::string_view(&*stray, 1)) +
+                     " does not belong in a list of ids; separate ids with commas or spaces, "
+                     "e.g. 2, 3, 1");
+  throw InputError(where +
+                   ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
+}
+
+// One pass over the text. The first pass only counts (out == nullptr) so that the id limit is
+// checked before anything is allocated; the second pass, over text known to be valid, fills.
+class IdScanner {
+ public:
+  explicit IdScanner(std::string_view text) : text_(text) {}
+
+  Index scan(Ids* out) {
+    pos_ = 0;
+    Index count = 0;
+    open_wrappers();
+    bool id_since_comma = false;
+    for (skip_space(); !at_end() && !is_closer(peek()); skip_space()) {
+      const char c = peek();
+      if (c == ',') {
+        if (!id_since_comma)
+          throw InputError("empty entry: the comma at character " + character(pos_) +
+                           " has no id before it");
+        id_since_comma = false;
+        ++pos_;
+      } else if (c == '[' || c == '(') {
+        throw InputError("unexpected " + quoted(character_at(pos_)) + " at character " +
+                         character(pos_) + ": give one flat list of ids, e.g. [2, 3, 1]");
+      } else {
+        const std::size_t start = pos_;
+        while (!at_end() && !ends_token(peek())) ++pos_;
+        const std::int64_t value = token_value(text_.substr(start, pos_ - start), ++count);
+        if (out) out->push_back(value);
+        id_since_comma = true;
+      }
+    }
+    close_wrappers();
+    if (count == 0) throw InputError(kNoIds);
+    return count;
+  }
+
+ private:
+  // Something that must be closed: "tensor(", "torch.tensor(", "(" or "[".
+  struct Opener {
+    std::string_view text;
+    std::size_t at;
+    char closer;
+  };
+
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() const { return text_[pos_]; }
+  void skip_space() {
+    while (!at_end() && is_space(peek())) ++pos_;
+  }
+  // Every error is found after ASCII text only (wrappers, digits, commas, spaces), so the
+  // 1-based byte position is the character position.
+  static std::string character(std::size_t byte) { return std::to_string(byte + 1); }
+  // The whole UTF-8 character at `byte`, so that a message never shows half of one.
+  std::string_view character_at(std::size_t byte) const {
+    std::size_t end = byte + 1;
+    while (end < text_.size() && (static_cast<unsigned char>(text_[end]) & 0xC0) == 0x80) ++end;
+    return text_.substr(byte, end - byte);
+  }
+
+  // An optional "tensor(", "torch.tensor(" or "(", then an optional "[".
+  void open_wrappers() {
+    depth_ = 0;
+    skip_space();
+    const std::size_t start = pos_;
+    if (!at_end() && is_letter(peek())) {
+      while (!at_end() && (is_letter(peek()) || is_digit(peek()) || peek() == '.')) ++pos_;
+      const std::string_view name = text_.substr(start, pos_ - start);
+      skip_space();
+      if (at_end() || peek() != '(') {
+        pos_ = start;  // a plain token: the list reports it
+      } else if (name != "tensor" && name != "torch.tensor") {
+        throw InputError("unexpected " + quoted(name) + " at character " + character(start) +
+                         ": write ids as 2, 3, 1 or [2, 3, 1] or tensor([2, 3, 1])");
+      }
+    }
+    if (!at_end() && peek() == '(') push_opener(start, ')');
+    skip_space();
+    if (!at_end() && peek() == '[') push_opener(pos_, ']');
+  }
+
+  void push_opener(std::size_t start, char closer) {
+    ++pos_;
+    openers_[depth_++] = Opener{text_.substr(start, pos_ - start), start, closer};
+    skip_space();
+  }
+
+  void close_wrappers() {
+    for (; depth_ > 0; --depth_) {
+      const Opener& open = openers_[depth_ - 1];
+      const std::string what = "the " + quoted(open.text) + " at character " + character(open.at);
+      skip_space();
+      if (at_end())
+        throw InputError("unbalanced brackets: " + what + " is never closed with \"" + open.closer +
+                         "\"");
+      if (peek() != open.closer)
+        throw InputError(
+            std::string(is_closer(peek()) ? "mismatched brackets" : "unexpected text") +
+            ": expected \"" + open.closer + "\" to close " + what + ", found " +
+            quoted(character_at(pos_)) + " at character " + character(pos_));
+      ++pos_;
+    }
+    skip_space();
+    if (at_end()) return;
+    if (is_closer(peek()))
+      throw InputError("unbalanced brackets: the " + quoted(character_at(pos_)) + " at character " +
+                       character(pos_) + " has no matching opening bracket");
+    throw InputError("unexpected text " + quoted(text_.substr(pos_)) + " at character " +
+                     character(pos_) + ", after the closing bracket");
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  Opener openers_[2];
+  int depth_ = 0;
+};
+
+}  // namespace
+
+Ids parse_ids(std::string_view text, const Limits& limits) {
+  IdScanner scanner(text);
+  const Index count = scanner.scan(nullptr);
+  check_id_count(count, limits);
+  Ids ids;
+  ids.reserve(static_cast<std::size_t>(count));
+  scanner.scan(&ids);
+  return ids;
+}
+
+void check_ids(const Ids& ids, Index vocab) {
+  if (vocab < 1)
+    throw InputError("the vocabulary size V must be at least 1, got V = " + std::to_string(vocab));
+  const std::string valid = "0.." + std::to_string(vocab - 1);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::int64_t id = ids[i];
+    if (id >= 0 && id < vocab) continue;
+    const std::string which = "index out of range in self: id " + std::to_string(id) +
+                              " at position " + std::to_string(i + 1);
+    if (id < 0)
+      throw InputError(which + " is negative; ids for the vocabulary size V = " +
+                       std::to_string(vocab) + " are " + valid);
+    throw InputError(which + " is not below the vocabulary size V = " + std::to_string(vocab) +
+                     " (valid ids are " + valid + ")");
+  }
+}
+
+Index default_vocab(const Ids& ids) {
+  if (ids.empty()) throw InputError(kNoIds);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < 0)
+      throw InputError(
+          negative_id_message(static_cast<Index>(i + 1), quoted(std::to_string(ids[i]))));
+  const auto largest = std::max_element(ids.begin(), ids.end());
+  if (*largest == std::numeric_limits<std::int64_t>::max())
+    throw InputError("token " + std::to_string(largest - ids.begin() + 1) + " is " +
+                     std::to_string(*largest) +
+                     ": the vocabulary size max(ids) + 1 would not fit in int64");
+  return *largest + 1;
+}
+
+}  // namespace embedlab
