@@ -12,7 +12,13 @@ function element(tag, className, text) {
 }
 
 const count = (n) => n.toLocaleString('en-US');
-const percent = (part, whole) => `${((100 * part) / whole).toFixed(1)}%`;
+// "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
+function percent(part, whole) {
+  const share = (100 * part) / whole;
+  let digits = 1;
+  while (digits < 6 && part < whole && Number(share.toFixed(digits)) === 100) ++digits;
+  return `${share.toFixed(digits)}%`;
+}
 
 // "[0, 0, 1, 0]" with the 1 marked; summarised like PyTorch beyond COL_CAP entries.
 function oneHotRow(vocab, id) {

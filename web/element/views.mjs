@@ -1,0 +1,149 @@
+// The views of <embedding-demo>, built from the page's own renderers: the tables
+// (matrix-views.mjs), the verdict (verdict-view.mjs), the step-through (step-through.mjs), the
+// printout (printout.mjs) and the benchmark panel. Templates are constant markup; every value a
+// view shows is set as text by those renderers.
+import { renderMatrices } from '../matrix-views.mjs';
+import { renderPrintout } from '../printout.mjs';
+import { createStepThrough } from '../step-through.mjs';
+import { showPending, showVerdict } from '../verdict-view.mjs';
+
+function fragment(markup) {
+  const template = document.createElement('template');
+  template.innerHTML = markup;
+  return template.content;
+}
+
+function matrixBox(name, title, note) {
+  return `<div class="matrix-item">
+      <p class="route-title">${title}</p>
+      <p class="route-note">${note}</p>
+      <div class="table-box" data-box="${name}"></div>
+    </div>`;
+}
+
+const LOOKUP = matrixBox('lookup', 'Lookup: <code>embedding(idx)</code>',
+  'Copies row <var>id</var> of <var>W</var> for each token.');
+const PRODUCT = matrixBox('product', 'Product: <code>linear(onehot.float())</code>',
+  'One-hot rows times <var>W</var>, every multiply-add done.');
+const WEIGHT = matrixBox('weight', '<var>W</var>: <code>embedding.weight</code>',
+  'The rows the tokens look up are highlighted.');
+const ONEHOT = matrixBox('onehot', 'One-hot: <code>F.one_hot(idx, V)</code>',
+  'One 1 per row, in the column of the token\'s id.');
+const VERDICT = '<div class="verdict" data-part="verdict" aria-live="polite"></div>';
+const operator = (symbol, name) => `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
+
+const BOX_NAMES = ['weight', 'onehot', 'linear', 'lookup', 'product'];
+
+// renderMatrices() fills five boxes; the ones a view does not show are built off-document.
+function boxesIn(container) {
+  return Object.fromEntries(BOX_NAMES.map((name) =>
+    [name, container.querySelector(`[data-box="${name}"]`) ?? document.createElement('div')]));
+}
+
+// A view of tables, with the verdict above them when `verdict` is true.
+function tablesView(markup, verdict) {
+  return (container) => {
+    container.append(fragment(markup));
+    const boxes = boxesIn(container);
+    const box = container.querySelector('[data-part="verdict"]');
+    return {
+      render(result, step) {
+        if (box) showVerdict(box, result.comparison);
+        renderMatrices(boxes, result, step);
+      },
+      fail(hasResult) {
+        if (!box) return;
+        showPending(box, 'no result', hasResult
+          ? 'Fix the input: the tables show the last valid one.'
+          : 'Fix the input to see both routes.');
+      },
+    };
+  };
+}
+
+// step-through.mjs keeps the focus on its picker by looking at document.activeElement, which
+// inside a shadow root is the host element: look at the shadow root's instead.
+function keepingFocus(picker, render) {
+  const root = picker.getRootNode();
+  const hadFocus = picker.contains(root.activeElement);
+  render();
+  if (hadFocus && !picker.contains(root.activeElement)) {
+    picker.querySelector('[aria-checked="true"]')?.focus();
+  }
+}
+
+function stepView(container, { lab, onStep }) {
+  container.append(fragment(`
+    <div class="step-picker">
+      <button type="button" class="step-move" data-part="prev" aria-label="Previous token">←</button>
+      <div class="step-tokens" data-part="tokens" role="radiogroup" aria-label="Token to step through"></div>
+      <button type="button" class="step-move" data-part="next" aria-label="Next token">→</button>
+    </div>
+    <div class="step-detail" data-part="detail"></div>`));
+  const part = (name) => container.querySelector(`[data-part="${name}"]`);
+  const picker = container.querySelector('.step-picker');
+  const stepThrough = createStepThrough(lab,
+    { tokens: part('tokens'), prev: part('prev'), next: part('next'), detail: part('detail') }, onStep);
+  return {
+    render(result, step) {
+      keepingFocus(picker, () => stepThrough.render(result, step));
+    },
+  };
+}
+
+function printoutView(container, { lab }) {
+  container.append(fragment('<div class="printout" data-part="printout"></div>'));
+  const body = container.querySelector('[data-part="printout"]');
+  return { render: (result) => renderPrintout(body, lab, result) };
+}
+
+// The panel times in its own worker and takes no attribute: mounted once, never re-rendered.
+async function benchmarkView(container) {
+  const { mountBenchmarkPanel } = await import('../benchmark/panel.mjs');
+  await mountBenchmarkPanel(container);
+  return {};
+}
+
+// A view whose functions this build of the module lacks says so instead of failing.
+function unavailable(what, functions) {
+  return (container, { lab }) => {
+    const missing = functions.filter((name) => typeof lab[name] !== 'function');
+    const reason = missing.length
+      ? `the WebAssembly module has no ${missing.map((name) => `${name}()`).join(', ')}`
+      : 'the page has no view for it yet';
+    const message = document.createElement('p');
+    message.className = 'unavailable';
+    message.textContent = `${what} is not available in this build: ${reason}.`;
+    container.append(message);
+    return {};
+  };
+}
+
+// title: the group's label before the inputs; result: whether the view shows a computed result.
+// build(container, { lab, onStep }) -> (a promise of) { render?(result, step), fail?(hasResult) }.
+export const VIEW_SPECS = {
+  compare: {
+    title: 'Lookup and one-hot product', result: true,
+    build: tablesView(`${VERDICT}<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`, true),
+  },
+  lookup: {
+    title: 'Embedding lookup', result: true,
+    build: tablesView(`<div class="matrix-grid">${WEIGHT}${LOOKUP}</div>`, false),
+  },
+  onehot: {
+    title: 'One-hot product', result: true,
+    build: tablesView(`${VERDICT}<div class="matrix-grid equation">${ONEHOT}${operator('×', 'times')}` +
+                      `${WEIGHT}${operator('=', 'equals')}${PRODUCT}</div>`, true),
+  },
+  step: { title: 'Step through one token', result: true, build: stepView },
+  printout: { title: 'As PyTorch prints it', result: true, build: printoutView },
+  backward: {
+    title: 'Gradients of both routes', result: false,
+    build: unavailable('The backward view', ['embeddingBackward', 'onehotBackward']),
+  },
+  bag: {
+    title: 'EmbeddingBag', result: false,
+    build: unavailable('The bag view', ['embeddingBag', 'bagMatrix']),
+  },
+  benchmark: { title: 'Benchmark', result: false, build: benchmarkView },
+};
