@@ -9,15 +9,19 @@
 
 #include <cmath>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
+#include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
 #include "embedlab/torch_init.hpp"
@@ -42,14 +46,25 @@ Index to_index(double x, const std::string& what) {
   return static_cast<Index>(x);
 }
 
-// Any array of numbers -> Ids. The count is checked before anything is allocated.
+// Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
+Ids int64s_from_js(const val& values, const std::string& noun) {
+  const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(values);
+  Ids out(numbers.size());
+  for (std::size_t i = 0; i < numbers.size(); ++i)
+    out[i] = to_index(numbers[i], "the " + noun + " at position " + std::to_string(i + 1));
+  return out;
+}
+
+// Token ids: the count is checked before anything is allocated.
 Ids ids_from_js(const val& ids) {
   check_id_count(static_cast<Index>(ids["length"].as<double>()));
-  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(ids);
-  Ids out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out[i] = to_index(values[i], "the id at position " + std::to_string(i + 1));
-  return out;
+  return int64s_from_js(ids, "id");
+}
+
+val int64s_to_js(const Ids& values) {
+  const std::vector<double> numbers(values.begin(), values.end());
+  return val::global("Float64Array")
+      .new_(emscripten::typed_memory_view(numbers.size(), numbers.data()));
 }
 
 // { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
@@ -107,10 +122,7 @@ val guarded(F f) {
 
 val parse_ids_js(const std::string& text) {
   return guarded([&] {
-    const Ids ids = parse_ids(text);
-    const std::vector<double> values(ids.begin(), ids.end());
-    return val::global("Float64Array")
-        .new_(emscripten::typed_memory_view(values.size(), values.data()));
+    return int64s_to_js(parse_ids(text));
   });
 }
 
@@ -214,6 +226,102 @@ val format_tensor_js(const val& m, const std::string& header, const val& suffixe
   });
 }
 
+// Options objects arrive complete from the wrapper: { paddingIdx: number or null, ... }.
+std::optional<Index> padding_idx_from_js(const val& options) {
+  const val padding = options["paddingIdx"];
+  if (padding.isNull()) return std::nullopt;
+  return to_index(padding.as<double>(), "paddingIdx");
+}
+
+EmbeddingOptions embedding_options_from_js(const val& options) {
+  EmbeddingOptions out;
+  out.padding_idx = padding_idx_from_js(options);
+  out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();
+  return out;
+}
+
+BagOptions bag_options_from_js(const val& options) {
+  BagOptions out;
+  const auto mode = options["mode"].as<std::string>();
+  if (mode == "sum") {
+    out.mode = BagMode::sum;
+  } else if (mode == "mean") {
+    out.mode = BagMode::mean;
+  } else if (mode == "max") {
+    out.mode = BagMode::max;
+  } else {
+    throw InputError("mode must be 'sum', 'mean' or 'max', got '" + mode + "'");
+  }
+  out.include_last_offset = options["includeLastOffset"].as<bool>();
+  out.padding_idx = padding_idx_from_js(options);
+  const val weights = options["perSampleWeights"];
+  if (!weights.isNull())
+    out.per_sample_weights = emscripten::convertJSArrayToNumberVector<float>(weights);
+  out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();
+  return out;
+}
+
+val embedding_backward_js(const val& ids, const val& grad, double vocab, const val& options) {
+  return guarded([&] {
+    return matrix_to_js(embedding_backward(ids_from_js(ids), matrix_from_js(grad, "G"),
+                                           to_index(vocab, "the vocabulary size V"),
+                                           embedding_options_from_js(options)));
+  });
+}
+
+val onehot_backward_js(const val& onehot, const val& grad) {
+  return guarded([&] {
+    return matrix_to_js(onehot_backward(matrix_from_js(onehot, "onehot"), matrix_from_js(grad, "G")));
+  });
+}
+
+val embedding_bag_js(const val& weight, const val& ids, const val& offsets, const val& options) {
+  return guarded([&] {
+    const BagOutput bags = embedding_bag(matrix_from_js(weight, "W"), ids_from_js(ids),
+                                         int64s_from_js(offsets, "offset"),
+                                         bag_options_from_js(options));
+    val out = val::object();
+    out.set("output", matrix_to_js(bags.output));
+    out.set("bagSize", int64s_to_js(bags.bag_size));
+    out.set("maxRows", int64s_to_js(bags.max_rows));
+    return out;
+  });
+}
+
+val bag_matrix_js(const val& ids, const val& offsets, double vocab, const val& options) {
+  return guarded([&] {
+    return matrix_to_js(bag_matrix(ids_from_js(ids), int64s_from_js(offsets, "offset"),
+                                   to_index(vocab, "the vocabulary size V"),
+                                   bag_options_from_js(options)));
+  });
+}
+
+// forward: what embeddingBag returned for the same ids, offsets and options.
+val embedding_bag_backward_js(const val& ids, const val& offsets, const val& grad,
+                              const val& forward, double vocab, const val& options) {
+  return guarded([&] {
+    BagOutput bags;
+    bags.output = matrix_from_js(forward["output"], "forward.output");
+    bags.bag_size = int64s_from_js(forward["bagSize"], "forward.bagSize entry");
+    bags.max_rows = int64s_from_js(forward["maxRows"], "forward.maxRows entry");
+    return matrix_to_js(embedding_bag_backward(
+        ids_from_js(ids), int64s_from_js(offsets, "offset"), matrix_from_js(grad, "G"), bags,
+        to_index(vocab, "the vocabulary size V"), bag_options_from_js(options)));
+  });
+}
+
+// W is not changed: the result holds a renormalised copy and the rows that were scaled.
+val embedding_renorm_js(const val& weight, const val& ids, double max_norm, double norm_type) {
+  return guarded([&] {
+    Matrix w = matrix_from_js(weight, "W");
+    const Ids scaled = embedding_renorm(w, ids_from_js(ids), max_norm, norm_type);
+    val out = val::object();
+    out.set("weight", matrix_to_js(w));
+    out.set("scaledRows", int64s_to_js(scaled));
+    return out;
+  });
+}
+
 val limits_js() {
   val out = val::object();
   out.set("maxIds", static_cast<double>(default_limits.max_ids));
@@ -243,4 +351,10 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("compare", &compare_js);
   emscripten::function("formatTensor", &format_tensor_js);
   emscripten::function("limits", &limits_js);
+  emscripten::function("embeddingBackward", &embedding_backward_js);
+  emscripten::function("onehotBackward", &onehot_backward_js);
+  emscripten::function("embeddingBag", &embedding_bag_js);
+  emscripten::function("bagMatrix", &bag_matrix_js);
+  emscripten::function("embeddingBagBackward", &embedding_bag_backward_js);
+  emscripten::function("embeddingRenorm", &embedding_renorm_js);
 }

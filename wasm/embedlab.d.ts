@@ -58,6 +58,38 @@ export interface FormatOptions {
   integer?: boolean;
 }
 
+export interface EmbeddingOptions {
+  /** that row gets no gradient; in [-V, V), negative counts from the end; null for none */
+  paddingIdx?: number | null;
+  /** divide each row's gradient by its id's count in the batch */
+  scaleGradByFreq?: boolean;
+}
+
+export interface BagOptions extends EmbeddingOptions {
+  /** nn.EmbeddingBag's reduction; default 'mean' */
+  mode?: 'sum' | 'mean' | 'max';
+  /** offsets has B + 1 entries, the last one n (CSR style); else B entries */
+  includeLastOffset?: boolean;
+  /** one weight per id, mode 'sum' only */
+  perSampleWeights?: ArrayLike<number> | null;
+}
+
+export interface BagResult {
+  /** (B, d); an empty bag gives a row of zeros */
+  output: Matrix;
+  /** (B) ids that count in each bag (padding left out) */
+  bagSize: Float64Array;
+  /** mode 'max': (B * d) the row of W each output element came from, -1 for an empty bag; else empty */
+  maxRows: Float64Array;
+}
+
+export interface RenormResult {
+  /** a copy of W with the rows over max_norm scaled down */
+  weight: Matrix;
+  /** the ids whose rows were scaled, ascending */
+  scaledRows: Float64Array;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -66,7 +98,7 @@ export interface Limits {
 }
 
 export interface Embedlab {
-  /** "2, 3, 1", "2 3 1", "[2, 3, 1]", "tensor([2, 3, 1])". */
+  /** "2, 3, 1", "2 3 1", "[2, 3, 1]", "(2, 3, 1)", "tensor([2, 3, 1])". */
   parseIds(text: string): Float64Array;
   /** max(ids) + 1 */
   defaultVocab(ids: IdsLike): number;
@@ -93,7 +125,20 @@ export interface Embedlab {
   /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit. */
   compare(expected: MatrixLike, actual: MatrixLike): Comparison;
   /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". */
-  formatTensor(M: MatrixLike, options?: FormatOptions): string;
+  formatTensor(M: MatrixLike, options?: FormatOptions | null): string;
+  /** dL/dW (vocab, d) of the lookup for an upstream gradient G (n, d): a deterministic scatter-add. */
+  embeddingBackward(ids: IdsLike, G: MatrixLike, vocab: number, options?: EmbeddingOptions | null): Matrix;
+  /** dL/dW (V, d) of the one-hot product: onehot^T (V, n) times G (n, d) as a dense GEMM. */
+  onehotBackward(onehot: MatrixLike, G: MatrixLike): Matrix;
+  /** F.embedding_bag: each bag of ids (bag b starts at offsets[b]) reduced to one row. */
+  embeddingBag(W: MatrixLike, ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): BagResult;
+  /** The multi-hot matrix M (B, V) with M x W = the sum or mean bags (not for mode 'max'). */
+  bagMatrix(ids: IdsLike, offsets: IdsLike, vocab: number, options?: BagOptions | null): Matrix;
+  /** dL/dW (vocab, d) of embeddingBag for G (B, d); forward is embeddingBag's result for the same input. */
+  embeddingBagBackward(ids: IdsLike, offsets: IdsLike, G: MatrixLike, forward: BagResult, vocab: number,
+                       options?: BagOptions | null): Matrix;
+  /** nn.Embedding(max_norm=maxNorm, norm_type=normType)'s renormalisation of the rows ids look up. */
+  embeddingRenorm(W: MatrixLike, ids: IdsLike, maxNorm: number, normType?: number): RenormResult;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
 }

@@ -97,6 +97,55 @@ function bytes(where, what, value) {
   return fail(where, what, 'a Uint8Array or ArrayBuffer', value);
 }
 
+function optionalNumber(where, what, value) {
+  return value === undefined || value === null ? null : number(where, what, value);
+}
+
+function optionalNumbers(where, what, value) {
+  return value === undefined || value === null ? null : numbers(where, what, value);
+}
+
+// An options argument: undefined, null or an object.
+function options(where, value) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object') fail(where, 'options', 'an object', value);
+  return value;
+}
+
+// Every key present, as the bindings read them.
+function embeddingOptions(where, value) {
+  const { paddingIdx = null, scaleGradByFreq = false } = options(where, value);
+  return {
+    paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
+    scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
+  };
+}
+
+function bagOptions(where, value) {
+  const {
+    mode = 'mean', includeLastOffset = false, paddingIdx = null, perSampleWeights = null,
+    scaleGradByFreq = false,
+  } = options(where, value);
+  return {
+    mode: string(where, 'mode', mode),
+    includeLastOffset: boolean(where, 'includeLastOffset', includeLastOffset),
+    paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
+    perSampleWeights: optionalNumbers(where, 'perSampleWeights', perSampleWeights),
+    scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
+  };
+}
+
+// What embeddingBag returned.
+function bagForward(where, value) {
+  if (value === null || typeof value !== 'object') {
+    fail(where, 'forward', 'what embeddingBag returned', value);
+  }
+  matrix(where, 'forward.output', value.output);
+  numbers(where, 'forward.bagSize', value.bagSize);
+  numbers(where, 'forward.maxRows', value.maxRows);
+  return value;
+}
+
 // What the bindings return on failure: { embedlabError: message }.
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
@@ -132,7 +181,8 @@ function makeApi(core) {
     linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
     compare: (expected, actual) => unwrap(core.compare(
         matrix('compare', 'expected', expected), matrix('compare', 'actual', actual))),
-    formatTensor: (M, { header = '', suffixes = [], integer = false } = {}) => {
+    formatTensor: (M, style) => {
+      const { header = '', suffixes = [], integer = false } = options('formatTensor', style);
       if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
         fail('formatTensor', 'suffixes', 'an array of strings', suffixes);
       }
@@ -140,6 +190,25 @@ function makeApi(core) {
           string('formatTensor', 'header', header), suffixes,
           boolean('formatTensor', 'integer', integer)));
     },
+    embeddingBackward: (ids, G, vocab, opts) => unwrap(core.embeddingBackward(
+        numbers('embeddingBackward', 'ids', ids), matrix('embeddingBackward', 'G', G),
+        number('embeddingBackward', 'vocab', vocab), embeddingOptions('embeddingBackward', opts))),
+    onehotBackward: (onehot, G) => unwrap(core.onehotBackward(
+        matrix('onehotBackward', 'onehot', onehot), matrix('onehotBackward', 'G', G))),
+    embeddingBag: (W, ids, offsets, opts) => unwrap(core.embeddingBag(
+        matrix('embeddingBag', 'W', W), numbers('embeddingBag', 'ids', ids),
+        numbers('embeddingBag', 'offsets', offsets), bagOptions('embeddingBag', opts))),
+    bagMatrix: (ids, offsets, vocab, opts) => unwrap(core.bagMatrix(
+        numbers('bagMatrix', 'ids', ids), numbers('bagMatrix', 'offsets', offsets),
+        number('bagMatrix', 'vocab', vocab), bagOptions('bagMatrix', opts))),
+    embeddingBagBackward: (ids, offsets, G, forward, vocab, opts) => unwrap(
+        core.embeddingBagBackward(numbers('embeddingBagBackward', 'ids', ids),
+            numbers('embeddingBagBackward', 'offsets', offsets),
+            matrix('embeddingBagBackward', 'G', G), bagForward('embeddingBagBackward', forward),
+            number('embeddingBagBackward', 'vocab', vocab), bagOptions('embeddingBagBackward', opts))),
+    embeddingRenorm: (W, ids, maxNorm, normType = 2) => unwrap(core.embeddingRenorm(
+        matrix('embeddingRenorm', 'W', W), numbers('embeddingRenorm', 'ids', ids),
+        number('embeddingRenorm', 'maxNorm', maxNorm), number('embeddingRenorm', 'normType', normType))),
     limits: Object.freeze(core.limits()),
   });
 }

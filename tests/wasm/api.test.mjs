@@ -114,6 +114,74 @@ test('ids and matrix data may be plain arrays or other typed arrays', () => {
                    expected);
 });
 
+// dL/dW for out = W[ids]: G's rows added into their ids' rows in position order, in float32.
+function naiveScatterAdd(ids, G, vocab) {
+  const grad = new Float32Array(vocab * G.cols);
+  ids.forEach((id, k) => {
+    for (let j = 0; j < G.cols; ++j) {
+      grad[id * G.cols + j] = Math.fround(grad[id * G.cols + j] + G.data[k * G.cols + j]);
+    }
+  });
+  return { rows: vocab, cols: G.cols, data: grad };
+}
+
+test('embeddingBackward is the scatter-add, and the one-hot GEMM agrees with it', () => {
+  const ids = [3, 0, 3, 3, 1, 3, 0];  // id 3 four times: the GEMM may add in another order
+  const G = lab.randn(11, ids.length, 6);
+  const grad = lab.embeddingBackward(ids, G, 5);
+  assert.deepEqual(grad, naiveScatterAdd(ids, G, 5));
+  const viaGemm = lab.onehotBackward(lab.oneHot(ids, 5), G);
+  assert.deepEqual([viaGemm.rows, viaGemm.cols], [5, 6]);
+  viaGemm.data.forEach((x, i) => assert.ok(Math.abs(x - grad.data[i]) <= 1e-5 * (1 + Math.abs(x))));
+  const twice = [2, 0, 2, 1];
+  const G2 = lab.randn(12, twice.length, 6);
+  assert.ok(lab.compare(lab.embeddingBackward(twice, G2, 3),
+                        lab.onehotBackward(lab.oneHot(twice, 3), G2)).identical);
+});
+
+test('embeddingBackward options: padding row left at zero, gradients scaled by frequency', () => {
+  const ids = [1, 2, 1, 0];
+  const G = { rows: 4, cols: 2, data: [1, 2, 3, 4, 5, 6, 7, 8] };
+  assert.deepEqual(Array.from(lab.embeddingBackward(ids, G, 3, { paddingIdx: -1 }).data),
+                   [7, 8, 6, 8, 0, 0]);
+  assert.deepEqual(Array.from(lab.embeddingBackward(ids, G, 3, { scaleGradByFreq: true }).data),
+                   [7, 8, 3, 4, 3, 4]);
+});
+
+test('embeddingBag sums, averages and maxes each bag, and its backward checks the forward', () => {
+  const W = { rows: 3, cols: 2, data: [1, 10, 2, 20, 4, -5] };
+  const ids = [0, 2, 1, 1, 2];
+  const offsets = [0, 2, 2];  // bags [0, 2], [], [1, 1, 2]
+  const sum = lab.embeddingBag(W, ids, offsets, { mode: 'sum' });
+  assert.deepEqual(Array.from(sum.output.data), [5, 5, 0, 0, 8, 35]);
+  assert.deepEqual(Array.from(sum.bagSize), [2, 0, 3]);
+  assert.deepEqual(Array.from(lab.embeddingBag(W, ids, offsets).output.data),
+                   [2.5, 2.5, 0, 0, 8 / 3, 35 / 3].map(Math.fround));
+  const max = lab.embeddingBag(W, ids, offsets, { mode: 'max' });
+  assert.deepEqual(Array.from(max.output.data), [4, 10, 0, 0, 4, 20]);
+  assert.deepEqual(Array.from(max.maxRows), [2, 0, -1, -1, 2, 1]);
+  const M = lab.bagMatrix(ids, offsets, 3, { mode: 'sum' });
+  assert.deepEqual(Array.from(M.data), [1, 0, 1, 0, 0, 0, 0, 2, 1]);
+  const G = { rows: 3, cols: 2, data: [1, 1, 1, 1, 1, 1] };
+  assert.deepEqual(Array.from(lab.embeddingBagBackward(ids, offsets, G, max, 3, { mode: 'max' }).data),
+                   [0, 1, 0, 1, 2, 0]);
+  const G2 = { rows: 2, cols: 2, data: [1, 1, 1, 1] };
+  throwsEmbedlab(() => lab.embeddingBagBackward(ids, [0, 2], G2, max, 3, { mode: 'max' }),
+                 /^the forward result does not belong to these bags/);
+  throwsEmbedlab(() => lab.embeddingBag(W, ids, offsets, { mode: 'median' }),
+                 /^mode must be 'sum', 'mean' or 'max', got 'median'$/);
+});
+
+test('embeddingRenorm scales rows over max_norm in a copy and names them', () => {
+  const W = { rows: 3, cols: 2, data: Float32Array.from([3, 4, 0.3, 0.4, 6, 8]) };
+  const { weight, scaledRows } = lab.embeddingRenorm(W, [2, 0, 1], 1);
+  assert.deepEqual(Array.from(scaledRows), [0, 2]);
+  assert.deepEqual(Array.from(W.data), [3, 4, 0.3, 0.4, 6, 8].map(Math.fround));
+  assert.ok(Math.abs(Math.hypot(weight.data[0], weight.data[1]) - 1) < 1e-6);
+  assert.deepEqual(Array.from(weight.data.slice(2, 4)), [0.3, 0.4].map(Math.fround));
+  throwsEmbedlab(() => lab.embeddingRenorm(W, [0], 0), /^max_norm must be a positive number/);
+});
+
 test('limits are the core defaults', () => {
   assert.deepEqual({ ...lab.limits },
                    { maxIds: 65536, maxVocab: 1 << 20, maxDim: 8192, maxElements: 1 << 26 });
@@ -154,6 +222,13 @@ test('arguments of the wrong type are refused with the argument named', () => {
   throwsEmbedlab(() => lab.formatTensor(W, { suffixes: 'requires_grad=True' }),
                  /^formatTensor: suffixes must be an array of strings/);
   throwsEmbedlab(() => lab.formatTensor(W, { header: 1 }), /^formatTensor: header must be a string/);
+  throwsEmbedlab(() => lab.formatTensor(W, 'integer'), /^formatTensor: options must be an object/);
+  throwsEmbedlab(() => lab.embeddingBackward([0], W, 4, { paddingIdx: '1' }),
+                 /^embeddingBackward: paddingIdx must be a number, got the string "1"$/);
+  throwsEmbedlab(() => lab.embeddingBag(W, [0], [0], { perSampleWeights: 0.5 }),
+                 /^embeddingBag: perSampleWeights must be an array of numbers/);
+  throwsEmbedlab(() => lab.embeddingBagBackward([0], [0], W, {}, 4),
+                 /^embeddingBagBackward: forward.output must be a matrix/);
 });
 
 test('matrices whose shape does not match their data are refused', () => {
@@ -203,6 +278,6 @@ test('every loadEmbedlab() shares one instance', async () => {
 test('the shipped .d.ts declares every function of the API', () => {
   const declarations = readFileSync(path.join(siteDir, 'embedlab', 'embedlab.d.ts'), 'utf8');
   for (const name of Object.keys(lab)) {
-    assert.match(declarations, new RegExp(`\\b${name}[(:]`), `${name} is not declared`);
+    assert.ok(new RegExp(`\\b${name}[(:]`).test(declarations), `${name} is not declared`);
   }
 });

@@ -175,6 +175,79 @@ export function differentialCases() {
   add('randn 0 x 5', ['randn', 1, 0, 5]);
   add('randn over the element limit', ['randn', 1, 2 ** 14, 2 ** 13 + 1]);
 
+  // Gradients: the scatter-add with repeated ids, padding_idx (also counted from the end) and
+  // scale_grad_by_freq. The one-hot GEMM only where no id repeats more than twice: a sum of three
+  // or more rows is added in the GEMM's own blocked order, which differs between Eigen's native
+  // and WASM kernels (api.test.mjs checks those against a reference to rounding).
+  for (const [n, v, d] of [[3, 4, 5], [10, 4, 3], [40, 7, 9], [1, 1, 1], [64, 300, 17]]) {
+    const idList = ids(rng, n, v);
+    const G = randomMatrix(rng, n, d);
+    add(`embeddingBackward ${n} ids, V = ${v}, d = ${d}`, ['embeddingBackward', idList, G, v, {}]);
+    add(`embeddingBackward ${n} ids, padding and scaled`,
+        ['embeddingBackward', idList, G, v, { paddingIdx: idList[0], scaleGradByFreq: true }]);
+    add(`embeddingBackward ${n} ids, padding -1`, ['embeddingBackward', idList, G, v, { paddingIdx: -1 }]);
+    const twice = Array.from({ length: Math.min(n, 2 * v) }, (_, k) => (k * 5 + 3) % v);
+    add(`onehotBackward ${twice.length} x ${v} by ${twice.length} x ${d}, ids at most twice`,
+        ['onehotBackward', oneHotMatrix(twice, v), randomMatrix(rng, twice.length, d)]);
+  }
+  const G35 = randomMatrix(rng, 3, 5);
+  add('embeddingBackward G rows != n', ['embeddingBackward', [0, 1], G35, 4, {}]);
+  add('embeddingBackward id >= V', ['embeddingBackward', [0, 1, 4], G35, 4, {}]);
+  add('embeddingBackward padding_idx outside V', ['embeddingBackward', [0, 1, 2], G35, 4, { paddingIdx: 4 }]);
+  add('embeddingBackward V over the limit', ['embeddingBackward', [0, 1, 2], G35, 2 ** 20 + 1, {}]);
+  add('onehotBackward G rows != n', ['onehotBackward', oneHotMatrix([0, 1], 4), G35]);
+
+  // EmbeddingBag: every mode, offsets both ways, padding, per-sample weights, empty bags.
+  const Wbag = randomMatrix(rng, 10, 6);
+  const bagIds = ids(rng, 12, 10);
+  const weights = Array.from({ length: 12 }, () => rng() * 2 - 0.5);
+  const Gbag = randomMatrix(rng, 4, 6);
+  for (const mode of ['sum', 'mean', 'max']) {
+    for (const [label, offsets, extra] of [
+      ['4 bags', [0, 3, 3, 7], {}],
+      ['include_last_offset', [0, 5, 5, 9, 12], { includeLastOffset: true }],
+      ['padding_idx', [0, 2, 6, 10], { paddingIdx: bagIds[1] }],
+      ['padding_idx -1 and scaled', [0, 2, 6, 10], { paddingIdx: -1, scaleGradByFreq: true }],
+    ]) {
+      const options = { mode, ...extra };
+      add(`embeddingBag ${mode}, ${label}`, ['embeddingBag', Wbag, bagIds, offsets, options]);
+      add(`embeddingBagBackward ${mode}, ${label}`,
+          ['embeddingBagBackward', Wbag, bagIds, offsets, Gbag, options]);
+      add(`bagMatrix ${mode}, ${label}`, ['bagMatrix', bagIds, offsets, 10, options]);
+    }
+  }
+  const weighted = { mode: 'sum', perSampleWeights: weights };
+  add('embeddingBag per-sample weights', ['embeddingBag', Wbag, bagIds, [0, 3, 3, 7], weighted]);
+  add('embeddingBag per-sample weights and padding',
+      ['embeddingBag', Wbag, bagIds, [0, 3, 3, 7], { ...weighted, paddingIdx: bagIds[0] }]);
+  add('embeddingBagBackward per-sample weights',
+      ['embeddingBagBackward', Wbag, bagIds, [0, 3, 3, 7], Gbag, weighted]);
+  add('bagMatrix per-sample weights', ['bagMatrix', bagIds, [0, 3, 3, 7], 10, weighted]);
+  add('embeddingBag weights with mode mean',
+      ['embeddingBag', Wbag, bagIds, [0], { mode: 'mean', perSampleWeights: weights }]);
+  add('embeddingBag too few weights',
+      ['embeddingBag', Wbag, bagIds, [0], { mode: 'sum', perSampleWeights: weights.slice(1) }]);
+  add('embeddingBag offsets not from 0', ['embeddingBag', Wbag, bagIds, [1, 4], {}]);
+  add('embeddingBag offsets decreasing', ['embeddingBag', Wbag, bagIds, [0, 5, 4], {}]);
+  add('embeddingBag offset past the end', ['embeddingBag', Wbag, bagIds, [0, 13], {}]);
+  add('embeddingBag no offsets', ['embeddingBag', Wbag, bagIds, [], {}]);
+  add('embeddingBag last offset is not n',
+      ['embeddingBag', Wbag, bagIds, [0, 5, 11], { includeLastOffset: true }]);
+  add('embeddingBag id >= V', ['embeddingBag', Wbag, [0, 10], [0], {}]);
+  add('embeddingBagBackward G rows != bags', ['embeddingBagBackward', Wbag, bagIds, [0, 6], Gbag, {}]);
+  add('bagMatrix B x V over the limit', ['bagMatrix', [0, 0], [0, 1], 2 ** 20, { mode: 'sum' }]);
+
+  // max_norm: rows scaled in place, for several norms.
+  const Wnorm = randomMatrix(rng, 8, 13);
+  for (const [maxNorm, normType] of [[1, 2], [3.5, 2], [100, 2], [2, 1], [1.5, Infinity],
+                                     [2, 3], [1, 0.5]]) {
+    add(`embeddingRenorm max_norm ${maxNorm}, norm ${normType}`,
+        ['embeddingRenorm', Wnorm, [5, 0, 5, 7, 2], maxNorm, normType]);
+  }
+  add('embeddingRenorm max_norm 0', ['embeddingRenorm', Wnorm, [1], 0, 2]);
+  add('embeddingRenorm norm_type -1', ['embeddingRenorm', Wnorm, [1], 1, -1]);
+  add('embeddingRenorm id >= V', ['embeddingRenorm', Wnorm, [8], 1, 2]);
+
   // .npy files: numpy's own, hand-made valid ones, and corrupt ones.
   add('npy written by numpy, float32', ['npyTable', new Uint8Array(numpyF4)]);
   add('npy written by numpy, float64', ['npyTable', new Uint8Array(numpyF8)]);

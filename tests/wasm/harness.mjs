@@ -28,16 +28,18 @@ export function matrixText(m) {
   return `${m.rows}x${m.cols}:` + Array.from(bits, (b) => b.toString(16).padStart(8, '0')).join('');
 }
 
-// One argument as a tab-separated field (or three, for formatTensor's options).
+// One argument as a tab-separated field, as native_reference reads it.
 function field(arg) {
   if (typeof arg === 'number') return String(arg);
   if (typeof arg === 'boolean') return arg ? '1' : '0';
   if (typeof arg === 'string') return hex(Buffer.from(arg, 'utf8'));
   if (arg instanceof Uint8Array) return hex(arg);
-  if (Array.isArray(arg) || arg instanceof Float64Array) return Array.from(arg).join(',');
+  if (Array.isArray(arg) || ArrayBuffer.isView(arg)) {
+    return Array.from(arg, (x) => (typeof x === 'string' ? field(x) : String(x))).join(',');
+  }
   if ('rows' in arg) return matrixText(arg);
-  const { header = '', suffixes = [], integer = false } = arg;
-  return [field(header), suffixes.map(field).join(','), field(integer)].join('\t');
+  return Object.entries(arg).filter(([, value]) => value !== null)
+      .map(([key, value]) => `${key}=${field(value)}`).join(';');
 }
 
 // Runs every case [op, ...args] through the native core; one result object per case.
@@ -58,10 +60,17 @@ export function runNative(cases) {
 }
 
 // The same result shapes as native_reference prints, from the JS API.
+// embeddingBagBackward's cases give W in place of forward and vocab (the forward is run first).
+const adapters = {
+  embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
+    lab.embeddingBagBackward(ids, offsets, G, lab.embeddingBag(W, ids, offsets, options), W.rows,
+                             options),
+};
+
 export function runWasm(lab, EmbedlabError, [op, ...args]) {
   let result;
   try {
-    result = lab[op](...args);
+    result = adapters[op] ? adapters[op](lab, ...args) : lab[op](...args);
   } catch (error) {
     if (error instanceof EmbedlabError) return { error: error.message };
     throw error;
@@ -71,6 +80,13 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (typeof result === 'string') return { string: result };
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if ('verdict' in result) return { compare: { ...result } };
+  if ('bagSize' in result) {
+    return { bag: { output: matrixText(result.output), bagSize: Array.from(result.bagSize),
+                    maxRows: Array.from(result.maxRows) } };
+  }
+  if ('scaledRows' in result) {
+    return { renorm: { weight: matrixText(result.weight), scaledRows: Array.from(result.scaledRows) } };
+  }
   if ('weight' in result) {
     return { weight: matrixText(result.weight), bias: result.bias && matrixText(result.bias) };
   }

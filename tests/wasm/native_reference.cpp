@@ -4,11 +4,15 @@
 //
 // A case is the JS function's name and its arguments, separated by tabs. Arguments: numbers and
 // booleans (0/1) in decimal, ids as a comma list, text and bytes as hex, a matrix as
-// "ROWSxCOLS:" followed by 8 hex digits (the float32's bits) per element, formatTensor's options
-// as three fields (header in hex, suffixes as a comma list of hex, integer 0/1).
+// "ROWSxCOLS:" followed by 8 hex digits (the float32's bits) per element, an options object as
+// "key=value;key=value" (values encoded the same way; a list of strings as a comma list of hex;
+// null options left out). embeddingBagBackward takes W in place of forward and vocab, and runs
+// embedding_bag for the forward.
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
-// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, or {"error": "message"}.
+// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"bag": {...}},
+// {"renorm": {...}}, or {"error": "message"}.
 #include <cinttypes>
+#include <map>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -16,11 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
+#include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
 #include "embedlab/torch_init.hpp"
@@ -63,6 +70,47 @@ Matrix matrix_of(const std::string& field) {
   return m;
 }
 
+using Options = std::map<std::string, std::string>;
+
+Options options_of(const std::string& field) {
+  Options options;
+  if (field.empty()) return options;
+  for (const std::string& entry : split(field, ';')) {
+    const std::size_t eq = entry.find('=');
+    options[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return options;
+}
+
+TensorStyle style_of(const Options& o) {
+  TensorStyle style;
+  if (o.count("header")) style.header = from_hex(o.at("header"));
+  if (o.count("suffixes") && !o.at("suffixes").empty())
+    for (const std::string& suffix : split(o.at("suffixes"), ',')) style.suffixes.push_back(from_hex(suffix));
+  style.integer = o.count("integer") && o.at("integer") == "1";
+  return style;
+}
+
+EmbeddingOptions embedding_options_of(const Options& o) {
+  EmbeddingOptions options;
+  if (o.count("paddingIdx")) options.padding_idx = std::stoll(o.at("paddingIdx"));
+  options.scale_grad_by_freq = o.count("scaleGradByFreq") && o.at("scaleGradByFreq") == "1";
+  return options;
+}
+
+BagOptions bag_options_of(const Options& o) {
+  BagOptions options;
+  const std::string mode = o.count("mode") ? from_hex(o.at("mode")) : "mean";
+  options.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+  options.include_last_offset = o.count("includeLastOffset") && o.at("includeLastOffset") == "1";
+  if (o.count("paddingIdx")) options.padding_idx = std::stoll(o.at("paddingIdx"));
+  if (o.count("perSampleWeights") && !o.at("perSampleWeights").empty())
+    for (const std::string& w : split(o.at("perSampleWeights"), ','))
+      options.per_sample_weights.push_back(static_cast<float>(std::stod(w)));
+  options.scale_grad_by_freq = o.count("scaleGradByFreq") && o.at("scaleGradByFreq") == "1";
+  return options;
+}
+
 std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
@@ -98,6 +146,13 @@ std::string matrix_json(const Matrix& m) {
   return out + "\"";
 }
 
+std::string ids_json(const Ids& ids) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    out += (i ? ", " : "") + number_json(static_cast<double>(ids[i]));
+  return out + "]";
+}
+
 std::string compare_json(const Comparison& c) {
   return "{\"elements\": " + std::to_string(c.elements) +
          ", \"bitIdentical\": " + std::to_string(c.bit_identical) +
@@ -111,13 +166,7 @@ std::string compare_json(const Comparison& c) {
 
 std::string run(const std::vector<std::string>& a) {
   const std::string& op = a.at(0);
-  if (op == "parseIds") {
-    std::string out = "{\"ids\": [";
-    const Ids ids = parse_ids(from_hex(a.at(1)));
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      out += (i ? ", " : "") + number_json(static_cast<double>(ids[i]));
-    return out + "]}";
-  }
+  if (op == "parseIds") return "{\"ids\": " + ids_json(parse_ids(from_hex(a.at(1)))) + "}";
   if (op == "defaultVocab")
     return "{\"number\": " + number_json(static_cast<double>(default_vocab(ids_of(a.at(1))))) + "}";
   if (op == "checkIds") {
@@ -150,13 +199,34 @@ std::string run(const std::vector<std::string>& a) {
     return "{\"matrix\": " + matrix_json(onehot_product(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
   if (op == "linearWeight") return "{\"matrix\": " + matrix_json(linear_weight(matrix_of(a.at(1)))) + "}";
   if (op == "compare") return "{\"compare\": " + compare_json(compare(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
-  if (op == "formatTensor") {
-    TensorStyle style;
-    style.header = from_hex(a.at(2));
-    if (!a.at(3).empty())
-      for (const std::string& suffix : split(a.at(3), ',')) style.suffixes.push_back(from_hex(suffix));
-    style.integer = a.at(4) == "1";
-    return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style)) + "}";
+  if (op == "formatTensor")
+    return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
+  if (op == "embeddingBackward")
+    return "{\"matrix\": " + matrix_json(embedding_backward(ids_of(a.at(1)), matrix_of(a.at(2)), std::stoll(a.at(3)),
+                                                           embedding_options_of(options_of(a.at(4))))) + "}";
+  if (op == "onehotBackward")
+    return "{\"matrix\": " + matrix_json(onehot_backward(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
+  if (op == "embeddingBag") {
+    const BagOutput bags = embedding_bag(matrix_of(a.at(1)), ids_of(a.at(2)), ids_of(a.at(3)),
+                                         bag_options_of(options_of(a.at(4))));
+    return "{\"bag\": {\"output\": " + matrix_json(bags.output) + ", \"bagSize\": " +
+           ids_json(bags.bag_size) + ", \"maxRows\": " + ids_json(bags.max_rows) + "}}";
+  }
+  if (op == "bagMatrix")
+    return "{\"matrix\": " + matrix_json(bag_matrix(ids_of(a.at(1)), ids_of(a.at(2)), std::stoll(a.at(3)),
+                                                  bag_options_of(options_of(a.at(4))))) + "}";
+  if (op == "embeddingBagBackward") {
+    const Matrix weight = matrix_of(a.at(1));
+    const Ids ids = ids_of(a.at(2)), offsets = ids_of(a.at(3));
+    const BagOptions options = bag_options_of(options_of(a.at(5)));
+    const BagOutput forward = embedding_bag(weight, ids, offsets, options);
+    return "{\"matrix\": " + matrix_json(embedding_bag_backward(ids, offsets, matrix_of(a.at(4)), forward,
+                                                              weight.rows(), options)) + "}";
+  }
+  if (op == "embeddingRenorm") {
+    Matrix weight = matrix_of(a.at(1));
+    const Ids scaled = embedding_renorm(weight, ids_of(a.at(2)), std::stod(a.at(3)), std::stod(a.at(4)));
+    return "{\"renorm\": {\"weight\": " + matrix_json(weight) + ", \"scaledRows\": " + ids_json(scaled) + "}}";
   }
   throw std::runtime_error("unknown case " + op);
 }
