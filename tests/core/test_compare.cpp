@@ -52,7 +52,7 @@ TEST_CASE("a NaN in W reaches every output row of the product") {
   CHECK(c.nan_mismatches == 2);
 }
 
-TEST_CASE("-0.0 rows differ in sign: the lookup copies -0.0, the product sums to +0.0") {
+TEST_CASE("signed zeros: a -0.0 row is copied by the lookup, the product sums it to +0.0") {
   Matrix w = Matrix::Constant(3, 2, 1.0f);
   w.row(1).setConstant(-0.0f);
   const embedlab::Ids ids{1, 0};
