@@ -121,9 +121,7 @@ val guarded(F f) {
 }
 
 val parse_ids_js(const std::string& text) {
-  return guarded([&] {
-    return int64s_to_js(parse_ids(text));
-  });
+  return guarded([&] { return int64s_to_js(parse_ids(text)); });
 }
 
 val default_vocab_js(const val& ids) {
