@@ -69,8 +69,10 @@ Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab
 Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output) {
   check_grad_rows(grad_output.rows(), onehot.rows());
   check_table_shape(onehot.cols(), grad_output.cols());
-  Matrix grad(onehot.cols(), grad_output.cols());
-  grad.noalias() = onehot.transpose() * grad_output;  // Eigen's blocked GEMM, zeros included
+  // Eigen's GEMM, zeros included, added onto +0.0 as torch.mm's is: a row no id asked for is
+  // +0.0, not the -0.0 that a sum of 0 * (negative) products alone would give.
+  Matrix grad = Matrix::Zero(onehot.cols(), grad_output.cols());
+  grad.noalias() += onehot.transpose() * grad_output;
   return grad;
 }
 

@@ -198,6 +198,17 @@ Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOpti
   return m;
 }
 
+Matrix bag_product(const Matrix& m, const Matrix& weight) {
+  if (m.cols() != weight.rows()) {
+    throw InputError("the multi-hot matrix has " + std::to_string(m.cols()) +
+                     " columns but the weight has " + std::to_string(weight.rows()) +
+                     " rows: they must both be the vocabulary size V");
+  }
+  Matrix out = Matrix::Zero(m.rows(), weight.cols());
+  out.noalias() += m * weight;
+  return out;
+}
+
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
                               const BagOutput& forward, Index vocab, const BagOptions& options) {
   const auto ranges = checked_bags(ids, offsets, vocab, options);

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "backward_walkthrough.hpp"
+#include "bag_walkthrough.hpp"
 #include "embedlab/error.hpp"
 #include "forward_walkthrough.hpp"
 #include "table_source.hpp"
@@ -19,9 +21,23 @@ int main(int argc, char** argv) {
       "  embedlab --ids 2,3,1 --tf-weights    the TensorFlow notebook's fixed weights\n"
       "  embedlab --ids 0,7 -V 10 -d 3 --seed 7\n"
       "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', emb.weight.detach().numpy())\n"
+      "  embedlab backward --ids 2,3,1,3      both routes' gradients for G = torch.randn(n, d)\n"
+      "  embedlab bag --ids 2,3,1 --offsets 0,2 --mode sum   nn.EmbeddingBag and its matrix\n"
       "Exit status: 0 ok, 2 bad input (the reason is printed on stderr).");
   TableOptions options;
   add_table_options(app, options);
+  // The table options belong to the main command; subcommands let them fall through to it.
+  auto* backward = app.add_subcommand("backward", "the gradient of the lookup (a scatter-add) "
+                                                  "next to onehot.T @ G")
+                       ->fallthrough();
+  BackwardOptions backward_options;
+  add_backward_options(*backward, backward_options);
+  auto* bag = app.add_subcommand("bag", "nn.EmbeddingBag: bags of ids summed, averaged or "
+                                        "maxed, and the same as a multi-hot matrix product")
+                  ->fallthrough();
+  BagWalkOptions bag_options;
+  add_bag_options(*bag, bag_options);
+  app.require_subcommand(0, 1);
 
   try {
     app.parse(argc, argv);
@@ -30,7 +46,14 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    print_forward_walkthrough(make_table(options), std::cout);
+    const Table table = make_table(options);
+    if (*backward) {
+      print_backward_walkthrough(table, backward_options, std::cout);
+    } else if (*bag) {
+      print_bag_walkthrough(table, bag_options, std::cout);
+    } else {
+      print_forward_walkthrough(table, std::cout);
+    }
   } catch (const embedlab::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -120,6 +120,10 @@ TEST_CASE("the one-hot route's gradient onehot^T G equals the scatter-add", "[ba
     CHECK(scatter(0, 0) == 1.0f);
     CHECK(gemm(0, 0) == 1.0f + 2 * tiny);
   }
+  SECTION("a row no id asked for is +0.0 in both, as in PyTorch") {
+    const Matrix g = rows(2, 1, {-1, -2});
+    CHECK_FALSE(std::signbit(embedlab::onehot_backward(embedlab::one_hot({0, 0}, 2), g)(1, 0)));
+  }
   SECTION("Inf in G: 0 * Inf poisons every row of that column in the GEMM only") {
     Matrix g = rows(2, 2, {1, 2, std::numeric_limits<float>::infinity(), 4});
     const Matrix scatter = embedlab::embedding_backward({0, 1}, g, 3);

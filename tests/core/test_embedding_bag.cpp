@@ -9,7 +9,6 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
-#include "embedlab/onehot.hpp"
 
 using Catch::Contains;
 using embedlab::BagMode;
@@ -101,7 +100,7 @@ TEST_CASE("sum and mean are a multi-hot matrix times W; max has no such form",
           "[embedding_bag]") {
   const Matrix counts = embedlab::bag_matrix(ids, offsets, 4, mode(BagMode::sum));
   CHECK(counts == rows(3, 4, {1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1}));
-  CHECK(embedlab::onehot_product(counts, w) ==
+  CHECK(embedlab::bag_product(counts, w) ==
         embedlab::embedding_bag(w, ids, offsets, mode(BagMode::sum)).output);
   const Matrix means = embedlab::bag_matrix(ids, offsets, 4, mode(BagMode::mean));
   const float third = 1.0f / 3.0f;
@@ -112,6 +111,14 @@ TEST_CASE("sum and mean are a multi-hot matrix times W; max has no such form",
         rows(3, 4, {1, 2, 0, 0, 0, 0, 0, 0, 0, -1, 0.5f, 1}));
   CHECK_THROWS_WITH(embedlab::bag_matrix(ids, offsets, 4, mode(BagMode::max)),
                     Contains("mode='max' has no matrix-product form"));
+  SECTION("an empty bag's row is +0.0, as torch.mm gives, even where W's column is negative") {
+    const Matrix negative = -w;
+    const Matrix product = embedlab::bag_product(counts, negative);
+    CHECK_FALSE(std::signbit(product(1, 0)));
+    CHECK(product.row(0) == rows(1, 2, {-4, -6}));
+  }
+  CHECK_THROWS_WITH(embedlab::bag_product(counts, Matrix::Zero(3, 2)),
+                    Contains("4 columns but the weight has 3 rows"));
 }
 
 TEST_CASE("the bag adds in position order, the product in vocabulary order", "[embedding_bag]") {
@@ -130,14 +137,14 @@ TEST_CASE("the bag adds in position order, the product in vocabulary order", "[e
       for (Index k = 0; k < b % 3; ++k) many.push_back(pick(rng));
     }
     const auto bags = embedlab::embedding_bag(big, many, starts, mode(BagMode::sum)).output;
-    const auto product = embedlab::onehot_product(
+    const auto product = embedlab::bag_product(
         embedlab::bag_matrix(many, starts, 50, mode(BagMode::sum)), big);
     CHECK(embedlab::compare(bags, product).identical);
   }
   SECTION("three ids: (tiny + tiny) + 1 in the bag, (1 + tiny) + tiny in the product") {
     const auto bag = embedlab::embedding_bag(t, {1, 2, 0}, {0}, mode(BagMode::sum)).output;
     const auto product =
-        embedlab::onehot_product(embedlab::bag_matrix({1, 2, 0}, {0}, 3, mode(BagMode::sum)), t);
+        embedlab::bag_product(embedlab::bag_matrix({1, 2, 0}, {0}, 3, mode(BagMode::sum)), t);
     CHECK(bag(0, 0) == 1.0f + 2 * tiny);
     CHECK(product(0, 0) == 1.0f);
   }

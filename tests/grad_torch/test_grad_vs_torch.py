@@ -9,8 +9,8 @@ comparison says so and uses a tolerance instead:
     ascending (always for n <= 16), the bits must agree; otherwise the values must agree to 1e-5
     relative to the sum of magnitudes.
   - The one-hot route's gradient onehot^T @ G: torch's GEMM (OpenBLAS) and embedlab's (Eigen)
-    block the sum differently. With at most two rows per id the values must be equal (+0 and -0
-    count as equal); with three or more, close.
+    block the sum differently. With at most two rows per id the bits must agree (a + b == b + a,
+    and both start from +0); with three or more, the values must be close.
 
 Usage: test_grad_vs_torch.py --driver PATH/grad_torch_driver
 """
@@ -50,7 +50,7 @@ def cpu_has_avx2_fma():
 
 class Cases:
     """Driver lines, with what torch expects of each: (label, float32 array, how to compare).
-    how: "bits"; "value" (equal values, +0 == -0); ("close", scale) (|diff| <= RTOL * scale)."""
+    how: "bits", or ("close", scale): |difference| <= RTOL * scale, element by element."""
 
     def __init__(self, folder):
         self.folder = folder
@@ -127,7 +127,7 @@ def onehot_backward_cases(cases, rng):
         w = torch.zeros(vocab, dim, requires_grad=True)
         (F.one_hot(torch.tensor(ids), vocab).float() @ w).backward(g)
         most = max(collections.Counter(ids).values())
-        how = "value" if most <= 2 else ("close", f32(torch.zeros(vocab, dim).index_add_(
+        how = "bits" if most <= 2 else ("close", f32(torch.zeros(vocab, dim).index_add_(
             0, torch.tensor(ids), g.abs())))
         cases.add(["onehot_backward", vocab, cases.npy(g.numpy())] + ids,
                   (f"one-hot backward, {'<= 2' if most <= 2 else '3+'} rows per id",
@@ -249,8 +249,9 @@ def bag_cases(cases, rng):
             how = ("close", bag_gradient_magnitudes(ids, offsets, g, psw, mode, padding, vocab))
             note = " (PyTorch's unstable sort)"
         label = f"bag {mode}" + (" weighted" if psw is not None else "")
-        cases.add(["bag", mode, int(ilo), pad_word(padding), int(sgf), cases.npy(w.detach().numpy()),
-                   cases.npy(g.numpy()), "none" if psw is None else cases.npy(psw.numpy()), "|"]
+        cases.add(["bag", mode, int(ilo), pad_word(padding), int(sgf),
+                   cases.npy(w.detach().numpy()), cases.npy(g.numpy()),
+                   "none" if psw is None else cases.npy(psw.numpy()), "|"]
                   + ids + ["|"] + offsets,
                   (label + ": output", f32(out), "bits"),
                   (label + ": backward" + note, expected_grad, how))
@@ -302,8 +303,6 @@ def compare(mine, theirs, how):
     same_bits = mine.view(np.int32) == theirs.view(np.int32)
     if how == "bits":
         ok = same_bits
-    elif how == "value":
-        ok = same_bits | (mine == theirs)
     else:
         ok = same_bits | (np.abs(mine.astype(np.float64) - theirs) <= RTOL * how[1])
     return theirs.size, int(same_bits.sum()), np.flatnonzero(~ok)

@@ -45,6 +45,10 @@ BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets
 // Throws InputError for mode max.
 Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options = {});
 
+// M (B, V) @ W (V, d) as a real dense GEMM added onto +0.0, as torch.mm computes it: an empty
+// bag's row is +0.0 (a sum of 0 * (negative) products alone would be -0.0).
+Matrix bag_product(const Matrix& m, const Matrix& weight);
+
 // dL/dW (V, d) for an upstream gradient G (B, d) of the bags. sum and mean: each id's rows are
 // added in increasing position, row += fma(s, G(bag), row) with s = float(weight / count / size)
 // computed in double (1 where there is no factor); PyTorch 1.13 instead orders an id's rows by

@@ -1,0 +1,155 @@
+#include "backward_walkthrough.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "embedlab/backward.hpp"
+#include "embedlab/compare.hpp"
+#include "embedlab/lookup.hpp"
+#include "embedlab/max_norm.hpp"
+#include "embedlab/onehot.hpp"
+#include "embedlab/padding_idx.hpp"
+#include "walkthrough_steps.hpp"
+
+namespace embedlab::cli {
+namespace {
+
+// ", padding_idx=1, max_norm=1.0": the nn.Embedding arguments the options stand for.
+std::string module_arguments(const BackwardOptions& o) {
+  std::string s;
+  if (o.padding_idx) s += ", padding_idx=" + std::to_string(*o.padding_idx);
+  if (o.max_norm) {
+    s += ", max_norm=" + python_float(*o.max_norm);
+    if (o.norm_type != 2.0) s += ", norm_type=" + python_float(o.norm_type);
+  }
+  if (o.scale_grad_by_freq) s += ", scale_grad_by_freq=True";
+  return s;
+}
+
+std::string rows_text(const Ids& rows) {
+  std::string s = rows.size() == 1 ? "row " : "rows ";
+  return s + list_text(rows);
+}
+
+// What the reader should notice about how often each id occurs.
+void explain_duplicates(const Ids& ids, Index vocab, std::ostream& out) {
+  std::map<Index, Index> count;
+  for (auto id : ids) ++count[id];
+  Ids repeated;
+  Index most = 0;
+  for (const auto& [id, c] : count) {
+    if (c > 1) repeated.push_back(id);
+    most = std::max(most, c);
+  }
+  const Index untouched = vocab - static_cast<Index>(count.size());
+  if (!repeated.empty()) {
+    out << "# " << rows_text(repeated)
+        << (repeated.size() == 1 ? " receives" : " receive")
+        << " the sum of several rows of G: the id repeats in idx\n";
+  }
+  if (untouched > 0) {
+    out << "# " << untouched << (untouched == 1 ? " row gets" : " rows get")
+        << " zeros: no id asked for " << (untouched == 1 ? "it" : "them") << "\n";
+  }
+  if (most >= 3) {
+    out << "# with 3 or more rows of G per id the two gradients may round differently: the "
+           "scatter-add adds them in position order, the GEMM in its own blocked order\n";
+  }
+}
+
+}  // namespace
+
+void add_backward_options(CLI::App& command, BackwardOptions& options) {
+  add_gradient_options(command, options.gradient);
+  command.add_option("--padding-idx", options.padding_idx,
+                     "nn.Embedding's padding_idx: that row gets no gradient (negative counts "
+                     "from the end)");
+  command.add_flag("--scale-grad-by-freq", options.scale_grad_by_freq,
+                   "divide each row's gradient by how often its id occurs in idx");
+  auto* max_norm = command.add_option("--max-norm", options.max_norm,
+                                      "rescale looked-up rows whose norm exceeds this, in place, "
+                                      "before the lookup");
+  command.add_option("--norm-type", options.norm_type, "the p of the p-norm for --max-norm")
+      ->capture_default_str()
+      ->needs(max_norm);
+}
+
+void print_backward_walkthrough(const Table& t, const BackwardOptions& o, std::ostream& out) {
+  const auto n = static_cast<Index>(t.ids.size());
+  const Index d = t.weight.cols();
+  EmbeddingOptions embedding_options;
+  embedding_options.padding_idx = o.padding_idx;
+  embedding_options.scale_grad_by_freq = o.scale_grad_by_freq;
+  const Index padding = resolve_padding_idx(o.padding_idx, t.vocab);
+
+  // Everything that can fail runs before anything is printed; G comes right after the table.
+  std::optional<TorchGenerator> generator;
+  const Matrix initial = module_weight(t, o.padding_idx, generator);
+  const UpstreamGradient upstream = upstream_gradient(o.gradient, n, d, generator);
+  Matrix weight = initial;
+  const Ids scaled = o.max_norm ? embedding_renorm(weight, t.ids, *o.max_norm, o.norm_type) : Ids{};
+
+  if (t.kind == TableKind::seeded) {
+    out << "# torch.manual_seed(" << t.seed << "); embedding = torch.nn.Embedding(" << t.vocab
+        << ", " << d << module_arguments(o) << ")\n";
+  } else {
+    out << "# " << t.origin << "\n";
+    if (!module_arguments(o).empty())
+      out << "# nn.Embedding options: " << module_arguments(o).substr(2) << "\n";
+  }
+  out << "# idx = torch.tensor([" << list_text(t.ids) << "]), V = " << t.vocab << ", d = " << d
+      << "\n\n";
+
+  print_step(out, "embedding.weight", format_tensor(initial, parameter_style()));
+  const auto embedding_output = grad_fn_style("EmbeddingBackward0");
+  if (o.max_norm) {
+    print_step(out, "out = embedding(idx); embedding.weight",
+               format_tensor(weight, parameter_style()));
+    out << "# max_norm: " << (scaled.empty() ? "no looked-up row" : rows_text(scaled))
+        << (scaled.size() == 1 ? " had a norm" : " had norms") << " above "
+        << python_float(*o.max_norm)
+        << (scaled.empty() ? "; W is unchanged\n\n" : " and scaled down in place\n\n");
+    print_step(out, "out", format_tensor(lookup(weight, t.ids), embedding_output));
+  } else {
+    print_step(out, "out = embedding(idx); out",
+               format_tensor(lookup(weight, t.ids), embedding_output));
+  }
+  print_step(out, upstream.code, format_tensor(upstream.g));
+
+  const Matrix grad = embedding_backward(t.ids, upstream.g, t.vocab, embedding_options);
+  print_step(out, "out.backward(G); embedding.weight.grad", format_tensor(grad));
+  const Matrix gemm = onehot_backward(one_hot(t.ids, t.vocab), upstream.g);
+  print_step(out,
+             "onehot = torch.nn.functional.one_hot(idx, " + std::to_string(t.vocab) +
+                 ").float(); onehot.T @ G",
+             format_tensor(gemm));
+
+  const Comparison c = compare(grad, gemm);
+  out << "# embedding.weight.grad vs onehot.T @ G: ";
+  if (c.identical) {
+    out << "all " << c.elements << " elements are bit-identical\n";
+  } else {
+    out << c.bit_identical << " of " << c.elements << " elements are bit-identical, max "
+        << "|difference| = " << c.max_abs_diff;
+    if (c.nan_mismatches > 0) {
+      out << "; " << c.nan_mismatches << " are NaN in onehot.T @ G only (0 * Inf in G reaches "
+          << "every row of the product)";
+    }
+    out << "\n";
+  }
+  if (padding >= 0 || o.scale_grad_by_freq) {
+    out << "# onehot.T @ G knows nothing of"
+        << (padding >= 0 ? " padding_idx (row " + std::to_string(padding) + " gets no gradient)"
+                         : "")
+        << (padding >= 0 && o.scale_grad_by_freq ? " or" : "")
+        << (o.scale_grad_by_freq ? " scale_grad_by_freq (each row divided by its id's count)"
+                                 : "")
+        << "\n";
+  }
+  explain_duplicates(t.ids, t.vocab, out);
+  out << "# the scatter-add did n*d = " << n * d << " additions; onehot.T @ G did V*n*d = "
+      << t.vocab * n * d << " multiply-adds, " << (t.vocab - 1) * n * d
+      << " of them multiplications by zero\n";
+}
+
+}  // namespace embedlab::cli

@@ -1,0 +1,52 @@
+#include "upstream_gradient.hpp"
+
+#include "embedlab/error.hpp"
+#include "embedlab/npy.hpp"
+#include "embedlab/torch_init.hpp"
+
+namespace embedlab::cli {
+namespace {
+
+constexpr std::int64_t kDefaultSeed = 123;  // the notebooks' seed
+
+}  // namespace
+
+void add_gradient_options(CLI::App& command, GradientOptions& options) {
+  auto* file = command.add_option("--grad", options.file,
+                                  "the upstream gradient dL/dout from a .npy file, e.g. "
+                                  "np.save('g.npy', g.numpy())");
+  auto* seed = command.add_option("--grad-seed", options.seed,
+                                  "torch.manual_seed before G = torch.randn(...) (default: G is "
+                                  "drawn right after a seeded table, else with seed 123)");
+  file->excludes(seed);
+}
+
+Matrix module_weight(const Table& table, std::optional<Index> padding_idx,
+                     std::optional<TorchGenerator>& generator) {
+  if (table.kind != TableKind::seeded) return table.weight;
+  generator.emplace(table.seed);
+  return init_embedding(*generator, table.vocab, table.weight.cols(), padding_idx);
+}
+
+UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, Index cols,
+                                   std::optional<TorchGenerator>& generator) {
+  const std::string shape = std::to_string(rows) + ", " + std::to_string(cols);
+  if (!options.file.empty()) {
+    Matrix g = load_npy(options.file);
+    if (g.rows() != rows || g.cols() != cols) {
+      throw InputError("--grad " + options.file + " is " + std::to_string(g.rows()) + " x " +
+                       std::to_string(g.cols()) + " but the upstream gradient dL/dout must be (" +
+                       shape + "): one row per output row, as wide as the table");
+    }
+    return {g, "G = torch.from_numpy(np.load('" + options.file + "')); G"};
+  }
+  std::string code = "G = torch.randn(" + shape + "); G";
+  if (options.seed || !generator) {
+    const std::int64_t seed = options.seed.value_or(kDefaultSeed);
+    generator.emplace(seed);
+    code = "torch.manual_seed(" + std::to_string(seed) + "); " + code;
+  }
+  return {torch_randn(*generator, rows, cols), code};
+}
+
+}  // namespace embedlab::cli

@@ -1,0 +1,51 @@
+#include "walkthrough_steps.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace embedlab::cli {
+
+std::string list_text(const Ids& values) {
+  std::string s;
+  for (std::size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s;
+}
+
+std::string python_float(double value) {
+  if (std::isinf(value)) return value > 0 ? "float('inf')" : "float('-inf')";
+  if (std::isnan(value)) return "float('nan')";
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {  // the shortest text that reads back exactly
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  std::string s = text;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+TensorStyle parameter_style() {
+  TensorStyle s;
+  s.header = "Parameter containing:\n";
+  s.suffixes = {"requires_grad=True"};
+  return s;
+}
+
+TensorStyle grad_fn_style(const std::string& name) {
+  TensorStyle s;
+  s.suffixes = {"grad_fn=<" + name + ">"};
+  return s;
+}
+
+TensorStyle integer_style() {
+  TensorStyle s;
+  s.integer = true;
+  return s;
+}
+
+void print_step(std::ostream& out, const std::string& code, const std::string& result) {
+  out << ">>> " << code << "\n" << result << "\n\n";
+}
+
+}  // namespace embedlab::cli

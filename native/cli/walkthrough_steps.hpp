@@ -1,0 +1,27 @@
+#pragma once
+// The pieces every walk-through prints: ">>> code" lines with PyTorch-formatted results.
+#include <ostream>
+#include <string>
+
+#include "embedlab/format.hpp"
+#include "embedlab/matrix.hpp"
+
+namespace embedlab::cli {
+
+// "2, 3, 1": ids (or offsets) as they go inside torch.tensor([...]).
+std::string list_text(const Ids& values);
+
+// A float as Python's repr writes it in code: 1.0, 0.25, float('inf').
+std::string python_float(double value);
+
+// A parameter: "Parameter containing:" then the tensor, requires_grad=True.
+TensorStyle parameter_style();
+// The output of an autograd op: grad_fn=<name>.
+TensorStyle grad_fn_style(const std::string& name);
+// An integer tensor (F.one_hot's int64).
+TensorStyle integer_style();
+
+// ">>> code", the result, a blank line.
+void print_step(std::ostream& out, const std::string& code, const std::string& result);
+
+}  // namespace embedlab::cli
