@@ -13,7 +13,8 @@ function transposed(m) {
 
 const label = (i) => String(i);
 
-// boxes: { weight, onehot, linear, lookup, product } elements the tables replace the contents of.
+// boxes: { weight, onehot, linear, lookup, product } elements the tables replace the contents of;
+// a box left out is not built (<embedding-demo> shows two or three of them).
 // result: compute.run()'s result; step: the index of the token being stepped through.
 export function renderMatrices(boxes, result, step) {
   const { ids, weight } = result;
@@ -34,26 +35,26 @@ export function renderMatrices(boxes, result, step) {
     rowClass: (k) => (k === step ? 'current' : ''),
   };
 
-  boxes.weight.replaceChildren(matrixTable({
+  boxes.weight?.replaceChildren(matrixTable({
     matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
     rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
     rowLabel: label, colLabel: label, rowClass: idClass,
   }));
-  boxes.onehot.replaceChildren(matrixTable({
+  boxes.onehot?.replaceChildren(matrixTable({
     ...tokenRow, matrix: cells(result.onehot), caption: 'F.one_hot(idx, V) (n × V)',
     cols: vocabCols, colLabel: label, integer: true,
     cellClass: (value) => (value === 1 ? 'one' : ''),
   }));
-  boxes.linear.replaceChildren(matrixTable({
+  boxes.linear?.replaceChildren(matrixTable({
     matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass,
   }));
-  boxes.lookup.replaceChildren(matrixTable({
+  boxes.lookup?.replaceChildren(matrixTable({
     ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
     cols: dimCols, colLabel: label,
   }));
-  boxes.product.replaceChildren(matrixTable({
+  boxes.product?.replaceChildren(matrixTable({
     ...tokenRow, matrix: cells(result.product), caption: 'linear(onehot.float()) (n × d)',
     cols: dimCols, colLabel: label,
   }));

@@ -126,7 +126,8 @@ export function createStepThrough(lab, elements, onPick) {
   });
 
   function renderTokens(ids) {
-    const focused = document.activeElement;
+    // The document's focus, or the shadow root's inside an <embedding-demo>.
+    const focused = tokens.getRootNode().activeElement;
     const onToken = tokens.contains(focused);
     const fragment = document.createDocumentFragment();
     for (const k of shownIndices(ids.length, ROW_CAP, [current])) {
