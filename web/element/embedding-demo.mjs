@@ -13,10 +13,11 @@ import { sharedStyleSheets } from './styles.mjs';
 import { VIEW_SPECS } from './views.mjs';
 
 const IDS_SHOWN = 8;
+const LOADING = 'Loading the embedding demo…';
 
 const SKELETON = `
   <div class="demo" role="group" aria-labelledby="title">
-    <p class="demo-title" id="title">Loading the embedding demo…</p>
+    <p class="demo-title" id="title">${LOADING}</p>
     <form class="demo-controls" hidden novalidate autocomplete="off"></form>
     <p class="error" id="error" role="alert" hidden></p>
     <div class="demo-view"></div>
@@ -127,10 +128,11 @@ export class EmbeddingDemoElement extends HTMLElement {
     const get = (name) => this.getAttribute(name);
     const attrs = readAttributes(get);
     const spec = VIEW_SPECS[attrs.view];
-    if (this.#view?.name !== attrs.view) await this.#buildView(attrs.view, current);
+    if (this.#view?.name !== attrs.view) await this.#buildView(attrs.view);
     if (!current()) return;
+    // Until a result names its inputs, the title names the view.
+    if (!spec.result || !this.#result) this.#showTitle(attrs.label ?? spec.title, null);
     if (!spec.result) {
-      this.#showTitle(attrs.label ?? spec.title, null);
       this.#showError(null);
       this.#syncControls(attrs.input, null, null);
       return;
@@ -148,17 +150,18 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#syncControls(attrs.input, attrs.input.vocabText.trim() === '' ? result.vocab : null, null);
   }
 
-  async #buildView(name, current) {
+  // Built in place: a view may need its shadow root (the benchmark panel adds its stylesheet).
+  async #buildView(name) {
     const container = document.createElement('div');
     container.className = `view view-${name}`;
+    this.#parts.view.replaceChildren(container);
+    this.#view = { name };
+    this.#result = null;
     const built = await VIEW_SPECS[name].build(container, {
       lab: this.#lab,
       onStep: (step) => this.setAttribute('step', String(step)),
     });
-    if (!current()) return;
-    this.#parts.view.replaceChildren(container);
-    this.#view = { name, ...built };
-    this.#result = null;
+    if (this.#parts.view.firstChild === container) this.#view = { name, ...built };
   }
 
   // The .npy file at url (relative to the page), fetched once per url: plan()'s npy input.
@@ -199,11 +202,15 @@ export class EmbeddingDemoElement extends HTMLElement {
     box.hidden = message === null;
     this.#error = message;
     this.#parts.view.classList.toggle('stale', message !== null && this.#result !== null);
+    // A view that has never had a result has nothing to show beside the message.
+    this.#parts.view.hidden = message !== null && this.#result === null && this.#view?.render !== undefined;
     if (message !== null) {
       this.#view?.fail?.(this.#result !== null);
       const field = error.field ?? error.attribute ?? null;
       this.#syncControls(planInput((name) => this.getAttribute(name)), null, field);
-      if (!this.#lab) this.#showTitle('The embedding demo could not start', null);
+      if (this.#parts.title.textContent === LOADING) {
+        this.#showTitle(this.#lab ? 'Embedding demo' : 'The embedding demo could not start', null);
+      }
     }
   }
 

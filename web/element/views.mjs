@@ -32,12 +32,10 @@ const ONEHOT = matrixBox('onehot', 'One-hot: <code>F.one_hot(idx, V)</code>',
 const VERDICT = '<div class="verdict" data-part="verdict" aria-live="polite"></div>';
 const operator = (symbol, name) => `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
 
-const BOX_NAMES = ['weight', 'onehot', 'linear', 'lookup', 'product'];
-
-// renderMatrices() fills five boxes; the ones a view does not show are built off-document.
+// The boxes this view shows; renderMatrices() builds only those.
 function boxesIn(container) {
-  return Object.fromEntries(BOX_NAMES.map((name) =>
-    [name, container.querySelector(`[data-box="${name}"]`) ?? document.createElement('div')]));
+  return Object.fromEntries([...container.querySelectorAll('[data-box]')]
+    .map((box) => [box.dataset.box, box]));
 }
 
 // A view of tables, with the verdict above them when `verdict` is true.
@@ -61,17 +59,6 @@ function tablesView(markup, verdict) {
   };
 }
 
-// step-through.mjs keeps the focus on its picker by looking at document.activeElement, which
-// inside a shadow root is the host element: look at the shadow root's instead.
-function keepingFocus(picker, render) {
-  const root = picker.getRootNode();
-  const hadFocus = picker.contains(root.activeElement);
-  render();
-  if (hadFocus && !picker.contains(root.activeElement)) {
-    picker.querySelector('[aria-checked="true"]')?.focus();
-  }
-}
-
 function stepView(container, { lab, onStep }) {
   container.append(fragment(`
     <div class="step-picker">
@@ -81,14 +68,9 @@ function stepView(container, { lab, onStep }) {
     </div>
     <div class="step-detail" data-part="detail"></div>`));
   const part = (name) => container.querySelector(`[data-part="${name}"]`);
-  const picker = container.querySelector('.step-picker');
   const stepThrough = createStepThrough(lab,
     { tokens: part('tokens'), prev: part('prev'), next: part('next'), detail: part('detail') }, onStep);
-  return {
-    render(result, step) {
-      keepingFocus(picker, () => stepThrough.render(result, step));
-    },
-  };
+  return { render: (result, step) => stepThrough.render(result, step) };
 }
 
 function printoutView(container, { lab }) {

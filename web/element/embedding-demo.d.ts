@@ -1,0 +1,95 @@
+// Types of embedding-demo.mjs: the <embedding-demo> custom element (README.md in package/,
+// attributes with live examples in reference.html). Importing the module defines the element.
+import type { Comparison, Matrix } from '../embedlab/embedlab.js';
+
+/** What the element shows. */
+export type EmbeddingDemoView =
+  'compare' | 'lookup' | 'onehot' | 'step' | 'printout' | 'backward' | 'bag' | 'benchmark';
+
+/** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's .npy file. */
+export type EmbeddingDemoWeights = 'seed' | 'tf' | 'npy';
+
+/** Both routes for the element's inputs (compute.mjs's run()). */
+export interface EmbeddingDemoResult {
+  /** the token ids, as parsed */
+  ids: Float64Array;
+  /** V */
+  vocab: number;
+  /** d */
+  dim: number;
+  /** W: (V, d) */
+  weight: Matrix;
+  /** embedding(idx): (n, d) */
+  lookup: Matrix;
+  /** F.one_hot(idx, V).float(): (n, V) */
+  onehot: Matrix;
+  /** linear(onehot.float()) = onehot @ W: (n, d) */
+  product: Matrix;
+  /** lookup against product, element by element and bit by bit */
+  comparison: Comparison;
+}
+
+export interface EmbeddingDemoRenderDetail {
+  /** the result shown; while `error` is set, the last valid one (or null) */
+  result: EmbeddingDemoResult | null;
+  /** the message the element shows in its alert, or null */
+  error: string | null;
+}
+
+export interface EmbeddingDemoEventMap extends HTMLElementEventMap {
+  /** After each update has been drawn (attribute changes are batched per animation frame). */
+  render: CustomEvent<EmbeddingDemoRenderDetail>;
+}
+
+/**
+ * <embedding-demo ids="2, 3, 1" dim="5" seed="123" view="compare">. Every property reflects the
+ * attribute of the same name (null: absent); setting one is the same as setting the attribute.
+ */
+export class EmbeddingDemoElement extends HTMLElement {
+  static readonly observedAttributes: readonly string[];
+
+  /** Token ids: "2, 3, 1", "[2, 3, 1]" or "tensor([2, 3, 1])". Absent: "2, 3, 1". */
+  ids: string | null;
+  /** The vocabulary size V. Absent: max id + 1. */
+  vocab: string | null;
+  /** The embedding dimension d. Absent: 5. */
+  dim: string | null;
+  /** The seed of torch.manual_seed. Absent: 123. */
+  seed: string | null;
+  /** EmbeddingDemoWeights. Absent: "npy" when src is set, else "seed". */
+  weights: string | null;
+  /** The URL of a 2-D float32/float64 .npy file holding W, relative to the page. */
+  src: string | null;
+  /** EmbeddingDemoView. Absent: "compare". */
+  view: string | null;
+  /** The token to step through and mark in the tables, counted from 0. Absent: 0. */
+  step: string | null;
+  /** The element's title, in place of the view's. */
+  label: string | null;
+  /** Whether the element shows inputs for idx, V, d, W and the seed (they edit the attributes). */
+  controls: boolean;
+
+  /** The result shown, or null before the first one. */
+  readonly result: EmbeddingDemoResult | null;
+  /** The message shown in the element's alert (role="alert"), or null. */
+  readonly error: string | null;
+  /** Resolves once the element shows its current attributes. */
+  readonly updateComplete: Promise<void>;
+
+  addEventListener<K extends keyof EmbeddingDemoEventMap>(
+    type: K, listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof EmbeddingDemoEventMap>(
+    type: K, listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'embedding-demo': EmbeddingDemoElement;
+  }
+}
