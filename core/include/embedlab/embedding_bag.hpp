@@ -51,10 +51,13 @@ Matrix bag_product(const Matrix& m, const Matrix& weight);
 
 // dL/dW (V, d) for an upstream gradient G (B, d) of the bags. sum and mean: each id's rows are
 // added in increasing position, row += fma(s, G(bag), row) with s = float(weight / count / size)
-// computed in double (1 where there is no factor); PyTorch 1.13 instead orders an id's rows by
-// an unstable std::sort, which keeps position order only for n <= 16 ids, so beyond that sums
-// of 3+ rows (or of differently scaled rows) may differ in the last bits. max: G(b, j) goes to
-// W(max_rows(b, j), j), bags in order. `forward` is embedding_bag's result for the same input.
+// computed in double (1 where there is no factor). PyTorch 1.13 orders an id's rows by an
+// unstable std::sort instead: that is position order for n <= 16 ids (insertion sort), but not
+// reliably beyond, where sums of 3+ rows (or of differently scaled rows) may differ in the last
+// bits. With scale_grad_by_freq PyTorch 1.13 also divides some rows by another id's count
+// (pytorch/pytorch#190063); here each row is divided by its own id's count, as documented.
+// max: G(b, j) goes to W(max_rows(b, j), j), bags in order, as in PyTorch.
+// `forward` is embedding_bag's result for the same input.
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
                               const BagOutput& forward, Index vocab,
                               const BagOptions& options = {});
