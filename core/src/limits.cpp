@@ -57,4 +57,9 @@ void check_onehot_shape(Index n, Index vocab, const Limits& limits) {
   check_elements(n, vocab, limits, "the one-hot matrix (n x V)");
 }
 
+void check_output_shape(Index n, Index dim, const Limits& limits) {
+  check_id_count(n, limits);
+  check_elements(n, dim, limits, "the result (n x d)");
+}
+
 }  // namespace embedlab

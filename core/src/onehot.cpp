@@ -23,6 +23,7 @@ Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
                      " columns but the weight has " + std::to_string(weight.rows()) +
                      " rows: they must both be the vocabulary size V");
   }
+  check_output_shape(onehot.rows(), weight.cols());
   Matrix out(onehot.rows(), weight.cols());
   out.noalias() = onehot * weight;  // Eigen's blocked GEMM: no shortcut for the zeros
   return out;

@@ -2,6 +2,7 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/limits.hpp"
+#include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
 
 using Catch::Contains;
@@ -28,6 +29,13 @@ TEST_CASE("limits are checked before the one-hot matrix is allocated") {
   // 65536 x 1048576 floats would be 256 GiB: reaching the allocation would crash the test.
   embedlab::Ids ids(65536, 0);
   CHECK_THROWS_AS(embedlab::one_hot(ids, 1 << 20), InputError);
+}
+
+TEST_CASE("results are bounded too: 65536 ids of a 8192-wide table would be 2 GiB") {
+  const embedlab::Matrix w = embedlab::Matrix::Zero(1, 8192);
+  const embedlab::Ids ids(65536, 0);
+  CHECK_THROWS_WITH(embedlab::lookup(w, ids),
+                    Contains("the result (n x d) would be 65536 x 8192 floats"));
 }
 
 TEST_CASE("custom limits apply") {

@@ -18,5 +18,7 @@ inline constexpr Limits default_limits{};
 void check_id_count(Index n, const Limits& limits = default_limits);
 void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits);
 void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits);
+// The (n, d) rows a lookup or a product returns: 65536 ids x 8192 columns would be 2 GiB.
+void check_output_shape(Index n, Index dim, const Limits& limits = default_limits);
 
 }  // namespace embedlab
