@@ -33,7 +33,7 @@ function pythonExponent(text) {
   return text.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-export function fixed(x, digits = PRECISION) {
+function fixed(x, digits = PRECISION) {
   return signOf(x) + roundedAbs(Math.abs(x), digits, false);
 }
 

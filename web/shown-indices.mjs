@@ -1,7 +1,7 @@
 // Which rows or columns of a big matrix a table shows. Like PyTorch's summarised printing: the
 // first and last EDGE indices around an ellipsis, plus the indices that must stay visible (the
 // looked-up rows, the hot columns), so the DOM never holds more than a few thousand cells.
-export const EDGE = 3;
+const EDGE = 3;
 export const ROW_CAP = 64;
 export const COL_CAP = 32;
 

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { serveDirectory } from './static-server.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const siteDir = process.env.EMBEDLAB_WASM_SITE || path.join(repo, 'build/wasm/site');
+const siteDir = process.env.EMBEDLAB_WASM_SITE || path.join(repo, 'build/wasm/site');
 
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -70,15 +70,19 @@ export function waitForVerdict(page, word, timeout = 10_000) {
     word, { timeout });
 }
 
+// Waits until the lookup table shows a fresh result for these ids (its row labels), so that no
+// check reads the result of an earlier input that also matched.
+export function waitForLookupRows(page, ids, timeout = 10_000) {
+  return page.waitForFunction((expected) => {
+    const labels = [...document.querySelectorAll('#lookup-box tbody th')].map((th) => th.textContent);
+    return labels.join(',') === expected;
+  }, ids.join(','), { timeout });
+}
+
 // The cell texts of the table in box #id: [[row label, cell, cell, ...], ...] (tbody rows).
 export function tableCells(page, id) {
   return page.$$eval(`#${id} tbody tr`, (rows) =>
     rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
-}
-
-// The rows a notebook printed, as strings, e.g. [['0.6957', '-1.8061', ...], ...].
-export function rowsOf(printed) {
-  return printed.trim().split('\n').map((line) => line.trim().split(/\s+/));
 }
 
 export async function errorText(page, id) {

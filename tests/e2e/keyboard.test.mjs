@@ -3,7 +3,7 @@
 // Home/End, the previous/next buttons), showing which one-hot entry is 1 and the work done.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
 
 describe('keyboard only', () => {
   let env;
@@ -63,6 +63,7 @@ describe('keyboard only', () => {
   test('stepping through the tokens of 2, 3, 1', async () => {
     const { page } = env;
     await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'match');
     await page.focus('#npy-file');
     await tabTo('#step-tokens [aria-checked="true"]');

@@ -2,7 +2,7 @@
 // with what PyTorch printed in the seed notebooks (read at test time), and the verdict is a match.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
@@ -18,6 +18,8 @@ describe('the notebooks on the page', () => {
   async function printout() {
     const details = env.page.locator('#printout');
     if (!(await details.evaluate((node) => node.open))) await env.page.click('#printout summary');
+    // The toggle event, which fills the printout, comes after the click.
+    await env.page.waitForSelector('#printout-body figure');
     return env.page.locator('#printout-body').innerText();
   }
 
@@ -25,6 +27,7 @@ describe('the notebooks on the page', () => {
     const text = notebook(number);
     const block = (cell) => printedAfter(text, cell);
     const { page } = env;
+    await waitForLookupRows(page, ids);
     await waitForVerdict(page, 'match');
     assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')), entriesOf(block(cells.weight)));
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), entriesOf(block(cells.lookup)));
@@ -87,7 +90,8 @@ describe('the notebooks on the page', () => {
       name: 'w.npy', mimeType: 'application/octet-stream',
       buffer: npyFloat32(3, 2, [0.5, -1.25, 2, 0.375, -3.5, 1]),
     });
-    await page.waitForFunction(() => document.querySelector('#vocab').value === '3');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '-3.5000');
+    assert.equal(await page.inputValue('#vocab'), '3');
     assert.equal(await page.inputValue('#dim'), '2');
     assert.ok(await page.isDisabled('#vocab'));
     assert.ok(await page.isChecked('#source-npy'));
@@ -107,6 +111,25 @@ describe('the notebooks on the page', () => {
     await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
   });
 
+  test('a .npy file dropped on the drop zone', async () => {
+    const { page } = env;
+    await page.fill('#ids', '1');
+    const bytes = [...npyFloat32(2, 3, [1, 2, 3, 0.25, 0.5, 0.75])];
+    await page.evaluate((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'dropped.npy'));
+      document.getElementById('drop-zone').dispatchEvent(
+        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, bytes);
+    await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'dropped.npy: 2 × 3');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.2500');
+    await waitForVerdict(page, 'match');
+    assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), [['0.2500', '0.5000', '0.7500']]);
+    await page.check('#source-seed');
+    await page.fill('#ids', '2, 3, 1');
+    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
+  });
+
   test('an Inf in W: the product gets NaN where the lookup copies Inf, and the verdict says so', async () => {
     const { page } = env;
     await page.fill('#ids', '1, 0');
@@ -122,6 +145,7 @@ describe('the notebooks on the page', () => {
     assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), [['nan', '3.'], ['inf', '1.']]);
     await page.check('#source-seed');
     await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'match');
   });
 });
