@@ -114,8 +114,9 @@ export const VIEW_SPECS = {
   },
   onehot: {
     title: 'One-hot product', result: true,
-    build: tablesView(`${VERDICT}<div class="matrix-grid equation">${ONEHOT}${operator('×', 'times')}` +
-                      `${WEIGHT}${operator('=', 'equals')}${PRODUCT}</div>`, true),
+    build: tablesView(`${VERDICT}<div class="matrix-grid equation">${ONEHOT}` +
+                      `<div class="term">${operator('×', 'times')}${WEIGHT}</div>` +
+                      `<div class="term">${operator('=', 'equals')}${PRODUCT}</div></div>`, true),
   },
   step: { title: 'Step through one token', result: true, build: stepView },
   printout: { title: 'As PyTorch prints it', result: true, build: printoutView },

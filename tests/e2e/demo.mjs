@@ -1,0 +1,42 @@
+// What the <embedding-demo> tests share: host pages served beside the site, waiting for every
+// element to show its attributes, and reading an element's shadow root.
+
+// A page with the element's one script tag; served from the site's origin by a route, so that
+// its relative module paths resolve as an author's page beside the site's files would.
+export async function openHost(env, name, body, head = '') {
+  const url = `${env.url}${name}.html`;
+  await env.page.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+      <link rel="icon" href="data:,"><title>${name}</title>
+      <script type="module" src="element/embedding-demo.mjs"></script>${head}</head>
+      <body>${body}</body></html>`,
+  }));
+  await env.page.goto(url);
+  await settle(env.page);
+}
+
+// Resolves once every <embedding-demo> on the page shows its current attributes.
+export function settle(page) {
+  return page.evaluate(async () => {
+    await customElements.whenDefined('embedding-demo');
+    await Promise.all([...document.querySelectorAll('embedding-demo')].map((e) => e.updateComplete));
+  });
+}
+
+// The cell texts of a table the element #id shows in its box (lookup, product, weight, onehot):
+// [[row label, cell, ...], ...].
+export function demoCells(page, id, box) {
+  return page.evaluate(([id, box]) => {
+    const rows = document.getElementById(id).shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
+    return [...rows].map((row) => [...row.children].map((cell) => cell.textContent));
+  }, [id, box]);
+}
+
+// The text of the first element in #id's shadow root that matches selector ('' if none).
+export function demoText(page, id, selector) {
+  return page.evaluate(([id, selector]) =>
+    document.getElementById(id).shadowRoot.querySelector(selector)?.textContent ?? '', [id, selector]);
+}
+
+export const cellsOnly = (rows) => rows.map((row) => row.slice(1));
