@@ -24,8 +24,10 @@ Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
                      " rows: they must both be the vocabulary size V");
   }
   check_output_shape(onehot.rows(), weight.cols());
-  Matrix out(onehot.rows(), weight.cols());
-  out.noalias() = onehot * weight;  // Eigen's blocked GEMM: no shortcut for the zeros
+  // Accumulate into +0, as a BLAS sgemm with beta = 0 (torch.mm) does: an all -0.0 column then
+  // sums to +0.0 here too. Eigen's GEMM takes no shortcut for the zeros.
+  Matrix out = Matrix::Zero(onehot.rows(), weight.cols());
+  out.noalias() += onehot * weight;
   return out;
 }
 

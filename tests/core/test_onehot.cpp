@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 
 #include "embedlab/error.hpp"
@@ -36,6 +37,16 @@ TEST_CASE("the one-hot product is a real product: it propagates 0 * Inf = NaN in
   CHECK(out(0, 0) == 1.0f);
   CHECK(std::isnan(out(0, 1)));  // 0 * Inf from row 0, which id 1 never asked for
   CHECK(std::isnan(out(1, 1)));
+}
+
+TEST_CASE("the product starts from +0 like torch.mm: an all -0.0 column sums to +0.0") {
+  // torch.mm(one_hot([1], 2).float(), [[-1.], [-0.]]) prints tensor([[0.]]): every product is
+  // -0.0, but BLAS accumulates into +0.
+  Matrix w(2, 1);
+  w << -1.0f, -0.0f;
+  const Matrix out = embedlab::onehot_product(embedlab::one_hot({1}, 2), w);
+  CHECK(out(0, 0) == 0.0f);
+  CHECK_FALSE(std::signbit(out(0, 0)));
 }
 
 TEST_CASE("one_hot and the product refuse bad shapes with specific messages") {
