@@ -24,19 +24,19 @@ export function settle(page) {
   });
 }
 
-// The cell texts of a table the element #id shows in its box (lookup, product, weight, onehot):
-// [[row label, cell, ...], ...].
-export function demoCells(page, id, box) {
-  return page.evaluate(([id, box]) => {
-    const rows = document.getElementById(id).shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
+// The cell texts of a table that the element `demo` (a selector) shows in its box (lookup,
+// product, weight, onehot): [[row label, cell, ...], ...].
+export function demoCells(page, demo, box) {
+  return page.evaluate(([demo, box]) => {
+    const rows = document.querySelector(demo).shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
     return [...rows].map((row) => [...row.children].map((cell) => cell.textContent));
-  }, [id, box]);
+  }, [demo, box]);
 }
 
-// The text of the first element in #id's shadow root that matches selector ('' if none).
-export function demoText(page, id, selector) {
-  return page.evaluate(([id, selector]) =>
-    document.getElementById(id).shadowRoot.querySelector(selector)?.textContent ?? '', [id, selector]);
+// The text of the first node in the shadow root of `demo` (a selector) that matches selector.
+export function demoText(page, demo, selector) {
+  return page.evaluate(([demo, selector]) =>
+    document.querySelector(demo).shadowRoot.querySelector(selector)?.textContent ?? '', [demo, selector]);
 }
 
 export const cellsOnly = (rows) => rows.map((row) => row.slice(1));

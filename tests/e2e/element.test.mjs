@@ -34,10 +34,10 @@ describe('<embedding-demo>', () => {
   test('without attributes it shows the notebook: seed 123, idx = [2, 3, 1], d = 5', async () => {
     const { page } = env;
     await openHost(env, 'defaults', '<embedding-demo id="a"></embedding-demo>');
-    assert.deepEqual(cellsOnly(await demoCells(page, 'a', 'lookup')), NOTEBOOK_LOOKUP);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'a', 'product')), NOTEBOOK_PRODUCT);
-    assert.equal(await demoText(page, 'a', '.verdict-word'), 'match');
-    assert.equal(await demoText(page, 'a', '.demo-title'),
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'product')), NOTEBOOK_PRODUCT);
+    assert.equal(await demoText(page, '#a', '.verdict-word'), 'match');
+    assert.equal(await demoText(page, '#a', '.demo-title'),
       'Lookup and one-hot product: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)');
   });
 
@@ -47,14 +47,14 @@ describe('<embedding-demo>', () => {
       <embedding-demo id="a" view="lookup"></embedding-demo>
       <embedding-demo id="b" view="lookup" ids="1" vocab="4"></embedding-demo>
       <embedding-demo id="c" weights="tf"></embedding-demo>`);
-    const before = { b: await demoCells(page, 'b', 'lookup'), c: await demoCells(page, 'c', 'product') };
+    const before = { b: await demoCells(page, '#b', 'lookup'), c: await demoCells(page, '#c', 'product') };
     assert.deepEqual(cellsOnly(before.b), [NOTEBOOK_W[1]]);
     await renderCounter(page);
     await page.evaluate(() => { document.getElementById('a').setAttribute('ids', '3, 0'); });
     await settle(page);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'a', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[0]]);
-    assert.deepEqual(await demoCells(page, 'b', 'lookup'), before.b);
-    assert.deepEqual(await demoCells(page, 'c', 'product'), before.c);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[0]]);
+    assert.deepEqual(await demoCells(page, '#b', 'lookup'), before.b);
+    assert.deepEqual(await demoCells(page, '#c', 'product'), before.c);
     assert.deepEqual(await page.evaluate(() => window.renders), { a: 1, b: 0, c: 0 });
   });
 
@@ -75,9 +75,9 @@ describe('<embedding-demo>', () => {
     assert.ok(sameTask);
     await settle(page);
     assert.deepEqual(await page.evaluate(() => window.renders), { a: 1 });
-    assert.deepEqual(cellsOnly(await demoCells(page, 'a', 'lookup')), [tfRow(3, 2), tfRow(1, 2)]);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'a', 'weight')), [0, 1, 2, 3].map((i) => tfRow(i, 2)));
-    assert.equal(await demoText(page, 'a', '[data-box="product"]'), '', 'the lookup view has no product');
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), [tfRow(3, 2), tfRow(1, 2)]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'weight')), [0, 1, 2, 3].map((i) => tfRow(i, 2)));
+    assert.equal(await demoText(page, '#a', '[data-box="product"]'), '', 'the lookup view has no product');
   });
 
   test('bad attributes show their message inside the element, as text, and the page goes on', async () => {
@@ -98,7 +98,7 @@ describe('<embedding-demo>', () => {
       'view="matrix" is not one of: compare, lookup, onehot, step, printout, backward, bag, benchmark');
     assert.equal(await page.evaluate(() => document.getElementById('bad').error),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
-    assert.deepEqual(cellsOnly(await demoCells(page, 'good', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
     assert.equal(await alert('good'), null);
 
     // Markup in an attribute is shown as text, never parsed.
@@ -114,14 +114,14 @@ describe('<embedding-demo>', () => {
     await settle(page);
     assert.equal(await alert('good'),
       'token 2 is "-1": token ids must be >= 0 (each id picks a row of W, counting from 0)');
-    assert.deepEqual(cellsOnly(await demoCells(page, 'good', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
     assert.ok(await page.evaluate(() =>
       document.getElementById('good').shadowRoot.querySelector('.demo-view').classList.contains('stale')));
-    assert.equal(await demoText(page, 'good', '.verdict-word'), 'no result');
+    assert.equal(await demoText(page, '#good', '.verdict-word'), 'no result');
     await page.evaluate(() => document.getElementById('good').setAttribute('ids', '3, 1'));
     await settle(page);
     assert.equal(await alert('good'), null);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'good', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[1]]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[1]]);
     assert.equal(await page.textContent('#after'), 'The host page goes on.');
   });
 
@@ -164,8 +164,8 @@ describe('<embedding-demo>', () => {
     await openHost(env, 'npy', `
       <embedding-demo id="file" src="w.npy" ids="2, 0" view="lookup"></embedding-demo>
       <embedding-demo id="missing" src="missing.npy"></embedding-demo>`);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'file', 'lookup')), [['2.0000', '2.2500'], ['0.0000', '0.2500']]);
-    assert.ok((await demoText(page, 'file', '.demo-title')).endsWith('V = 3, d = 2, W from w.npy'));
+    assert.deepEqual(cellsOnly(await demoCells(page, '#file', 'lookup')), [['2.0000', '2.2500'], ['0.0000', '0.2500']]);
+    assert.ok((await demoText(page, '#file', '.demo-title')).endsWith('V = 3, d = 2, W from w.npy'));
     assert.equal(await page.evaluate(() => document.getElementById('missing').error),
       'src="missing.npy" could not be loaded: HTTP 404');
     // Chromium logs the 404 itself: the only console message, expected here.
@@ -182,17 +182,17 @@ describe('<embedding-demo>', () => {
       <embedding-demo id="printout" view="printout"></embedding-demo>
       <embedding-demo id="backward" view="backward"></embedding-demo>
       <embedding-demo id="bag" view="bag"></embedding-demo>`);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'lookup', 'weight')), NOTEBOOK_W);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'lookup', 'lookup')), NOTEBOOK_LOOKUP);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'onehot', 'onehot')),
+    assert.deepEqual(cellsOnly(await demoCells(page, '#lookup', 'weight')), NOTEBOOK_W);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#lookup', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'onehot')),
       entriesOf(printedAfter(nb, 'In [12]:')));
-    assert.deepEqual(cellsOnly(await demoCells(page, 'onehot', 'product')), NOTEBOOK_PRODUCT);
-    assert.equal(await demoText(page, 'onehot', '.verdict-word'), 'match');
+    assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'product')), NOTEBOOK_PRODUCT);
+    assert.equal(await demoText(page, '#onehot', '.verdict-word'), 'match');
     const printed = await page.evaluate(() =>
       [...document.getElementById('printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
     for (const id of ['backward', 'bag']) {
-      assert.match(await demoText(page, id, '.unavailable'), /is not available in this build: /);
+      assert.match(await demoText(page, `#${id}`, '.unavailable'), /is not available in this build: /);
       assert.equal(await page.evaluate((id) => document.getElementById(id).error, id), null);
     }
   });
@@ -204,7 +204,7 @@ describe('<embedding-demo>', () => {
       const form = document.getElementById('b').shadowRoot.querySelector('.bench-form');
       return form && getComputedStyle(form).display === 'flex';  // panel.css applies
     });
-    assert.equal(await demoText(page, 'b', 'button[type="submit"]'), 'Run');
+    assert.equal(await demoText(page, '#b', 'button[type="submit"]'), 'Run');
     assert.equal(await page.evaluate(() =>
       [...document.styleSheets].filter((s) => s.href?.endsWith('panel.css')).length), 0);
   });
@@ -238,12 +238,12 @@ describe('<embedding-demo>', () => {
     await ids.fill('3');
     await settle(page);
     assert.equal(await page.getAttribute('#c', 'ids'), '3');
-    assert.deepEqual(cellsOnly(await demoCells(page, 'c', 'lookup')), [NOTEBOOK_W[3]]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#c', 'lookup')), [NOTEBOOK_W[3]]);
     assert.equal(await page.getByRole('textbox', { name: 'V' }).getAttribute('placeholder'), 'auto: 4');
     await page.getByRole('combobox', { name: 'W' }).selectOption('tf');
     await settle(page);
     assert.equal(await page.getAttribute('#c', 'weights'), 'tf');
-    assert.deepEqual(cellsOnly(await demoCells(page, 'c', 'lookup')), [tfRow(3, 5)]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#c', 'lookup')), [tfRow(3, 5)]);
     await ids.fill('3, -1');
     await settle(page);
     assert.equal(await ids.getAttribute('aria-invalid'), 'true');
