@@ -86,13 +86,14 @@ async function benchmarkView(container) {
   return {};
 }
 
-// A view whose functions this build of the module lacks says so instead of failing.
+// A view this build cannot draw (the module lacks its functions, or web/ a renderer for it)
+// says so instead of failing.
 function unavailable(what, functions) {
   return (container, { lab }) => {
     const missing = functions.filter((name) => typeof lab[name] !== 'function');
     const reason = missing.length
       ? `the WebAssembly module has no ${missing.map((name) => `${name}()`).join(', ')}`
-      : 'the page has no view for it yet';
+      : 'the web page does not draw it yet';
     const message = document.createElement('p');
     message.className = 'unavailable';
     message.textContent = `${what} is not available in this build: ${reason}.`;
