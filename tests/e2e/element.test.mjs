@@ -297,6 +297,38 @@ describe('<embedding-demo>', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  test('a property set before the element is defined still reaches it', async () => {
+    const { page } = env;
+    // A classic script runs before the deferred module script defines the element.
+    await openHost(env, 'early', `<script>
+      const early = document.createElement('embedding-demo');
+      early.id = 'early';
+      early.ids = '3';
+      early.vocab = 4;
+      document.body.append(early);
+    </script>`);
+    assert.equal(await page.getAttribute('#early', 'ids'), '3');
+    assert.deepEqual(cellsOnly(await demoCells(page, '#early', 'lookup')), [NOTEBOOK_W[3]]);
+  });
+
+  test('when the WebAssembly module cannot be loaded, every element says so and the page goes on', async () => {
+    const { page } = env;
+    await page.route(`${env.url}embedlab/embedlab-core.wasm`, (route) => route.fulfill({ status: 404 }));
+    await openHost(env, 'no-wasm', `
+      <embedding-demo id="a"></embedding-demo><embedding-demo id="b" view="step"></embedding-demo>
+      <p id="after">The host page goes on.</p>`);
+    await page.unroute(`${env.url}embedlab/embedlab-core.wasm`);
+    for (const id of ['#a', '#b']) {
+      assert.equal(await demoText(page, id, '.demo-title'), 'The embedding demo could not start');
+      assert.match(await demoText(page, id, '[role="alert"]'), /^Something went wrong inside the demo: /);
+    }
+    assert.equal(await page.textContent('#after'), 'The host page goes on.');
+    // Expected here: the 404, Emscripten's own warnings, and the element's log of the failure.
+    assert.ok(env.problems.length > 0);
+    assert.ok(env.problems.every((p) => p.startsWith('console ')), env.problems.join('\n'));
+    env.problems.length = 0;
+  });
+
   test('the JS API: reflecting properties, result, error, updateComplete and the render event', async () => {
     const { page } = env;
     await openHost(env, 'api', '<embedding-demo id="a"></embedding-demo>');

@@ -34,13 +34,14 @@ function weightsText(input, src) {
   return `W from torch.manual_seed(${input.seedText.trim()})`;
 }
 
-// What the learner can act on: the core's message or a bad attribute's; anything else is a bug,
-// still shown here rather than thrown at the host page.
+// What the learner can act on: the core's message or a bad attribute's. Anything else (a module
+// that cannot load, a bug) is shown too, and logged for the page's developer, never thrown.
 function messageOf(error) {
   if (error instanceof FieldError || error instanceof AttributeError ||
       error instanceof EmbedlabError) {
     return error.message;
   }
+  console.error(error);
   return `Something went wrong inside the demo: ${error?.message ?? error}`;
 }
 
@@ -57,7 +58,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #lab = null;
   #view = null;       // { name, render?, fail? }
   #cache = { key: null, weight: null };  // compute.run()'s W, reused while its inputs stay
-  #npy = null;        // { url, value: plan()'s npy } for the last src
+  #npy = null;        // { href, value: plan()'s npy } for the last src
   #result = null;
   #error = null;
 
@@ -72,6 +73,14 @@ export class EmbeddingDemoElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // A property set before the element was defined hides the accessor: pass it on.
+    for (const name of OBSERVED_ATTRIBUTES) {
+      if (Object.hasOwn(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
     this.#schedule();
   }
 
