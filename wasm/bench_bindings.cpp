@@ -1,10 +1,11 @@
 // Timing entry points for the benchmark harnesses (wasm/bench/wasm_bench.mjs and the page's
 // web/benchmark/worker.mjs). The table, ids and results stay in WASM memory between calls and
-// each method runs `calls` times inside WASM, timed there, so the times exclude the JS <-> WASM
-// copies that the public API (bindings.cpp) makes on every call.
+// each method runs `calls` times inside one call from JavaScript, so the harness's clock, read
+// around that call, measures no JS <-> WASM copies (the public API in bindings.cpp copies its
+// arguments and results on every call).
 //
 //   benchLoad(table: Float32Array (V*d), vocab, dim, ids: Int32Array) -> undefined | error
-//   benchTime(method, calls) -> total milliseconds | error; method is one of
+//   benchRun(method, calls) -> undefined | error; method is one of
 //     "memcpy"  one contiguous copy of the n*d output floats (the floor)
 //     "gather"  gather_rows, the lookup kernel, into a reused (n, d) buffer
 //     "lookup"  lookup(): id checks, allocation, kernel
@@ -13,7 +14,6 @@
 //   benchOutput() -> Float32Array copy of the last "gather"/"lookup"/"dense" result
 // Errors come back as { embedlabError: message }, like the public bindings.
 #include <emscripten/bind.h>
-#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <cstring>
@@ -90,17 +90,16 @@ void run_once(BenchInputs& s, const std::string& method) {
   }
 }
 
-val bench_time(const std::string& method, double calls) {
+val bench_run(const std::string& method, double calls) {
   return error_as_value([&] {
     BenchInputs& s = inputs();
-    if (s.table.size() == 0) throw InputError("benchTime: call benchLoad first");
+    if (s.table.size() == 0) throw InputError("benchRun: call benchLoad first");
     if (method != "memcpy" && method != "gather" && method != "lookup" && method != "oneHot" &&
         method != "dense")
-      throw InputError("benchTime: unknown method \"" + method + "\"");
+      throw InputError("benchRun: unknown method \"" + method + "\"");
     if (method == "dense" && s.onehot.cols() != s.table.rows()) s.onehot = one_hot(s.ids, s.table.rows());
-    const double start = emscripten_get_now();
     for (double k = 0; k < calls; ++k) run_once(s, method);
-    return val(emscripten_get_now() - start);
+    return val::undefined();
   });
 }
 
@@ -114,6 +113,6 @@ val bench_output() {
 
 EMSCRIPTEN_BINDINGS(embedlab_bench) {
   emscripten::function("benchLoad", &embedlab::bench_load);
-  emscripten::function("benchTime", &embedlab::bench_time);
+  emscripten::function("benchRun", &embedlab::bench_run);
   emscripten::function("benchOutput", &embedlab::bench_output);
 }

@@ -2,11 +2,14 @@
 // JavaScript baseline, and compares with the native run when its JSON is there.
 //
 //   node wasm/bench/wasm_bench.mjs [--site build/wasm/site] [--out results/wasm]
-//        [--min-ms 50] [--max-call-ms 2000] [--native results/benchmarks/lookup.json]
+//        [--min-ms 50] [--repetitions 3] [--max-call-ms 2000]
+//        [--native results/benchmarks/lookup.json]
 //        [--filter V:50257/d:768/n:1024]
 //
-// The module must include wasm/bench_bindings.cpp (benchLoad/benchTime/benchOutput). Writes
-// <out>/wasm.json (ms per call per method and shape) and <out>/wasm_vs_native.md.
+// The module must include wasm/bench_bindings.cpp (benchLoad/benchRun/benchOutput). Times are
+// the process's CPU time (user + system), like the native suites' CPU time: on a shared
+// machine the time other processes hold the core does not count. Writes <out>/wasm.json
+// (ms per call per method and shape) and <out>/wasm_vs_native.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +24,7 @@ const { values: options } = parseArgs({
     site: { type: 'string', default: path.join(root, 'build/wasm/site') },
     out: { type: 'string', default: path.join(root, 'results/wasm') },
     'min-ms': { type: 'string', default: '50' },
+    repetitions: { type: 'string', default: '3' },
     'max-call-ms': { type: 'string', default: '2000' },
     native: { type: 'string', default: path.join(root, 'results/benchmarks/lookup.json') },
     filter: { type: 'string', default: '' },
@@ -28,6 +32,11 @@ const { values: options } = parseArgs({
 });
 
 const VOCABS = [4, 1000, 8192, 50257];
+// CPU milliseconds of this process: the WASM and JS work here all runs on its main thread.
+const clock = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const DIMS = [5, 64, 768];
 const NS = [3, 64, 1024];
 const TARGET = 'V:50257/d:768/n:1024';
@@ -41,24 +50,31 @@ async function loadCore(site) {
   const core = await createEmbedlabCore({
     wasmBinary: readFileSync(path.join(site, 'embedlab', 'embedlab-core.wasm')),
   });
-  if (typeof core.benchTime !== 'function') {
-    throw new Error(`${moduleFile} has no benchTime: it was built without wasm/bench_bindings.cpp`);
+  if (typeof core.benchRun !== 'function') {
+    throw new Error(`${moduleFile} has no benchRun: it was built without wasm/bench_bindings.cpp`);
   }
   return core;
 }
 
-// { "V:.../d:.../n:...": µs per call } for one native method, from Google Benchmark's JSON.
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// { "V:.../d:.../n:...": µs per call } for one native method: the median CPU time over the
+// repetitions in Google Benchmark's JSON, as run_benchmarks.py reports it.
 function nativeTimes(file, method) {
   if (!existsSync(file)) return {};
   const scale = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
-  const times = {};
+  const runs = {};
   for (const run of JSON.parse(readFileSync(file, 'utf8')).benchmarks) {
     const match = run.name.match(/^(BM_\w+)\/(V:\d+\/d:\d+\/n:\d+)/);
-    if (match && match[1] === method && !run.error_occurred) {
-      times[match[2]] = run.real_time * scale[run.time_unit];
+    if (match && match[1] === method && run.run_type === 'iteration' && !run.error_occurred) {
+      (runs[match[2]] ??= []).push(run.cpu_time * scale[run.time_unit]);
     }
   }
-  return times;
+  return Object.fromEntries(Object.entries(runs).map(([shape, times]) => [shape, median(times)]));
 }
 
 function ratio(a, b) {
@@ -70,9 +86,10 @@ function report(results, nativeGather, nativeFloor) {
     '# WASM (Node) vs plain JavaScript vs native: the lookup',
     '',
     `Machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; Node ${process.versions.node}.`,
-    'Times in µs per call. WASM times are taken inside WASM (no JS <-> WASM copies); native',
-    'is gather_rows from the native suite (single-threaded, prefetching). Ratios are time',
-    'ratios: below 1 means the first is faster.',
+    'Times in µs per call, CPU time, median of the repetitions. Each WASM timing is one JS call',
+    'that runs the method many times inside WASM (no JS <-> WASM copies); native is gather_rows',
+    'from the native suite (single-threaded, prefetching). Ratios are time ratios: below 1',
+    'means the first is faster.',
     '',
     '| shape | WASM gather | WASM memcpy floor | plain JS | native gather | native memcpy | ' +
         'WASM / JS | WASM / native | WASM floor / native floor |',
@@ -106,10 +123,17 @@ async function main() {
   for (const [index, shape] of shapes.entries()) {
     // Each (d, n) row of the sweep starts afresh at the smallest V, where the product is cheap.
     if (shape.vocab === VOCABS[0]) flopRate = 0;
-    const measured = measureShape(core, shape, {
-      minMs: Number(options['min-ms']), maxCallMs: Number(options['max-call-ms']), flopRate,
-    });
-    flopRate = measured.flopRate;
+    const runs = [];
+    for (let r = 0; r < Number(options.repetitions); ++r) {
+      runs.push(measureShape(core, shape, {
+        minMs: Number(options['min-ms']), maxCallMs: Number(options['max-call-ms']), flopRate, clock,
+      }));
+    }
+    const measured = {
+      ms: Object.fromEntries(Object.keys(runs[0].ms).map((id) => [id, median(runs.map((r) => r.ms[id]))])),
+      skipped: runs[0].skipped,
+    };
+    flopRate = median(runs.map((r) => r.flopRate));
     const cells = METHODS.map(({ id }) => (id in measured.ms
         ? `${id} ${(measured.ms[id] * 1e3).toPrecision(3)} µs` : `${id} ${measured.skipped[id]}`));
     console.log(`[${String(index + 1).padStart(2)}/${shapes.length}] ${shape.name}: ${cells.join(', ')}`);

@@ -2,7 +2,7 @@
 // wasm/bench/wasm_bench.mjs): seeded inputs, the plain-JavaScript baseline, adaptive timing,
 // and one shape's measurement. Runs wherever the WASM core module runs; touches no DOM.
 
-// Every method timed per shape. "wasm" methods run inside WASM (benchTime), "js" in JavaScript.
+// Every method timed per shape. "wasm" methods run inside WASM (benchRun), "js" in JavaScript.
 export const METHODS = [
   { id: 'memcpy', label: 'memcpy floor (WASM)', where: 'wasm' },
   { id: 'gather', label: 'lookup kernel (WASM gather_rows)', where: 'wasm' },
@@ -63,29 +63,33 @@ function unwrap(result) {
   return result;
 }
 
-// Measures every method at one shape. `core` is the raw WASM module (benchLoad, benchTime,
-// benchOutput). The dense product is skipped, with a reason, when the GEMM rate seen so far
-// (flopRate, FLOP per ms; carried from shape to shape by the caller) predicts more than
-// maxCallMs per call. Returns { ms: {method: ms per call}, skipped: {method: reason}, flopRate }.
-export function measureShape(core, { vocab, dim, n }, { minMs = 50, maxCallMs = 2000, flopRate = 0 } = {}) {
+// Measures every method at one shape. `core` is the raw WASM module (benchLoad, benchRun,
+// benchOutput); `clock` returns milliseconds (wall time by default; Node's harness passes the
+// process's CPU time, so time other processes hold the core does not count). The dense
+// product is skipped, with a reason, when the GEMM rate seen so far (flopRate, FLOP per ms;
+// carried from shape to shape by the caller) predicts more than maxCallMs per call.
+// Returns { ms: {method: ms per call}, skipped: {method: reason}, flopRate }.
+export function measureShape(core, { vocab, dim, n },
+                             { minMs = 50, maxCallMs = 2000, flopRate = 0, clock = () => performance.now() } = {}) {
   const { table, ids } = makeInputs(vocab, dim, n);
   unwrap(core.benchLoad(table, vocab, dim, ids));
   const ms = {};
   const skipped = {};
   const out = new Float32Array(n * dim);
   const flops = 2 * n * vocab * dim;
-  for (const { id } of METHODS) {
+  const timed = (run) => (calls) => {
+    const start = clock();
+    run(calls);
+    return clock() - start;
+  };
+  for (const { id, where } of METHODS) {
     if (id === 'dense' && flopRate > 0 && flops / flopRate > maxCallMs) {
       skipped[id] = `skipped: about ${Math.round(flops / flopRate / 1000)} s per call`;
       continue;
     }
-    ms[id] = id === 'js'
-        ? msPerCall((calls) => {
-          const start = performance.now();
-          for (let c = 0; c < calls; ++c) jsGather(table, dim, ids, out);
-          return performance.now() - start;
-        }, minMs)
-        : msPerCall((calls) => unwrap(core.benchTime(id, calls)), minMs);
+    ms[id] = msPerCall(timed(where === 'js'
+        ? (calls) => { for (let c = 0; c < calls; ++c) jsGather(table, dim, ids, out); }
+        : (calls) => unwrap(core.benchRun(id, calls))), minMs);
     if (id === 'gather') checkSameRows(core, table, dim, ids, out);
     if (id === 'dense') flopRate = flops / ms[id];
   }

@@ -11,7 +11,7 @@ const core = createEmbedlabCore();
 self.onmessage = async ({ data: { shapes, minMs, maxCallMs } }) => {
   try {
     const wasm = await core;
-    if (typeof wasm.benchTime !== 'function') {
+    if (typeof wasm.benchRun !== 'function') {
       throw new Error('this build of the WASM module has no benchmark entry points ' +
                       '(wasm/bench_bindings.cpp)');
     }
