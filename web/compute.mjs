@@ -23,7 +23,7 @@ function attempt(field, fn) {
 
 // A whole number as typed into V, d or the seed; the core checks the range (a negative seed
 // wraps to 64 bits, as torch.manual_seed does).
-function wholeNumber(text, what, field) {
+export function wholeNumber(text, what, field) {
   const trimmed = text.trim();
   if (!/^[+-]?\d+$/.test(trimmed)) {
     throw new FieldError(field, trimmed === ''

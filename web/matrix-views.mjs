@@ -4,10 +4,10 @@ import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 
 // A row-major matrix, or the transpose of one, read cell by cell (W^T without copying W).
-function cells(m) {
+export function cells(m) {
   return { rows: m.rows, cols: m.cols, at: (i, j) => m.data[i * m.cols + j] };
 }
-function transposed(m) {
+export function transposed(m) {
   return { rows: m.cols, cols: m.rows, at: (i, j) => m.data[j * m.cols + i] };
 }
 

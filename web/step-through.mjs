@@ -35,7 +35,7 @@ function oneHotRow(vocab, id) {
 }
 
 // A row of a matrix in PyTorch's notation: "[0.6957, -1.8061, …]".
-function vectorText(data, start, length) {
+export function vectorText(data, start, length) {
   const shown = shownIndices(length, COL_CAP);
   const values = shown.filter((j) => j !== null).map((j) => data[start + j]);
   const format = tensorFormatter(values);
