@@ -4,12 +4,13 @@
 //   node wasm/bench/wasm_bench.mjs [--site build/wasm/site] [--out results/wasm]
 //        [--min-ms 50] [--repetitions 3] [--max-call-ms 2000]
 //        [--native results/benchmarks/lookup.json]
-//        [--filter V:50257/d:768/n:1024]
+//        [--filter V:50257/d:768/n:1024] [--publish]
 //
 // The module must include wasm/bench_bindings.cpp (benchLoad/benchRun/benchOutput). Times are
 // the process's CPU time (user + system), like the native suites' CPU time: on a shared
 // machine the time other processes hold the core does not count. Writes <out>/wasm.json
-// (ms per call per method and shape) and <out>/wasm_vs_native.md.
+// (ms per call per method and shape) and <out>/wasm_vs_native.md; --publish also copies the
+// table into docs/benchmarks/.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     'max-call-ms': { type: 'string', default: '2000' },
     native: { type: 'string', default: path.join(root, 'results/benchmarks/lookup.json') },
     filter: { type: 'string', default: '' },
+    publish: { type: 'boolean', default: false },
   },
 });
 
@@ -149,6 +151,10 @@ async function main() {
   const target = results.find((r) => r.shape === TARGET);
   if (target) console.log('\n' + table.split('\n').filter((l) => l.startsWith('| shape') || l.includes(TARGET)).join('\n'));
   console.log(`wrote ${options.out}/wasm.json and wasm_vs_native.md`);
+  if (options.publish) {
+    writeFileSync(path.join(root, 'docs/benchmarks/wasm_vs_native.md'), table);
+    console.log('published docs/benchmarks/wasm_vs_native.md');
+  }
 }
 
 await main();

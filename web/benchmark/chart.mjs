@@ -1,6 +1,6 @@
 // A log-log line chart in SVG: time per call against V, one line per method. No library.
 const SVG = 'http://www.w3.org/2000/svg';
-const SIZE = { width: 640, height: 360, left: 64, right: 16, top: 16, bottom: 48 };
+const SIZE = { width: 640, height: 360, left: 76, right: 16, top: 16, bottom: 48 };
 
 function element(name, attributes = {}, text = '') {
   const node = document.createElementNS(SVG, name);
