@@ -2,6 +2,8 @@
 // and the step-through; recompute on every input event (once per frame). A large product is
 // announced first and run after a short pause, so typing stays responsive.
 import { loadEmbedlab } from './embedlab/embedlab.mjs';
+import { createBackwardView } from './backward-view.mjs';
+import { createBagView } from './bag-view.mjs';
 import { FieldError, plan, productWork, run } from './compute.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { renderMatrices } from './matrix-views.mjs';
@@ -38,7 +40,7 @@ function start(lab) {
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
   const verdict = byId('verdict');
   const printout = byId('printout');
-  const dataSections = ['results', 'step', 'matrices', 'printout-section'].map(byId);
+  const dataSections = ['results', 'step', 'matrices', 'printout-section', 'backward', 'bag'].map(byId);
   const boxes = {
     weight: byId('weight-box'), onehot: byId('onehot-box'), linear: byId('linear-box'),
     lookup: byId('lookup-box'), product: byId('product-box'),
@@ -61,6 +63,9 @@ function start(lab) {
     render();
   });
 
+  // Each with inputs of its own, recomputed when the result or those inputs change.
+  const views = [createBackwardView(byId('backward-view'), lab), createBagView(byId('bag-view'), lab)];
+
   function setStale(stale) {
     for (const section of dataSections) section.classList.toggle('stale', stale);
   }
@@ -69,6 +74,7 @@ function start(lab) {
     renderMatrices(boxes, result, step);
     stepThrough.render(result, step);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
+    for (const view of views) view.render(result);
   }
 
   function fail(error) {

@@ -1,0 +1,271 @@
+// Backward: dL/dW of both routes for an upstream gradient G = dL/dout (n × d), drawn as
+// torch.manual_seed(s); G = torch.randn(n, d), the G of `embedlab backward --grad-seed s`.
+// The lookup's gradient is a scatter-add: row v of dW adds, in position order, the rows of G
+// whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
+// GEMM that knows nothing of padding_idx.
+import { wholeNumber } from './compute.mjs';
+import { cells, transposed } from './matrix-views.mjs';
+import { matrixTable } from './render-matrix.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+import { vectorText } from './step-through.mjs';
+import { showVerdict } from './verdict-view.mjs';
+import { createViewForm, optionalWhole } from './view-form.mjs';
+
+const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
+const TERMS_LISTED = 6;  // additions spelled out per row
+
+const CONTROLS = `
+  <label class="view-field"><span>seed of <var>G</var></span>
+    <input name="grad-seed" type="text" inputmode="numeric" value="0" spellcheck="false"></label>
+  <label class="view-field"><span><code>padding_idx</code></span>
+    <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
+
+function box(name, title, note) {
+  return `<div class="matrix-item">
+      <h3>${title}</h3>
+      <p class="route-note">${note}</p>
+      <div class="table-box" data-box="${name}"></div>
+    </div>`;
+}
+
+const OUTPUT = `
+  <p class="route-note view-code" data-part="draw"></p>
+  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  <ul class="view-notes" data-part="notes"></ul>
+  <div class="side-by-side">
+    ${box('grad', 'Lookup: <code>embedding.weight.grad</code>',
+          'A scatter-add: each token adds its row of <var>G</var> to row <var>id</var>.')}
+    ${box('product', 'Product: <code>onehot.T @ G</code>',
+          'Every one of the <var>V</var>·<var>n</var>·<var>d</var> multiply-adds done.')}
+  </div>
+  <h3 class="view-subtitle">Where each row of the gradient comes from</h3>
+  <div class="matrix-grid">
+    ${box('upstream', 'Upstream gradient <var>G</var> = dL/d<code>out</code>',
+          'One row per token <var>k</var>; the rows of a repeated id are highlighted.')}
+    <div class="matrix-item scatter">
+      <h3>The scatter-add, row by row</h3>
+      <p class="route-note">Rows of <var>G</var> added in position order, from 0.</p>
+      <ul class="scatter-list" data-part="scatter"></ul>
+    </div>
+    ${box('onehotT', '<code>onehot.T</code>',
+          'Row <var>id</var> has a 1 at each token with that id: the rows of <var>G</var> it adds.')}
+  </div>`;
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const count = (n) => n.toLocaleString('en-US');
+const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
+
+// The core's messages about padding_idx start with its name.
+const fieldOf = (message) => (message.startsWith('padding_idx') ? 'padding-idx' : null);
+
+// id -> its positions in idx, ascending.
+function positionsById(ids) {
+  const positions = new Map();
+  ids.forEach((id, k) => {
+    if (!positions.has(id)) positions.set(id, []);
+    positions.get(id).push(k);
+  });
+  return positions;
+}
+
+// The rows of dW the list spells out: all rows some token names, or, when there are more than
+// ROWS_LISTED, the padding row and the repeated ids first. Ascending.
+function listedRows(positions, padding) {
+  const rows = [...positions.keys()].sort((a, b) => a - b);
+  if (rows.length <= ROWS_LISTED) return rows;
+  const rank = (v) => (v === padding ? 0 : positions.get(v).length > 1 ? 1 : 2);
+  return rows.slice().sort((a, b) => rank(a) - rank(b) || a - b)
+    .slice(0, ROWS_LISTED).sort((a, b) => a - b);
+}
+
+// "G[1] + G[3]", summarised beyond TERMS_LISTED terms.
+function termsText(ks) {
+  const shown = ks.length <= TERMS_LISTED ? ks : [...ks.slice(0, TERMS_LISTED - 1), null, ks.at(-1)];
+  return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
+}
+
+// One row of dW: which rows of G it adds, in order, with the running sum after each addition.
+function scatterItem(v, ks, padding, G, grad) {
+  const d = G.cols;
+  const li = element('li');
+  li.append(element('strong', '', `dW[${v}]`), ' ');
+  if (v === padding) {
+    li.classList.add('padding');
+    li.append(`= 0: padding_idx, so ${termsText(ks)} ${ks.length === 1 ? 'is' : 'are'} not added`);
+    return li;
+  }
+  li.append(`= ${termsText(ks)}`);
+  if (ks.length === 1) {
+    li.append(' = ', element('code', 'vector', vectorText(grad.data, v * d, d)));
+    return li;
+  }
+  li.classList.add('repeat');
+  li.append(` (id ${v} at ${ks.length} positions):`);
+  // The running sum in float32, as the scatter-add adds (from +0, in position order); the last
+  // line shows the core's own row of dW.
+  const running = element('ol', 'running');
+  const sum = new Float32Array(d);
+  ks.forEach((k, i) => {
+    const last = i === ks.length - 1;
+    if (!last) for (let j = 0; j < d; ++j) sum[j] += G.data[k * d + j];
+    if (i >= TERMS_LISTED - 1 && !last) {
+      if (i === TERMS_LISTED - 1) running.append(element('li', 'gap', `… ${plural(ks.length - i - 1, 'more addition', 'more additions')}`));
+      return;
+    }
+    const text = last ? vectorText(grad.data, v * d, d) : vectorText(sum, 0, d);
+    running.append(element('li', '', `${i === 0 ? '0 + ' : '+ '}G[${k}] = `));
+    running.lastChild.append(element('code', 'vector', text));
+  });
+  li.append(running);
+  return li;
+}
+
+// "3, 5, 8", summarised beyond ROWS_LISTED entries.
+function listText(values) {
+  return `${values.slice(0, ROWS_LISTED).join(', ')}${values.length > ROWS_LISTED ? ', …' : ''}`;
+}
+
+// Whether row v holds the same values in both (V, d) gradients.
+function sameRow(a, b, v) {
+  const d = a.cols;
+  for (let j = v * d; j < (v + 1) * d; ++j) if (a.data[j] !== b.data[j]) return false;
+  return true;
+}
+
+function notes(ids, positions, b, vocab, dim) {
+  const { padding } = b;
+  const items = [];
+  const repeated = [...positions].filter(([, ks]) => ks.length > 1).map(([v]) => v).sort((a, b) => a - b);
+  if (padding !== null) {
+    const named = b.paddingIdx === padding ? `padding_idx = ${padding}`
+      : `padding_idx = ${b.paddingIdx} (row ${padding})`;
+    items.push(positions.has(padding)
+      ? `${named}: row ${padding} of the scatter-add gets no gradient, though ` +
+        `${plural(positions.get(padding).length, 'token has', 'tokens have')} id ${padding}; ` +
+        `onehot.T @ G knows nothing of padding_idx, so its row ${padding} is not zero.`
+      : `${named}: no token has id ${padding}, so it changes nothing here.`);
+  }
+  if (repeated.length > 0) {
+    items.push(`${repeated.length === 1 ? 'Row' : 'Rows'} ${listText(repeated)} ` +
+      `${repeated.length === 1 ? 'receives' : 'receive'} ` +
+      'the sum of several rows of G: the id repeats in idx.');
+  }
+  const rounded = [...positions].filter(([v, ks]) => ks.length >= 3 && v !== padding &&
+    !sameRow(b.grad, b.product, v)).map(([v]) => v).sort((a, b) => a - b);
+  if (rounded.length > 0) {
+    items.push(`${rounded.length === 1 ? 'Row' : 'Rows'} ${listText(rounded)} ` +
+      `${rounded.length === 1 ? 'differs' : 'differ'} in the last bits: with 3 or more rows of G ` +
+      'per id, the scatter-add adds them in position order, the GEMM in its own blocked order.');
+  }
+  const untouched = vocab - positions.size;
+  if (untouched > 0) {
+    items.push(`${plural(untouched, 'row gets', 'rows get')} zeros: no id asked for ` +
+      `${untouched === 1 ? 'it' : 'them'}.`);
+  }
+  const n = ids.length;
+  items.push(`The scatter-add did n·d = ${count(n * dim)} additions; onehot.T @ G did ` +
+    `V·n·d = ${count(vocab * n * dim)} multiply-adds, ${count((vocab - 1) * n * dim)} of them by zero.`);
+  return items.map((text) => element('li', '', text));
+}
+
+// root: an empty element the view fills; lab: the loaded WebAssembly module.
+// render(result): compute.run()'s result (ids, vocab, dim, onehot); recomputed only when new.
+export function createBackwardView(root, lab) {
+  const form = createViewForm(root, CONTROLS, fieldOf, () => update());
+  const output = element('div', 'view-output');
+  output.innerHTML = OUTPUT;
+  root.append(output);
+  const part = (name) => output.querySelector(`[data-part="${name}"]`);
+  const boxes = Object.fromEntries([...output.querySelectorAll('[data-box]')]
+    .map((node) => [node.dataset.box, node]));
+  let result = null;
+
+  function compute() {
+    const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
+    const paddingIdx = optionalWhole(form.value('padding-idx'), 'padding_idx', 'padding-idx');
+    const { ids, vocab, dim } = result;
+    const G = lab.randn(seed, ids.length, dim);
+    const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
+    const product = lab.onehotBackward(result.onehot, G);
+    // The core accepted padding_idx: it lies in [-V, V).
+    const padding = paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
+    return { seed, paddingIdx, padding, G, grad, product, comparison: lab.compare(grad, product) };
+  }
+
+  function show(b) {
+    const { ids, vocab, dim } = result;
+    const positions = positionsById(ids);
+    const listed = listedRows(positions, b.padding);
+    const listedPositions = listed.flatMap((v) => positions.get(v).slice(0, TERMS_LISTED));
+
+    const draw = part('draw');
+    draw.replaceChildren(
+      element('code', '', `torch.manual_seed(${b.seed}); G = torch.randn(${ids.length}, ${dim})`),
+      ': the G of ',
+      element('code', '', `embedlab backward --grad-seed ${b.seed}` +
+        `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
+      ' with the same ids and table. Without --grad-seed the CLI draws G right after a seeded table.');
+    showVerdict(part('verdict'), b.comparison);
+    part('notes').replaceChildren(...notes(ids, positions, b, vocab, dim));
+
+    const scatter = part('scatter');
+    scatter.replaceChildren(...listed.map((v) => scatterItem(v, positions.get(v), b.padding, b.G, b.grad)));
+    if (positions.size > listed.length) {
+      scatter.append(element('li', 'gap',
+        `… ${plural(positions.size - listed.length, 'more row', 'more rows')}, each the sum of its tokens' rows of G.`));
+    }
+
+    const rowClass = (v) => (v === b.padding ? 'padding'
+      : (positions.get(v)?.length ?? 0) > 1 ? 'repeat' : positions.has(v) ? 'hit' : '');
+    const tokenClass = (k) => (rowClass(ids[k]) === 'hit' ? '' : rowClass(ids[k]));
+    const vocabRows = shownIndices(vocab, ROW_CAP, listed);
+    const dimCols = shownIndices(dim, COL_CAP);
+    const label = (i) => String(i);
+    const vocabTable = (matrix, caption) => matrixTable({
+      matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
+      rowLabel: label, colLabel: label, rowClass,
+    });
+    boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
+    boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));
+    boxes.upstream.replaceChildren(matrixTable({
+      matrix: cells(b.G), caption: 'G = dL/dout (n × d)', corner: 'k: id',
+      rows: shownIndices(ids.length, ROW_CAP, listedPositions), cols: dimCols,
+      rowLabel: (k) => `${k}: ${ids[k]}`, colLabel: label, rowClass: tokenClass,
+    }));
+    boxes.onehotT.replaceChildren(matrixTable({
+      matrix: transposed(result.onehot), caption: 'onehot.T (V × n)', corner: 'id',
+      rows: vocabRows, cols: shownIndices(ids.length, COL_CAP, listedPositions),
+      rowLabel: label, colLabel: label, rowClass, integer: true,
+      cellClass: (value) => (value === 1 ? 'one' : ''),
+    }));
+  }
+
+  function update() {
+    if (!result) return;
+    let backward;
+    try {
+      backward = compute();
+    } catch (error) {
+      form.fail(error);
+      output.classList.add('stale');
+      return;
+    }
+    form.clear();
+    output.classList.remove('stale');
+    show(backward);
+  }
+
+  return {
+    render(next) {
+      if (next === result) return;  // a new step of the step-through, same result
+      result = next;
+      update();
+    },
+  };
+}

@@ -1,0 +1,274 @@
+// EmbeddingBag: the ids cut into bags at the offsets, each bag reduced to one row of W's width
+// (sum, mean or max), as F.embedding_bag does; per_sample_weights scale each id's row (sum only);
+// ids equal to padding_idx are left out. For sum and mean a bag is also a row of a multi-hot
+// matrix M (B × V) times W; max has no such form.
+import { FieldError } from './compute.mjs';
+import { cells } from './matrix-views.mjs';
+import { matrixTable } from './render-matrix.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+import { showPending, showVerdict } from './verdict-view.mjs';
+import { createViewForm, optionalWhole } from './view-form.mjs';
+
+const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
+const IDS_DRAWN = 12;      // ids drawn per bag
+
+const CONTROLS = `
+  <label class="view-field"><span><code>offsets</code></span>
+    <input name="offsets" type="text" value="0, 2" spellcheck="false"></label>
+  <label class="view-field"><span><code>mode</code></span>
+    <select name="mode">
+      <option value="sum">sum</option>
+      <option value="mean" selected>mean</option>
+      <option value="max">max</option>
+    </select></label>
+  <label class="view-field"><span><code>per_sample_weights</code></span>
+    <input name="weights" type="text" class="wide" placeholder="none" spellcheck="false"></label>
+  <label class="view-field"><span><code>padding_idx</code></span>
+    <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
+
+function box(name, title, note) {
+  return `<div class="matrix-item" data-item="${name}">
+      <h3>${title}</h3>
+      <p class="route-note">${note}</p>
+      <div class="table-box" data-box="${name}"></div>
+    </div>`;
+}
+
+const OUTPUT = `
+  <p class="route-note view-code" data-part="code"></p>
+  <ol class="bags" data-part="bags" aria-label="The bags over the ids"></ol>
+  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  <ul class="view-notes" data-part="notes"></ul>
+  <div class="side-by-side">
+    ${box('output', 'Bags: <code>bag(idx, offsets)</code>',
+          "Each bag's rows of <var>W</var>, reduced in position order.")}
+    ${box('product', 'Product: <code>M @ W</code>',
+          'The multi-hot rows times <var>W</var>, every multiply-add done.')}
+    ${box('argmax', 'Where each maximum comes from',
+          'For each output entry, the id of the row of <var>W</var> it was taken from ' +
+          "(−1 for an empty bag, where PyTorch's max_indices say 0).")}
+  </div>
+  <div class="matrix-grid">
+    ${box('multihot', 'Multi-hot <var>M</var>',
+          "Row <var>b</var> counts each id in bag <var>b</var> (its weights, for per_sample_weights; divided by the bag's size, for mean).")}
+  </div>`;
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const count = (n) => n.toLocaleString('en-US');
+const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
+
+// The core's messages start with the name of what they are about.
+function fieldOf(message) {
+  if (message.startsWith('padding_idx')) return 'padding-idx';
+  if (message.startsWith('per_sample_weights')) return 'weights';
+  if (message.startsWith('offsets') || message.startsWith('too many bags')) return 'offsets';
+  return null;
+}
+
+// "0, 2" as the core's offsets; an empty field is passed on, for the core's own message.
+function offsetsOf(lab, text) {
+  if (text.trim() === '') return [];
+  try {
+    return lab.parseIds(text);
+  } catch (error) {
+    throw new FieldError('offsets', `offsets: ${error.message}`);
+  }
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+// "1, 0.5, 2" (or [1, 0.5, 2]): the weights as typed and as numbers; null when empty.
+function weightsOf(text) {
+  const typed = text.split(/[\s,[\]]+/).filter((token) => token !== '');
+  if (typed.length === 0) return null;
+  typed.forEach((token, i) => {
+    if (!NUMBER.test(token)) {
+      throw new FieldError('weights',
+        `per_sample_weights: value ${i + 1} is "${token}", which is not a number, e.g. 1, 0.5, 2`);
+    }
+  });
+  return { typed, values: typed.map(Number) };
+}
+
+// Bag b runs from offsets[b] to the next offset, the last one to n.
+function bagRange(offsets, n, b) {
+  return [offsets[b], b + 1 < offsets.length ? offsets[b + 1] : n];
+}
+
+function reductionOf(mode, weighted) {
+  if (mode === 'max') return 'max';
+  if (mode === 'mean') return 'mean';
+  return weighted ? 'weighted sum' : 'sum';
+}
+
+// The bags drawn over the ids: one group per bag, an id left out by padding_idx struck through.
+function drawBags(list, ids, offsets, b) {
+  const items = shownIndices(b.bags, BAGS_DRAWN).map((bag) => {
+    if (bag === null) return element('li', 'bag gap', '…');
+    const [begin, end] = bagRange(offsets, ids.length, bag);
+    const li = element('li', 'bag');
+    const size = b.forward.bagSize[bag];
+    li.append(element('span', 'bag-label', `bag ${bag} = idx[${begin}:${end}]`));
+    const members = element('span', 'bag-ids');
+    for (const j of shownIndices(end - begin, IDS_DRAWN)) {
+      if (j === null) {
+        members.append(element('span', 'gap', '…'));
+        continue;
+      }
+      const k = begin + j;
+      const skipped = ids[k] === b.padding;
+      const chip = element('span', skipped ? 'bag-id skipped' : 'bag-id', String(ids[k]));
+      if (b.weights) chip.append(element('small', '', `×${b.weights.typed[k]}`));
+      if (skipped) chip.append(element('span', 'visually-hidden', ' (padding_idx: left out)'));
+      members.append(chip);
+    }
+    li.append(members, element('span', 'bag-size', end === begin ? 'empty: a row of zeros'
+      : size === 0 ? 'nothing left: a row of zeros'
+        : `${reductionOf(b.mode, b.weights !== null)} of ${plural(size, 'row', 'rows')}`));
+    return li;
+  });
+  list.replaceChildren(...items);
+}
+
+function notes(ids, b, vocab, dim, comparison) {
+  const items = [];
+  if (b.padding !== null) {
+    const named = b.paddingIdx === b.padding ? `padding_idx = ${b.padding}`
+      : `padding_idx = ${b.paddingIdx} (id ${b.padding})`;
+    items.push(ids.includes(b.padding)
+      ? `${named}: its ids are left out of every bag${b.mode === 'mean' ? ' and of the count a mean divides by' : ''}.`
+      : `${named}: no id equals it, so it changes nothing here.`);
+  }
+  if (b.mode === 'max') return items;
+  if (!comparison.identical) {
+    items.push('A bag adds its rows in position order, M @ W in vocabulary order' +
+      `${b.mode === 'mean' ? ', and they divide differently' : ''}: they may round differently.`);
+  }
+  const read = b.forward.bagSize.reduce((sum, size) => sum + size, 0);
+  items.push(`The bags read ${plural(read, 'row', 'rows')} of W (${count(read * dim)} floats); ` +
+    `M @ W did B·V·d = ${count(b.bags * vocab * dim)} multiply-adds.`);
+  return items;
+}
+
+function cliText(offsets, b) {
+  const parts = ['embedlab bag', `--offsets ${Array.from(offsets).join(',')}`, `--mode ${b.mode}`];
+  if (b.weights) parts.push(`--per-sample-weights ${b.weights.typed.join(',')}`);
+  if (b.paddingIdx !== null) parts.push(`--padding-idx ${b.paddingIdx}`);
+  return parts.join(' ');
+}
+
+// root: an empty element the view fills; lab: the loaded WebAssembly module.
+// render(result): compute.run()'s result (ids, vocab, dim, weight); recomputed only when new.
+export function createBagView(root, lab) {
+  const form = createViewForm(root, CONTROLS, fieldOf, () => update());
+  const output = element('div', 'view-output');
+  output.innerHTML = OUTPUT;
+  root.append(output);
+  const part = (name) => output.querySelector(`[data-part="${name}"]`);
+  const boxes = Object.fromEntries([...output.querySelectorAll('[data-box]')]
+    .map((node) => [node.dataset.box, node]));
+  const items = Object.fromEntries([...output.querySelectorAll('[data-item]')]
+    .map((node) => [node.dataset.item, node]));
+  let result = null;
+
+  function compute() {
+    const offsets = offsetsOf(lab, form.value('offsets'));
+    const mode = form.value('mode');
+    const weights = weightsOf(form.value('weights'));
+    const paddingIdx = optionalWhole(form.value('padding-idx'), 'padding_idx', 'padding-idx');
+    const { ids, vocab, weight } = result;
+    const options = { mode, paddingIdx, perSampleWeights: weights?.values ?? null };
+    const forward = lab.embeddingBag(weight, ids, offsets, options);
+    // M @ W with the one-hot route's dense GEMM: it takes any (B, V) matrix.
+    const multihot = mode === 'max' ? null : lab.bagMatrix(ids, offsets, vocab, options);
+    const product = multihot && lab.onehotProduct(multihot, weight);
+    // The core accepted padding_idx: it lies in [-V, V).
+    const padding = paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
+    return { offsets, mode, weights, paddingIdx, padding, forward, multihot, product,
+             bags: forward.output.rows };
+  }
+
+  function show(b) {
+    const { ids, vocab, dim } = result;
+    const code = part('code');
+    code.replaceChildren(
+      element('code', '', `bag = nn.EmbeddingBag(${vocab}, ${dim}, mode='${b.mode}'` +
+        `${b.paddingIdx === null ? '' : `, padding_idx=${b.paddingIdx}`}); ` +
+        `out = bag(idx, offsets${b.weights ? ', per_sample_weights=psw' : ''})`),
+      ' with bag.weight = W. In the CLI, ',
+      element('code', '', cliText(b.offsets, b)),
+      ' prints the same bags for the same ids and table.');
+    drawBags(part('bags'), ids, b.offsets, b);
+
+    const comparison = b.product && lab.compare(b.forward.output, b.product);
+    if (comparison) {
+      showVerdict(part('verdict'), comparison);
+    } else {
+      showPending(part('verdict'), 'no product form',
+        "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
+        'multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum.');
+    }
+    part('notes').replaceChildren(...notes(ids, b, vocab, dim, comparison)
+      .map((text) => element('li', '', text)));
+
+    const bagRows = shownIndices(b.bags, ROW_CAP);
+    const dimCols = shownIndices(dim, COL_CAP);
+    const label = (i) => String(i);
+    const bagTable = (matrix, caption, integer = false) => matrixTable({
+      matrix, caption, corner: 'bag', rows: bagRows, cols: dimCols,
+      rowLabel: label, colLabel: label, integer,
+    });
+    boxes.output.replaceChildren(bagTable(cells(b.forward.output),
+      `F.embedding_bag, mode='${b.mode}' (B × d)`));
+    items.product.hidden = b.mode === 'max';
+    items.multihot.hidden = b.mode === 'max';
+    items.argmax.hidden = b.mode !== 'max';
+    if (b.mode === 'max') {
+      const rows = b.forward.maxRows;
+      boxes.argmax.replaceChildren(bagTable({ rows: b.bags, cols: dim, at: (i, j) => rows[i * dim + j] },
+        'the id of each maximum (B × d)', true));
+      boxes.product.replaceChildren();
+      boxes.multihot.replaceChildren();
+      return;
+    }
+    boxes.argmax.replaceChildren();
+    boxes.product.replaceChildren(bagTable(cells(b.product), 'M @ W (B × d)'));
+    const present = new Set(ids);
+    boxes.multihot.replaceChildren(matrixTable({
+      matrix: cells(b.multihot), caption: `M (B × V)`, corner: 'bag',
+      rows: bagRows, cols: shownIndices(vocab, COL_CAP, [...present]),
+      rowLabel: label, colLabel: label,
+      colClass: (v) => (v === b.padding ? 'padding' : ''),
+      cellClass: (value) => (value !== 0 ? 'one' : ''),
+    }));
+  }
+
+  function update() {
+    if (!result) return;
+    let bags;
+    try {
+      bags = compute();
+    } catch (error) {
+      form.fail(error);
+      output.classList.add('stale');
+      return;
+    }
+    form.clear();
+    output.classList.remove('stale');
+    show(bags);
+  }
+
+  return {
+    render(next) {
+      if (next === result) return;  // a new step of the step-through, same result
+      result = next;
+      update();
+    },
+  };
+}
