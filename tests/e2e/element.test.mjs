@@ -174,7 +174,7 @@ describe('<embedding-demo>', () => {
     env.problems.length = 0;
   });
 
-  test('the views: lookup, one-hot, printout, and those this build lacks', async () => {
+  test('the views: lookup, one-hot, printout, backward and bag', async () => {
     const { page } = env;
     await openHost(env, 'views', `
       <embedding-demo id="lookup" view="lookup"></embedding-demo>
@@ -191,8 +191,11 @@ describe('<embedding-demo>', () => {
     const printed = await page.evaluate(() =>
       [...document.getElementById('printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
+    // Their numbers are checked against PyTorch in backward.test.mjs and bag.test.mjs.
+    assert.equal((await demoCells(page, '#backward', 'grad')).length, 4);
+    assert.equal((await demoCells(page, '#bag', 'output')).length, 2);
     for (const id of ['backward', 'bag']) {
-      assert.match(await demoText(page, `#${id}`, '.unavailable'), /is not available in this build: /);
+      assert.equal(await demoText(page, `#${id}`, '.verdict-word'), 'match');
       assert.equal(await page.evaluate((id) => document.getElementById(id).error, id), null);
     }
   });

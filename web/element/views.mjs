@@ -1,7 +1,9 @@
 // The views of <embedding-demo>, built from the page's own renderers: the tables
 // (matrix-views.mjs), the verdict (verdict-view.mjs), the step-through (step-through.mjs), the
-// printout (printout.mjs) and the benchmark panel. Templates are constant markup; every value a
-// view shows is set as text by those renderers.
+// printout (printout.mjs), the backward and bag views and the benchmark panel. Templates are
+// constant markup; every value a view shows is set as text by those renderers.
+import { createBackwardView } from '../backward-view.mjs';
+import { createBagView } from '../bag-view.mjs';
 import { renderMatrices } from '../matrix-views.mjs';
 import { renderPrintout } from '../printout.mjs';
 import { createStepThrough } from '../step-through.mjs';
@@ -86,22 +88,6 @@ async function benchmarkView(container) {
   return {};
 }
 
-// A view this build cannot draw (the module lacks its functions, or web/ a renderer for it)
-// says so instead of failing.
-function unavailable(what, functions) {
-  return (container, { lab }) => {
-    const missing = functions.filter((name) => typeof lab[name] !== 'function');
-    const reason = missing.length
-      ? `the WebAssembly module has no ${missing.map((name) => `${name}()`).join(', ')}`
-      : 'the web page does not draw it yet';
-    const message = document.createElement('p');
-    message.className = 'unavailable';
-    message.textContent = `${what} is not available in this build: ${reason}.`;
-    container.append(message);
-    return {};
-  };
-}
-
 // title: the group's label before the inputs; result: whether the view shows a computed result.
 // build(container, { lab, onStep }) -> (a promise of) { render?(result, step), fail?(hasResult) }.
 export const VIEW_SPECS = {
@@ -121,13 +107,14 @@ export const VIEW_SPECS = {
   },
   step: { title: 'Step through one token', result: true, build: stepView },
   printout: { title: 'As PyTorch prints it', result: true, build: printoutView },
+  // Each with inputs of its own inside the element (G's seed, padding_idx; offsets, mode...).
   backward: {
-    title: 'Gradients of both routes', result: false,
-    build: unavailable('The backward view', ['embeddingBackward', 'onehotBackward']),
+    title: 'Gradients of both routes', result: true,
+    build: (container, { lab }) => createBackwardView(container, lab),
   },
   bag: {
-    title: 'EmbeddingBag', result: false,
-    build: unavailable('The bag view', ['embeddingBag', 'bagMatrix']),
+    title: 'EmbeddingBag', result: true,
+    build: (container, { lab }) => createBagView(container, lab),
   },
   benchmark: { title: 'Benchmark', result: false, build: benchmarkView },
 };
