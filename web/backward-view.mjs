@@ -210,7 +210,8 @@ export function createBackwardView(root, lab) {
       ': the G of ',
       element('code', '', `embedlab backward --grad-seed ${b.seed}` +
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
-      ' with the same ids and table. Without --grad-seed the CLI draws G right after a seeded table.');
+      ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
+      ' the CLI draws G right after a seeded table.');
     showVerdict(part('verdict'), b.comparison);
     part('notes').replaceChildren(...notes(ids, positions, b, vocab, dim));
 
