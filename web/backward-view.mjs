@@ -225,7 +225,8 @@ export function createBackwardView(root, lab) {
     const rowClass = (v) => (v === b.padding ? 'padding'
       : (positions.get(v)?.length ?? 0) > 1 ? 'repeat' : positions.has(v) ? 'hit' : '');
     const tokenClass = (k) => (rowClass(ids[k]) === 'hit' ? '' : rowClass(ids[k]));
-    const vocabRows = shownIndices(vocab, ROW_CAP, listed);
+    // Every row a token names, while they fit; else the listed ones.
+    const vocabRows = shownIndices(vocab, ROW_CAP, positions.size <= ROW_CAP ? [...positions.keys()] : listed);
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) => matrixTable({
