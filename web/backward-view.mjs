@@ -115,7 +115,10 @@ function scatterItem(v, ks, padding, G, grad) {
     const last = i === ks.length - 1;
     if (!last) for (let j = 0; j < d; ++j) sum[j] += G.data[k * d + j];
     if (i >= TERMS_LISTED - 1 && !last) {
-      if (i === TERMS_LISTED - 1) running.append(element('li', 'gap', `… ${plural(ks.length - i - 1, 'more addition', 'more additions')}`));
+      if (i === TERMS_LISTED - 1) {
+        running.append(element('li', 'gap',
+          `… ${plural(ks.length - i - 1, 'more addition', 'more additions')}`));
+      }
       return;
     }
     const text = last ? vectorText(grad.data, v * d, d) : vectorText(sum, 0, d);
