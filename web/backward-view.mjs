@@ -4,12 +4,14 @@
 // whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
 // GEMM that knows nothing of padding_idx.
 import { wholeNumber } from './compute.mjs';
+import { byData, element } from './dom.mjs';
+import { count, plural } from './format-number.mjs';
 import { cells, transposed } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { vectorText } from './step-through.mjs';
 import { showVerdict } from './verdict-view.mjs';
-import { createViewForm, optionalWhole } from './view-form.mjs';
+import { createFormView, matrixItem, optionalWhole } from './view-form.mjs';
 
 const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
 const TERMS_LISTED = 6;  // additions spelled out per row
@@ -20,46 +22,28 @@ const CONTROLS = `
   <label class="view-field"><span><code>padding_idx</code></span>
     <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
 
-function box(name, title, note) {
-  return `<div class="matrix-item">
-      <h3>${title}</h3>
-      <p class="route-note">${note}</p>
-      <div class="table-box" data-box="${name}"></div>
-    </div>`;
-}
-
 const OUTPUT = `
   <p class="route-note view-code" data-part="draw"></p>
   <div class="verdict" data-part="verdict" aria-live="polite"></div>
   <ul class="view-notes" data-part="notes"></ul>
   <div class="side-by-side">
-    ${box('grad', 'Lookup: <code>embedding.weight.grad</code>',
+    ${matrixItem('grad', 'Lookup: <code>embedding.weight.grad</code>',
           'A scatter-add: each token adds its row of <var>G</var> to row <var>id</var>.')}
-    ${box('product', 'Product: <code>onehot.T @ G</code>',
+    ${matrixItem('product', 'Product: <code>onehot.T @ G</code>',
           'Every one of the <var>V</var>·<var>n</var>·<var>d</var> multiply-adds done.')}
   </div>
   <h3 class="view-subtitle">Where each row of the gradient comes from</h3>
   <div class="matrix-grid">
-    ${box('upstream', 'Upstream gradient <var>G</var> = dL/d<code>out</code>',
+    ${matrixItem('upstream', 'Upstream gradient <var>G</var> = dL/d<code>out</code>',
           'One row per token <var>k</var>; the rows of a repeated id are highlighted.')}
     <div class="matrix-item scatter">
       <h3>The scatter-add, row by row</h3>
       <p class="route-note">Rows of <var>G</var> added in position order, from 0.</p>
       <ul class="scatter-list" data-part="scatter"></ul>
     </div>
-    ${box('onehotT', '<code>onehot.T</code>',
+    ${matrixItem('onehotT', '<code>onehot.T</code>',
           'Row <var>id</var> has a 1 at each token with that id: the rows of <var>G</var> it adds.')}
   </div>`;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-const count = (n) => n.toLocaleString('en-US');
-const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
 // The core's messages about padding_idx start with its name.
 const fieldOf = (message) => (message.startsWith('padding_idx') ? 'padding-idx' : null);
@@ -180,16 +164,11 @@ function notes(ids, positions, b, vocab, dim) {
 // root: an empty element the view fills; lab: the loaded WebAssembly module.
 // render(result): compute.run()'s result (ids, vocab, dim, onehot); recomputed only when new.
 export function createBackwardView(root, lab) {
-  const form = createViewForm(root, CONTROLS, fieldOf, () => update());
-  const output = element('div', 'view-output');
-  output.innerHTML = OUTPUT;
-  root.append(output);
-  const part = (name) => output.querySelector(`[data-part="${name}"]`);
-  const boxes = Object.fromEntries([...output.querySelectorAll('[data-box]')]
-    .map((node) => [node.dataset.box, node]));
-  let result = null;
+  const view = createFormView(root, { controls: CONTROLS, fieldOf, output: OUTPUT, compute, show });
+  const parts = byData(view.output, 'part');
+  const boxes = byData(view.output, 'box');
 
-  function compute() {
+  function compute(result, form) {
     const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
     const paddingIdx = optionalWhole(form.value('padding-idx'), 'padding_idx', 'padding-idx');
     const { ids, vocab, dim } = result;
@@ -201,13 +180,13 @@ export function createBackwardView(root, lab) {
     return { seed, paddingIdx, padding, G, grad, product, comparison: lab.compare(grad, product) };
   }
 
-  function show(b) {
+  function show(b, result) {
     const { ids, vocab, dim } = result;
     const positions = positionsById(ids);
     const listed = listedRows(positions, b.padding);
     const listedPositions = listed.flatMap((v) => positions.get(v).slice(0, TERMS_LISTED));
 
-    const draw = part('draw');
+    const draw = parts.draw;
     draw.replaceChildren(
       element('code', '', `torch.manual_seed(${b.seed}); G = torch.randn(${ids.length}, ${dim})`),
       ': the G of ',
@@ -215,10 +194,10 @@ export function createBackwardView(root, lab) {
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
       ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.');
-    showVerdict(part('verdict'), b.comparison);
-    part('notes').replaceChildren(...notes(ids, positions, b, vocab, dim));
+    showVerdict(parts.verdict, b.comparison);
+    parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
-    const scatter = part('scatter');
+    const scatter = parts.scatter;
     scatter.replaceChildren(...listed.map((v) => scatterItem(v, positions.get(v), b.padding, b.G, b.grad)));
     if (positions.size > listed.length) {
       scatter.append(element('li', 'gap',
@@ -251,26 +230,5 @@ export function createBackwardView(root, lab) {
     }));
   }
 
-  function update() {
-    if (!result) return;
-    let backward;
-    try {
-      backward = compute();
-    } catch (error) {
-      form.fail(error);
-      output.classList.add('stale');
-      return;
-    }
-    form.clear();
-    output.classList.remove('stale');
-    show(backward);
-  }
-
-  return {
-    render(next) {
-      if (next === result) return;  // a new step of the step-through, same result
-      result = next;
-      update();
-    },
-  };
+  return { render: view.render };
 }

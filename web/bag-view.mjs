@@ -3,11 +3,13 @@
 // ids equal to padding_idx are left out. For sum and mean a bag is also a row of a multi-hot
 // matrix M (B × V) times W; max has no such form.
 import { FieldError } from './compute.mjs';
+import { byData, element } from './dom.mjs';
+import { count, plural } from './format-number.mjs';
 import { cells } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
-import { createViewForm, optionalWhole } from './view-form.mjs';
+import { createFormView, matrixItem, optionalWhole } from './view-form.mjs';
 
 const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
 const IDS_DRAWN = 12;      // ids drawn per bag
@@ -26,42 +28,24 @@ const CONTROLS = `
   <label class="view-field"><span><code>padding_idx</code></span>
     <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
 
-function box(name, title, note) {
-  return `<div class="matrix-item" data-item="${name}">
-      <h3>${title}</h3>
-      <p class="route-note">${note}</p>
-      <div class="table-box" data-box="${name}"></div>
-    </div>`;
-}
-
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
   <ol class="bags" data-part="bags" aria-label="The bags over the ids"></ol>
   <div class="verdict" data-part="verdict" aria-live="polite"></div>
   <ul class="view-notes" data-part="notes"></ul>
   <div class="side-by-side">
-    ${box('output', 'Bags: <code>bag(idx, offsets)</code>',
+    ${matrixItem('output', 'Bags: <code>bag(idx, offsets)</code>',
           "Each bag's rows of <var>W</var>, reduced in position order.")}
-    ${box('product', 'Product: <code>M @ W</code>',
+    ${matrixItem('product', 'Product: <code>M @ W</code>',
           'The multi-hot rows times <var>W</var>, every multiply-add done.')}
-    ${box('argmax', 'Where each maximum comes from',
+    ${matrixItem('argmax', 'Where each maximum comes from',
           'For each output entry, the id of the row of <var>W</var> it was taken from ' +
           "(−1 for an empty bag, where PyTorch's max_indices say 0).")}
   </div>
   <div class="matrix-grid">
-    ${box('multihot', 'Multi-hot <var>M</var>',
+    ${matrixItem('multihot', 'Multi-hot <var>M</var>',
           "Row <var>b</var> counts each id in bag <var>b</var> (its weights, for per_sample_weights; divided by the bag's size, for mean).")}
   </div>`;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-const count = (n) => n.toLocaleString('en-US');
-const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
 // The core's messages start with the name of what they are about.
 function fieldOf(message) {
@@ -166,18 +150,12 @@ function cliText(offsets, b) {
 // root: an empty element the view fills; lab: the loaded WebAssembly module.
 // render(result): compute.run()'s result (ids, vocab, dim, weight); recomputed only when new.
 export function createBagView(root, lab) {
-  const form = createViewForm(root, CONTROLS, fieldOf, () => update());
-  const output = element('div', 'view-output');
-  output.innerHTML = OUTPUT;
-  root.append(output);
-  const part = (name) => output.querySelector(`[data-part="${name}"]`);
-  const boxes = Object.fromEntries([...output.querySelectorAll('[data-box]')]
-    .map((node) => [node.dataset.box, node]));
-  const items = Object.fromEntries([...output.querySelectorAll('[data-item]')]
-    .map((node) => [node.dataset.item, node]));
-  let result = null;
+  const view = createFormView(root, { controls: CONTROLS, fieldOf, output: OUTPUT, compute, show });
+  const parts = byData(view.output, 'part');
+  const boxes = byData(view.output, 'box');
+  const items = byData(view.output, 'item');
 
-  function compute() {
+  function compute(result, form) {
     const offsets = offsetsOf(lab, form.value('offsets'));
     const mode = form.value('mode');
     const weights = weightsOf(form.value('weights'));
@@ -194,9 +172,9 @@ export function createBagView(root, lab) {
              bags: forward.output.rows };
   }
 
-  function show(b) {
+  function show(b, result) {
     const { ids, vocab, dim } = result;
-    const code = part('code');
+    const code = parts.code;
     code.replaceChildren(
       element('code', '', `bag = nn.EmbeddingBag(${vocab}, ${dim}, mode='${b.mode}'` +
         `${b.paddingIdx === null ? '' : `, padding_idx=${b.paddingIdx}`}); ` +
@@ -204,17 +182,17 @@ export function createBagView(root, lab) {
       ' with bag.weight = W. In the CLI, ',
       element('code', '', cliText(b.offsets, b)),
       ' prints the same bags for the same ids and table.');
-    drawBags(part('bags'), ids, b.offsets, b);
+    drawBags(parts.bags, ids, b.offsets, b);
 
     const comparison = b.product && lab.compare(b.forward.output, b.product);
     if (comparison) {
-      showVerdict(part('verdict'), comparison);
+      showVerdict(parts.verdict, comparison);
     } else {
-      showPending(part('verdict'), 'no product form',
+      showPending(parts.verdict, 'no product form',
         "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
         'multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum.');
     }
-    part('notes').replaceChildren(...notes(ids, b, vocab, dim, comparison)
+    parts.notes.replaceChildren(...notes(ids, b, vocab, dim, comparison)
       .map((text) => element('li', '', text)));
 
     const bagRows = shownIndices(b.bags, ROW_CAP);
@@ -249,26 +227,5 @@ export function createBagView(root, lab) {
     }));
   }
 
-  function update() {
-    if (!result) return;
-    let bags;
-    try {
-      bags = compute();
-    } catch (error) {
-      form.fail(error);
-      output.classList.add('stale');
-      return;
-    }
-    form.clear();
-    output.classList.remove('stale');
-    show(bags);
-  }
-
-  return {
-    render(next) {
-      if (next === result) return;  // a new step of the step-through, same result
-      result = next;
-      update();
-    },
-  };
+  return { render: view.render };
 }

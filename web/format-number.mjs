@@ -1,6 +1,12 @@
-// Table cells in PyTorch's notation (torch/_tensor_str.py, default print options): one notation
-// per matrix, chosen from the values shown, 4 decimals; Python's rounding, half to even.
+// Numbers as the page writes them: counts in prose ("1,234 rows"), and table cells in PyTorch's
+// notation (torch/_tensor_str.py, default print options): one notation per matrix, chosen from
+// the values shown, 4 decimals; Python's rounding, half to even.
 const PRECISION = 4;
+
+// 1234 -> "1,234".
+export const count = (n) => n.toLocaleString('en-US');
+// plural(1, 'row', 'rows') -> "1 row"; plural(1234, 'row', 'rows') -> "1,234 rows".
+export const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
 function nonFinite(x) {
   if (Number.isNaN(x)) return 'nan';

@@ -1,14 +1,8 @@
 // One matrix as an HTML table: a caption, column and row headers, cells in PyTorch's notation,
 // skipped runs as ellipses. Built off-document in a DocumentFragment, text only (no HTML).
+import { element } from './dom.mjs';
 import { tensorFormatter } from './format-number.mjs';
 import { countShown } from './shown-indices.mjs';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function shownValues(matrix, rows, cols) {
   const values = [];

@@ -1,17 +1,10 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
 // each route does for it and for the whole batch. The token picker is a radio group of buttons
 // with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
-import { tensorFormatter } from './format-number.mjs';
+import { element } from './dom.mjs';
+import { count, tensorFormatter } from './format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-const count = (n) => n.toLocaleString('en-US');
 // "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
 function percent(part, whole) {
   const share = (100 * part) / whole;

@@ -1,8 +1,9 @@
-// The inputs a view adds to the page's (the backward view's G seed, the bag view's offsets...):
-// a small form of named inputs, and one alert beside it that shows the message of the input
-// that is wrong, as text, with aria-invalid on that input. The view recomputes once per frame
-// after an input event.
+// A view with inputs of its own beside the page's (the backward view's G seed, the bag view's
+// offsets...): a small form of named inputs, one alert beside it that shows the message of the
+// input that is wrong, as text, with aria-invalid on that input, and the view's output below.
+// The view recomputes when the page's result is new and once per frame after an input event.
 import { FieldError, wholeNumber } from './compute.mjs';
+import { element } from './dom.mjs';
 import { EmbedlabError } from './embedlab/embedlab.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
@@ -15,7 +16,7 @@ export function optionalWhole(text, what, field) {
 // root: where the form and its alert are appended; markup: constant markup of labelled inputs,
 // each with a name; fieldOf(message): the input a message of the core is about, or null.
 // update() runs once per frame after input.
-export function createViewForm(root, markup, fieldOf, update) {
+function createViewForm(root, markup, fieldOf, update) {
   const errorId = `view-error-${++forms}`;
   const template = document.createElement('template');
   template.innerHTML = `<form class="view-controls" novalidate autocomplete="off">${markup}</form>
@@ -55,6 +56,53 @@ export function createViewForm(root, markup, fieldOf, update) {
       if (error instanceof FieldError) show(error.message, error.field);
       else if (error instanceof EmbedlabError) show(error.message, fieldOf(error.message));
       else throw error;
+    },
+  };
+}
+
+// Markup of one titled table box in a view's output: data-item names the box, data-box the
+// element its table goes in.
+export function matrixItem(name, title, note) {
+  return `<div class="matrix-item" data-item="${name}">
+      <h3>${title}</h3>
+      <p class="route-note">${note}</p>
+      <div class="table-box" data-box="${name}"></div>
+    </div>`;
+}
+
+// root: an empty element the view fills: the form (controls, fieldOf as for createViewForm),
+// then a div.view-output holding the constant markup output.
+// compute(result, form): what show(computed, result) draws; it throws a FieldError or the core's
+// EmbedlabError for a wrong input, which the form shows while the last output stays, marked stale.
+// Returns the output element and render(result), for compute.run()'s result.
+export function createFormView(root, { controls, fieldOf, output: markup, compute, show }) {
+  const form = createViewForm(root, controls, fieldOf, () => update());
+  const output = element('div', 'view-output');
+  output.innerHTML = markup;
+  root.append(output);
+  let result = null;
+
+  function update() {
+    if (!result) return;
+    let computed;
+    try {
+      computed = compute(result, form);
+    } catch (error) {
+      form.fail(error);
+      output.classList.add('stale');
+      return;
+    }
+    form.clear();
+    output.classList.remove('stale');
+    show(computed, result);
+  }
+
+  return {
+    output,
+    render(next) {
+      if (next === result) return;  // a new step of the step-through, same result
+      result = next;
+      update();
     },
   };
 }

@@ -4,6 +4,7 @@
 // constant markup; every value a view shows is set as text by those renderers.
 import { createBackwardView } from '../backward-view.mjs';
 import { createBagView } from '../bag-view.mjs';
+import { byData } from '../dom.mjs';
 import { renderMatrices } from '../matrix-views.mjs';
 import { renderPrintout } from '../printout.mjs';
 import { createStepThrough } from '../step-through.mjs';
@@ -34,17 +35,11 @@ const ONEHOT = matrixBox('onehot', 'One-hot: <code>F.one_hot(idx, V)</code>',
 const VERDICT = '<div class="verdict" data-part="verdict" aria-live="polite"></div>';
 const operator = (symbol, name) => `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
 
-// The boxes this view shows; renderMatrices() builds only those.
-function boxesIn(container) {
-  return Object.fromEntries([...container.querySelectorAll('[data-box]')]
-    .map((box) => [box.dataset.box, box]));
-}
-
 // A view of tables, with the verdict above them when `verdict` is true.
 function tablesView(markup, verdict) {
   return (container) => {
     container.append(fragment(markup));
-    const boxes = boxesIn(container);
+    const boxes = byData(container, 'box');  // renderMatrices() builds only the boxes shown
     const box = container.querySelector('[data-part="verdict"]');
     return {
       render(result, step) {
