@@ -5,9 +5,10 @@
 // next to the view's inputs, as text.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForLookupRows } from './harness.mjs';
+import { pageOverflow, waitForLookupRows } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
+import { formView, openSiteWithIds } from './view-form.mjs';
 
 const TORCH_BACKWARD = `
 import json, sys, torch
@@ -28,34 +29,20 @@ const IDS = [2, 3, 1, 3];
 
 describe('backward view', () => {
   let env;
-  before(async () => {
-    env = await openSite();
-    await env.page.fill('#ids', IDS.join(', '));
-    await waitForLookupRows(env.page, IDS);
-  });
+  before(async () => { env = await openSiteWithIds(IDS); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
-  const view = '#backward';
-  const input = (name) => `${view} [name="${name}"]`;
-  const cellsOf = (box) => tableCells(env.page, `backward [data-box="${box}"]`);
-  const verdictWord = () => env.page.textContent(`${view} .verdict-word`);
-  const alertText = async () => {
-    const alert = env.page.locator(`${view} .error[role="alert"]`);
-    return (await alert.isVisible()) ? alert.textContent() : '';
-  };
+  const { view, input, cellsOf, verdictWord, waitForCommand, checkBadInput } =
+    formView(() => env.page, 'backward');
 
-  // Sets the view's inputs and waits until the view shows them (its code line names both).
+  // Sets the view's inputs and waits until the view shows them (its CLI line names both).
   async function setInputs(gradSeed, paddingIdx) {
     const { page } = env;
     await page.fill(input('grad-seed'), String(gradSeed));
     await page.fill(input('padding-idx'), paddingIdx === null ? '' : String(paddingIdx));
-    const expected = `embedlab backward --grad-seed ${gradSeed}` +
-      (paddingIdx === null ? ' with' : ` --padding-idx ${paddingIdx} with`);
-    await page.waitForFunction(([selector, text]) =>
-      document.querySelector(selector)?.textContent.includes(text) &&
-      !document.querySelector(selector).closest('.view-output').classList.contains('stale'),
-    [`${view} [data-part="draw"]`, expected]);
+    await waitForCommand('draw', `embedlab backward --grad-seed ${gradSeed}` +
+      (paddingIdx === null ? '' : ` --padding-idx ${paddingIdx}`));
   }
 
   test('a repeated id: its row of dW is the sum of its tokens\' rows of G (PyTorch)', async () => {
@@ -113,7 +100,6 @@ describe('backward view', () => {
   });
 
   test('bad input: the message inline, as text, the last result kept and marked stale', async () => {
-    const { page } = env;
     const cases = [
       ['padding-idx', '9', 'padding_idx = 9 is outside the vocabulary: it must lie in [-4, 3] for V = 4'],
       ['padding-idx', '-5', 'padding_idx = -5 is outside the vocabulary: it must lie in [-4, 3] for V = 4'],
@@ -122,19 +108,7 @@ describe('backward view', () => {
       ['grad-seed', ' ', 'the seed of G is empty: type a whole number'],
     ];
     for (const [name, text, message] of cases) {
-      const before = await page.inputValue(input(name));
-      await page.fill(input(name), text);
-      await page.waitForFunction((selector) => !document.querySelector(selector).hidden,
-        `${view} .error[role="alert"]`);
-      assert.equal(await alertText(), message);
-      assert.equal(await page.getAttribute(input(name), 'aria-invalid'), 'true');
-      assert.equal(await page.locator(`${view} .error b`).count(), 0, 'typed text is never HTML');
-      assert.ok(await page.locator(`${view} .view-output`).evaluate((node) => node.classList.contains('stale')));
-      assert.equal((await cellsOf('grad')).length, 4, 'the last good gradient stays');
-      await page.fill(input(name), before);
-      await page.waitForFunction((selector) => document.querySelector(selector).hidden,
-        `${view} .error[role="alert"]`);
-      assert.equal(await page.getAttribute(input(name), 'aria-invalid'), null);
+      await checkBadInput(name, text, message, { box: 'grad', rows: 4, kept: 'the last good gradient stays' });
     }
   });
 
@@ -161,8 +135,6 @@ describe('backward view', () => {
     await setInputs(0, 1);
     await page.evaluate(() => document.activeElement.blur());  // no focus ring in the picture
     await saveScreenshot(page.locator(view), 'backward.png');
-    const overflow = await page.evaluate(() =>
-      document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.equal(overflow, 0);
+    assert.equal(await pageOverflow(page), 0);
   });
 });

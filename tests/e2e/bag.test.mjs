@@ -5,9 +5,10 @@
 // to the view's inputs, as text.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForLookupRows } from './harness.mjs';
+import { pageOverflow, tableCells, waitForLookupRows } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
+import { formView, openSiteWithIds } from './view-form.mjs';
 
 // M is built here from its definition (one entry per id that counts, weights added, a mean's
 // row divided by its count), not with the page's code.
@@ -45,22 +46,12 @@ const IDS = [3, 3, 1, 2];
 
 describe('bag view', () => {
   let env;
-  before(async () => {
-    env = await openSite();
-    await env.page.fill('#ids', IDS.join(', '));
-    await waitForLookupRows(env.page, IDS);
-  });
+  before(async () => { env = await openSiteWithIds(IDS); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
-  const view = '#bag';
-  const input = (name) => `${view} [name="${name}"]`;
-  const cellsOf = (box) => tableCells(env.page, `bag [data-box="${box}"]`);
-  const verdictWord = () => env.page.textContent(`${view} .verdict-word`);
-  const alertText = async () => {
-    const alert = env.page.locator(`${view} .error[role="alert"]`);
-    return (await alert.isVisible()) ? alert.textContent() : '';
-  };
+  const { view, input, cellsOf, verdictWord, alertText, waitForAlert, waitForCommand, checkBadInput } =
+    formView(() => env.page, 'bag');
 
   // Sets the view's inputs and waits until it shows them: its CLI line names every option.
   async function setInputs({ offsets = [0, 2], mode = 'mean', weights = null, padding = null }) {
@@ -72,11 +63,7 @@ describe('bag view', () => {
     let cli = `embedlab bag --offsets ${offsets.join(',')} --mode ${mode}`;
     if (weights !== null) cli += ` --per-sample-weights ${weights.join(',')}`;
     if (padding !== null) cli += ` --padding-idx ${padding}`;
-    await page.waitForFunction(([selector, text]) => {
-      const code = [...document.querySelectorAll(`${selector} code`)].map((node) => node.textContent);
-      return code.includes(text) &&
-        !document.querySelector(selector).closest('.view-output').classList.contains('stale');
-    }, [`${view} [data-part="code"]`, cli]);
+    await waitForCommand('code', cli);
   }
 
   function torchBag(options) {
@@ -180,25 +167,12 @@ describe('bag view', () => {
       ['padding-idx', '4', 'padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4'],
     ];
     for (const [name, text, message] of cases) {
-      const before = await page.inputValue(input(name));
-      await page.fill(input(name), text);
-      await page.waitForFunction((selector) => !document.querySelector(selector).hidden,
-        `${view} .error[role="alert"]`);
-      assert.equal(await alertText(), message);
-      assert.equal(await page.getAttribute(input(name), 'aria-invalid'), 'true');
-      assert.equal(await page.locator(`${view} .error *`).count(), 0, 'typed text is never HTML');
-      assert.ok(await page.locator(`${view} .view-output`).evaluate((node) => node.classList.contains('stale')));
-      assert.equal((await cellsOf('output')).length, 2, 'the last good bags stay');
-      await page.fill(input(name), before);
-      await page.waitForFunction((selector) => document.querySelector(selector).hidden,
-        `${view} .error[role="alert"]`);
-      assert.equal(await page.getAttribute(input(name), 'aria-invalid'), null);
+      await checkBadInput(name, text, message, { box: 'output', rows: 2, kept: 'the last good bags stay' });
     }
     // The weights' count is checked in mode sum.
     await page.selectOption(input('mode'), 'sum');
     await page.fill(input('weights'), '1, 2, 3');
-    await page.waitForFunction((selector) => !document.querySelector(selector).hidden,
-      `${view} .error[role="alert"]`);
+    await waitForAlert(true);
     assert.equal(await alertText(), 'per_sample_weights has 3 values but there are 4 ids: give one weight per id');
     assert.equal(await page.getAttribute(input('weights'), 'aria-invalid'), 'true');
     await setInputs({});
@@ -213,8 +187,6 @@ describe('bag view', () => {
     await setInputs({ mode: 'sum', weights: [1, 0.5, 2, 1, 3], padding: 1 });
     await page.evaluate(() => document.activeElement.blur());  // no focus ring in the picture
     await saveScreenshot(page.locator(view), 'bag.png');
-    const overflow = await page.evaluate(() =>
-      document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.equal(overflow, 0);
+    assert.equal(await pageOverflow(page), 0);
   });
 });

@@ -85,6 +85,11 @@ export function tableCells(page, id) {
     rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
 }
 
+// How far the page reaches past the viewport sideways, in CSS pixels: 0 when nothing overflows.
+export function pageOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
 export async function errorText(page, id) {
   const box = page.locator(`#${id}`);
   return (await box.isVisible()) ? box.textContent() : '';

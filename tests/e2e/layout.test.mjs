@@ -3,39 +3,21 @@
 // every table a caption and headers. Screenshots go to EMBEDLAB_SCREENSHOT_DIR (the build tree);
 // with EMBEDLAB_UPDATE_SCREENSHOTS=1 they are also copied to docs/screenshots/.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForVerdict } from './harness.mjs';
+import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { saveScreenshot } from './screenshots.mjs';
 
-const shotsDir = process.env.EMBEDLAB_SCREENSHOT_DIR || path.join(os.tmpdir(), 'embedlab-screenshots');
-const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 // The ones the README shows; the others are for looking at.
 const PUBLISHED = ['desktop.png', 'phone.png', 'desktop-dark.png'];
 
 describe('layout', () => {
   let env;
-  before(async () => {
-    env = await openSite();
-    mkdirSync(shotsDir, { recursive: true });
-  });
-  after(async () => {
-    await env?.close();
-    if (process.env.EMBEDLAB_UPDATE_SCREENSHOTS === '1') {
-      mkdirSync(docsDir, { recursive: true });
-      for (const name of PUBLISHED) copyFileSync(path.join(shotsDir, name), path.join(docsDir, name));
-    }
-  });
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
-  async function shoot(name, fullPage = false) {
-    await env.page.screenshot({ path: path.join(shotsDir, name), fullPage });
-  }
-
-  const pageOverflow = () => env.page.evaluate(() =>
-    document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const shoot = (name, fullPage = false) =>
+    saveScreenshot(env.page, name, { fullPage, publish: PUBLISHED.includes(name) });
 
   test('every control has a name, every table a caption and column headers', async () => {
     const { page } = env;
@@ -57,7 +39,7 @@ describe('layout', () => {
   test('desktop, 1280 x 800', async () => {
     await env.page.setViewportSize({ width: 1280, height: 800 });
     await waitForVerdict(env.page, 'match');
-    assert.equal(await pageOverflow(), 0);
+    assert.equal(await pageOverflow(env.page), 0);
     await shoot('desktop.png');
     await shoot('desktop-full.png', true);
   });
@@ -72,13 +54,13 @@ describe('layout', () => {
   test('phone, 375 x 812: wide tables scroll inside their box', async () => {
     const { page } = env;
     await page.setViewportSize({ width: 375, height: 812 });
-    assert.equal(await pageOverflow(), 0);
+    assert.equal(await pageOverflow(env.page), 0);
     await shoot('phone.png');
     await shoot('phone-full.png', true);
 
     await page.fill('#dim', '24');
     await page.waitForFunction(() => document.querySelector('#weight-box caption')?.textContent.includes('× 24'));
-    assert.equal(await pageOverflow(), 0);
+    assert.equal(await pageOverflow(env.page), 0);
     const box = await page.$eval('#weight-box', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
     assert.ok(box.scroll > box.client, 'the 24-column table scrolls inside its box');
     await page.fill('#dim', '5');

@@ -1,5 +1,5 @@
-// Screenshots of a part of the page: saved to EMBEDLAB_SCREENSHOT_DIR (the build tree), and with
-// EMBEDLAB_UPDATE_SCREENSHOTS=1 also to docs/screenshots/, where the docs show them.
+// Screenshots of the page or a part of it: saved to EMBEDLAB_SCREENSHOT_DIR (the build tree), and
+// with EMBEDLAB_UPDATE_SCREENSHOTS=1 also to docs/screenshots/, where the docs show them.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 const shotsDir = process.env.EMBEDLAB_SCREENSHOT_DIR || path.join(os.tmpdir(), 'embedlab-screenshots');
 const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
-// locator: what to photograph (a playwright Locator); name: e.g. 'backward.png'.
-export async function saveScreenshot(locator, name) {
+// target: what to photograph (a playwright Page or Locator); name: e.g. 'backward.png';
+// fullPage: the whole page, not just the viewport (a Page only); publish: false keeps a
+// screenshot that is only for looking at out of docs/.
+export async function saveScreenshot(target, name, { fullPage = false, publish = true } = {}) {
   mkdirSync(shotsDir, { recursive: true });
   const file = path.join(shotsDir, name);
-  await locator.screenshot({ path: file });
-  if (process.env.EMBEDLAB_UPDATE_SCREENSHOTS === '1') {
+  await target.screenshot(fullPage ? { path: file, fullPage } : { path: file });
+  if (publish && process.env.EMBEDLAB_UPDATE_SCREENSHOTS === '1') {
     mkdirSync(docsDir, { recursive: true });
     copyFileSync(file, path.join(docsDir, name));
   }

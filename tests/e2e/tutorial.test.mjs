@@ -4,18 +4,11 @@
 // overflow at 1280 and 375 px, and each reference example showing its own markup. Screenshots go
 // to EMBEDLAB_SCREENSHOT_DIR; with EMBEDLAB_UPDATE_SCREENSHOTS=1 also to docs/screenshots/.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite } from './harness.mjs';
+import { openSite, pageOverflow } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
-
-const shotsDir = process.env.EMBEDLAB_SCREENSHOT_DIR || path.join(os.tmpdir(), 'embedlab-screenshots');
-const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
-const SHOTS = ['tutorial-1280.png', 'tutorial-375.png'];
+import { saveScreenshot } from './screenshots.mjs';
 
 const nb = notebook('002');
 const printed = (cell) => entriesOf(printedAfter(nb, cell));
@@ -26,17 +19,8 @@ const allDemoTexts = (page) => page.$$eval('embedding-demo', (all) =>
 
 describe('the tutorial and the reference', () => {
   let env;
-  before(async () => {
-    env = await openSite();
-    mkdirSync(shotsDir, { recursive: true });
-  });
-  after(async () => {
-    await env?.close();
-    if (process.env.EMBEDLAB_UPDATE_SCREENSHOTS === '1') {
-      mkdirSync(docsDir, { recursive: true });
-      for (const name of SHOTS) copyFileSync(path.join(shotsDir, name), path.join(docsDir, name));
-    }
-  });
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
   test('the page links to both; the tutorial links to the reference', async () => {
@@ -102,18 +86,17 @@ describe('the tutorial and the reference', () => {
     assert.deepEqual(after, before);
   });
 
-  for (const [width, height, name] of [[1280, 800, SHOTS[0]], [375, 812, SHOTS[1]]]) {
+  for (const [width, height] of [[1280, 800], [375, 812]]) {
     test(`the tutorial at ${width} px: nothing overflows sideways`, async () => {
       const { page } = env;
       await page.setViewportSize({ width, height });
       await page.goto(`${env.url}tutorial.html`);
       await settle(page);
-      assert.equal(await page.evaluate(() =>
-        document.documentElement.scrollWidth - document.documentElement.clientWidth), 0);
+      assert.equal(await pageOverflow(page), 0);
       const widest = await page.$$eval('embedding-demo', (all) =>
         Math.max(...all.map((demo) => demo.getBoundingClientRect().right)));
       assert.ok(widest <= width, `a demo reaches x = ${widest}`);
-      await page.screenshot({ path: path.join(shotsDir, name), fullPage: true });
+      await saveScreenshot(page, `tutorial-${width}.png`, { fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
     });
   }
