@@ -14,38 +14,22 @@ comparison says so and uses a tolerance instead:
 
 Usage: test_grad_vs_torch.py --driver PATH/grad_torch_driver
 """
-import argparse
 import collections
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 
-# The 2-norm kernel reproduced is the AVX2 one; an override would select the scalar kernels.
-os.environ.pop("ATEN_CPU_CAPABILITY", None)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
+import oracle  # before torch: see tests/torch/oracle.py
 
-try:
-    import numpy as np
-    import torch
-    import torch.nn.functional as F
-except ImportError as error:
-    print(f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
-          "The oracle is Debian's PyTorch 1.13.1: apt-get install -y python3-torch")
-    sys.exit(1)
+import numpy as np
+import torch
+import torch.nn.functional as F
+from oracle import f32
 
-SKIP = 77  # ctest's SKIP_RETURN_CODE for this test
 RTOL = 1e-5
-
-
-def cpu_has_avx2_fma():
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((line.split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        return False
-    return "avx2" in flags and "fma" in flags
 
 
 class Cases:
@@ -67,10 +51,6 @@ class Cases:
     def add(self, line, *expected):
         self.lines.append(" ".join(str(word) for word in line))
         self.expected.extend(e + (len(self.lines) - 1,) for e in expected)
-
-
-def f32(t):
-    return t.detach().contiguous().numpy().astype(np.float32, copy=False).ravel()
 
 
 def pad_word(padding):
@@ -289,15 +269,6 @@ GROUPS = [("embedding backward (padding_idx, scale_grad_by_freq)", embedding_bac
           ("EmbeddingBag multi-hot matrix", bag_matrix_cases)]
 
 
-def run_driver(driver, lines):
-    result = subprocess.run(driver, input=("\n".join(lines) + "\n").encode(),
-                            capture_output=True, timeout=600)
-    if result.returncode != 0:
-        print(f"FAIL: the driver exited with {result.returncode}: {result.stderr.decode()}")
-        sys.exit(1)
-    return np.frombuffer(result.stdout, dtype=np.float32)
-
-
 def compare(mine, theirs, how):
     """(values compared, bit-identical, failing)."""
     same_bits = mine.view(np.int32) == theirs.view(np.int32)
@@ -309,19 +280,7 @@ def compare(mine, theirs, how):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--driver", required=True, nargs=argparse.REMAINDER,
-                        help="grad_torch_driver, after its emulator if any (comes last)")
-    args = parser.parse_args()
-    if not args.driver:
-        parser.error("--driver needs the driver's path")
-    if not cpu_has_avx2_fma():
-        print("SKIP: this CPU lacks AVX2/FMA, so PyTorch runs its scalar kernels, "
-              "which embedlab does not reproduce")
-        sys.exit(SKIP)
-    if not torch.__version__.startswith("1.13"):
-        print(f"note: torch {torch.__version__}; the reference was verified on 1.13.1")
-    torch.set_num_threads(1)
+    args = oracle.prepare(__doc__, "grad_torch_driver")
     torch.manual_seed(0)
 
     start = time.perf_counter()
@@ -332,11 +291,8 @@ def main():
         for name, make in GROUPS:
             cases = Cases(folder)
             make(cases, random.Random(name))
-            ours = run_driver(args.driver, cases.lines)
             want = sum(e[1].size for e in cases.expected)
-            if ours.size != want:
-                print(f"FAIL [{name}]: the driver wrote {ours.size} floats, torch {want}")
-                sys.exit(1)
+            ours = oracle.run_driver(args.driver, cases.lines, want, name, timeout=600)
             offset = bad = 0
             for label, theirs, how, line in cases.expected:
                 mine = ours[offset:offset + theirs.size]
@@ -349,9 +305,7 @@ def main():
                 if failing.size and bad < 3:
                     print(f"  in: {cases.lines[line][:300]}")
                 for k in failing[:max(0, 3 - bad)]:
-                    print(f"  mismatch [{label}] element {k}: embedlab {mine[k]!r} "
-                          f"({mine.view(np.uint32)[k]:#010x}), torch {theirs[k]!r} "
-                          f"({theirs.view(np.uint32)[k]:#010x})")
+                    print(f"  mismatch [{label}] element {k}: {oracle.mismatch_text(mine, theirs, k)}")
                 bad += failing.size
             print(f"{name}: {len(cases.lines)} cases, {want} values, {bad} failing")
             failed += bad

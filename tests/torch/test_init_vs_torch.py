@@ -8,37 +8,18 @@ int32 bit patterns; a single differing bit fails the test.
 Usage: test_init_vs_torch.py [--deep] --driver [EMULATOR...] PATH/torch_oracle_driver
 (the WebAssembly build: --driver /usr/bin/node PATH/torch_oracle_driver.js)
 """
-import argparse
 import collections
-import os
 import random
-import subprocess
 import sys
 import time
 
-# embedlab reproduces the AVX2 kernels; an inherited override would select the scalar ones.
-os.environ.pop("ATEN_CPU_CAPABILITY", None)
+import oracle  # before torch: see oracle.py
 
-try:
-    import numpy as np
-    import torch
-    import torch.nn.functional as F
-except ImportError as error:
-    print(f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
-          "The oracle is Debian's PyTorch 1.13.1: apt-get install -y python3-torch")
-    sys.exit(1)
+import numpy as np
+import torch
+import torch.nn.functional as F
 
-SKIP = 77  # ctest's SKIP_RETURN_CODE for this test
 U64 = 1 << 64
-
-
-def cpu_has_avx2_fma():
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((line.split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        return False
-    return "avx2" in flags and "fma" in flags
 
 
 # ---- the two interpreters of one script ------------------------------------------------
@@ -72,8 +53,7 @@ def run_torch(script):
             out.append((cmd, onehot @ table))
         else:
             raise ValueError(f"unknown op {op}")
-    return [(label, t.contiguous().numpy().astype(np.float32, copy=False).ravel())
-            for label, t in out]
+    return [(label, oracle.f32(t)) for label, t in out]
 
 
 def driver_line(cmd):
@@ -82,15 +62,6 @@ def driver_line(cmd):
         # torch takes seeds up to 2^64 - 1; the driver takes the same 64 bits as int64.
         args = [args[0] - U64 if args[0] >= 1 << 63 else args[0]]
     return " ".join([op] + [str(a) for a in args])
-
-
-def run_driver(driver, scripts):
-    text = "\n".join(driver_line(cmd) for script in scripts for cmd in script) + "\n"
-    result = subprocess.run(driver, input=text.encode(), capture_output=True, timeout=300)
-    if result.returncode != 0:
-        print(f"FAIL: the driver exited with {result.returncode}: {result.stderr.decode()}")
-        sys.exit(1)
-    return np.frombuffer(result.stdout, dtype=np.float32)
 
 
 # ---- the scripts ------------------------------------------------------------------------
@@ -196,22 +167,7 @@ def deep_scripts():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--driver", required=True, nargs=argparse.REMAINDER,
-                        help="torch_oracle_driver, after its emulator if any (comes last)")
-    parser.add_argument("--deep", action="store_true", help="also run deep_scripts()")
-    args = parser.parse_args()
-    if not args.driver:
-        parser.error("--driver needs the driver's path")
-
-    if not cpu_has_avx2_fma():
-        print("SKIP: this CPU lacks AVX2/FMA, so PyTorch runs its scalar kernels, "
-              "which embedlab does not reproduce")
-        sys.exit(SKIP)
-    if not torch.__version__.startswith("1.13"):
-        # Debian's 1.13.1 calls itself 1.13.0a0.
-        print(f"note: torch {torch.__version__}; the reference was verified on 1.13.1")
-    torch.set_num_threads(1)
+    args = oracle.prepare(__doc__, "torch_oracle_driver", {"--deep": "also run deep_scripts()"})
 
     start = time.perf_counter()
     total_values = total_bad = 0
@@ -220,11 +176,9 @@ def main():
     for name, make in groups:
         scripts = make()
         expected = [run_torch(s) for s in scripts]
-        ours = run_driver(args.driver, scripts)
         want = sum(a.size for results in expected for _, a in results)
-        if ours.size != want:
-            print(f"FAIL [{name}]: the driver wrote {ours.size} floats, torch {want}")
-            sys.exit(1)
+        ours = oracle.run_driver(args.driver, [driver_line(cmd) for s in scripts for cmd in s],
+                                 want, name, timeout=300)
         offset = bad = shown = 0
         for index, results in enumerate(expected):
             for label, theirs in results:
@@ -236,8 +190,7 @@ def main():
                 for k in differ[:max(0, 3 - shown)]:
                     shown += 1
                     print(f"  mismatch [{name}] script {index} {label} element {k}: "
-                          f"embedlab {mine[k]!r} ({mine.view(np.uint32)[k]:#010x}), "
-                          f"torch {theirs[k]!r} ({theirs.view(np.uint32)[k]:#010x})")
+                          f"{oracle.mismatch_text(mine, theirs, k)}")
         print(f"{name}: {len(scripts)} scripts, {want} values, {bad} mismatching")
         total_values += want
         total_bad += bad
