@@ -10,6 +10,7 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/onehot.hpp"
+#include "matrix_literals.hpp"
 
 using Catch::Contains;
 using embedlab::EmbeddingOptions;
@@ -18,12 +19,6 @@ using embedlab::Index;
 using embedlab::Matrix;
 
 namespace {
-
-Matrix rows(Index n, Index d, std::initializer_list<float> values) {
-  Matrix m(n, d);
-  std::copy(values.begin(), values.end(), m.data());
-  return m;
-}
 
 Matrix random_gradient(Index n, Index d, std::mt19937& rng) {
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -39,30 +34,30 @@ const float tiny = std::ldexp(1.0f, -24);  // half an ulp of 1.0f
 
 TEST_CASE("the backward of the lookup scatter-adds G's rows", "[backward]") {
   // ids 2, 0, 2 and G = [[1, 2], [3, 4], [5, 6]]: row 0 gets G(1), row 2 gets G(0) + G(2).
-  const Matrix g = rows(3, 2, {1, 2, 3, 4, 5, 6});
-  const Matrix expected = rows(4, 2, {3, 4, 0, 0, 6, 8, 0, 0});
+  const Matrix g = rows({{1, 2}, {3, 4}, {5, 6}});
+  const Matrix expected = rows({{3, 4}, {0, 0}, {6, 8}, {0, 0}});
   CHECK(embedlab::embedding_backward({2, 0, 2}, g, 4) == expected);
 }
 
 TEST_CASE("duplicates are added in increasing position, from +0", "[backward]") {
   // 1 + 2^-24 rounds back to 1 (a tie, to even), twice; 2^-24 + 2^-24 first would give
   // 1 + 2^-23. So the order is visible in the bits.
-  const Matrix big_first = rows(3, 1, {1.0f, tiny, tiny});
+  const Matrix big_first = rows({{1.0f}, {tiny}, {tiny}});
   CHECK(embedlab::embedding_backward({0, 0, 0}, big_first, 1)(0, 0) == 1.0f);
-  const Matrix big_last = rows(3, 1, {tiny, tiny, 1.0f});
+  const Matrix big_last = rows({{tiny}, {tiny}, {1.0f}});
   CHECK(embedlab::embedding_backward({0, 0, 0}, big_last, 1)(0, 0) == 1.0f + 2 * tiny);
   // 0 + (-0) is +0, as PyTorch's zero-initialised accumulation gives.
-  const Matrix minus_zero = rows(1, 1, {-0.0f});
+  const Matrix minus_zero = rows({{-0.0f}});
   CHECK_FALSE(std::signbit(embedlab::embedding_backward({0}, minus_zero, 1)(0, 0)));
 }
 
 TEST_CASE("padding_idx gets no gradient; negative values count from the end", "[backward]") {
-  const Matrix g = rows(3, 2, {1, 2, 3, 4, 5, 6});
+  const Matrix g = rows({{1, 2}, {3, 4}, {5, 6}});
   EmbeddingOptions options;
   options.padding_idx = 1;
-  CHECK(embedlab::embedding_backward({0, 1, 1}, g, 3, options) == rows(3, 2, {1, 2, 0, 0, 0, 0}));
+  CHECK(embedlab::embedding_backward({0, 1, 1}, g, 3, options) == rows({{1, 2}, {0, 0}, {0, 0}}));
   options.padding_idx = -3;  // row 0 of 3
-  CHECK(embedlab::embedding_backward({0, 1, 1}, g, 3, options) == rows(3, 2, {0, 0, 8, 10, 0, 0}));
+  CHECK(embedlab::embedding_backward({0, 1, 1}, g, 3, options) == rows({{0, 0}, {8, 10}, {0, 0}}));
 }
 
 TEST_CASE("scale_grad_by_freq divides by the id's count, with a fused multiply-add",
@@ -71,8 +66,8 @@ TEST_CASE("scale_grad_by_freq divides by the id's count, with a fused multiply-a
   options.scale_grad_by_freq = true;
   SECTION("exact halves") {
     // id 0 twice: (2 + 4) / 2; id 1 once: 6 / 1.
-    const Matrix g = rows(3, 1, {2, 4, 6});
-    CHECK(embedlab::embedding_backward({0, 0, 1}, g, 2, options) == rows(2, 1, {3, 6}));
+    const Matrix g = rows({{2}, {4}, {6}});
+    CHECK(embedlab::embedding_backward({0, 0, 1}, g, 2, options) == rows({{3}, {6}}));
   }
   SECTION("thirds: the scale is float(1.0 / 3) and each step is one rounding") {
     const float s = static_cast<float>(1.0 / 3.0);
@@ -81,13 +76,13 @@ TEST_CASE("scale_grad_by_freq divides by the id's count, with a fused multiply-a
     const volatile float p1 = a * s, p2 = b * s, p3 = c * s;  // rounded: the unfused way
     const float unfused = ((0.0f + p1) + p2) + p3;
     REQUIRE(fused != unfused);  // these values tell the two apart
-    const Matrix g = rows(3, 1, {a, b, c});
+    const Matrix g = rows({{a}, {b}, {c}});
     CHECK(embedlab::embedding_backward({0, 0, 0}, g, 1, options)(0, 0) == fused);
   }
   SECTION("the padding row still counts nothing") {
     options.padding_idx = 0;
-    const Matrix g = rows(3, 1, {2, 4, 6});
-    CHECK(embedlab::embedding_backward({0, 0, 1}, g, 2, options) == rows(2, 1, {0, 6}));
+    const Matrix g = rows({{2}, {4}, {6}});
+    CHECK(embedlab::embedding_backward({0, 0, 1}, g, 2, options) == rows({{0}, {6}}));
   }
 }
 
@@ -121,11 +116,11 @@ TEST_CASE("the one-hot route's gradient onehot^T G equals the scatter-add", "[ba
     CHECK(gemm(0, 0) == 1.0f + 2 * tiny);
   }
   SECTION("a row no id asked for is +0.0 in both, as in PyTorch") {
-    const Matrix g = rows(2, 1, {-1, -2});
+    const Matrix g = rows({{-1}, {-2}});
     CHECK_FALSE(std::signbit(embedlab::onehot_backward(embedlab::one_hot({0, 0}, 2), g)(1, 0)));
   }
   SECTION("Inf in G: 0 * Inf poisons every row of that column in the GEMM only") {
-    Matrix g = rows(2, 2, {1, 2, std::numeric_limits<float>::infinity(), 4});
+    Matrix g = rows({{1, 2}, {std::numeric_limits<float>::infinity(), 4}});
     const Matrix scatter = embedlab::embedding_backward({0, 1}, g, 3);
     const Matrix gemm = embedlab::onehot_backward(embedlab::one_hot({0, 1}, 3), g);
     CHECK(scatter(0, 0) == 1.0f);
@@ -137,7 +132,7 @@ TEST_CASE("the one-hot route's gradient onehot^T G equals the scatter-add", "[ba
 }
 
 TEST_CASE("the backward validates before computing, with specific messages", "[backward]") {
-  const Matrix g = rows(2, 1, {1, 2});
+  const Matrix g = rows({{1}, {2}});
   CHECK_THROWS_WITH(embedlab::embedding_backward({0, 7}, g, 4),
                     Contains("id 7 at position 2 is not below the vocabulary size V = 4"));
   CHECK_THROWS_WITH(embedlab::embedding_backward({0, -1}, g, 4), Contains("is negative"));

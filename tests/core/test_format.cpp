@@ -4,24 +4,11 @@
 #include <limits>
 
 #include "embedlab/format.hpp"
+#include "matrix_literals.hpp"
 
 using embedlab::format_tensor;
 using embedlab::Matrix;
 using embedlab::TensorStyle;
-
-namespace {
-Matrix rows(std::initializer_list<std::initializer_list<float>> values) {
-  Matrix m(static_cast<Eigen::Index>(values.size()),
-           static_cast<Eigen::Index>(values.begin()->size()));
-  Eigen::Index r = 0;
-  for (auto row : values) {
-    Eigen::Index c = 0;
-    for (float v : row) m(r, c++) = v;
-    ++r;
-  }
-  return m;
-}
-}  // namespace
 
 TEST_CASE("the notebook's embedding weight prints as in seed 002") {
   const Matrix w = rows({{0.3374f, -0.1778f, -0.3035f, -0.5880f, 1.5810f},

@@ -7,18 +7,13 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/max_norm.hpp"
+#include "matrix_literals.hpp"
 
 using Catch::Contains;
 using embedlab::Ids;
 using embedlab::Matrix;
 
 namespace {
-
-Matrix table(std::initializer_list<float> values, embedlab::Index dim) {
-  Matrix m(static_cast<embedlab::Index>(values.size()) / dim, dim);
-  std::copy(values.begin(), values.end(), m.data());
-  return m;
-}
 
 // PyTorch's scale: in double from the float norm, then rounded to float for the product.
 float pytorch_scale(double max_norm, float norm) {
@@ -43,24 +38,24 @@ TEST_CASE("row norms for each norm_type", "[max_norm]") {
 }
 
 TEST_CASE("rows above max_norm are scaled down in place, once per distinct id", "[max_norm]") {
-  Matrix w = table({3, 4, 0.6f, 0.8f, 6, 8}, 2);  // norms 5, 1, 10
+  Matrix w = rows({{3, 4}, {0.6f, 0.8f}, {6, 8}});  // norms 5, 1, 10
   const Ids scaled = embedlab::embedding_renorm(w, {2, 0, 1, 0, 2}, 2.0);
   CHECK(scaled == Ids{0, 2});
   const float s0 = pytorch_scale(2.0, 5.0f);
   const float s2 = pytorch_scale(2.0, 10.0f);
-  CHECK(w == table({3 * s0, 4 * s0, 0.6f, 0.8f, 6 * s2, 8 * s2}, 2));
+  CHECK(w == rows({{3 * s0, 4 * s0}, {0.6f, 0.8f}, {6 * s2, 8 * s2}}));
   // The 1e-7 keeps the result just under max_norm.
   CHECK(embedlab::row_norm(w.row(0).data(), 2, 2.0) <= 2.0f);
 }
 
 TEST_CASE("a row exactly at max_norm, or not looked up, is left alone", "[max_norm]") {
-  Matrix w = table({3, 4, 30, 40}, 2);
+  Matrix w = rows({{3, 4}, {30, 40}});
   CHECK(embedlab::embedding_renorm(w, {0}, 5.0).empty());  // norm > max_norm is strict
-  CHECK(w == table({3, 4, 30, 40}, 2));
+  CHECK(w == rows({{3, 4}, {30, 40}}));
 }
 
 TEST_CASE("the 1-norm and inf-norm pick different rows", "[max_norm]") {
-  Matrix w = table({3, 4, 4.5f, 0}, 2);  // 1-norms 7 and 4.5; inf-norms 4 and 4.5
+  Matrix w = rows({{3, 4}, {4.5f, 0}});  // 1-norms 7 and 4.5; inf-norms 4 and 4.5
   Matrix by_one = w;
   CHECK(embedlab::embedding_renorm(by_one, {0, 1}, 5.0, 1.0) == Ids{0});
   Matrix by_inf = w;
@@ -70,7 +65,7 @@ TEST_CASE("the 1-norm and inf-norm pick different rows", "[max_norm]") {
 }
 
 TEST_CASE("renorm validates its arguments with specific messages", "[max_norm]") {
-  Matrix w = table({3, 4}, 2);
+  Matrix w = rows({{3, 4}});
   CHECK_THROWS_WITH(embedlab::embedding_renorm(w, {1}, 1.0),
                     Contains("id 1 at position 1 is not below the vocabulary size V = 1"));
   CHECK_THROWS_WITH(embedlab::embedding_renorm(w, {0}, 0.0),
@@ -79,5 +74,5 @@ TEST_CASE("renorm validates its arguments with specific messages", "[max_norm]")
                     Contains("max_norm must be a positive number"));
   CHECK_THROWS_WITH(embedlab::embedding_renorm(w, {0}, 1.0, -2.0),
                     Contains("norm_type must be positive"));
-  CHECK(w == table({3, 4}, 2));  // untouched by the failed calls
+  CHECK(w == rows({{3, 4}}));  // untouched by the failed calls
 }
