@@ -151,6 +151,30 @@ void guarded(benchmark::State& state, Body body) {
   }
 }
 
+// A lookup on the device, for both routes: the CPU suite's table and ids for the state's shape,
+// uploaded, and a buffer for the (n, d) result.
+struct DeviceLookup {
+  explicit DeviceLookup(const Shape& shape)
+      : s(shape),
+        weight(random_table(s.vocab, s.dim)),
+        ids(random_ids(s.vocab, s.n)),
+        w(upload(weight.data(), static_cast<std::size_t>(weight.size()))),
+        d_ids(upload(ids.data(), ids.size())),
+        out(static_cast<std::size_t>(s.n * s.dim)) {}
+
+  // Before timing: the result on the device must be the CPU core's lookup, bit for bit.
+  bool matches_cpu(benchmark::State& state) const {
+    return matches(state, out, embedlab::lookup(weight, ids));
+  }
+
+  Shape s;
+  const Matrix& weight;
+  const Ids& ids;
+  DeviceBuffer<float> w;
+  DeviceBuffer<std::int64_t> d_ids;
+  DeviceBuffer<float> out;
+};
+
 // Read n rows of d floats and the n ids, write n rows.
 double gather_bytes(const Shape& s) { return 4.0 * 2 * s.n * s.dim + 8.0 * s.n; }
 
@@ -159,18 +183,13 @@ using GatherFn = void (*)(const float*, std::int64_t, const std::int64_t*, std::
 
 void run_gather(benchmark::State& state, GatherFn gather) {
   guarded(state, [&] {
-    const Shape s = shape_of(state);
-    const Matrix& weight = random_table(s.vocab, s.dim);
-    const Ids& ids = random_ids(s.vocab, s.n);
-    const auto w = upload(weight.data(), static_cast<std::size_t>(weight.size()));
-    const auto d_ids = upload(ids.data(), ids.size());
-    DeviceBuffer<float> out(static_cast<std::size_t>(s.n * s.dim));
+    const DeviceLookup l(shape_of(state));
     const auto op = [&] {
-      gather(w.data(), s.dim, d_ids.data(), s.n, out.data(), device->stream());
+      gather(l.w.data(), l.s.dim, l.d_ids.data(), l.s.n, l.out.data(), device->stream());
     };
     op();
-    if (!matches(state, out, embedlab::lookup(weight, ids))) return;
-    time_iterations(state, gather_bytes(s), op);
+    if (!l.matches_cpu(state)) return;
+    time_iterations(state, gather_bytes(l.s), op);
   });
 }
 
@@ -192,19 +211,15 @@ void BM_cuda_one_hot_fill(benchmark::State& state) {
 
 void BM_cuda_onehot_gemm(benchmark::State& state) {
   guarded(state, [&] {
-    const Shape s = shape_of(state);
-    const Matrix& weight = random_table(s.vocab, s.dim);
-    const Ids& ids = random_ids(s.vocab, s.n);
-    const auto w = upload(weight.data(), static_cast<std::size_t>(weight.size()));
-    const auto d_ids = upload(ids.data(), ids.size());
+    const DeviceLookup l(shape_of(state));
+    const Shape& s = l.s;
     DeviceBuffer<float> onehot(static_cast<std::size_t>(s.n * s.vocab));
-    DeviceBuffer<float> out(static_cast<std::size_t>(s.n * s.dim));
-    fill_one_hot(d_ids.data(), s.n, s.vocab, onehot.data(), device->stream());
+    fill_one_hot(l.d_ids.data(), s.n, s.vocab, onehot.data(), device->stream());
     const auto op = [&] {
-      onehot_gemm(device->blas(), onehot.data(), w.data(), s.n, s.vocab, s.dim, out.data());
+      onehot_gemm(device->blas(), onehot.data(), l.w.data(), s.n, s.vocab, s.dim, l.out.data());
     };
     op();
-    if (!matches(state, out, embedlab::lookup(weight, ids))) return;
+    if (!l.matches_cpu(state)) return;
     // Reads both operands once and writes the result: the least any GEMM can move.
     const double seconds =
         time_iterations(state, 4.0 * (s.n * s.vocab + s.vocab * s.dim + s.n * s.dim), op);
