@@ -3,7 +3,6 @@
 // padding_idx (also negative) and scale_grad_by_freq.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "random_inputs.hpp"
+#include "same_bits.hpp"
 
 using embedlab::EmbeddingOptions;
 using embedlab::Ids;
@@ -49,11 +49,6 @@ std::string describe(const Case& c) {
          ", n = " + std::to_string(c.ids.size()) + ", padding_idx = " +
          (c.options.padding_idx ? std::to_string(*c.options.padding_idx) : "none") +
          (c.options.scale_grad_by_freq ? ", scale_grad_by_freq" : "");
-}
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0;
 }
 
 // Any order of summing m terms x_i in float32 lies within (m - 1) u sum |x_i| of the exact sum

@@ -2,7 +2,6 @@
 // automatic choice) against embedlab::lookup, the one-hot SGEMM against embedlab::onehot_product.
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 
@@ -11,6 +10,7 @@
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
 #include "random_inputs.hpp"
+#include "same_bits.hpp"
 
 using embedlab::Ids;
 using embedlab::Index;
@@ -19,11 +19,6 @@ using namespace embedlab::cuda_test;
 namespace cuda = embedlab::cuda;
 
 namespace {
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0;
-}
 
 // Each gather that applies to this width must reproduce the CPU lookup's bits.
 void check_gathers(const Matrix& w, const Ids& ids) {
