@@ -11,7 +11,9 @@ import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { vectorText } from './step-through.mjs';
 import { showVerdict } from './verdict-view.mjs';
-import { createFormView, matrixItem, optionalWhole } from './view-form.mjs';
+import {
+  createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+} from './view-form.mjs';
 
 const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
 const TERMS_LISTED = 6;  // additions spelled out per row
@@ -19,8 +21,7 @@ const TERMS_LISTED = 6;  // additions spelled out per row
 const CONTROLS = `
   <label class="view-field"><span>seed of <var>G</var></span>
     <input name="grad-seed" type="text" inputmode="numeric" value="0" spellcheck="false"></label>
-  <label class="view-field"><span><code>padding_idx</code></span>
-    <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
+  ${PADDING_IDX_INPUT}`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="draw"></p>
@@ -170,13 +171,12 @@ export function createBackwardView(root, lab) {
 
   function compute(result, form) {
     const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
-    const paddingIdx = optionalWhole(form.value('padding-idx'), 'padding_idx', 'padding-idx');
+    const paddingIdx = paddingIdxOf(form);
     const { ids, vocab, dim } = result;
     const G = lab.randn(seed, ids.length, dim);
     const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
     const product = lab.onehotBackward(result.onehot, G);
-    // The core accepted padding_idx: it lies in [-V, V).
-    const padding = paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
+    const padding = paddingRow(paddingIdx, vocab);
     return { seed, paddingIdx, padding, G, grad, product, comparison: lab.compare(grad, product) };
   }
 

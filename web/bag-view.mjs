@@ -9,7 +9,9 @@ import { cells } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
-import { createFormView, matrixItem, optionalWhole } from './view-form.mjs';
+import {
+  createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+} from './view-form.mjs';
 
 const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
 const IDS_DRAWN = 12;      // ids drawn per bag
@@ -25,8 +27,7 @@ const CONTROLS = `
     </select></label>
   <label class="view-field"><span><code>per_sample_weights</code></span>
     <input name="weights" type="text" class="wide" placeholder="none" spellcheck="false"></label>
-  <label class="view-field"><span><code>padding_idx</code></span>
-    <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
+  ${PADDING_IDX_INPUT}`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
@@ -159,15 +160,14 @@ export function createBagView(root, lab) {
     const offsets = offsetsOf(lab, form.value('offsets'));
     const mode = form.value('mode');
     const weights = weightsOf(form.value('weights'));
-    const paddingIdx = optionalWhole(form.value('padding-idx'), 'padding_idx', 'padding-idx');
+    const paddingIdx = paddingIdxOf(form);
     const { ids, vocab, weight } = result;
     const options = { mode, paddingIdx, perSampleWeights: weights?.values ?? null };
     const forward = lab.embeddingBag(weight, ids, offsets, options);
     // M @ W with the one-hot route's dense GEMM: it takes any (B, V) matrix.
     const multihot = mode === 'max' ? null : lab.bagMatrix(ids, offsets, vocab, options);
     const product = multihot && lab.onehotProduct(multihot, weight);
-    // The core accepted padding_idx: it lies in [-V, V).
-    const padding = paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
+    const padding = paddingRow(paddingIdx, vocab);
     return { offsets, mode, weights, paddingIdx, padding, forward, multihot, product,
              bags: forward.output.rows };
   }

@@ -8,10 +8,18 @@ import { EmbedlabError } from './embedlab/embedlab.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
-// An integer input that may stay empty (padding_idx): null when empty. The core checks the range.
-export function optionalWhole(text, what, field) {
-  return text.trim() === '' ? null : wholeNumber(text, what, field);
+// The padding_idx input, which both views take: its markup, its value (a whole number, or null
+// when empty; the core checks the range) and the row it names.
+export const PADDING_IDX_INPUT = `<label class="view-field"><span><code>padding_idx</code></span>
+    <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
+
+export function paddingIdxOf(form) {
+  const text = form.value('padding-idx');
+  return text.trim() === '' ? null : wholeNumber(text, 'padding_idx', 'padding-idx');
 }
+
+// Once the core has accepted paddingIdx, it lies in [-V, V): the row it names, or null for none.
+export const paddingRow = (paddingIdx, vocab) => (paddingIdx === null ? null : (paddingIdx + vocab) % vocab);
 
 // root: where the form and its alert are appended; markup: constant markup of labelled inputs,
 // each with a name; fieldOf(message): the input a message of the core is about, or null.
