@@ -1,20 +1,26 @@
 // Wiring: read the inputs, compute both routes in WebAssembly, show the tables, the verdict
-// and the step-through; recompute on every input event (once per frame). A large product is
-// announced first and run after a short pause, so typing stays responsive.
+// and the step-through; recompute on every input event (once per frame). A request too large
+// for one frame (a new W or a product beyond the budgets below) runs in a Web Worker while the
+// page says 'computing' and stays responsive; the newest input wins.
 import { loadEmbedlab } from './embedlab/embedlab.mjs';
 import { createBackwardView } from './backward-view.mjs';
 import { createBagView } from './bag-view.mjs';
 import { FieldError, plan, productWork, run } from './compute.mjs';
+import { createWorkerRunner } from './compute-in-worker.mjs';
 import { setFieldErrors } from './field-errors.mjs';
+import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
 import { renderPrintout } from './printout.mjs';
 import { createStepThrough } from './step-through.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
 import { createWeightsInput } from './weights-input.mjs';
 
-// Above this many multiply-adds (or floats of a new W) a request takes noticeable time.
-const HEAVY_WORK = 1 << 25;
-const HEAVY_PAUSE_MS = 250;
+// Main-thread budgets of a few milliseconds each, at the rates measured in headless Chromium
+// (GPT-2's shape): the product runs about 9·10^9 multiply-adds a second, a seeded W about
+// 2.6·10^7 floats a second. Beyond either, the request goes to the worker; n = 64, V = 4096,
+// d = 64 stays here.
+const PRODUCT_BUDGET = 1 << 25;
+const TABLE_BUDGET = 1 << 18;
 
 const byId = (id) => document.getElementById(id);
 
@@ -49,7 +55,7 @@ function start(lab) {
   let result = null;  // the last good result, shown until the next one
   let step = 0;
   let frame = 0;
-  let pause = 0;
+  const worker = createWorkerRunner(lab);
 
   const weights = createWeightsInput(lab, {
     form, seed: fields.seed, file: byId('npy-file'), dropZone: byId('drop-zone'),
@@ -86,21 +92,47 @@ function start(lab) {
       : 'Fix the input above to see both routes.');
   }
 
-  function finish(p) {
-    try {
-      result = run(lab, p, cache);
-    } catch (error) {
-      fail(error);
-      return;
-    }
+  function show(next) {
+    result = next;
     step = Math.min(step, result.ids.length - 1);
     setStale(false);
     showVerdict(verdict, result.comparison);
     render();
   }
 
+  function finish(p) {
+    let next;
+    try {
+      next = run(lab, p, cache);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    show(next);
+  }
+
+  // Off the main thread; null when a newer input came first.
+  async function finishInWorker(p, newTable) {
+    const where = 'in a background thread: the page stays usable';
+    const multiplying = `n·V·d = ${count(productWork(p))} multiply-adds`;
+    const making = `Making W (${count(p.vocab)} × ${count(p.dim)} = ${count(p.vocab * p.dim)} floats)`;
+    showPending(verdict, 'computing',
+      newTable ? `${making}, then ${multiplying}, ${where}.` : `${multiplying}, ${where}.`);
+    setStale(result !== null);
+    let next;
+    try {
+      next = await worker.run(p, cache,
+        () => showPending(verdict, 'computing', `W is ready; ${multiplying}, ${where}.`));
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (next) show(next);
+  }
+
   function update() {
     frame = 0;
+    worker.cancel();
     let p;
     try {
       p = plan(lab, {
@@ -115,18 +147,15 @@ function start(lab) {
     if (!fields.vocab.disabled && fields.vocab.value.trim() === '') {
       fields.vocab.placeholder = `auto: ${p.vocab}`;
     }
-    const newTable = cache.key !== p.tableKey && p.vocab * p.dim > HEAVY_WORK;
-    if (productWork(p) > HEAVY_WORK || newTable) {
-      showPending(verdict, 'computing',
-        `n·V·d = ${productWork(p).toLocaleString('en-US')} multiply-adds: this takes a moment.`);
-      pause = setTimeout(() => finish(p), HEAVY_PAUSE_MS);
+    const newTable = cache.key !== p.tableKey;
+    if (productWork(p) > PRODUCT_BUDGET || (newTable && p.vocab * p.dim > TABLE_BUDGET)) {
+      finishInWorker(p, newTable);
     } else {
       finish(p);
     }
   }
 
   function schedule() {
-    clearTimeout(pause);
     if (!frame) frame = requestAnimationFrame(update);
   }
 

@@ -39,27 +39,27 @@ export function wholeNumber(text, what, field) {
 
 // input: { idsText, vocabText, dimText, source: 'seed'|'tf'|'npy', seedText,
 //          npy: null | { key, name, table } | { name, error } }
-// Returns { ids, vocab, dim, tableKey, makeTable }.
+// Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
+// says how W is made: { source: 'seed', seed } | { source: 'tf' } | { source: 'npy', matrix }.
 export function plan(lab, input) {
   const ids = attempt('ids', () => lab.parseIds(input.idsText));
   if (input.source === 'npy') {
     if (!input.npy) throw new FieldError('weights', 'choose or drop a .npy file holding W (V × d)');
     if (input.npy.error) throw new FieldError('weights', input.npy.error);
-    const { table } = input.npy;
-    attempt('ids', () => lab.checkIds(ids, table.rows));
-    return { ids, vocab: table.rows, dim: table.cols, tableKey: input.npy.key, makeTable: () => table };
+    const matrix = input.npy.table;
+    attempt('ids', () => lab.checkIds(ids, matrix.rows));
+    return { ids, vocab: matrix.rows, dim: matrix.cols, tableKey: input.npy.key,
+             table: { source: 'npy', matrix } };
   }
   const vocab = input.vocabText.trim() === ''
     ? attempt('ids', () => lab.defaultVocab(ids))
     : wholeNumber(input.vocabText, 'the vocabulary size V', 'shape');
   const dim = wholeNumber(input.dimText, 'the embedding dimension d', 'shape');
   if (input.source === 'tf') {
-    return { ids, vocab, dim, tableKey: `tf:${vocab}:${dim}`,
-             makeTable: () => attempt('shape', () => lab.tfTable(vocab, dim)) };
+    return { ids, vocab, dim, tableKey: `tf:${vocab}:${dim}`, table: { source: 'tf' } };
   }
   const seed = wholeNumber(input.seedText, 'the seed', 'weights');
-  return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`,
-           makeTable: () => attempt('shape', () => lab.seededTable(seed, vocab, dim)) };
+  return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
 }
 
 // The multiply-adds of the one-hot product: what makes a request slow.
@@ -67,11 +67,22 @@ export function productWork(p) {
   return p.ids.length * p.vocab * p.dim;
 }
 
-// cache: { key, weight } from the previous run, reused while the table's inputs stay the same.
-export function run(lab, p, cache) {
-  const weight = cache.key === p.tableKey ? cache.weight : p.makeTable();
+// W for plan p: cache.weight while cache.key is p's table key, else made (the slow part for a
+// seeded table) and kept in cache: { key, weight }.
+export function tableFor(lab, p, cache) {
+  if (cache.key === p.tableKey) return cache.weight;
+  const { vocab, dim, table } = p;
+  const weight = table.source === 'npy' ? table.matrix
+    : attempt('shape', () => (table.source === 'tf' ? lab.tfTable(vocab, dim)
+      : lab.seededTable(table.seed, vocab, dim)));
   cache.key = p.tableKey;
   cache.weight = weight;
+  return weight;
+}
+
+// Both routes for plan p; cache as for tableFor().
+export function run(lab, p, cache) {
+  const weight = tableFor(lab, p, cache);
   attempt('ids', () => lab.checkIds(p.ids, p.vocab));
   const lookup = lab.lookup(weight, p.ids);
   const onehot = attempt('ids', () => lab.oneHot(p.ids, p.vocab));

@@ -1,0 +1,158 @@
+// The page never freezes: a request too large for one frame (GPT-2's table, V = 50257 and
+// d = 768, with 64 tokens) runs in a Web Worker while the inputs keep taking keystrokes and
+// animation frames keep coming; the newest input wins, an older result never shows after a
+// newer one, and the worker's errors arrive in the core's words. Small requests (n = 64,
+// V = 4096, d = 64) are answered on the main thread, without a worker.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { errorText, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+
+const GPT2_VOCAB = 50257;
+const GPT2_DIM = 768;
+// 63 ids: one more typed makes GPT-2's 64, all of them rows of the lookup table.
+const GPT2_IDS = Array.from({ length: 63 }, (_, i) => (i * 7919 + 50256) % GPT2_VOCAB);
+
+// Before the page's scripts run: a log of what the page's workers answer ({ worker: kind }),
+// in the order the page receives it.
+function recordWorkers() {
+  window.recorded = [];
+  const PageWorker = window.Worker;
+  window.Worker = class extends PageWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', ({ data }) => {
+        const kind = ['result', 'error', 'stage', 'ready'].find((key) => data[key] !== undefined);
+        window.recorded.push({ worker: kind ?? 'other' });
+      });
+    }
+  };
+}
+
+// In the page: log each input event on #ids ({ input: value }), each new lookup table
+// ({ rows: 'id,id,...' }) and each verdict word ({ verdict }); count animation frames.
+function recordPage() {
+  const log = window.recorded;
+  document.getElementById('ids')
+    .addEventListener('input', (event) => log.push({ input: event.target.value }));
+  const rows = () => [...document.querySelectorAll('#lookup-box tbody th')]
+    .map((th) => th.textContent).join(',');
+  new MutationObserver(() => log.push({ rows: rows() }))
+    .observe(document.getElementById('lookup-box'), { childList: true });
+  const word = () => document.querySelector('#verdict .verdict-word')?.textContent;
+  new MutationObserver(() => log.push({ verdict: word() }))
+    .observe(document.getElementById('verdict'), { childList: true });
+  window.animationFrames = 0;
+  const tick = () => {
+    window.animationFrames += 1;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+describe('responsiveness', () => {
+  let env;
+  before(async () => {
+    env = await openSite();
+    await env.page.addInitScript(recordWorkers);
+    await env.page.reload();
+    await waitForVerdict(env.page, 'match');
+    await env.page.evaluate(recordPage);
+  });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  const log = () => env.page.evaluate(() => window.recorded.slice());
+  const clearLog = () => env.page.evaluate(() => { window.recorded.length = 0; });
+  const workerAnswers = async (kind) => (await log()).filter((entry) => entry.worker === kind).length;
+
+  test('n = 64, V = 4096, d = 64: every keystroke answered on the main thread', async () => {
+    const { page } = env;
+    await page.fill('#dim', '64');
+    await page.fill('#vocab', '4096');
+    const ids = Array.from({ length: 63 }, (_, i) => (i * 61) % 4096);
+    await page.fill('#ids', ids.join(', '));
+    await waitForLookupRows(page, ids);
+    await clearLog();
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    for (const key of [',', ' ', '9']) await page.keyboard.press(key);
+    await waitForLookupRows(page, [...ids, 9]);
+    await waitForVerdict(page, 'match');
+    const entries = await log();
+    assert.ok(!entries.some((entry) => entry.verdict === 'computing'), 'no request waits');
+    assert.equal(page.workers().length, 0, 'no worker is started');
+  });
+
+  test('GPT-2 size: the ids field takes keystrokes while W and the product are computed', async () => {
+    const { page } = env;
+    const ids = GPT2_IDS;
+    await page.fill('#dim', String(GPT2_DIM));
+    await page.fill('#vocab', String(GPT2_VOCAB));
+    await page.fill('#ids', ids.join(', '));
+    await waitForLookupRows(page, ids, 120_000);
+    await waitForVerdict(page, 'match');
+
+    // One request: a new W of GPT-2 size (seconds of work), then the product. The keystrokes
+    // come once it has surely started, well after the page has shown 'computing'.
+    await clearLog();
+    const framesBefore = await page.evaluate(() => window.animationFrames);
+    await page.fill('#seed', '5');
+    await waitForVerdict(page, 'computing');
+    await page.waitForTimeout(400);
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    await page.keyboard.type(', 7');
+    // Each keystroke reached the field, and its input event ran, before any result came.
+    assert.ok((await page.inputValue('#ids')).endsWith(', 7'));
+    const typed = await log();
+    assert.equal(typed.filter((entry) => entry.input !== undefined).at(-1).input, `${ids.join(', ')}, 7`);
+    assert.ok(!typed.some((entry) => entry.worker === 'result' || entry.verdict === 'match'),
+      'the keystrokes were handled while the request ran');
+
+    await waitForLookupRows(page, [...ids, 7], 120_000);
+    await waitForVerdict(page, 'match');
+    assert.equal(await page.textContent('#verdict .verdict-sentence'),
+      `match: all ${64 * GPT2_DIM} elements are bit-identical`);
+    const entries = await log();
+    // The request the keystrokes superseded never showed; animation frames kept coming.
+    assert.ok(!entries.some((entry) => entry.rows === ids.join(',')));
+    assert.ok(await page.evaluate(() => window.animationFrames) - framesBefore >= 5);
+  });
+
+  test('a newer small input wins over a large one still running', async () => {
+    const { page } = env;
+    await page.fill('#seed', '6');  // a new W of GPT-2 size: a long request
+    await waitForVerdict(page, 'computing');
+    await clearLog();
+    await page.fill('#dim', '5');
+    await page.fill('#vocab', '');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
+    await waitForVerdict(page, 'match');
+    // The worker finishes its request later; its answer is dropped.
+    await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'result'),
+      null, { timeout: 120_000 });
+    await page.evaluate(() => new Promise((resolve) => { setTimeout(resolve, 0); }));
+    assert.equal(await workerAnswers('result'), 1);
+    const tables = (await log()).filter((entry) => entry.rows !== undefined);
+    assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
+    assert.ok((await page.textContent('#weight-box caption')).includes(': 4 × 5'));
+    assert.equal(await page.textContent('#verdict .verdict-word'), 'match');
+  });
+
+  test("the worker's errors arrive in the core's words", async () => {
+    const { page } = env;
+    await page.fill('#dim', '8192');
+    await page.fill('#vocab', String(GPT2_VOCAB));
+    await page.waitForFunction(() => !document.getElementById('shape-error').hidden);
+    assert.equal(await errorText(page, 'shape-error'),
+      `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
+      '67108864 floats (256 MiB) that keeps memory bounded');
+    await waitForVerdict(page, 'no result');
+    assert.ok(await workerAnswers('error') >= 1);
+    await page.fill('#dim', '5');
+    await page.fill('#vocab', '');
+    await waitForVerdict(page, 'match');
+    assert.equal(await errorText(page, 'shape-error'), '');
+  });
+});

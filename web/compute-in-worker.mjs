@@ -1,0 +1,147 @@
+// compute.run() in a module Web Worker (compute-worker.mjs), so that making a large W or a large
+// product never blocks the page. One request runs at a time: a newer one replaces the one
+// waiting, and the one running is answered null when it ends, so an older result never shows
+// after a newer one. Where no module worker starts (Firefox before 114), requests run on the
+// main thread after a pause that lets the page paint its 'computing' state first.
+import { FieldError, run } from './compute.mjs';
+
+const FALLBACK_PAUSE_MS = 250;
+
+// lab: the page's module, for the fallback. Returns { run(p, cache, onStage), cancel() }.
+export function createWorkerRunner(lab) {
+  let worker = null;      // started by the first request
+  let ready = false;      // the worker's module loaded
+  let usable = true;      // false once it could not start
+  let workerKey = null;   // the table key of the worker's W
+  let running = null;     // { id, p, cache, onStage, resolve, reject, superseded }
+  let waiting = null;
+  let ids = 0;
+
+  function settle(job, result, error) {
+    running = null;
+    if (job.superseded) job.resolve(null);
+    else if (error) job.reject(error);
+    else job.resolve(result);
+    if (waiting) {
+      const next = waiting;
+      waiting = null;
+      send(next);
+    }
+  }
+
+  function runHere(job) {
+    setTimeout(() => {
+      if (job.superseded) {
+        settle(job, null);
+        return;
+      }
+      let result;
+      try {
+        result = run(lab, job.p, job.cache);
+      } catch (error) {
+        settle(job, null, error);
+        return;
+      }
+      settle(job, result);
+    }, FALLBACK_PAUSE_MS);
+  }
+
+  function giveUp() {
+    usable = false;
+    worker?.terminate();
+    worker = null;
+    if (running) runHere(running);
+  }
+
+  function receive({ data }) {
+    if (data.ready) {
+      ready = true;
+      return;
+    }
+    if (data.loadError !== undefined) {
+      giveUp();
+      return;
+    }
+    const job = running;
+    if (!job || data.id !== job.id) return;
+    if (data.stage) {
+      if (!job.superseded) job.onStage?.(data.stage);
+      return;
+    }
+    if (data.bug) {
+      settle(job, null, new Error(`compute worker: ${data.bug}`));
+      return;
+    }
+    workerKey = data.cachedKey;
+    if (data.error) {
+      settle(job, null, new FieldError(data.error.field, data.error.message));
+      return;
+    }
+    const { p, cache } = job;
+    const { weight, ...routes } = data.result;
+    // Without W in the answer, the page's cache holds p's W (it was sent as haveKey).
+    if (weight && !job.superseded) {
+      cache.key = p.tableKey;
+      cache.weight = weight;
+    }
+    settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, weight: weight ?? cache.weight, ...routes });
+  }
+
+  function start() {
+    try {
+      worker = new Worker(new URL('./compute-worker.mjs', import.meta.url), { type: 'module' });
+    } catch {
+      return false;
+    }
+    worker.addEventListener('message', receive);
+    worker.addEventListener('error', (event) => {
+      if (!ready) {
+        event.preventDefault();  // a browser without module workers: the fallback takes over
+        giveUp();
+      } else if (running) {
+        settle(running, null, new Error(`compute worker: ${event.message}`));
+      }
+    });
+    return true;
+  }
+
+  function send(job) {
+    running = job;
+    if (usable && !worker && !start()) usable = false;
+    if (!usable) {
+      runHere(job);
+      return;
+    }
+    job.id = ++ids;
+    const { p, cache } = job;
+    // An npy table crosses once; the worker keeps it with its key.
+    const sent = p.table.source === 'npy' && workerKey === p.tableKey
+      ? { ...p, table: { source: 'npy' } } : p;
+    worker.postMessage({ id: job.id, p: sent, haveKey: cache.key });
+  }
+
+  return {
+    // Resolves to compute.run()'s result, or null when a newer request or cancel() came first;
+    // rejects with its FieldError. cache: the page's { key, weight }, updated with a new W.
+    // onStage('product'): a new W is made and the product starts.
+    run(p, cache, onStage) {
+      return new Promise((resolve, reject) => {
+        waiting?.resolve(null);
+        waiting = { p, cache, onStage, resolve, reject, superseded: false };
+        if (running) {
+          running.superseded = true;
+        } else {
+          const job = waiting;
+          waiting = null;
+          send(job);
+        }
+      });
+    },
+    // A newer request is answered on the main thread: drop what waits, ignore what runs.
+    cancel() {
+      waiting?.resolve(null);
+      waiting = null;
+      if (running) running.superseded = true;
+    },
+  };
+}

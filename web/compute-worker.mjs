@@ -1,0 +1,39 @@
+// A module Web Worker that runs compute.run() off the page's main thread, with a WASM instance
+// and a cached W of its own. Protocol (compute-in-worker.mjs is the other side):
+//   in:  { id, p: plan() (an npy table's matrix only when the worker lacks it), haveKey }
+//   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
+//        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
+//        | { id, bug }. result holds W only when haveKey (the page's W) is not p's table.
+import { FieldError, run, tableFor } from './compute.mjs';
+import { loadEmbedlab } from './embedlab/embedlab.mjs';
+
+const cache = { key: null, weight: null };
+const loaded = loadEmbedlab();
+loaded.then(() => postMessage({ ready: true }), (error) => postMessage({ loadError: error.message }));
+
+function reply(id, p, haveKey, lab) {
+  if (cache.key !== p.tableKey) {
+    tableFor(lab, p, cache);
+    postMessage({ id, stage: 'product' });
+  }
+  const { weight, lookup, onehot, product, comparison } = run(lab, p, cache);
+  // The worker keeps its W for the next request: the page gets a copy.
+  const sent = haveKey === p.tableKey ? null : { ...weight, data: weight.data.slice() };
+  const buffers = [lookup, onehot, product, sent].filter(Boolean).map((m) => m.data.buffer);
+  const result = { weight: sent, lookup, onehot, product, comparison };
+  postMessage({ id, cachedKey: cache.key, result }, buffers);
+}
+
+onmessage = async ({ data: { id, p, haveKey } }) => {
+  const lab = await loaded.catch(() => null);
+  if (!lab) return;  // the page was told { loadError } and runs the request itself
+  try {
+    reply(id, p, haveKey, lab);
+  } catch (error) {
+    if (error instanceof FieldError) {
+      postMessage({ id, cachedKey: cache.key, error: { field: error.field, message: error.message } });
+    } else {
+      postMessage({ id, bug: String(error?.stack ?? error) });
+    }
+  }
+};
