@@ -2,7 +2,8 @@
 // d = 768, with 64 tokens) runs in a Web Worker while the inputs keep taking keystrokes and
 // animation frames keep coming; the newest input wins, an older result never shows after a
 // newer one, and the worker's errors arrive in the core's words. Small requests (n = 64,
-// V = 4096, d = 64) are answered on the main thread, without a worker.
+// V = 4096, d = 64) are answered on the main thread, without a worker; without a worker at all,
+// large ones are too.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { errorText, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
@@ -155,4 +156,53 @@ describe('responsiveness', () => {
     await waitForVerdict(page, 'match');
     assert.equal(await errorText(page, 'shape-error'), '');
   });
+});
+
+// Where no module worker starts (Firefox before 114), large requests still run, on the main
+// thread after the 'computing' state has shown.
+function noWorkers() {
+  window.Worker = class {
+    constructor() {
+      throw new TypeError('module workers are not supported');
+    }
+  };
+}
+
+function brokenWorkers() {
+  const PageWorker = window.Worker;
+  window.Worker = class extends PageWorker {
+    constructor(url, options) {
+      super(URL.createObjectURL(new Blob(['this is not JavaScript'], { type: 'text/javascript' })),
+        options);
+    }
+  };
+}
+
+describe('without a worker', () => {
+  for (const [name, script] of [['no Worker constructor', noWorkers],
+                                ['a worker that fails to load', brokenWorkers]]) {
+    test(`${name}: a large request runs on the main thread`, async () => {
+      const env = await openSite();
+      const { page } = env;
+      try {
+        await page.addInitScript(script);
+        await page.reload();
+        await waitForVerdict(page, 'match');
+        await page.fill('#dim', '64');
+        await page.fill('#vocab', '8192');  // a new W of 2^19 floats, beyond the main thread's budget
+        await waitForVerdict(page, 'computing');
+        await waitForVerdict(page, 'match');
+        assert.ok((await page.textContent('#weight-box caption')).includes(': 8192 × 64'));
+        await page.fill('#vocab', '50257');  // and an error, in the core's words
+        await page.fill('#dim', '8192');
+        await page.waitForFunction(() => !document.getElementById('shape-error').hidden);
+        assert.equal(await errorText(page, 'shape-error'),
+          `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
+          '67108864 floats (256 MiB) that keeps memory bounded');
+        env.assertClean();
+      } finally {
+        await env.close();
+      }
+    });
+  }
 });

@@ -1,0 +1,119 @@
+// How long the page's main thread is busy per update, in headless Chromium (a measurement, not
+// a test: `node tests/e2e/update-timing.mjs [runs]` after a wasm preset build). Prints medians:
+//   small: n = 64, V = 4096, d = 64, one id changed per update (W cached) and a new seed per
+//     update (a new W); each from the input event to the end of style and layout, split into
+//     compute.run() alone and the rest (rendering the tables and the views).
+//   gpt2: V = 50257, d = 768, n = 64 and a new seed: the wall time until the verdict shows, and
+//     the longest main-thread task while the worker computes and after its result arrives.
+import { openSite, waitForVerdict } from './harness.mjs';
+
+const runs = Number(process.argv[2] ?? 15);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x) => Math.round(x * 10) / 10;
+
+// In the page: sets field's value, fires its input event, and resolves to the ms from the frame
+// that runs the page's update to the end of the style and layout it causes.
+function timeUpdate([field, value]) {
+  return new Promise((resolve) => {
+    let start;
+    requestAnimationFrame(() => { start = performance.now(); });
+    const input = document.getElementById(field);
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    requestAnimationFrame(() => {
+      document.body.getBoundingClientRect();
+      resolve(performance.now() - start);
+    });
+  });
+}
+
+// In the page: the median ms of compute.run() alone for the page's inputs, with W cached.
+async function timeRun(count) {
+  const { loadEmbedlab } = await import('./embedlab/embedlab.mjs');
+  const { plan, run } = await import('./compute.mjs');
+  const lab = await loadEmbedlab();
+  const value = (id) => document.getElementById(id).value;
+  const p = plan(lab, {
+    idsText: value('ids'), vocabText: value('vocab'), dimText: value('dim'), source: 'seed',
+    seedText: value('seed'), npy: null,
+  });
+  const cache = { key: null, weight: null };
+  run(lab, p, cache);
+  const times = [];
+  for (let i = 0; i < count; ++i) {
+    const start = performance.now();
+    run(lab, p, cache);
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(count / 2)];
+}
+
+const env = await openSite();
+const { page } = env;
+const smallIds = (shift) => Array.from({ length: 64 }, (_, i) => (i * 61 + shift) % 4096).join(', ');
+await page.fill('#dim', '64');
+await page.fill('#vocab', '4096');
+await page.fill('#ids', smallIds(0));
+await waitForVerdict(page, 'match');
+const idUpdates = [];
+const seedUpdates = [];
+for (let r = 1; r <= runs; ++r) idUpdates.push(await page.evaluate(timeUpdate, ['ids', smallIds(r)]));
+for (let r = 1; r <= runs; ++r) seedUpdates.push(await page.evaluate(timeUpdate, ['seed', String(1000 + r)]));
+const runOnly = await page.evaluate(timeRun, runs);
+
+// GPT-2: long tasks (over 50 ms) are recorded by the browser.
+await page.fill('#ids', Array.from({ length: 64 }, (_, i) => (i * 7919 + 50256) % 50257).join(', '));
+await page.fill('#dim', '768');
+await page.fill('#vocab', '50257');
+await waitForVerdict(page, 'match', 300_000);
+const gpt2 = [];
+for (let r = 1; r <= Math.min(runs, 5); ++r) {
+  gpt2.push(await page.evaluate((seed) => new Promise((resolve) => {
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+    observer.observe({ type: 'longtask' });
+    const start = performance.now();
+    let shown = null;
+    const verdict = document.getElementById('verdict');
+    const watch = new MutationObserver(() => {
+      if (shown === null && verdict.querySelector('.verdict-word')?.textContent === 'match') {
+        shown = performance.now();
+      }
+    });
+    watch.observe(verdict, { childList: true, subtree: true });
+    const input = document.getElementById('seed');
+    input.value = seed;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const poll = () => {
+      if (shown === null) {
+        setTimeout(poll, 100);
+        return;
+      }
+      // Let the tasks after the result (rendering, the views) finish and be reported.
+      setTimeout(() => {
+        observer.disconnect();
+        watch.disconnect();
+        const during = tasks.filter((t) => t.startTime + t.duration < shown - 1);
+        const longest = (list) => Math.max(0, ...list.map((t) => t.duration));
+        resolve({ wall: shown - start, during: longest(during), after: longest(tasks) });
+      }, 1000);
+    };
+    poll();
+  }), String(2000 + r)));
+}
+
+console.log(JSON.stringify({
+  runs,
+  small: {
+    idUpdateMs: round(median(idUpdates)),
+    newSeedUpdateMs: round(median(seedUpdates)),
+    computeRunMs: round(runOnly),
+  },
+  gpt2: {
+    resultWallMs: round(median(gpt2.map((g) => g.wall))),
+    longestTaskWhileComputingMs: round(median(gpt2.map((g) => g.during))),
+    longestTaskIncludingResultMs: round(median(gpt2.map((g) => g.after))),
+  },
+}, null, 2));
+env.assertClean();
+await env.close();
