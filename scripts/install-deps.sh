@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev    # ASan/UBSan build and the libFuzzer targets
   emscripten                  # the WebAssembly module
   chromium                    # end-to-end tests of the page
+  fonts-liberation fonts-dejavu-core  # text for Chromium (only recommended by its package)
   python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
   python3-matplotlib          # benchmark plots
 )
