@@ -31,8 +31,6 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm ci only when the lock file changed since the last install.
-if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.package-lock.json; then
-  echo "== npm ci"
-  npm ci --no-audit --no-fund
-fi
+# npm ci installs exactly what package-lock.json pins (playwright-core; about a second).
+echo "== npm ci"
+npm ci --no-audit --no-fund --prefer-offline
