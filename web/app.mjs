@@ -5,7 +5,7 @@
 import { loadEmbedlab } from './embedlab/embedlab.mjs';
 import { createBackwardView } from './backward-view.mjs';
 import { createBagView } from './bag-view.mjs';
-import { FieldError, plan, productWork, run } from './compute.mjs';
+import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './compute.mjs';
 import { createWorkerRunner } from './compute-in-worker.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
@@ -16,10 +16,9 @@ import { showPending, showVerdict } from './verdict-view.mjs';
 import { createWeightsInput } from './weights-input.mjs';
 
 // Main-thread budgets of a few milliseconds each, at the rates measured in headless Chromium
-// (GPT-2's shape): the product runs about 9·10^9 multiply-adds a second, a seeded W about
+// (GPT-2's shape): PRODUCT_BUDGET (compute.mjs) for the product, and a seeded W runs about
 // 2.6·10^7 floats a second. Beyond either, the request goes to the worker; n = 64, V = 4096,
 // d = 64 stays here.
-const PRODUCT_BUDGET = 1 << 25;
 const TABLE_BUDGET = 1 << 18;
 
 const byId = (id) => document.getElementById(id);
@@ -70,7 +69,9 @@ function start(lab) {
   });
 
   // Each with inputs of its own, recomputed when the result or those inputs change.
-  const views = [createBackwardView(byId('backward-view'), lab), createBagView(byId('bag-view'), lab)];
+  // Beyond a frame's work, in the worker beside its W.
+  const views = [createBackwardView(byId('backward-view'), lab, worker),
+                 createBagView(byId('bag-view'), lab, worker)];
 
   function setStale(stale) {
     for (const section of dataSections) section.classList.toggle('stale', stale);

@@ -10,7 +10,7 @@ import { cells, transposed } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { vectorText } from './step-through.mjs';
-import { showVerdict } from './verdict-view.mjs';
+import { showPending, showVerdict } from './verdict-view.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
@@ -162,22 +162,25 @@ function notes(ids, positions, b, vocab, dim) {
   return items.map((text) => element('li', '', text));
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module.
-// render(result): compute.run()'s result (ids, vocab, dim, onehot); recomputed only when new.
-export function createBackwardView(root, lab) {
-  const view = createFormView(root, { controls: CONTROLS, fieldOf, output: OUTPUT, compute, show });
+function read({ ids, vocab, dim }, form) {
+  const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
+  const paddingIdx = paddingIdxOf(form);
+  return { ids, vocab, dim, seed, paddingIdx, padding: paddingRow(paddingIdx, vocab) };
+}
+
+// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the page's
+// compute worker runner, or none. render(result): compute.run()'s result (ids, vocab, dim,
+// onehot, tableKey); recomputed only when new.
+export function createBackwardView(root, lab, offload) {
+  const view = createFormView(root, {
+    controls: CONTROLS, fieldOf, output: OUTPUT, lab, kind: 'backward', read, show, computing, offload,
+  });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
 
-  function compute(result, form) {
-    const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
-    const paddingIdx = paddingIdxOf(form);
-    const { ids, vocab, dim } = result;
-    const G = lab.randn(seed, ids.length, dim);
-    const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
-    const product = lab.onehotBackward(result.onehot, G);
-    const padding = paddingRow(paddingIdx, vocab);
-    return { seed, paddingIdx, padding, G, grad, product, comparison: lab.compare(grad, product) };
+  function computing({ ids, vocab, dim }) {
+    showPending(parts.verdict, 'computing', `onehot.T @ G: V·n·d = ` +
+      `${count(vocab * ids.length * dim)} multiply-adds, in a background thread: the page stays usable.`);
   }
 
   function show(b, result) {

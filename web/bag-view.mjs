@@ -148,28 +148,28 @@ function cliText(offsets, b) {
   return parts.join(' ');
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module.
-// render(result): compute.run()'s result (ids, vocab, dim, weight); recomputed only when new.
-export function createBagView(root, lab) {
-  const view = createFormView(root, { controls: CONTROLS, fieldOf, output: OUTPUT, compute, show });
+// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the page's
+// compute worker runner, or none. render(result): compute.run()'s result (ids, vocab, dim,
+// weight, tableKey); recomputed only when new.
+export function createBagView(root, lab, offload) {
+  const view = createFormView(root, {
+    controls: CONTROLS, fieldOf, output: OUTPUT, lab, kind: 'bag', read, show, computing, offload,
+  });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
   const items = byData(view.output, 'item');
 
-  function compute(result, form) {
-    const offsets = offsetsOf(lab, form.value('offsets'));
-    const mode = form.value('mode');
-    const weights = weightsOf(form.value('weights'));
+  function read({ ids, vocab, dim }, form) {
     const paddingIdx = paddingIdxOf(form);
-    const { ids, vocab, weight } = result;
-    const options = { mode, paddingIdx, perSampleWeights: weights?.values ?? null };
-    const forward = lab.embeddingBag(weight, ids, offsets, options);
-    // M @ W with the one-hot route's dense GEMM: it takes any (B, V) matrix.
-    const multihot = mode === 'max' ? null : lab.bagMatrix(ids, offsets, vocab, options);
-    const product = multihot && lab.onehotProduct(multihot, weight);
-    const padding = paddingRow(paddingIdx, vocab);
-    return { offsets, mode, weights, paddingIdx, padding, forward, multihot, product,
-             bags: forward.output.rows };
+    return {
+      ids, vocab, dim, offsets: offsetsOf(lab, form.value('offsets')), mode: form.value('mode'),
+      weights: weightsOf(form.value('weights')), paddingIdx, padding: paddingRow(paddingIdx, vocab),
+    };
+  }
+
+  function computing({ offsets, vocab, dim }) {
+    showPending(parts.verdict, 'computing', `M @ W: B·V·d = ` +
+      `${count(offsets.length * vocab * dim)} multiply-adds, in a background thread: the page stays usable.`);
   }
 
   function show(b, result) {
@@ -184,7 +184,7 @@ export function createBagView(root, lab) {
       ' prints the same bags for the same ids and table.');
     drawBags(parts.bags, ids, b.offsets, b);
 
-    const comparison = b.product && lab.compare(b.forward.output, b.product);
+    const { comparison } = b;
     if (comparison) {
       showVerdict(parts.verdict, comparison);
     } else {

@@ -3,7 +3,9 @@
 // waiting, and the one running is answered null when it ends, so an older result never shows
 // after a newer one. Where no module worker starts (Firefox before 114), requests run on the
 // main thread after a pause that lets the page paint its 'computing' state first.
+// The backward and bag views send their work too (runView), to run beside the worker's W.
 import { FieldError, run } from './compute.mjs';
+import { EmbedlabError } from './embedlab/embedlab.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
 
@@ -16,6 +18,14 @@ export function createWorkerRunner(lab) {
   let running = null;     // { id, p, cache, onStage, resolve, reject, superseded }
   let waiting = null;
   let ids = 0;
+  const views = new Map();  // viewId -> { resolve, reject } of runView()
+  let viewIds = 0;
+
+  // Every view request still open is answered null: the page computes it itself.
+  function releaseViews() {
+    for (const { resolve } of views.values()) resolve(null);
+    views.clear();
+  }
 
   function settle(job, result, error) {
     running = null;
@@ -50,7 +60,17 @@ export function createWorkerRunner(lab) {
     usable = false;
     worker?.terminate();
     worker = null;
+    releaseViews();
     if (running) runHere(running);
+  }
+
+  function receiveView(data) {
+    const job = views.get(data.viewId);
+    if (!job) return;
+    views.delete(data.viewId);
+    if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
+    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error));
+    else job.resolve(data.missing ? null : data.computed);
   }
 
   function receive({ data }) {
@@ -60,6 +80,10 @@ export function createWorkerRunner(lab) {
     }
     if (data.loadError !== undefined) {
       giveUp();
+      return;
+    }
+    if (data.viewId !== undefined) {
+      receiveView(data);
       return;
     }
     const job = running;
@@ -84,7 +108,8 @@ export function createWorkerRunner(lab) {
       cache.key = p.tableKey;
       cache.weight = weight;
     }
-    settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, weight: weight ?? cache.weight, ...routes });
+    settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey,
+                  weight: weight ?? cache.weight, ...routes });
   }
 
   function start() {
@@ -98,8 +123,10 @@ export function createWorkerRunner(lab) {
       if (!ready) {
         event.preventDefault();  // a browser without module workers: the fallback takes over
         giveUp();
-      } else if (running) {
-        settle(running, null, new Error(`compute worker: ${event.message}`));
+      } else {
+        for (const { reject } of views.values()) reject(new Error(`compute worker: ${event.message}`));
+        views.clear();
+        if (running) settle(running, null, new Error(`compute worker: ${event.message}`));
       }
     });
     return true;
@@ -136,6 +163,17 @@ export function createWorkerRunner(lab) {
           send(job);
         }
       });
+    },
+    // A view's computation (view-compute.mjs) for a result with tableKey, after the requests
+    // sent before it. Resolves to its result, or null where the worker cannot run it (no worker,
+    // or its W is no longer tableKey's): the page computes it itself. Rejects with the core's
+    // EmbedlabError.
+    runView(kind, tableKey, args) {
+      if (usable && !worker && !start()) usable = false;
+      if (!usable) return Promise.resolve(null);
+      const viewId = ++viewIds;
+      worker.postMessage({ viewId, kind, tableKey, args });
+      return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject }); });
     },
     // A newer request is answered on the main thread: drop what waits, ignore what runs.
     cancel() {

@@ -4,8 +4,13 @@
 //   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
 //        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
 //        | { id, bug }. result holds W only when haveKey (the page's W) is not p's table.
+// A view's request (view-compute.mjs) runs beside the cached W:
+//   in:  { viewId, kind, tableKey, args };
+//   out: { viewId, computed } | { viewId, error: the core's message } | { viewId, missing: true }
+//        (the worker's W is not tableKey's) | { viewId, bug }.
 import { FieldError, run, tableFor } from './compute.mjs';
-import { loadEmbedlab } from './embedlab/embedlab.mjs';
+import { EmbedlabError, loadEmbedlab } from './embedlab/embedlab.mjs';
+import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
 
 const cache = { key: null, weight: null };
 const loaded = loadEmbedlab();
@@ -24,9 +29,28 @@ function reply(id, p, haveKey, lab) {
   postMessage({ id, cachedKey: cache.key, result }, buffers);
 }
 
-onmessage = async ({ data: { id, p, haveKey } }) => {
+function replyView({ viewId, kind, tableKey, args }, lab) {
+  if (cache.key !== tableKey) {
+    postMessage({ viewId, missing: true });
+    return;
+  }
+  try {
+    const computed = VIEW_COMPUTATIONS[kind](lab, cache.weight, args);
+    postMessage({ viewId, computed }, viewBuffers(kind, computed));
+  } catch (error) {
+    postMessage(error instanceof EmbedlabError ? { viewId, error: error.message }
+      : { viewId, bug: String(error?.stack ?? error) });
+  }
+}
+
+onmessage = async ({ data }) => {
   const lab = await loaded.catch(() => null);
   if (!lab) return;  // the page was told { loadError } and runs the request itself
+  if (data.viewId !== undefined) {
+    replyView(data, lab);
+    return;
+  }
+  const { id, p, haveKey } = data;
   try {
     reply(id, p, haveKey, lab);
   } catch (error) {

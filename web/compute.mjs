@@ -62,6 +62,11 @@ export function plan(lab, input) {
   return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
 }
 
+// The most multiply-adds of a dense product run on the main thread: a few milliseconds at the
+// rate measured in headless Chromium for GPT-2's shape (about 9·10^9 a second). Beyond it, the
+// page's requests and the backward and bag views' computations go to the compute worker.
+export const PRODUCT_BUDGET = 1 << 25;
+
 // The multiply-adds of the one-hot product: what makes a request slow.
 export function productWork(p) {
   return p.ids.length * p.vocab * p.dim;
@@ -88,5 +93,6 @@ export function run(lab, p, cache) {
   const onehot = attempt('ids', () => lab.oneHot(p.ids, p.vocab));
   const product = lab.onehotProduct(onehot, weight);
   const comparison = lab.compare(lookup, product);
-  return { ids: p.ids, vocab: p.vocab, dim: p.dim, weight, lookup, onehot, product, comparison };
+  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, weight, lookup, onehot,
+           product, comparison };
 }

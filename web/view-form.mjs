@@ -1,10 +1,12 @@
 // A view with inputs of its own beside the page's (the backward view's G seed, the bag view's
 // offsets...): a small form of named inputs, one alert beside it that shows the message of the
 // input that is wrong, as text, with aria-invalid on that input, and the view's output below.
-// The view recomputes when the page's result is new and once per frame after an input event.
-import { FieldError, wholeNumber } from './compute.mjs';
+// The view recomputes when the page's result is new and once per frame after an input event;
+// beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
+import { FieldError, PRODUCT_BUDGET, wholeNumber } from './compute.mjs';
 import { element } from './dom.mjs';
 import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { VIEW_COMPUTATIONS, viewWork } from './view-compute.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
@@ -80,29 +82,66 @@ export function matrixItem(name, title, note) {
 
 // root: an empty element the view fills: the form (controls, fieldOf as for createViewForm),
 // then a div.view-output holding the constant markup output.
-// compute(result, form): what show(computed, result) draws; it throws a FieldError or the core's
-// EmbedlabError for a wrong input, which the form shows while the last output stays, marked stale.
+// kind: the view's computation in view-compute.mjs; read(result, form): its arguments, throwing
+// a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
+// core's EmbedlabError for a wrong input is shown by the form while the last output stays,
+// marked stale. offload: the page's createWorkerRunner(), which takes a computation beyond
+// PRODUCT_BUDGET while computing(args) shows that it runs; without one, all run here.
 // Returns the output element and render(result), for compute.run()'s result.
-export function createFormView(root, { controls, fieldOf, output: markup, compute, show }) {
+export function createFormView(root, {
+  controls, fieldOf, output: markup, lab, kind, read, show, computing, offload,
+}) {
   const form = createViewForm(root, controls, fieldOf, () => update());
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
   let result = null;
+  let busy = false;    // a computation runs in the worker
+  let again = false;   // and an update came meanwhile: its answer is stale
 
-  function update() {
-    if (!result) return;
-    let computed;
-    try {
-      computed = compute(result, form);
-    } catch (error) {
-      form.fail(error);
+  function failed(error) {
+    form.fail(error);
+    output.classList.add('stale');
+  }
+
+  async function computed(args) {
+    if (offload && viewWork(kind, args) > PRODUCT_BUDGET) {
+      computing(args);
       output.classList.add('stale');
+      busy = true;
+      try {
+        const answer = await offload.runView(kind, result.tableKey, args);
+        if (again || answer) return answer;
+      } finally {
+        busy = false;
+      }
+    }
+    return VIEW_COMPUTATIONS[kind](lab, result.weight, args, result.onehot);
+  }
+
+  async function update() {
+    if (!result) return;
+    if (busy) {
+      again = true;
       return;
     }
+    const shown = result;
+    let b;
+    try {
+      const args = read(shown, form);
+      b = { ...args, ...await computed(args) };
+    } catch (error) {
+      if (!again) failed(error);
+    }
+    if (again) {
+      again = false;
+      update();
+      return;
+    }
+    if (!b) return;
     form.clear();
     output.classList.remove('stale');
-    show(computed, result);
+    show(b, shown);
   }
 
   return {
