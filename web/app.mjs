@@ -7,6 +7,7 @@ import { createBackwardView } from './backward-view.mjs';
 import { createBagView } from './bag-view.mjs';
 import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './compute.mjs';
 import { createWorkerRunner } from './compute-in-worker.mjs';
+import { deferredRedraw } from './deferred-redraw.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
@@ -72,6 +73,11 @@ function start(lab) {
   // Beyond a frame's work, in the worker beside its W.
   const views = [createBackwardView(byId('backward-view'), lab, worker),
                  createBagView(byId('bag-view'), lab, worker)];
+  // Far below the inputs: redrawn when scrolled to or when the page is idle.
+  const redrawBelow = [
+    deferredRedraw(byId('backward'), () => views[0].render(result)),
+    deferredRedraw(byId('bag'), () => views[1].render(result)),
+  ];
 
   function setStale(stale) {
     for (const section of dataSections) section.classList.toggle('stale', stale);
@@ -81,7 +87,7 @@ function start(lab) {
     renderMatrices(boxes, result, step);
     stepThrough.render(result, step);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
-    for (const view of views) view.render(result);
+    for (const request of redrawBelow) request();
   }
 
   function fail(error) {

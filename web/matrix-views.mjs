@@ -1,6 +1,6 @@
 // The five tables of a result: W, the one-hot matrix, W^T, and the two routes' outputs.
 // Token rows are labelled by their id; the step-through token's row and id are marked in each.
-import { matrixTable } from './render-matrix.mjs';
+import { renderMatrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 
 // A row-major matrix, or the transpose of one, read cell by cell (W^T without copying W).
@@ -13,7 +13,7 @@ export function transposed(m) {
 
 const label = (i) => String(i);
 
-// boxes: { weight, onehot, linear, lookup, product } elements the tables replace the contents of;
+// boxes: { weight, onehot, linear, lookup, product } elements the tables are drawn in;
 // a box left out is not built (<embedding-demo> shows two or three of them).
 // result: compute.run()'s result; step: the index of the token being stepped through.
 export function renderMatrices(boxes, result, step) {
@@ -35,27 +35,27 @@ export function renderMatrices(boxes, result, step) {
     rowClass: (k) => (k === step ? 'current' : ''),
   };
 
-  boxes.weight?.replaceChildren(matrixTable({
+  if (boxes.weight) renderMatrixTable(boxes.weight, {
     matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
     rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
     rowLabel: label, colLabel: label, rowClass: idClass,
-  }));
-  boxes.onehot?.replaceChildren(matrixTable({
+  });
+  if (boxes.onehot) renderMatrixTable(boxes.onehot, {
     ...tokenRow, matrix: cells(result.onehot), caption: 'F.one_hot(idx, V) (n × V)',
     cols: vocabCols, colLabel: label, integer: true,
     cellClass: (value) => (value === 1 ? 'one' : ''),
-  }));
-  boxes.linear?.replaceChildren(matrixTable({
+  });
+  if (boxes.linear) renderMatrixTable(boxes.linear, {
     matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass,
-  }));
-  boxes.lookup?.replaceChildren(matrixTable({
+  });
+  if (boxes.lookup) renderMatrixTable(boxes.lookup, {
     ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
     cols: dimCols, colLabel: label,
-  }));
-  boxes.product?.replaceChildren(matrixTable({
+  });
+  if (boxes.product) renderMatrixTable(boxes.product, {
     ...tokenRow, matrix: cells(result.product), caption: 'linear(onehot.float()) (n × d)',
     cols: dimCols, colLabel: label,
-  }));
+  });
 }

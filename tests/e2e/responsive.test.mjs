@@ -41,7 +41,7 @@ function recordPage() {
   const rows = () => [...document.querySelectorAll('#lookup-box tbody th')]
     .map((th) => th.textContent).join(',');
   new MutationObserver(() => log.push({ rows: rows() }))
-    .observe(document.getElementById('lookup-box'), { childList: true });
+    .observe(document.getElementById('lookup-box'), { childList: true, subtree: true });  // redrawn in place
   const word = () => document.querySelector('#verdict .verdict-word')?.textContent;
   new MutationObserver(() => log.push({ verdict: word() }))
     .observe(document.getElementById('verdict'), { childList: true });
@@ -151,6 +151,9 @@ describe('responsiveness', () => {
     await page.fill('#seed', '7');
     await waitForVerdict(page, 'computing');
     await waitForVerdict(page, 'match', 120_000);
+    // Off screen, the views start redrawing once the page is idle.
+    await page.waitForFunction(() => ['backward', 'bag'].every(
+      (id) => window.recorded.some((entry) => entry.view === id)), null, { timeout: 10_000 });
     await viewsDone();
     await page.waitForTimeout(500);  // long tasks are reported after they end
     assert.equal(await page.textContent('#backward .verdict-word'), 'match');
