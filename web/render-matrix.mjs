@@ -22,16 +22,27 @@ function summaryText(matrix, rows, cols) {
   return parts.length ? ` (showing ${parts.join(', ')})` : '';
 }
 
-// Sets a node's classes and text where they differ (an unchanged node is not restyled).
-function setCell(node, className, text) {
-  if (node.className !== className) node.className = className;
-  if (node.textContent !== text) node.textContent = text;
-}
+// What each row's cells show, kept beside the DOM so a redraw compares without reading it.
+const drawn = new WeakMap();  // <tr> -> { classes: string[], texts: string[] }, one per cell
 
-// Gives row `count` cells after its header cell, new ones made by make().
+// Gives row `count` cells after its header cell, new ones made by make(); returns its record.
 function resizeCells(row, count, make) {
+  if (!drawn.has(row)) drawn.set(row, { classes: [], texts: [] });
+  const record = drawn.get(row);
   while (row.cells.length > count + 1) row.lastChild.remove();
   while (row.cells.length < count + 1) row.append(make());
+  for (let c = record.classes.length; c < row.cells.length; ++c) {
+    record.classes.push(row.cells[c].className);
+    record.texts.push(row.cells[c].textContent);
+  }
+  record.classes.length = record.texts.length = row.cells.length;
+  return record;
+}
+
+// Sets cell c of a row to className and text where they differ (unchanged cells are not restyled).
+function setCell(row, record, c, className, text) {
+  if (record.classes[c] !== className) row.cells[c].className = record.classes[c] = className;
+  if (record.texts[c] !== text) row.cells[c].textContent = record.texts[c] = text;
 }
 
 function headerCell(scope, className) {
@@ -60,10 +71,11 @@ function fillTable(table, spec) {
   table.caption.textContent =
     `${spec.caption}: ${matrix.rows} × ${matrix.cols}${summaryText(matrix, rows, cols)}`;
   const head = table.tHead.rows[0];
-  resizeCells(head, cols.length, () => headerCell('col', ''));
-  setCell(head.cells[0], 'corner', spec.corner);
+  const headRecord = resizeCells(head, cols.length, () => headerCell('col', ''));
+  setCell(head, headRecord, 0, 'corner', spec.corner);
   const columnClasses = cols.map((j) => (j === null ? 'gap' : colClass(j)));
-  cols.forEach((j, c) => setCell(head.cells[c + 1], columnClasses[c], j === null ? '…' : spec.colLabel(j)));
+  cols.forEach((j, c) =>
+    setCell(head, headRecord, c + 1, columnClasses[c], j === null ? '…' : spec.colLabel(j)));
 
   const body = table.tBodies[0];
   while (body.rows.length > rows.length) body.lastChild.remove();
@@ -78,17 +90,16 @@ function fillTable(table, spec) {
     if (tr.className !== trClass) tr.className = trClass;
     if (i === null) delete tr.dataset.index;
     else if (tr.dataset.index !== String(i)) tr.dataset.index = String(i);
-    resizeCells(tr, cols.length, () => element('td'));
-    const cells = tr.cells;
-    setCell(cells[0], '', i === null ? '⋮' : spec.rowLabel(i));
+    const record = resizeCells(tr, cols.length, () => element('td'));
+    setCell(tr, record, 0, '', i === null ? '⋮' : spec.rowLabel(i));
     cols.forEach((j, c) => {
       if (i === null || j === null) {
-        setCell(cells[c + 1], 'gap', i === null && j === null ? '⋱' : i === null ? '⋮' : '…');
+        setCell(tr, record, c + 1, 'gap', i === null && j === null ? '⋱' : i === null ? '⋮' : '…');
         return;
       }
       const value = matrix.at(i, j);
       const extra = cellClass(value);
-      setCell(cells[c + 1],
+      setCell(tr, record, c + 1,
         extra && columnClasses[c] ? `${columnClasses[c]} ${extra}` : extra || columnClasses[c],
         format(value));
     });
