@@ -118,26 +118,45 @@ export function createStepThrough(lab, elements, onPick) {
     pick(Math.max(0, Math.min(n - 1, step)));
   });
 
+  // A gap ("…") or a token button of the radio group, before updateToken() fills it in.
+  function tokenNode(gap) {
+    if (gap) return element('span', 'gap', '…');
+    const button = element('button', 'token');
+    button.type = 'button';
+    button.setAttribute('role', 'radio');
+    return button;
+  }
+
+  function updateToken(button, k, ids) {
+    const set = (name, value) => {
+      if (button.getAttribute(name) !== value) button.setAttribute(name, value);
+    };
+    const text = String(ids[k]);
+    if (button.textContent !== text) button.textContent = text;
+    set('data-step', String(k));
+    set('aria-checked', String(k === current));
+    set('aria-label', `token ${k + 1} of ${ids.length}, id ${ids[k]}`);
+    set('tabindex', k === current ? '0' : '-1');
+  }
+
+  // The picker's children, reused in place: a redraw rewrites only what differs, so a button
+  // keeps its identity (and the keyboard focus) while the ids around it change.
   function renderTokens(ids) {
     // The document's focus, or the shadow root's inside an <embedding-demo>.
     const focused = tokens.getRootNode().activeElement;
     const onToken = tokens.contains(focused);
-    const fragment = document.createDocumentFragment();
-    for (const k of shownIndices(ids.length, ROW_CAP, [current])) {
-      if (k === null) {
-        fragment.append(element('span', 'gap', '…'));
-        continue;
+    const shown = shownIndices(ids.length, ROW_CAP, [current]);
+    while (tokens.childElementCount > shown.length) tokens.lastElementChild.remove();
+    shown.forEach((k, i) => {
+      const old = tokens.children[i];
+      const wanted = k === null ? 'SPAN' : 'BUTTON';
+      const node = old?.tagName === wanted ? old : tokenNode(k === null);
+      if (node !== old) {
+        if (old) old.replaceWith(node);
+        else tokens.append(node);
       }
-      const button = element('button', 'token', String(ids[k]));
-      button.type = 'button';
-      button.dataset.step = String(k);
-      button.setAttribute('role', 'radio');
-      button.setAttribute('aria-checked', String(k === current));
-      button.setAttribute('aria-label', `token ${k + 1} of ${ids.length}, id ${ids[k]}`);
-      button.tabIndex = k === current ? 0 : -1;
-      fragment.append(button);
-    }
-    tokens.replaceChildren(fragment);
+      if (k !== null) updateToken(node, k, ids);
+    });
     prev.disabled = current === 0;
     next.disabled = current === ids.length - 1;
     // Keep the focus on the picker: on the chosen token, also when a button it was on is disabled.
