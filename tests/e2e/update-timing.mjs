@@ -1,7 +1,7 @@
 // How long the page's main thread is busy per update, in headless Chromium (a measurement, not
 // a test: `node tests/e2e/update-timing.mjs [runs]` after a wasm preset build). Prints medians:
-//   small: n = 64, V = 4096, d = 64, one id changed per update (W cached) and a new seed per
-//     update (a new W); each from the input event to the end of style and layout, split into
+//   small: n = 64, V = 4096, d = 64: the last id changed per update, as when typing (W cached),
+//     all 64 ids changed per update (W cached), and a new seed per update (a new W); each from the input event to the end of style and layout, split into
 //     compute.run() alone and the rest (rendering the tables and the views).
 //   gpt2: V = 50257, d = 768, n = 64 and a new seed: the wall time until the verdict shows, and
 //     the longest main-thread task while the worker computes and after its result arrives.
@@ -51,12 +51,15 @@ async function timeRun(count) {
 const env = await openSite();
 const { page } = env;
 const smallIds = (shift) => Array.from({ length: 64 }, (_, i) => (i * 61 + shift) % 4096).join(', ');
+const lastIdTyped = (id) => `${smallIds(0).replace(/, \d+$/, '')}, ${id}`;
 await page.fill('#dim', '64');
 await page.fill('#vocab', '4096');
 await page.fill('#ids', smallIds(0));
 await waitForVerdict(page, 'match');
+const typedUpdates = [];
 const idUpdates = [];
 const seedUpdates = [];
+for (let r = 1; r <= runs; ++r) typedUpdates.push(await page.evaluate(timeUpdate, ['ids', lastIdTyped(r)]));
 for (let r = 1; r <= runs; ++r) idUpdates.push(await page.evaluate(timeUpdate, ['ids', smallIds(r)]));
 for (let r = 1; r <= runs; ++r) seedUpdates.push(await page.evaluate(timeUpdate, ['seed', String(1000 + r)]));
 const runOnly = await page.evaluate(timeRun, runs);
@@ -105,6 +108,7 @@ for (let r = 1; r <= Math.min(runs, 5); ++r) {
 console.log(JSON.stringify({
   runs,
   small: {
+    lastIdUpdateMs: round(median(typedUpdates)),
     idUpdateMs: round(median(idUpdates)),
     newSeedUpdateMs: round(median(seedUpdates)),
     computeRunMs: round(runOnly),
