@@ -1,15 +1,16 @@
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <random>
 
 #include "embedlab/error.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
+#include "same_bits.hpp"
 
 using Catch::Contains;
 using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
+using embedlab::test::same_bits;
 
 namespace {
 
@@ -40,11 +41,6 @@ Matrix naive_onehot_product(const Ids& ids, const Matrix& w) {
   return out;
 }
 
-bool bit_identical(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0;
-}
-
 }  // namespace
 
 TEST_CASE("lookup copies the rows named by the ids, in order, repeats included") {
@@ -52,7 +48,7 @@ TEST_CASE("lookup copies the rows named by the ids, in order, repeats included")
   w << 1, 2, 3, 4, 5, 6;
   Matrix expected(4, 2);
   expected << 5, 6, 1, 2, 5, 6, 3, 4;
-  CHECK(bit_identical(embedlab::lookup(w, {2, 0, 2, 1}), expected));
+  CHECK(same_bits(embedlab::lookup(w, {2, 0, 2, 1}), expected));
 }
 
 TEST_CASE("lookup and the one-hot product agree bit for bit on random finite tables") {
@@ -67,8 +63,8 @@ TEST_CASE("lookup and the one-hot product agree bit for bit on random finite tab
     const Ids ids = random_ids(s.n, s.vocab, rng);
     const Matrix rows = embedlab::lookup(w, ids);
     const Matrix product = embedlab::onehot_product(embedlab::one_hot(ids, s.vocab), w);
-    CHECK(bit_identical(rows, product));
-    if (s.vocab * s.dim * s.n <= 4'000'000) CHECK(bit_identical(rows, naive_onehot_product(ids, w)));
+    CHECK(same_bits(rows, product));
+    if (s.vocab * s.dim * s.n <= 4'000'000) CHECK(same_bits(rows, naive_onehot_product(ids, w)));
   }
 }
 

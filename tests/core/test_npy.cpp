@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -12,6 +11,7 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/npy.hpp"
+#include "same_bits.hpp"
 
 using namespace std::string_literals;
 using Catch::Contains;
@@ -20,6 +20,7 @@ using Catch::StartsWith;
 using embedlab::InputError;
 using embedlab::Matrix;
 using embedlab::parse_npy;
+using embedlab::test::same_bits;
 
 namespace {
 
@@ -49,11 +50,6 @@ const std::string kMinusTwo = "\x00\x00\x00\xc0"s;
 const std::string kHalf = "\x00\x00\x00\x3f"s;
 const std::string kPointOne64 = "\x9a\x99\x99\x99\x99\x99\xb9\x3f"s;
 const std::string kMinusTwoAndAHalf64 = "\x00\x00\x00\x00\x00\x00\x04\xc0"s;
-
-bool same_bits(const Matrix& a, const Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

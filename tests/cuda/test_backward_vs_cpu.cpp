@@ -17,6 +17,7 @@ using embedlab::EmbeddingOptions;
 using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
+using embedlab::test::same_bits;
 using namespace embedlab::cuda_test;
 namespace cuda = embedlab::cuda;
 

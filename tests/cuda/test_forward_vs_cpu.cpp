@@ -15,6 +15,7 @@
 using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
+using embedlab::test::same_bits;
 using namespace embedlab::cuda_test;
 namespace cuda = embedlab::cuda;
 

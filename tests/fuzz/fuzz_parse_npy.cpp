@@ -3,22 +3,18 @@
 // the file and round-trips through to_npy.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "embedlab/error.hpp"
 #include "embedlab/npy.hpp"
 #include "fuzz_check.hpp"
+#include "same_bits.hpp"
 
 using embedlab::fuzz::require;
+using embedlab::test::same_bits;
 
 namespace {
-
-bool same_bits(const embedlab::Matrix& a, const embedlab::Matrix& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
-}
 
 // Where the data starts, read straight from the prefix (the parse succeeded, so it is valid).
 std::size_t data_offset(std::string_view bytes) {
