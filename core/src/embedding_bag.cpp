@@ -7,6 +7,7 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/padding_idx.hpp"
+#include "encoded_product.hpp"
 
 namespace embedlab {
 namespace {
@@ -199,14 +200,7 @@ Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOpti
 }
 
 Matrix bag_product(const Matrix& m, const Matrix& weight) {
-  if (m.cols() != weight.rows()) {
-    throw InputError("the multi-hot matrix has " + std::to_string(m.cols()) +
-                     " columns but the weight has " + std::to_string(weight.rows()) +
-                     " rows: they must both be the vocabulary size V");
-  }
-  Matrix out = Matrix::Zero(m.rows(), weight.cols());
-  out.noalias() += m * weight;
-  return out;
+  return encoded_product(m, weight, "the multi-hot matrix");
 }
 
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,

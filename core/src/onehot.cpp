@@ -5,6 +5,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
+#include "encoded_product.hpp"
 
 namespace embedlab {
 
@@ -17,18 +18,22 @@ Matrix one_hot(const Ids& ids, Index vocab) {
   return out;
 }
 
-Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
-  if (onehot.cols() != weight.rows()) {
-    throw InputError("the one-hot matrix has " + std::to_string(onehot.cols()) +
+Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char* encoding_name) {
+  if (encoding.cols() != weight.rows()) {
+    throw InputError(std::string(encoding_name) + " has " + std::to_string(encoding.cols()) +
                      " columns but the weight has " + std::to_string(weight.rows()) +
                      " rows: they must both be the vocabulary size V");
   }
-  check_output_shape(onehot.rows(), weight.cols());
+  check_output_shape(encoding.rows(), weight.cols());
   // Accumulate into +0, as a BLAS sgemm with beta = 0 (torch.mm) does: an all -0.0 column then
   // sums to +0.0 here too. Eigen's GEMM takes no shortcut for the zeros.
-  Matrix out = Matrix::Zero(onehot.rows(), weight.cols());
-  out.noalias() += onehot * weight;
+  Matrix out = Matrix::Zero(encoding.rows(), weight.cols());
+  out.noalias() += encoding * weight;
   return out;
+}
+
+Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
+  return encoded_product(onehot, weight, "the one-hot matrix");
 }
 
 Matrix linear_weight(const Matrix& weight) { return weight.transpose(); }
