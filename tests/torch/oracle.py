@@ -1,4 +1,5 @@
-"""What the differential tests against real PyTorch share (tests/torch, tests/grad_torch).
+"""What the differential tests against real PyTorch share (test_init_vs_torch.py,
+test_grad_vs_torch.py).
 
 Import it before torch: it clears ATEN_CPU_CAPABILITY and fails with a clear message where the
 system Python has no torch or numpy. Then prepare() reads the command line (a --driver that runs

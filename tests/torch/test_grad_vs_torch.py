@@ -21,8 +21,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
-import oracle  # before torch: see tests/torch/oracle.py
+import oracle  # before torch: see oracle.py
 
 import numpy as np
 import torch
