@@ -5,12 +5,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { siteDir } from '../site-dir.mjs';
 import { serveDirectory } from './static-server.mjs';
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = process.env.EMBEDLAB_WASM_SITE || path.join(repo, 'build/wasm/site');
 
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { notebook, printedAfter } from '../e2e/notebooks.mjs';
+import { siteDir as site } from '../site-dir.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const site = process.env.EMBEDLAB_WASM_SITE || path.join(repo, 'build/wasm/site');
 const npm = process.env.EMBEDLAB_NPM || 'npm';
 
 // Runs an ES module script with Node in `cwd` (so that bare imports resolve from its

@@ -3,10 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { siteDir } from '../site-dir.mjs';
 
-export const siteDir = process.env.EMBEDLAB_WASM_SITE ??
-    fileURLToPath(new URL('../../build/wasm/site', import.meta.url));
+export { siteDir };
 
 // The wrapper's exports. A missing build is a failure, never a skip.
 export async function importEmbedlab() {
