@@ -1,7 +1,8 @@
 """The walk-through must print the notebooks' tensors verbatim.
 
-Every `tensor(...)` block printed in the seed notebooks (PyTorch's own output) is cut out of the
-notebook text and must appear, character for character, in the CLI's output for the same ids.
+Every `tensor(...)` block printed in the notebooks (PyTorch's own output, kept verbatim in
+tests/fixtures/notebooks/) is cut out of the notebook text and must appear, character for
+character, in the CLI's output for the same ids.
 Bad input must exit with status 2 and a specific message on stderr.
 """
 import re
@@ -11,7 +12,7 @@ import unittest
 from pathlib import Path
 
 CLI = sys.argv.pop(1)
-SEEDS = Path(sys.argv.pop(1))
+NOTEBOOKS = Path(sys.argv.pop(1))
 
 
 def printed_tensors(text):
@@ -34,8 +35,8 @@ def run(*args):
 
 
 class NotebookOutput(unittest.TestCase):
-    def check_notebook(self, seed_file, ids, expected_blocks):
-        blocks = printed_tensors((SEEDS / seed_file).read_text())
+    def check_notebook(self, notebook_file, ids, expected_blocks):
+        blocks = printed_tensors((NOTEBOOKS / notebook_file).read_text())
         self.assertEqual(len(blocks), expected_blocks, "the notebook's printed tensors were not all found")
         out = run("--ids", ids)
         self.assertEqual(out.returncode, 0, out.stderr)
@@ -46,12 +47,12 @@ class NotebookOutput(unittest.TestCase):
 
     def test_seed_002_ids_2_3_1(self):
         # weight, two single lookups, idx lookup, one-hot, fresh Linear weight, product, lookup again
-        self.check_notebook("002_f71e86774d60ee6a.txt", "2,3,1", 8)
+        self.check_notebook("002.txt", "2,3,1", 8)
 
     def test_seed_004_ids_3_2_0_1(self):
         # weight, one single lookup, idx lookup, one-hot, fresh Linear weight, the assigned
         # transpose, product, lookup again
-        self.check_notebook("004_5b384e1baff6b444.txt", "3,2,0,1", 8)
+        self.check_notebook("004.txt", "3,2,0,1", 8)
 
     def test_tf_fixed_weights(self):
         out = run("--ids", "2,3,1", "--tf-weights")

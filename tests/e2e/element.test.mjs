@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, openHost, settle } from './demo.mjs';
-import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
+import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
 const nb = notebook('002');

@@ -1,6 +1,6 @@
 // What every end-to-end test needs: the built site served on 127.0.0.1, headless Chromium
-// through playwright-core (flags from TOOLCHAIN.md), and a record of console errors, warnings
-// and page errors, which must stay empty.
+// through playwright-core (flags for a container, as root, without a GPU), and a record of
+// console errors, warnings and page errors, which must stay empty.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,9 +1,9 @@
 // The page shows the notebooks' numbers: every table cell and every printout block is compared
-// with what PyTorch printed in the seed notebooks (read at test time), and the verdict is a match.
+// with what PyTorch printed in the notebooks (read at test time), and the verdict is a match.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
-import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
+import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
 const cellsOnly = (rows) => rows.map((row) => row.slice(1));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, pageOverflow } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, settle } from './demo.mjs';
-import { entriesOf, notebook, printedAfter } from './notebooks.mjs';
+import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const nb = notebook('002');

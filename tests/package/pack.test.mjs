@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { notebook, printedAfter } from '../e2e/notebooks.mjs';
+import { notebook, printedAfter } from '../notebooks.mjs';
 import { siteDir as site } from '../site-dir.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -5,35 +5,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { notebook, printedAfter } from '../notebooks.mjs';
 import { numpyF4 } from './cases.mjs';
 import { importEmbedlab, siteDir } from './harness.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
 
-// Printed by the notebook (shared/seeds/002): torch.manual_seed(123); Embedding(4, 5) and
-// Linear(4, 5, bias=False) after a fresh manual_seed(123); idx = [2, 3, 1].
-const notebookEmbedding = `Parameter containing:
-tensor([[ 0.3374, -0.1778, -0.3035, -0.5880,  1.5810],
-        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015],
-        [ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
-        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953]], requires_grad=True)`;
-const notebookLinear = `Parameter containing:
-tensor([[-0.2039,  0.0166, -0.2483,  0.1886],
-        [-0.4260,  0.3665, -0.3634, -0.3975],
-        [-0.3159,  0.2264, -0.1847,  0.1871],
-        [-0.4244, -0.3034, -0.1836, -0.0983],
-        [-0.3814,  0.3274, -0.1179,  0.1605]], requires_grad=True)`;
-const notebookOneHot = `tensor([[0, 0, 1, 0],
-        [0, 0, 0, 1],
-        [0, 1, 0, 0]])`;
-const notebookProduct = `tensor([[ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
-        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953],
-        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015]], grad_fn=<MmBackward0>)`;
-const notebookLookup = `tensor([[ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],
-        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953],
-        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015]],
-       grad_fn=<EmbeddingBackward0>)`;
+// Printed by notebook 002: torch.manual_seed(123); Embedding(4, 5) and Linear(4, 5, bias=False)
+// after a fresh manual_seed(123); idx = [2, 3, 1].
+const nb = notebook('002');
+const notebookEmbedding = printedAfter(nb, 'In [5]:');
+const notebookLinear = printedAfter(nb, 'In [16]:');
+const notebookOneHot = printedAfter(nb, 'In [12]:');
+const notebookProduct = printedAfter(nb, 'In [18]:');
+const notebookLookup = printedAfter(nb, 'In [8]:');
 
 const fourDecimals = (m) => Array.from(m.data, (x) => x.toFixed(4));
 

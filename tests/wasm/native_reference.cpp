@@ -1,4 +1,4 @@
-// The native side of the WASM differential test (wasm_module.test.mjs): reads cases from stdin,
+// The native side of the WASM differential test (differential.test.mjs): reads cases from stdin,
 // one per line, runs each on the native core and prints one JSON result per line, so that the
 // test can compare them with the same cases run through the WebAssembly module's JS API.
 //
@@ -101,7 +101,7 @@ EmbeddingOptions embedding_options_of(const Options& o) {
 BagOptions bag_options_of(const Options& o) {
   BagOptions options;
   const std::string mode = o.count("mode") ? from_hex(o.at("mode")) : "mean";
-  options.mode = mode == "sum" ? BagMode::sum : mode == "max" ? BagMode::max : BagMode::mean;
+  options.mode = parse_bag_mode(mode);
   options.include_last_offset = o.count("includeLastOffset") && o.at("includeLastOffset") == "1";
   if (o.count("paddingIdx")) options.padding_idx = std::stoll(o.at("paddingIdx"));
   if (o.count("perSampleWeights") && !o.at("perSampleWeights").empty())
@@ -239,7 +239,8 @@ int main() {
     try {
       result = run(split(line, '\t'));
     } catch (const embedlab::InputError& e) {
-      result = "{\"error\": " + json_string(e.what()) + "}";
+      result = "{\"error\": " + json_string(e.what()) + ", \"argument\": " +
+               json_string(std::string(embedlab::argument_name(e.argument()))) + "}";
     }
     std::cout << result << '\n';
   }

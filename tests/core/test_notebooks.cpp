@@ -1,7 +1,7 @@
-// The notebooks in shared/seeds/ are ground truth: their printed tensors (4 decimals) must come
-// out of torch_init + lookup/onehot_product. The numbers are read from the files at test time.
-// Only 002 and 004 carry outputs (000 and 001 are unrun copies of 002, 003 uses TensorFlow with
-// hand-set weights).
+// The notebooks are ground truth: the tensors they printed (4 decimals, kept verbatim in
+// tests/fixtures/notebooks/) must come out of torch_init + lookup/onehot_product. The numbers are
+// read from the files at test time. 002 and 004 are the PyTorch notebooks (003 uses TensorFlow
+// with hand-set weights).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -20,8 +20,8 @@ using embedlab::Matrix;
 
 namespace {
 
-std::string read_seed(const std::string& name) {
-  const std::string path = std::string(EMBEDLAB_SEEDS_DIR) + "/" + name;
+std::string read_notebook(const std::string& name) {
+  const std::string path = std::string(EMBEDLAB_NOTEBOOKS_DIR) + "/" + name;
   std::ifstream file(path);
   INFO("reading " << path);
   REQUIRE(file.good());
@@ -86,8 +86,8 @@ Matrix linear_weight_seed_123() {
 
 }  // namespace
 
-TEST_CASE("notebook 002: manual_seed(123), Embedding(4, 5), Linear(4, 5)", "[seeds]") {
-  const std::string nb = read_seed("002_f71e86774d60ee6a.txt");
+TEST_CASE("notebook 002: manual_seed(123), Embedding(4, 5), Linear(4, 5)", "[notebooks]") {
+  const std::string nb = read_notebook("002.txt");
   const Matrix w = embedding_seed_123();
   const Ids ids = {2, 3, 1};
   check_printed(w, printed_tensor(nb, "In [5]:"));
@@ -101,8 +101,8 @@ TEST_CASE("notebook 002: manual_seed(123), Embedding(4, 5), Linear(4, 5)", "[see
 }
 
 // The notebook prints seed 123's table without calling manual_seed in the cells shown.
-TEST_CASE("notebook 004: the same table, ids 3, 2, 0, 1", "[seeds]") {
-  const std::string nb = read_seed("004_5b384e1baff6b444.txt");
+TEST_CASE("notebook 004: the same table, ids 3, 2, 0, 1", "[notebooks]") {
+  const std::string nb = read_notebook("004.txt");
   const Matrix w = embedding_seed_123();
   const Ids ids = {3, 2, 0, 1};
   check_printed(w, printed_tensor(nb, "In [26]:"));

@@ -1,16 +1,10 @@
-// The seed notebooks are ground truth: what PyTorch printed in them is read at test time.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The notebooks are ground truth: what PyTorch printed in them (kept verbatim in
+// tests/fixtures/notebooks/) is read at test time.
+import { readFileSync } from 'node:fs';
 
-const seedsDir = process.env.EMBEDLAB_SEEDS_DIR ||
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/seeds');
-
-// The notebook whose file name starts with `number`, e.g. '002'.
+// The notebook `number`, e.g. '002': its code cells and what they printed.
 export function notebook(number) {
-  const name = readdirSync(seedsDir).find((file) => file.startsWith(`${number}_`));
-  if (!name) throw new Error(`no notebook ${number}_* in ${seedsDir}`);
-  return readFileSync(path.join(seedsDir, name), 'utf8');
+  return readFileSync(new URL(`./fixtures/notebooks/${number}.txt`, import.meta.url), 'utf8');
 }
 
 // The first block PyTorch printed after the cell marker (e.g. 'In [5]:'), from
