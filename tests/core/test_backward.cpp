@@ -1,5 +1,5 @@
 // The gradients of the lookup and of the one-hot product. Reference values are hand computed
-// (small integers and powers of two, exact in float32); tests/grad_torch compares the same
+// (small integers and powers of two, exact in float32); tests/torch/ compares the same
 // functions with live PyTorch.
 #include <catch2/catch.hpp>
 #include <cmath>

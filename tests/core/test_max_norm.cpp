@@ -1,6 +1,6 @@
 // max_norm: row norms and the in-place renormalisation. Reference values are hand computed
 // (Pythagorean rows whose norms are exact) or PyTorch's formula written out in the test;
-// tests/grad_torch compares thousands of rows bit for bit with live PyTorch.
+// tests/torch/ compares thousands of rows bit for bit with live PyTorch.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
