@@ -1,5 +1,5 @@
 // EmbeddingBag: bags from offsets, sum / mean / max, weights, padding, the multi-hot matrix and
-// the backward. Reference values are hand computed from a small integer table; tests/grad_torch
+// the backward. Reference values are hand computed from a small integer table; tests/torch/
 // compares the same functions with live PyTorch.
 #include <catch2/catch.hpp>
 #include <cmath>
