@@ -1,6 +1,6 @@
 #pragma once
 // PyTorch's CPU generator (MT19937 plus its float32 uniform_/normal_ kernels), reproduced bit
-// for bit for x86-64 with AVX2 (see shared/reference/pytorch-init.md for the algorithm).
+// for bit for x86-64 with AVX2 (docs/pytorch-rng.md describes the algorithm).
 #include <array>
 #include <cstdint>
 #include <optional>
