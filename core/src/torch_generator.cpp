@@ -1,5 +1,5 @@
 // PyTorch 1.13.1's CPU generator and its float32 uniform_/normal_ kernels as they run on x86-64
-// with AVX2+FMA. Every step follows shared/reference/pytorch-init.md (section numbers below);
+// with AVX2+FMA. Every step follows docs/pytorch-rng.md (section numbers below);
 // this file is compiled with -ffp-contract=off, so each std::fma marks a fusion GCC performs in
 // PyTorch's build and every other operation is rounded on its own.
 #include "embedlab/torch_generator.hpp"
@@ -28,12 +28,12 @@ float float_of(std::uint32_t b) {
   return x;
 }
 
-// Section B.7: the low 24 bits of one draw, exact in float.
+// Section 4.1: the low 24 bits of one draw, exact in float.
 float uniform_float(TorchGenerator& gen) {
   return static_cast<float>(gen.random() & 0xFFFFFFu) * 0x1p-24f;
 }
 
-// Section B.8: the low 53 bits of a 64-bit draw.
+// Section 4.2: the low 53 bits of a 64-bit draw.
 double uniform_double(TorchGenerator& gen) {
   return static_cast<double>(gen.random64() & ((std::uint64_t{1} << 53) - 1)) * 0x1p-53;
 }
@@ -41,7 +41,7 @@ double uniform_double(TorchGenerator& gen) {
 // avx_mathfun.h keeps its constants as double literals rounded to float.
 constexpr float f(double x) { return static_cast<float>(x); }
 
-// Section D.13: avx_mathfun's log256_ps for x in [2^-24, 1].
+// Section 6.4: avx_mathfun's log256_ps for x in [2^-24, 1].
 float cephes_log(float x) {
   x = std::fmax(x, 0x1p-126f);
   const auto e_int = static_cast<std::int32_t>(bits_of(x) >> 23) - 127;
@@ -67,7 +67,7 @@ float cephes_log(float x) {
   return std::fma(e, f(0.693359375), r);
 }
 
-// Section D.13: avx_mathfun's sincos256_ps for x in [0, 2*pi).
+// Section 6.4: avx_mathfun's sincos256_ps for x in [0, 2*pi).
 void cephes_sincos(float x, float& sin_out, float& cos_out) {
   const std::uint32_t sign_mask = 0x80000000u;
   std::uint32_t sin_sign = bits_of(x) & sign_mask;
@@ -107,7 +107,7 @@ void cephes_sincos(float x, float& sin_out, float& cos_out) {
   cos_out = float_of(bits_of(c + s) ^ cos_sign);
 }
 
-// Section D.12: Box-Muller on 16 uniforms in place.
+// Section 6.3: Box-Muller on 16 uniforms in place, element j paired with j + 8.
 void box_muller16(float* d, float mean, float std) {
   for (int j = 0; j < 8; ++j) {
     const float u1 = 1.0f - d[j];
@@ -133,7 +133,7 @@ void check_count(Index n, const char* what) {
 
 TorchGenerator::TorchGenerator(std::int64_t seed) { manual_seed(seed); }
 
-// Section A: only the low 32 bits of the (two's complement) seed reach MT19937.
+// Section 2: only the low 32 bits of the (two's complement) seed reach MT19937.
 void TorchGenerator::manual_seed(std::int64_t seed) {
   state_[0] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(seed));
   for (int i = 1; i < kStateSize; ++i) {
@@ -145,7 +145,7 @@ void TorchGenerator::manual_seed(std::int64_t seed) {
   cached_normal_.reset();
 }
 
-// Section B.5: standard MT19937; the whole state is twisted when it runs out.
+// Section 3.1: standard MT19937; the whole state is twisted when it runs out.
 std::uint32_t TorchGenerator::random() {
   if (--left_ == 0) {
     for (int i = 0; i < kStateSize; ++i) {
@@ -170,7 +170,7 @@ std::uint64_t TorchGenerator::random64() {
   return (high << 32) | low;
 }
 
-// Section C: one draw per element, value = fma(x, to - from, from) in float.
+// Section 5: one draw per element, value = fma(x, to - from, from) in float.
 void TorchGenerator::uniform(float* out, Index n, double from, double to) {
   check_count(n, "uniform");
   if (!(from <= to)) {
@@ -182,7 +182,8 @@ void TorchGenerator::uniform(float* out, Index n, double from, double to) {
   for (Index i = 0; i < n; ++i) out[i] = std::fma(uniform_float(*this), range, lo);
 }
 
-// Section D: the block path for n >= 16, the serial path (with its cached sample) below.
+// Section 6: the block path for n >= 16 (6.2, its tail redrawn), the serial path (6.5, with its
+// cached sample) below.
 void TorchGenerator::normal(float* out, Index n, double mean, double std) {
   check_count(n, "normal");
   if (!(std >= 0.0)) {

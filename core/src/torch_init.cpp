@@ -1,5 +1,5 @@
 // Tensor factories and module initialisers in PyTorch's order of draws
-// (shared/reference/pytorch-init.md, section E).
+// (docs/pytorch-rng.md, section 7).
 #include "embedlab/torch_init.hpp"
 
 #include <cmath>
@@ -57,8 +57,8 @@ Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
   return w;
 }
 
-// kaiming_uniform_(a = sqrt(5)) then the bias, with the bounds computed in doubles in Python's
-// order, so that they round to the same floats.
+// Section 7.2: kaiming_uniform_(a = sqrt(5)) then the bias, with the bounds computed in doubles
+// in Python's order, so that they round to the same floats.
 LinearParams init_linear(TorchGenerator& gen, Index in_features, Index out_features, bool bias) {
   check_table_shape(in_features, out_features);  // Linear(V, d) is the embedding's twin
   const double a = std::sqrt(5.0);
