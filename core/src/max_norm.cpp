@@ -15,7 +15,7 @@ namespace {
 // ReduceOpsKernel's vectorised 2-norm (AVX2: 8 lanes). The scalar tail is what GCC made of
 // `sum += x * x` in Debian's build: groups of four squares computed as a vector multiply
 // (rounded), then added one by one; the last one to three contracted into fmas. Checked bit
-// for bit against torch 1.13.1 for d = 1..1000 (tests/grad_torch).
+// for bit against torch 1.13.1 for d = 1..1000 (tests/torch/).
 float two_norm(const float* x, Index dim) {
   constexpr Index kLanes = 8;
   float lanes[kLanes] = {};
