@@ -1,8 +1,9 @@
-// Timing entry points for the benchmark harnesses (wasm/bench/wasm_bench.mjs and the page's
-// web/benchmark/worker.mjs). The table, ids and results stay in WASM memory between calls and
-// each method runs `calls` times inside one call from JavaScript, so the harness's clock, read
-// around that call, measures no JS <-> WASM copies (the public API in bindings.cpp copies its
-// arguments and results on every call).
+// Timing entry points of the benchmark module (embedlab-bench-core.mjs, wrapped by
+// wasm/bench/embedlab-bench.mjs), built apart from the module the page and the package load.
+// The table, ids and results stay in WASM memory between calls and each method runs `calls`
+// times inside one call from JavaScript, so the harness's clock, read around that call,
+// measures no JS <-> WASM copies (the public API in bindings.cpp copies its arguments and
+// results on every call).
 //
 //   benchLoad(table: Float32Array (V*d), vocab, dim, ids: Int32Array) -> undefined | error
 //   benchRun(method, calls) -> undefined | error; method is one of
@@ -12,12 +13,15 @@
 //     "oneHot"  building the (n, V) one-hot matrix
 //     "dense"   onehot_product: the (n, V) x (V, d) GEMM on a one-hot built beforehand
 //   benchOutput() -> Float32Array copy of the last "gather"/"lookup"/"dense" result
-// Errors come back as { embedlabError: message }, like the public bindings.
+// Errors come back as { embedlabError: message, argument? }: `argument` where the core's
+// InputError names one; a harness's misuse (unknown method, no table loaded) has none.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "embedlab/error.hpp"
@@ -46,13 +50,16 @@ BenchInputs& inputs() {
 
 template <class F>
 val error_as_value(F f) {
+  val out = val::object();
   try {
     return f();
-  } catch (const std::exception& e) {  // InputError, bad_alloc: the message is the report
-    val out = val::object();
+  } catch (const InputError& e) {
+    out.set("argument", std::string(argument_name(e.argument())));
     out.set("embedlabError", std::string(e.what()));
-    return out;
+  } catch (const std::exception& e) {  // bad_alloc, a harness's misuse: the message is the report
+    out.set("embedlabError", std::string(e.what()));
   }
+  return out;
 }
 
 val bench_load(const val& table, double vocab, double dim, const val& ids) {
@@ -61,14 +68,18 @@ val bench_load(const val& table, double vocab, double dim, const val& ids) {
     const auto v = static_cast<Index>(vocab), d = static_cast<Index>(dim);
     check_table_shape(v, d);
     if (table["length"].as<double>() != static_cast<double>(v * d))
-      throw InputError("benchLoad: the table must hold V * d = " + std::to_string(v * d) + " floats");
+      throw InputError(Argument::weights,
+                       "benchLoad: the table must hold V * d = " + std::to_string(v * d) + " floats");
+    check_id_count(static_cast<Index>(ids["length"].as<double>()));
+    const std::vector<std::int32_t> id32 = emscripten::convertJSArrayToNumberVector<std::int32_t>(ids);
+    Ids checked(id32.begin(), id32.end());
+    check_ids(checked, v);
+    check_output_shape(static_cast<Index>(checked.size()), d);
+    // Only inputs that passed every check are kept: the kernels trust them.
     s = BenchInputs{};  // frees the previous shape's memory first
     s.table.resize(v, d);
     val(emscripten::typed_memory_view(s.table.size(), s.table.data())).call<void>("set", table);
-    const std::vector<std::int32_t> id32 = emscripten::convertJSArrayToNumberVector<std::int32_t>(ids);
-    s.ids.assign(id32.begin(), id32.end());
-    check_id_count(static_cast<Index>(s.ids.size()));
-    check_ids(s.ids, v);
+    s.ids = std::move(checked);
     s.source = Matrix::Zero(static_cast<Index>(s.ids.size()), d);
     s.out.resize(s.source.rows(), d);
     return val::undefined();
@@ -93,10 +104,10 @@ void run_once(BenchInputs& s, const std::string& method) {
 val bench_run(const std::string& method, double calls) {
   return error_as_value([&] {
     BenchInputs& s = inputs();
-    if (s.table.size() == 0) throw InputError("benchRun: call benchLoad first");
+    if (s.table.size() == 0) throw std::logic_error("benchRun: call benchLoad first");
     if (method != "memcpy" && method != "gather" && method != "lookup" && method != "oneHot" &&
         method != "dense")
-      throw InputError("benchRun: unknown method \"" + method + "\"");
+      throw std::invalid_argument("benchRun: unknown method \"" + method + "\"");
     if (method == "dense" && s.onehot.cols() != s.table.rows()) s.onehot = one_hot(s.ids, s.table.rows());
     for (double k = 0; k < calls; ++k) run_once(s, method);
     return val::undefined();

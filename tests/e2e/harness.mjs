@@ -14,15 +14,6 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-// The benchmark panel is optional: while web/benchmark/panel.mjs does not exist, the page's
-// import of it is answered 404, which Chromium logs. Only that one message is expected.
-function isMissingBenchmarkPanel(message) {
-  return message.type() === 'error' &&
-    message.text().startsWith('Failed to load resource') &&
-    message.location().url.endsWith('/benchmark/panel.mjs') &&
-    !existsSync(path.join(siteDir, 'benchmark/panel.mjs'));
-}
-
 // Opens the page at its default viewport (1280 x 800). Returns { page, problems, assertClean,
 // close }: problems lists every console error/warning and page error seen so far.
 export async function openSite() {
@@ -40,8 +31,7 @@ export async function openSite() {
   const page = context.pages()[0] ?? await context.newPage();
   const problems = [];
   page.on('console', (message) => {
-    if ((message.type() === 'error' || message.type() === 'warning') &&
-        !isMissingBenchmarkPanel(message)) {
+    if (message.type() === 'error' || message.type() === 'warning') {
       problems.push(`console ${message.type()}: ${message.text()}`);
     }
   });

@@ -103,7 +103,8 @@ describe('the npm package', () => {
     assert.equal(seen.resolved, pathToFileURL(path.join(installed, 'element/embedding-demo.mjs')).href);
     // Fetched at run time through new URL(..., import.meta.url).
     for (const file of ['style.css', 'element/element.css', 'benchmark/panel.css',
-                        'benchmark/worker.mjs', 'embedlab/embedlab-core.wasm']) {
+                        'benchmark/worker.mjs', 'embedlab/embedlab-core.wasm',
+                        'embedlab/bench/embedlab-bench.mjs', 'embedlab/bench/embedlab-bench-core.wasm']) {
       assert.ok(existsSync(path.join(installed, file)), `${file} is installed`);
     }
   });

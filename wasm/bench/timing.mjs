@@ -1,15 +1,16 @@
-// What the two benchmark harnesses share (the page's worker.mjs and Node's
-// wasm/bench/wasm_bench.mjs): seeded inputs, the plain-JavaScript baseline, adaptive timing,
-// and one shape's measurement. Runs wherever the WASM core module runs; touches no DOM.
+// What the two benchmark harnesses share (Node's wasm_bench.mjs and the page's Benchmark
+// worker, which loads it from the site's embedlab/bench/): seeded inputs, the plain-JavaScript
+// baseline, adaptive timing, and one shape's measurement. Runs wherever the benchmark module
+// (embedlab-bench.mjs) runs; touches no DOM.
 
-// Every method timed per shape. "wasm" methods run inside WASM (benchRun), "js" in JavaScript.
+// Every method timed per shape. "wasm" methods run inside WASM (bench.run), "js" in JavaScript.
 export const METHODS = [
-  { id: 'memcpy', label: 'memcpy floor (WASM)', where: 'wasm' },
-  { id: 'gather', label: 'lookup kernel (WASM gather_rows)', where: 'wasm' },
-  { id: 'lookup', label: 'lookup() with checks + allocation (WASM)', where: 'wasm' },
-  { id: 'js', label: 'plain JavaScript row copies', where: 'js' },
-  { id: 'oneHot', label: 'building the one-hot (WASM)', where: 'wasm' },
-  { id: 'dense', label: 'one-hot × W, dense GEMM (WASM)', where: 'wasm' },
+  { id: 'memcpy', label: 'memcpy floor', where: 'wasm' },
+  { id: 'gather', label: 'lookup kernel (gather_rows)', where: 'wasm' },
+  { id: 'lookup', label: 'lookup() with checks', where: 'wasm' },
+  { id: 'js', label: 'plain JS row copies', where: 'js' },
+  { id: 'oneHot', label: 'building the one-hot', where: 'wasm' },
+  { id: 'dense', label: 'one-hot × W (GEMM)', where: 'wasm' },
 ];
 
 // A small seeded generator (mulberry32): the same inputs in Node and in every browser.
@@ -56,23 +57,16 @@ export function msPerCall(runCalls, minMs) {
   }
 }
 
-function unwrap(result) {
-  if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
-    throw new Error(result.embedlabError);
-  }
-  return result;
-}
-
-// Measures every method at one shape. `core` is the raw WASM module (benchLoad, benchRun,
-// benchOutput); `clock` returns milliseconds (wall time by default; Node's harness passes the
+// Measures every method at one shape. `bench` is the benchmark module's API
+// (loadEmbedlabBench()); `clock` returns milliseconds (wall time by default; Node's harness passes the
 // process's CPU time, so time other processes hold the core does not count). The dense
 // product is skipped, with a reason, when the GEMM rate seen so far (flopRate, FLOP per ms;
 // carried from shape to shape by the caller) predicts more than maxCallMs per call.
 // Returns { ms: {method: ms per call}, skipped: {method: reason}, flopRate }.
-export function measureShape(core, { vocab, dim, n },
+export function measureShape(bench, { vocab, dim, n },
                              { minMs = 50, maxCallMs = 2000, flopRate = 0, clock = () => performance.now() } = {}) {
   const { table, ids } = makeInputs(vocab, dim, n);
-  unwrap(core.benchLoad(table, vocab, dim, ids));
+  bench.load(table, vocab, dim, ids);
   const ms = {};
   const skipped = {};
   const out = new Float32Array(n * dim);
@@ -89,17 +83,17 @@ export function measureShape(core, { vocab, dim, n },
     }
     ms[id] = msPerCall(timed(where === 'js'
         ? (calls) => { for (let c = 0; c < calls; ++c) jsGather(table, dim, ids, out); }
-        : (calls) => unwrap(core.benchRun(id, calls))), minMs);
-    if (id === 'gather') checkSameRows(core, table, dim, ids, out);
+        : (calls) => bench.run(id, calls)), minMs);
+    if (id === 'gather') checkSameRows(bench, table, dim, ids, out);
     if (id === 'dense') flopRate = flops / ms[id];
   }
   return { ms, skipped, flopRate };
 }
 
 // The WASM kernel's rows must equal the JavaScript baseline's, bit for bit.
-function checkSameRows(core, table, dim, ids, out) {
+function checkSameRows(bench, table, dim, ids, out) {
   jsGather(table, dim, ids, out);
-  const wasmRows = new Uint32Array(core.benchOutput().buffer);
+  const wasmRows = new Uint32Array(bench.output().buffer);
   const jsRows = new Uint32Array(out.buffer);
   for (let i = 0; i < jsRows.length; ++i) {
     if (wasmRows[i] !== jsRows[i]) {

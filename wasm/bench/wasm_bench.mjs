@@ -6,7 +6,8 @@
 //        [--native results/benchmarks/lookup.json]
 //        [--filter V:50257/d:768/n:1024] [--publish]
 //
-// The module must include wasm/bench_bindings.cpp (benchLoad/benchRun/benchOutput). Times are
+// It loads the benchmark module (embedlab-bench.mjs over wasm/bench_bindings.cpp) from the
+// site's embedlab/bench/, where a wasm build puts it. Times are
 // the process's CPU time (user + system), like the native suites' CPU time: on a shared
 // machine the time other processes hold the core does not count. Writes <out>/wasm.json
 // (ms per call per method and shape) and <out>/wasm_vs_native.md; --publish also copies the
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { METHODS, measureShape } from '../../web/benchmark/timing.mjs';
+import { METHODS, measureShape } from './timing.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: options } = parseArgs({
@@ -43,19 +44,15 @@ const DIMS = [5, 64, 768];
 const NS = [3, 64, 1024];
 const TARGET = 'V:50257/d:768/n:1024';
 
-async function loadCore(site) {
-  const moduleFile = path.join(site, 'embedlab', 'embedlab-core.mjs');
-  if (!existsSync(moduleFile)) {
-    throw new Error(`${moduleFile} does not exist: build the wasm preset first`);
+async function loadBench(site) {
+  const folder = path.join(site, 'embedlab', 'bench');
+  const wrapper = path.join(folder, 'embedlab-bench.mjs');
+  if (!existsSync(wrapper)) {
+    throw new Error(`${wrapper} does not exist: build the wasm preset first`);
   }
-  const { default: createEmbedlabCore } = await import(pathToFileURL(moduleFile).href);
-  const core = await createEmbedlabCore({
-    wasmBinary: readFileSync(path.join(site, 'embedlab', 'embedlab-core.wasm')),
-  });
-  if (typeof core.benchRun !== 'function') {
-    throw new Error(`${moduleFile} has no benchRun: it was built without wasm/bench_bindings.cpp`);
-  }
-  return core;
+  const { loadEmbedlabBench } = await import(pathToFileURL(wrapper).href);
+  // Node's fetch cannot load a file path: hand the module its .wasm bytes.
+  return loadEmbedlabBench({ wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')) });
 }
 
 function median(values) {
@@ -109,7 +106,7 @@ function report(results, nativeGather, nativeFloor) {
 }
 
 async function main() {
-  const core = await loadCore(options.site);
+  const bench = await loadBench(options.site);
   mkdirSync(options.out, { recursive: true });
   const shapes = [];
   for (const dim of DIMS) {
@@ -127,7 +124,7 @@ async function main() {
     if (shape.vocab === VOCABS[0]) flopRate = 0;
     const runs = [];
     for (let r = 0; r < Number(options.repetitions); ++r) {
-      runs.push(measureShape(core, shape, {
+      runs.push(measureShape(bench, shape, {
         minMs: Number(options['min-ms']), maxCallMs: Number(options['max-call-ms']), flopRate, clock,
       }));
     }

@@ -2,7 +2,7 @@
 // All timing runs in a Web Worker (worker.mjs), so the page stays responsive; this file only
 // builds the form, relays progress, and draws the table and the chart.
 import { drawChart } from './chart.mjs';
-import { METHODS } from './timing.mjs';
+import { METHODS } from '../embedlab/bench/timing.mjs';
 
 const VOCAB_STOPS = [4, 16, 64, 256, 1000, 4096, 8192, 16384, 32768, 50257];
 const DIMS = [5, 64, 768];
