@@ -14,7 +14,7 @@ namespace {
 
 void check_grad_rows(Index grad_rows, Index n) {
   if (grad_rows != n) {
-    throw InputError("the upstream gradient has " + std::to_string(grad_rows) +
+    throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_rows) +
                      " rows but there are " + std::to_string(n) +
                      " ids: dL/dout must have one row per id, (n, d) = (" + std::to_string(n) +
                      ", d)");
@@ -33,25 +33,22 @@ void add_scaled_row(float* acc, const float* g, Index dim, float scale) {
 }  // namespace
 
 Index check_backward_input(const Ids& ids, const Matrix& grad_output, Index vocab,
-                           const EmbeddingOptions& options) {
+                           const EmbeddingOptions& options, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
-  check_id_count(n);
-  check_table_shape(vocab, grad_output.cols());
+  check_id_count(n, limits);
+  check_table_shape(vocab, grad_output.cols(), limits);
   check_grad_rows(grad_output.rows(), n);
   check_ids(ids, vocab);
   return resolve_padding_idx(options.padding_idx, vocab);
 }
 
 Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab,
-                          const EmbeddingOptions& options) {
+                          const EmbeddingOptions& options, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
-  const Index padding = check_backward_input(ids, grad_output, vocab, options);
+  const Index padding = check_backward_input(ids, grad_output, vocab, options, limits);
 
-  std::vector<Index> counts;
-  if (options.scale_grad_by_freq) {
-    counts.assign(static_cast<std::size_t>(vocab), 0);
-    for (auto id : ids) ++counts[static_cast<std::size_t>(id)];
-  }
+  const std::vector<Index> counts =
+      options.scale_grad_by_freq ? id_counts(ids, vocab) : std::vector<Index>();
   const Index dim = grad_output.cols();
   Matrix grad = Matrix::Zero(vocab, dim);
   for (Index k = 0; k < n; ++k) {
@@ -66,9 +63,9 @@ Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab
   return grad;
 }
 
-Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output) {
+Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output, const Limits& limits) {
   check_grad_rows(grad_output.rows(), onehot.rows());
-  check_table_shape(onehot.cols(), grad_output.cols());
+  check_table_shape(onehot.cols(), grad_output.cols(), limits);
   // Eigen's GEMM, zeros included, added onto +0.0 as torch.mm's is: a row no id asked for is
   // +0.0, not the -0.0 that a sum of 0 * (negative) products alone would give.
   Matrix grad = Matrix::Zero(onehot.cols(), grad_output.cols());

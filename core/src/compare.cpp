@@ -43,7 +43,7 @@ std::string verdict_for(const Comparison& c) {
 
 Comparison compare(const Matrix& expected, const Matrix& actual) {
   if (expected.rows() != actual.rows() || expected.cols() != actual.cols()) {
-    throw InputError("cannot compare a " + std::to_string(expected.rows()) + " x " +
+    throw InputError(Argument::compared, "cannot compare a " + std::to_string(expected.rows()) + " x " +
                      std::to_string(expected.cols()) + " result with a " +
                      std::to_string(actual.rows()) + " x " + std::to_string(actual.cols()) +
                      " one");

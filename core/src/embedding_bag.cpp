@@ -8,18 +8,10 @@
 #include "embedlab/limits.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "encoded_product.hpp"
+#include "quoted.hpp"
 
 namespace embedlab {
 namespace {
-
-const char* mode_name(BagMode mode) {
-  switch (mode) {
-    case BagMode::sum: return "sum";
-    case BagMode::mean: return "mean";
-    case BagMode::max: return "max";
-  }
-  return "?";
-}
 
 // Bag b holds ids [begin, end).
 struct BagRange {
@@ -31,36 +23,38 @@ std::string offset_at(std::size_t i, Index value) {
   return "offsets[" + std::to_string(i) + "] = " + std::to_string(value);
 }
 
-std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_offset) {
+std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_offset,
+                                 const Limits& limits) {
   if (offsets.empty()) {
-    throw InputError(include_last_offset
+    throw InputError(Argument::offsets, include_last_offset
                          ? "offsets is empty: with include_last_offset it holds each bag's start "
                            "and then the end of the ids, e.g. 0, 2, 5"
                          : "offsets is empty: give the position where each bag starts, "
                            "beginning with 0, e.g. 0, 2");
   }
   const auto bags = static_cast<Index>(offsets.size()) - (include_last_offset ? 1 : 0);
-  if (bags > default_limits.max_ids) {
-    throw InputError("too many bags: " + std::to_string(bags) + " given, at most " +
-                     std::to_string(default_limits.max_ids) + " are accepted at once");
+  if (bags > limits.max_ids) {
+    throw InputError(Argument::offsets, "too many bags: " + std::to_string(bags) +
+                                            " given, at most " + std::to_string(limits.max_ids) +
+                                            " are accepted at once");
   }
   if (offsets[0] != 0) {
-    throw InputError(offset_at(0, offsets[0]) +
+    throw InputError(Argument::offsets, offset_at(0, offsets[0]) +
                      " but the first bag must start at the first id: offsets[0] must be 0");
   }
   for (std::size_t i = 1; i < offsets.size(); ++i) {
     if (offsets[i] < offsets[i - 1]) {
-      throw InputError(offset_at(i, offsets[i]) + " is less than " +
+      throw InputError(Argument::offsets, offset_at(i, offsets[i]) + " is less than " +
                        offset_at(i - 1, offsets[i - 1]) +
                        ": offsets must not decrease (a bag runs from its offset to the next one)");
     }
     if (offsets[i] > n) {
-      throw InputError(offset_at(i, offsets[i]) + " is past the end of the ids: an offset can be "
+      throw InputError(Argument::offsets, offset_at(i, offsets[i]) + " is past the end of the ids: an offset can be "
                        "at most the number of ids, n = " + std::to_string(n));
     }
   }
   if (include_last_offset && offsets.back() != n) {
-    throw InputError(offset_at(offsets.size() - 1, offsets.back()) +
+    throw InputError(Argument::offsets, offset_at(offsets.size() - 1, offsets.back()) +
                      " but with include_last_offset the last offset is the end of the ids and "
                      "must be n = " + std::to_string(n));
   }
@@ -75,23 +69,25 @@ std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_
 void check_per_sample_weights(const BagOptions& options, Index n) {
   if (options.per_sample_weights.empty()) return;
   if (options.mode != BagMode::sum) {
-    throw InputError(std::string("per_sample_weights are only supported for mode='sum' (got "
-                                 "mode='") + mode_name(options.mode) + "'), as in PyTorch");
+    throw InputError(Argument::per_sample_weights,
+                     std::string("per_sample_weights are only supported for mode='sum' (got "
+                                 "mode='") + std::string(bag_mode_name(options.mode)) +
+                         "'), as in PyTorch");
   }
   const auto given = static_cast<Index>(options.per_sample_weights.size());
   if (given != n) {
-    throw InputError("per_sample_weights has " + std::to_string(given) + " values but there are " +
+    throw InputError(Argument::per_sample_weights, "per_sample_weights has " + std::to_string(given) + " values but there are " +
                      std::to_string(n) + " ids: give one weight per id");
   }
 }
 
 // Checks shared by the forward, the backward and the matrix; returns the bags.
 std::vector<BagRange> checked_bags(const Ids& ids, const Ids& offsets, Index vocab,
-                                   const BagOptions& options) {
+                                   const BagOptions& options, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
-  check_id_count(n);
+  check_id_count(n, limits);
   check_ids(ids, vocab);
-  auto ranges = bag_ranges(offsets, n, options.include_last_offset);
+  auto ranges = bag_ranges(offsets, n, options.include_last_offset, limits);
   check_per_sample_weights(options, n);
   return ranges;
 }
@@ -131,9 +127,24 @@ void max_bag(const Matrix& weight, const Ids& ids, BagRange bag, Index padding, 
 
 }  // namespace
 
+std::string_view bag_mode_name(BagMode mode) {
+  switch (mode) {
+    case BagMode::sum: return "sum";
+    case BagMode::mean: return "mean";
+    case BagMode::max: return "max";
+  }
+  return "?";
+}
+
+BagMode parse_bag_mode(std::string_view name) {
+  for (const BagMode mode : {BagMode::sum, BagMode::mean, BagMode::max})
+    if (name == bag_mode_name(mode)) return mode;
+  throw InputError(Argument::mode, "mode must be 'sum', 'mean' or 'max', got " + quoted(name));
+}
+
 BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
-                        const BagOptions& options) {
-  const auto ranges = checked_bags(ids, offsets, weight.rows(), options);
+                        const BagOptions& options, const Limits& limits) {
+  const auto ranges = checked_bags(ids, offsets, weight.rows(), options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, weight.rows());
   const auto bags = static_cast<Index>(ranges.size());
   const Index dim = weight.cols();
@@ -168,20 +179,16 @@ BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets
   return result;
 }
 
-Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options) {
+Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options,
+                  const Limits& limits) {
   if (options.mode == BagMode::max) {
-    throw InputError("mode='max' has no matrix-product form: a maximum is not a weighted sum of "
+    throw InputError(Argument::mode, "mode='max' has no matrix-product form: a maximum is not a weighted sum of "
                      "rows, so no multi-hot matrix M gives it as M x W");
   }
-  const auto ranges = checked_bags(ids, offsets, vocab, options);
+  const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, vocab);
   const auto bags = static_cast<Index>(ranges.size());
-  if (bags > 0 && bags > default_limits.max_elements / vocab) {
-    throw InputError("the multi-hot matrix (B x V) would be " + std::to_string(bags) + " x " +
-                     std::to_string(vocab) + " floats, over the limit of " +
-                     std::to_string(default_limits.max_elements) +
-                     " floats that keeps memory bounded");
-  }
+  check_elements(bags, vocab, Argument::vocab, "the multi-hot matrix (B x V)", limits);
   Matrix m = Matrix::Zero(bags, vocab);
   for (Index b = 0; b < bags; ++b) {
     const BagRange bag = ranges[static_cast<std::size_t>(b)];
@@ -199,19 +206,20 @@ Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOpti
   return m;
 }
 
-Matrix bag_product(const Matrix& m, const Matrix& weight) {
-  return encoded_product(m, weight, "the multi-hot matrix");
+Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits) {
+  return encoded_product(m, weight, "the multi-hot matrix", limits);
 }
 
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
-                              const BagOutput& forward, Index vocab, const BagOptions& options) {
-  const auto ranges = checked_bags(ids, offsets, vocab, options);
+                              const BagOutput& forward, Index vocab, const BagOptions& options,
+                              const Limits& limits) {
+  const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, vocab);
   const Index dim = grad_output.cols();
-  check_table_shape(vocab, dim);
+  check_table_shape(vocab, dim, limits);
   const auto bags = static_cast<Index>(ranges.size());
   if (grad_output.rows() != bags) {
-    throw InputError("the upstream gradient has " + std::to_string(grad_output.rows()) +
+    throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_output.rows()) +
                      " rows but there are " + std::to_string(bags) +
                      " bags: dL/dout must have one row per bag, (B, d) = (" +
                      std::to_string(bags) + ", d)");
@@ -219,7 +227,7 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
   const bool max_mode = options.mode == BagMode::max;
   if (forward.bag_size.size() != ranges.size() ||
       (max_mode && forward.max_rows.size() != ranges.size() * dim)) {
-    throw InputError("the forward result does not belong to these bags: run embedding_bag with "
+    throw InputError(Argument::grad, "the forward result does not belong to these bags: run embedding_bag with "
                      "the same ids, offsets and options, and a gradient as wide as its output");
   }
 
@@ -229,7 +237,7 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
       const Index* rows = forward.max_rows.data() + b * dim;
       for (Index j = 0; j < dim; ++j) {
         if (rows[j] >= vocab) {
-          throw InputError("the forward result names row " + std::to_string(rows[j]) +
+          throw InputError(Argument::grad, "the forward result names row " + std::to_string(rows[j]) +
                            ", outside the vocabulary V = " + std::to_string(vocab));
         }
         if (rows[j] >= 0) grad(rows[j], j) += grad_output(b, j);
@@ -237,11 +245,8 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
     }
     return grad;
   }
-  std::vector<Index> counts;
-  if (options.scale_grad_by_freq) {
-    counts.assign(static_cast<std::size_t>(vocab), 0);
-    for (auto id : ids) ++counts[static_cast<std::size_t>(id)];
-  }
+  const std::vector<Index> counts =
+      options.scale_grad_by_freq ? id_counts(ids, vocab) : std::vector<Index>();
   for (Index b = 0; b < bags; ++b) {
     const BagRange bag = ranges[static_cast<std::size_t>(b)];
     const Index size = forward.bag_size[static_cast<std::size_t>(b)];

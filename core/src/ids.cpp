@@ -35,15 +35,15 @@ std::int64_t token_value(std::string_view token, Index position) {
   const std::string_view digits = negative ? token.substr(1) : token;
   if (!digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit)) {
     if (negative && digits.find_first_not_of('0') != std::string_view::npos)
-      throw InputError(negative_id_message(position, quoted(token)));
+      throw InputError(Argument::ids, negative_id_message(position, quoted(token)));
     std::int64_t value = 0;
     if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc())
-      throw InputError(where + ", which is too large: token ids must fit in int64 (at most " +
+      throw InputError(Argument::ids, where + ", which is too large: token ids must fit in int64 (at most " +
                        std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
     return value;
   }
   if (token == "...")
-    throw InputError(where +
+    throw InputError(Argument::ids, where +
                      ": PyTorch shortened this tensor when printing it; print every id "
                      "with ids.tolist() and paste that");
   const auto stray = std::find_if(token.begin(), token.end(), [](char c) {
@@ -51,10 +51,10 @@ std::int64_t token_value(std::string_view token, Index position) {
            c != '-' && c != '+';
   });
   if (stray != token.end())
-    throw InputError(where + ": " + quoted(std::string_view(&*stray, 1)) +
+    throw InputError(Argument::ids, where + ": " + quoted(std::string_view(&*stray, 1)) +
                      " does not belong in a list of ids; separate ids with commas or spaces, "
                      "e.g. 2, 3, 1");
-  throw InputError(where +
+  throw InputError(Argument::ids, where +
                    ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
 }
 
@@ -73,12 +73,12 @@ class IdScanner {
       const char c = peek();
       if (c == ',') {
         if (!id_since_comma)
-          throw InputError("empty entry: the comma at character " + character(pos_) +
+          throw InputError(Argument::ids, "empty entry: the comma at character " + character(pos_) +
                            " has no id before it");
         id_since_comma = false;
         ++pos_;
       } else if (c == '[' || c == '(') {
-        throw InputError("unexpected " + quoted(character_at(pos_)) + " at character " +
+        throw InputError(Argument::ids, "unexpected " + quoted(character_at(pos_)) + " at character " +
                          character(pos_) + ": give one flat list of ids, e.g. [2, 3, 1]");
       } else {
         const std::size_t start = pos_;
@@ -89,7 +89,7 @@ class IdScanner {
       }
     }
     close_wrappers();
-    if (count == 0) throw InputError(kNoIds);
+    if (count == 0) throw InputError(Argument::ids, kNoIds);
     return count;
   }
 
@@ -128,7 +128,7 @@ class IdScanner {
       if (at_end() || peek() != '(') {
         pos_ = start;  // a plain token: the list reports it
       } else if (name != "tensor" && name != "torch.tensor") {
-        throw InputError("unexpected " + quoted(name) + " at character " + character(start) +
+        throw InputError(Argument::ids, "unexpected " + quoted(name) + " at character " + character(start) +
                          ": write ids as 2, 3, 1 or [2, 3, 1] or tensor([2, 3, 1])");
       }
     }
@@ -149,10 +149,10 @@ class IdScanner {
       const std::string what = "the " + quoted(open.text) + " at character " + character(open.at);
       skip_space();
       if (at_end())
-        throw InputError("unbalanced brackets: " + what + " is never closed with \"" + open.closer +
+        throw InputError(Argument::ids, "unbalanced brackets: " + what + " is never closed with \"" + open.closer +
                          "\"");
       if (peek() != open.closer)
-        throw InputError(
+        throw InputError(Argument::ids, 
             std::string(is_closer(peek()) ? "mismatched brackets" : "unexpected text") +
             ": expected \"" + open.closer + "\" to close " + what + ", found " +
             quoted(character_at(pos_)) + " at character " + character(pos_));
@@ -161,9 +161,9 @@ class IdScanner {
     skip_space();
     if (at_end()) return;
     if (is_closer(peek()))
-      throw InputError("unbalanced brackets: the " + quoted(character_at(pos_)) + " at character " +
+      throw InputError(Argument::ids, "unbalanced brackets: the " + quoted(character_at(pos_)) + " at character " +
                        character(pos_) + " has no matching opening bracket");
-    throw InputError("unexpected text " + quoted(text_.substr(pos_)) + " at character " +
+    throw InputError(Argument::ids, "unexpected text " + quoted(text_.substr(pos_)) + " at character " +
                      character(pos_) + ", after the closing bracket");
   }
 
@@ -187,7 +187,8 @@ Ids parse_ids(std::string_view text, const Limits& limits) {
 
 void check_ids(const Ids& ids, Index vocab) {
   if (vocab < 1)
-    throw InputError("the vocabulary size V must be at least 1, got V = " + std::to_string(vocab));
+    throw InputError(Argument::vocab,
+                     "the vocabulary size V must be at least 1, got V = " + std::to_string(vocab));
   const std::string valid = "0.." + std::to_string(vocab - 1);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const std::int64_t id = ids[i];
@@ -195,24 +196,37 @@ void check_ids(const Ids& ids, Index vocab) {
     const std::string which = "index out of range in self: id " + std::to_string(id) +
                               " at position " + std::to_string(i + 1);
     if (id < 0)
-      throw InputError(which + " is negative; ids for the vocabulary size V = " +
+      throw InputError(Argument::ids, which + " is negative; ids for the vocabulary size V = " +
                        std::to_string(vocab) + " are " + valid);
-    throw InputError(which + " is not below the vocabulary size V = " + std::to_string(vocab) +
+    throw InputError(Argument::ids, which + " is not below the vocabulary size V = " + std::to_string(vocab) +
                      " (valid ids are " + valid + ")");
   }
 }
 
-Index default_vocab(const Ids& ids) {
-  if (ids.empty()) throw InputError(kNoIds);
+std::vector<Index> id_counts(const Ids& ids, Index vocab) {
+  std::vector<Index> counts(static_cast<std::size_t>(vocab), 0);
+  for (const auto id : ids) ++counts[static_cast<std::size_t>(id)];
+  return counts;
+}
+
+Index default_vocab(const Ids& ids, const Limits& limits) {
+  if (ids.empty()) throw InputError(Argument::ids, kNoIds);
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] < 0)
-      throw InputError(
+      throw InputError(Argument::ids, 
           negative_id_message(static_cast<Index>(i + 1), quoted(std::to_string(ids[i]))));
   const auto largest = std::max_element(ids.begin(), ids.end());
   if (*largest == std::numeric_limits<std::int64_t>::max())
-    throw InputError("token " + std::to_string(largest - ids.begin() + 1) + " is " +
+    throw InputError(Argument::ids, "token " + std::to_string(largest - ids.begin() + 1) + " is " +
                      std::to_string(*largest) +
                      ": the vocabulary size max(ids) + 1 would not fit in int64");
+  // The learner typed no V: an id that makes the default V too large is an error of the ids.
+  if (*largest >= limits.max_vocab)
+    throw InputError(Argument::ids,
+                     "token " + std::to_string(largest - ids.begin() + 1) + " is " +
+                         std::to_string(*largest) + ": the vocabulary size max(ids) + 1 = " +
+                         std::to_string(*largest + 1) + " would be over the limit of " +
+                         std::to_string(limits.max_vocab) + " rows; use a smaller id");
   return *largest + 1;
 }
 

@@ -27,8 +27,8 @@ inline void prefetch_row(const float* row, std::size_t row_bytes) {
 
 }  // namespace
 
-Matrix lookup(const Matrix& weight, const Ids& ids) {
-  check_output_shape(static_cast<Index>(ids.size()), weight.cols());
+Matrix lookup(const Matrix& weight, const Ids& ids, const Limits& limits) {
+  check_output_shape(static_cast<Index>(ids.size()), weight.cols(), limits);
   check_ids(ids, weight.rows());
   Matrix out(static_cast<Index>(ids.size()), weight.cols());
   gather_rows(weight.data(), weight.cols(), ids.data(), out.rows(), out.data());

@@ -37,11 +37,11 @@ float two_norm(const float* x, Index dim) {
 
 void check_renorm_arguments(double max_norm, double norm_type) {
   if (!(max_norm > 0.0) || !std::isfinite(max_norm)) {
-    throw InputError("max_norm must be a positive number, got " + std::to_string(max_norm) +
+    throw InputError(Argument::max_norm, "max_norm must be a positive number, got " + std::to_string(max_norm) +
                      ": rows whose norm exceeds it are scaled down to it");
   }
   if (!(norm_type > 0.0)) {
-    throw InputError("norm_type must be positive (2 is the Euclidean norm, inf the largest |x|), "
+    throw InputError(Argument::norm_type, "norm_type must be positive (2 is the Euclidean norm, inf the largest |x|), "
                      "got " + std::to_string(norm_type));
   }
 }
@@ -68,8 +68,9 @@ float row_norm(const float* row, Index dim, double norm_type) {
   return std::pow(acc, 1.0f / p);
 }
 
-Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type) {
-  check_id_count(static_cast<Index>(ids.size()));
+Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type,
+                     const Limits& limits) {
+  check_id_count(static_cast<Index>(ids.size()), limits);
   check_ids(ids, weight.rows());
   check_renorm_arguments(max_norm, norm_type);
   Ids rows = ids;

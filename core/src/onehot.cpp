@@ -9,22 +9,23 @@
 
 namespace embedlab {
 
-Matrix one_hot(const Ids& ids, Index vocab) {
+Matrix one_hot(const Ids& ids, Index vocab, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
-  check_onehot_shape(n, vocab);
+  check_onehot_shape(n, vocab, limits);
   check_ids(ids, vocab);
   Matrix out = Matrix::Zero(n, vocab);
   for (Index k = 0; k < n; ++k) out(k, ids[k]) = 1.0f;
   return out;
 }
 
-Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char* encoding_name) {
+Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char* encoding_name,
+                       const Limits& limits) {
   if (encoding.cols() != weight.rows()) {
-    throw InputError(std::string(encoding_name) + " has " + std::to_string(encoding.cols()) +
+    throw InputError(Argument::onehot, std::string(encoding_name) + " has " + std::to_string(encoding.cols()) +
                      " columns but the weight has " + std::to_string(weight.rows()) +
                      " rows: they must both be the vocabulary size V");
   }
-  check_output_shape(encoding.rows(), weight.cols());
+  check_output_shape(encoding.rows(), weight.cols(), limits);
   // Accumulate into +0, as a BLAS sgemm with beta = 0 (torch.mm) does: an all -0.0 column then
   // sums to +0.0 here too. Eigen's GEMM takes no shortcut for the zeros.
   Matrix out = Matrix::Zero(encoding.rows(), weight.cols());
@@ -32,8 +33,8 @@ Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char*
   return out;
 }
 
-Matrix onehot_product(const Matrix& onehot, const Matrix& weight) {
-  return encoded_product(onehot, weight, "the one-hot matrix");
+Matrix onehot_product(const Matrix& onehot, const Matrix& weight, const Limits& limits) {
+  return encoded_product(onehot, weight, "the one-hot matrix", limits);
 }
 
 Matrix linear_weight(const Matrix& weight) { return weight.transpose(); }

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "embedlab/error.hpp"
+#include <stdexcept>
 
 namespace embedlab {
 namespace {
@@ -124,7 +124,8 @@ void box_muller16(float* d, float mean, float std) {
 
 void check_count(Index n, const char* what) {
   if (n < 0) {
-    throw InputError(std::string(what) + ": the element count must not be negative, got " +
+    // Callers check shapes against the limits first: no user input reaches this.
+    throw std::invalid_argument(std::string(what) + ": the element count must not be negative, got " +
                      std::to_string(n));
   }
 }
@@ -174,7 +175,7 @@ std::uint64_t TorchGenerator::random64() {
 void TorchGenerator::uniform(float* out, Index n, double from, double to) {
   check_count(n, "uniform");
   if (!(from <= to)) {
-    throw InputError("uniform: expects from <= to, got from = " + std::to_string(from) +
+    throw std::invalid_argument("uniform: expects from <= to, got from = " + std::to_string(from) +
                      " and to = " + std::to_string(to));
   }
   const auto lo = static_cast<float>(from);
@@ -187,7 +188,7 @@ void TorchGenerator::uniform(float* out, Index n, double from, double to) {
 void TorchGenerator::normal(float* out, Index n, double mean, double std) {
   check_count(n, "normal");
   if (!(std >= 0.0)) {
-    throw InputError("normal: expects std >= 0, got std = " + std::to_string(std));
+    throw std::invalid_argument("normal: expects std >= 0, got std = " + std::to_string(std));
   }
   if (n >= 16) {
     const auto mean_f = static_cast<float>(mean);

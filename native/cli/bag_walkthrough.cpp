@@ -11,53 +11,18 @@
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/padding_idx.hpp"
+#include "embedlab/sample_weights.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
 namespace {
 
-// The weights as typed (for the printed code) and as floats.
-struct SampleWeights {
-  std::vector<std::string> text;
-  std::vector<float> values;
-};
-
-SampleWeights parse_weights(const std::string& input) {
-  std::string text = input;
-  for (char& c : text)
-    if (c == ',' || c == '[' || c == ']') c = ' ';
-  SampleWeights w;
-  std::size_t pos = 0;
-  while ((pos = text.find_first_not_of(" \t\n", pos)) != std::string::npos) {
-    const std::size_t end = std::min(text.find_first_of(" \t\n", pos), text.size());
-    const std::string token = text.substr(pos, end - pos);
-    char* stop = nullptr;
-    const float value = std::strtof(token.c_str(), &stop);
-    if (*stop != '\0' || !std::isfinite(value)) {
-      throw InputError("--per-sample-weights: value " + std::to_string(w.values.size() + 1) +
-                       " is \"" + token + "\", which is not a finite number");
-    }
-    // As a Python float literal, so that torch.tensor([...]) is float32 even for "1, 2".
-    w.text.push_back(token.find_first_of(".eE") == std::string::npos ? token + ".0" : token);
-    w.values.push_back(value);
-    pos = end;
-  }
-  if (w.values.empty() && !input.empty())
-    throw InputError("--per-sample-weights is empty: give one weight per id, e.g. 1, 0.5, 2");
-  return w;
-}
-
 Ids parse_offsets(const std::string& text) {
   try {
     return parse_ids(text);
   } catch (const InputError& e) {
-    throw InputError(std::string("--offsets: ") + e.what());
+    throw InputError(Argument::offsets, std::string("--offsets: ") + e.what());
   }
-}
-
-BagMode mode_of(const std::string& name) {
-  if (name == "sum") return BagMode::sum;
-  return name == "max" ? BagMode::max : BagMode::mean;
 }
 
 std::string join(const std::vector<std::string>& parts) {
@@ -95,7 +60,7 @@ std::string multi_hot_code(const Ids& ids, const std::vector<Index>& bag_of, Ind
     if (bag_of[k] < 0) continue;
     rows.push_back(std::to_string(bag_of[k]));
     cols.push_back(std::to_string(ids[k]));
-    if (!weights.text.empty()) values.push_back(weights.text[k]);
+    if (!weights.literals.empty()) values.push_back(weights.literals[k]);
   }
   std::string code = "M = torch.zeros(" + std::to_string(bags) + ", " + std::to_string(vocab) + ")";
   if (!rows.empty()) {
@@ -140,7 +105,6 @@ void add_bag_options(CLI::App& command, BagWalkOptions& options) {
                      "where each bag starts in --ids, beginning with 0, e.g. 0,2")
       ->capture_default_str();
   command.add_option("--mode", options.mode, "how a bag's rows are reduced")
-      ->check(CLI::IsMember({"sum", "mean", "max"}))
       ->capture_default_str();
   command.add_option("--per-sample-weights", options.per_sample_weights_text,
                      "one weight per id, multiplying its row (mode sum only), e.g. 1,0.5,2");
@@ -156,9 +120,9 @@ void add_bag_options(CLI::App& command, BagWalkOptions& options) {
 void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream& out) {
   // Everything that can fail runs before anything is printed; G comes right after the table.
   const Ids offsets = parse_offsets(o.offsets_text);
-  const SampleWeights weights = parse_weights(o.per_sample_weights_text);
+  const SampleWeights weights = parse_sample_weights(o.per_sample_weights_text);
   BagOptions options;
-  options.mode = mode_of(o.mode);
+  options.mode = parse_bag_mode(o.mode);
   options.include_last_offset = o.include_last_offset;
   options.padding_idx = o.padding_idx;
   options.per_sample_weights = weights.values;
@@ -182,13 +146,13 @@ void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream
   }
   out << "# idx = torch.tensor([" << list_text(t.ids) << "]), offsets = torch.tensor(["
       << list_text(offsets) << "]), V = " << t.vocab << ", d = " << d << "\n";
-  if (!weights.text.empty()) out << "# psw = torch.tensor([" << join(weights.text) << "])\n";
+  if (!weights.literals.empty()) out << "# psw = torch.tensor([" << join(weights.literals) << "])\n";
   out << "\n";
 
   print_step(out, "bag.weight", format_tensor(weight, parameter_style()));
   print_step(out,
              std::string("out = bag(idx, offsets") +
-                 (weights.text.empty() ? "" : ", per_sample_weights=psw") + "); out",
+                 (weights.literals.empty() ? "" : ", per_sample_weights=psw") + "); out",
              format_tensor(forward.output, grad_fn_style("EmbeddingBagBackward0")));
   describe_bags(t.ids, offsets, bags, out);
   out << "\n";

@@ -33,7 +33,7 @@ Table make_table(const TableOptions& options) {
     t.weight = load_npy(options.weights_file);
     t.vocab = t.weight.rows();
     if (options.vocab && *options.vocab != t.vocab) {
-      throw InputError("--vocab " + std::to_string(*options.vocab) + " disagrees with " +
+      throw InputError(Argument::vocab, "--vocab " + std::to_string(*options.vocab) + " disagrees with " +
                        options.weights_file + ", which has " + std::to_string(t.vocab) +
                        " rows: leave --vocab out when loading weights");
     }

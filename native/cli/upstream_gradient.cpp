@@ -9,6 +9,15 @@ namespace {
 
 constexpr std::int64_t kDefaultSeed = 123;  // the notebooks' seed
 
+// A .npy file of G: its errors are about --grad, not the table.
+Matrix load_grad_file(const std::string& path) {
+  try {
+    return load_npy(path);
+  } catch (const InputError& e) {
+    throw InputError(Argument::grad, std::string("--grad: ") + e.what());
+  }
+}
+
 }  // namespace
 
 void add_gradient_options(CLI::App& command, GradientOptions& options) {
@@ -32,9 +41,9 @@ UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, I
                                    std::optional<TorchGenerator>& generator) {
   const std::string shape = std::to_string(rows) + ", " + std::to_string(cols);
   if (!options.file.empty()) {
-    Matrix g = load_npy(options.file);
+    Matrix g = load_grad_file(options.file);
     if (g.rows() != rows || g.cols() != cols) {
-      throw InputError("--grad " + options.file + " is " + std::to_string(g.rows()) + " x " +
+      throw InputError(Argument::grad, "--grad " + options.file + " is " + std::to_string(g.rows()) + " x " +
                        std::to_string(g.cols()) + " but the upstream gradient dL/dout must be (" +
                        shape + "): one row per output row, as wide as the table");
     }

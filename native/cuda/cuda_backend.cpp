@@ -83,7 +83,7 @@ Matrix lookup(const Matrix& weight, const Ids& ids, GatherKernel kernel) {
   check_id_count(n);
   check_ids(ids, weight.rows());
   if (kernel == GatherKernel::vec4 && weight.cols() % 4 != 0)
-    throw InputError("the vec4 gather needs d % 4 == 0, got d = " + std::to_string(weight.cols()));
+    throw InputError(Argument::dim, "the vec4 gather needs d % 4 == 0, got d = " + std::to_string(weight.cols()));
   const cudaStream_t stream = context().stream();
   const auto w = to_device(weight.data(), count(weight.rows(), weight.cols()), stream);
   const auto d_ids = to_device(ids.data(), ids.size(), stream);

@@ -186,10 +186,10 @@ class BadInput(unittest.TestCase):
                    "bag", "--per-sample-weights", "1,2,3")
         self.check("per_sample_weights has 2 values but there are 3 ids",
                    "bag", "--mode", "sum", "--per-sample-weights", "1,2")
-        self.check("--per-sample-weights: value 2 is \"y\", which is not a finite number",
+        self.check("per_sample_weights: value 2 is \"y\", which is not a finite number",
                    "bag", "--mode", "sum", "--per-sample-weights", "1,y,3")
         self.check("must be n = 3", "bag", "--offsets", "0,2", "--include-last-offset")
-        self.check("--mode: foo not in {sum,mean,max}", "bag", "--mode", "foo")
+        self.check("mode must be 'sum', 'mean' or 'max', got \"foo\"", "bag", "--mode", "foo")
 
 
 if __name__ == "__main__":

@@ -62,18 +62,10 @@ Ids read_list(std::istringstream& in) {
   return list;
 }
 
-embedlab::BagMode read_mode(std::istringstream& in, const std::string& line) {
-  const auto word = read<std::string>(in, line);
-  if (word == "sum") return embedlab::BagMode::sum;
-  if (word == "mean") return embedlab::BagMode::mean;
-  if (word == "max") return embedlab::BagMode::max;
-  throw std::runtime_error("unknown mode in: " + line);
-}
-
 // MODE ILO PAD, which bag and bag_matrix begin with.
 embedlab::BagOptions read_bag_options(std::istringstream& in, const std::string& line) {
   embedlab::BagOptions options;
-  options.mode = read_mode(in, line);
+  options.mode = embedlab::parse_bag_mode(read<std::string>(in, line));
   options.include_last_offset = read<int>(in, line) != 0;
   options.padding_idx = read_padding(in, line);
   return options;

@@ -10,6 +10,7 @@
 // With three or more rows per id, (a + b) + c need not equal a + (b + c).
 #include <optional>
 
+#include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
 
 namespace embedlab {
@@ -27,14 +28,17 @@ struct EmbeddingOptions {
 // added in increasing k starting from +0.0f, the order of PyTorch's CPU embedding backward, so
 // the result is bit-identical to weight.grad there. Validates ids, shapes and padding_idx first.
 Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab,
-                          const EmbeddingOptions& options = {});
+                          const EmbeddingOptions& options = {},
+                          const Limits& limits = default_limits);
 
 // The checks embedding_backward runs before any arithmetic, with its messages; other backends
 // (CUDA) run them before touching their device. Returns the padding row in [0, vocab), or -1.
 Index check_backward_input(const Ids& ids, const Matrix& grad_output, Index vocab,
-                           const EmbeddingOptions& options);
+                           const EmbeddingOptions& options,
+                           const Limits& limits = default_limits);
 
 // onehot^T (V, n) times G (n, d) as a real dense GEMM.
-Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output);
+Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output,
+                       const Limits& limits = default_limits);
 
 }  // namespace embedlab

@@ -8,13 +8,20 @@
 // position order, so the two agree to rounding, and bit for bit when every bag holds at most
 // two ids (a + b == b + a). max has no matrix-product form: a maximum is not a weighted sum.
 #include <optional>
+#include <string_view>
 #include <vector>
 
+#include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
 
 namespace embedlab {
 
 enum class BagMode { sum, mean, max };
+
+// "sum", "mean", "max": PyTorch's names, the only place they are spelled out.
+std::string_view bag_mode_name(BagMode mode);
+// The mode a name stands for; InputError (of mode) naming the three for anything else.
+BagMode parse_bag_mode(std::string_view name);
 
 struct BagOptions {
   BagMode mode = BagMode::mean;        // nn.EmbeddingBag's default
@@ -39,15 +46,17 @@ struct BagOutput {
 // divides that sum by float(size) (an empty bag stays zero), max keeps the first largest
 // (a later NaN is never chosen). Validates ids, offsets, weights and padding_idx first.
 BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
-                        const BagOptions& options = {});
+                        const BagOptions& options = {},
+                        const Limits& limits = default_limits);
 
 // The multi-hot matrix M (B, V) whose product with W gives the sum or mean bags (see above).
 // Throws InputError for mode max.
-Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options = {});
+Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options = {},
+                  const Limits& limits = default_limits);
 
 // M (B, V) @ W (V, d) as a real dense GEMM added onto +0.0, as torch.mm computes it: an empty
 // bag's row is +0.0 (a sum of 0 * (negative) products alone would be -0.0).
-Matrix bag_product(const Matrix& m, const Matrix& weight);
+Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits = default_limits);
 
 // dL/dW (V, d) for an upstream gradient G (B, d) of the bags. sum and mean: each id's rows are
 // added in increasing position, row += fma(s, G(bag), row) with s = float(weight / count / size)
@@ -60,6 +69,7 @@ Matrix bag_product(const Matrix& m, const Matrix& weight);
 // `forward` is embedding_bag's result for the same input.
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
                               const BagOutput& forward, Index vocab,
-                              const BagOptions& options = {});
+                              const BagOptions& options = {},
+                              const Limits& limits = default_limits);
 
 }  // namespace embedlab

@@ -1,6 +1,7 @@
 #pragma once
 // Token ids: parsing what people type, and checking them against a vocabulary.
 #include <string_view>
+#include <vector>
 
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
@@ -15,13 +16,16 @@ namespace embedlab {
 // there are no ids; and when there are more than limits.max_ids (counted before allocating).
 Ids parse_ids(std::string_view text, const Limits& limits = default_limits);
 
-// Throws InputError if vocab < 1 or if any id is outside [0, vocab), in PyTorch's words plus
+// Throws InputError (of vocab) if vocab < 1, or (of ids) if any id is outside [0, vocab), in PyTorch's words plus
 // the detail: "index out of range in self: id 7 at position 3 is not below the vocabulary size
 // V = 4 (valid ids are 0..3)".
 void check_ids(const Ids& ids, Index vocab);
 
+// How often each id in [0, vocab) occurs: the divisor of scale_grad_by_freq. ids are checked.
+std::vector<Index> id_counts(const Ids& ids, Index vocab);
+
 // The notebook's default vocabulary size: max(ids) + 1. Throws on an empty list, a negative
-// id, or an id of INT64_MAX (max + 1 would overflow).
-Index default_vocab(const Ids& ids);
+// id, or an id whose max + 1 is over limits.max_vocab (an error of the ids: no V was typed).
+Index default_vocab(const Ids& ids, const Limits& limits = default_limits);
 
 }  // namespace embedlab

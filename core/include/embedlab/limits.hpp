@@ -1,6 +1,8 @@
 #pragma once
-// Size limits that keep memory bounded. Every public entry point checks them *before*
-// allocating, so a typo like V = 10^9 is an error message, not an out-of-memory crash.
+// Size limits that keep memory bounded. Every public entry point that allocates takes a Limits
+// (default: default_limits, so tests can shrink them) and checks it *before* allocating, so a
+// typo like V = 10^9 is an error message, not an out-of-memory crash.
+#include "embedlab/error.hpp"
 #include "embedlab/matrix.hpp"
 
 namespace embedlab {
@@ -14,9 +16,17 @@ struct Limits {
 
 inline constexpr Limits default_limits{};
 
-// Each throws InputError naming the limit, the requested size and why the limit exists.
+// Each throws InputError naming the limit, the requested size and why the limit exists; the
+// error's argument is the input to change.
+
+// A (rows, cols) float matrix: rows * cols within limits.max_elements, checked without overflow.
+// `what` names the matrix in the message ("the one-hot matrix (n x V)").
+void check_elements(Index rows, Index cols, Argument argument, const char* what,
+                    const Limits& limits = default_limits);
 void check_id_count(Index n, const Limits& limits = default_limits);
-void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits);
+// vocab_from: Argument::ids when V was not typed but is max(ids) + 1.
+void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits,
+                       Argument vocab_from = Argument::vocab);
 void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits);
 // The (n, d) rows a lookup or a product returns: 65536 ids x 8192 columns would be 2 GiB.
 void check_output_shape(Index n, Index dim, const Limits& limits = default_limits);

@@ -1,11 +1,12 @@
 #pragma once
 // The embedding forward pass: a row gather.
+#include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
 
 namespace embedlab {
 
 // (n, d) rows W(ids[k], :). Validates ids against W's rows first.
-Matrix lookup(const Matrix& weight, const Ids& ids);
+Matrix lookup(const Matrix& weight, const Ids& ids, const Limits& limits = default_limits);
 
 // The trusted kernel behind lookup(): out(k, :) = weight(ids[k], :), for ids already checked.
 // weight is (vocab, dim) row-major, out is (n, dim) row-major.

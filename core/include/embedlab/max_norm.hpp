@@ -1,6 +1,7 @@
 #pragma once
 // nn.Embedding(max_norm=..., norm_type=...): before a lookup, each looked-up row whose norm
 // exceeds max_norm is scaled down in place (torch.embedding_renorm_), so W itself changes.
+#include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
 
 namespace embedlab {
@@ -18,6 +19,7 @@ float row_norm(const float* row, Index dim, double norm_type = 2.0);
 // multiplied by float(max_norm / (double(norm) + 1e-7)): the comparison and the scale in double,
 // the product in float, as in PyTorch. Validates ids against W and requires max_norm > 0 and
 // norm_type > 0 (both finite, except norm_type = inf). Returns the rows that were scaled.
-Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type = 2.0);
+Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type = 2.0,
+                     const Limits& limits = default_limits);
 
 }  // namespace embedlab

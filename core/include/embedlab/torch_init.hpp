@@ -3,16 +3,21 @@
 // construction order, so `manual_seed(123); Embedding(4, 5)` gives the notebook's numbers.
 #include <optional>
 
+#include "embedlab/limits.hpp"
 #include "embedlab/torch_generator.hpp"
 
 namespace embedlab {
 
-Matrix torch_randn(TorchGenerator& gen, Index rows, Index cols);
-Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols);
+// Shape errors name Argument::grad: here a random tensor is the upstream gradient G = randn(n, d).
+Matrix torch_randn(TorchGenerator& gen, Index rows, Index cols,
+                   const Limits& limits = default_limits);
+Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols,
+                  const Limits& limits = default_limits);
 
 // nn.Embedding(vocab, dim, padding_idx): normal_(0, 1), then the padding row zeroed.
 Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
-                      std::optional<Index> padding_idx = std::nullopt);
+                      std::optional<Index> padding_idx = std::nullopt,
+                      const Limits& limits = default_limits);
 
 // nn.Linear(in, out, bias): weight (out, in) kaiming_uniform_(a = sqrt(5)), then bias (1, out).
 struct LinearParams {
@@ -20,6 +25,6 @@ struct LinearParams {
   Matrix bias;    // (1, out), or empty (0 x 0) without bias
 };
 LinearParams init_linear(TorchGenerator& gen, Index in_features, Index out_features,
-                         bool bias = true);
+                         bool bias = true, const Limits& limits = default_limits);
 
 }  // namespace embedlab
