@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +11,7 @@
 
 #include "embedlab/error.hpp"
 #include "quoted.hpp"
+#include "table_file.hpp"
 
 // The format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 // "\x93NUMPY", major, minor, header length (uint16 LE in 1.0, uint32 LE in 2.0 and 3.0),
@@ -116,8 +115,9 @@ class HeaderParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(Argument::weights, "corrupt .npy header: " + what + " (at character " + std::to_string(pos_ + 1) +
-                     " of " + quoted(text_, '"', 120, true) + ")");
+    throw InputError(Argument::weights, "corrupt .npy header: " + what + " (at character " +
+                                            std::to_string(pos_ + 1) + " of " +
+                                            quoted(text_, '"', 120, true) + ")");
   }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void skip_space() {
@@ -190,112 +190,102 @@ std::optional<Index> payload_bytes(Index rows, Index cols, Index item_size) {
   return rows * cols * item_size;
 }
 
-float read_f4(const char* p) {
-  const auto bits = static_cast<std::uint32_t>(little_endian(std::string_view(p, 4)));
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-double read_f8(const char* p) {
-  const std::uint64_t bits = little_endian(std::string_view(p, 8));
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 }  // namespace
+
+bool has_npy_magic(std::string_view first_bytes) {
+  return first_bytes.substr(0, kMagic.size()) == kMagic;
+}
 
 Matrix parse_npy(std::string_view bytes, const Limits& limits) {
   if (bytes.substr(0, 2) == "PK")
-    throw InputError(Argument::weights, 
+    throw InputError(
+        Argument::weights,
         "not a .npy file: this is a zip archive, maybe an .npz from np.savez; save one "
         "array with np.save(path, w)");
-  if (bytes.substr(0, kMagic.size()) != kMagic)
-    throw InputError(Argument::weights, 
-        "not a .npy file: it should start with \"\\x93NUMPY\" (what np.save writes), "
-        "but starts with " +
-        quoted(bytes.substr(0, kMagic.size()), '"', 24, true));
+  if (!has_npy_magic(bytes))
+    throw InputError(Argument::weights,
+                     "not a .npy file: it should start with \"\\x93NUMPY\" (what np.save writes), "
+                     "but starts with " +
+                         quoted(bytes.substr(0, kMagic.size()), '"', 24, true));
   if (bytes.size() < 8)
-    throw InputError(Argument::weights, "truncated .npy file: expected at least 10 bytes of header, found " +
-                     std::to_string(bytes.size()));
+    throw InputError(Argument::weights,
+                     "truncated .npy file: expected at least 10 bytes of header, found " +
+                         std::to_string(bytes.size()));
   const int major = static_cast<unsigned char>(bytes[6]);
   const int minor = static_cast<unsigned char>(bytes[7]);
   if (minor != 0 || major < 1 || major > 3)
-    throw InputError(Argument::weights, "unsupported .npy format version " + std::to_string(major) + "." +
-                     std::to_string(minor) + ": this reader understands versions 1.0, 2.0 and 3.0");
+    throw InputError(Argument::weights, "unsupported .npy format version " + std::to_string(major) +
+                                            "." + std::to_string(minor) +
+                                            ": this reader understands versions 1.0, 2.0 and 3.0");
   const std::size_t length_size = major == 1 ? 2 : 4;
   const std::size_t prefix = 8 + length_size;
   if (bytes.size() < prefix)
-    throw InputError(Argument::weights, "truncated .npy file: expected at least " + std::to_string(prefix) +
-                     " bytes of header, found " + std::to_string(bytes.size()));
+    throw InputError(Argument::weights, "truncated .npy file: expected at least " +
+                                            std::to_string(prefix) + " bytes of header, found " +
+                                            std::to_string(bytes.size()));
   const std::uint64_t header_size = little_endian(bytes.substr(8, length_size));
   if (bytes.size() - prefix < header_size)
-    throw InputError(Argument::weights, "truncated .npy header: expected " + std::to_string(header_size) +
-                     " bytes of header after the first " + std::to_string(prefix) + ", found " +
-                     std::to_string(bytes.size() - prefix));
+    throw InputError(Argument::weights,
+                     "truncated .npy header: expected " + std::to_string(header_size) +
+                         " bytes of header after the first " + std::to_string(prefix) + ", found " +
+                         std::to_string(bytes.size() - prefix));
   const Header header = HeaderParser(bytes.substr(prefix, header_size)).parse();
 
   const std::string& descr = *header.descr;
-  const Index item_size = descr == "<f4" ? 4 : descr == "<f8" ? 8 : 0;
-  if (item_size == 0) {
+  const std::optional<StoredFloat> type = descr == "<f2"   ? std::optional(StoredFloat::f16)
+                                          : descr == "<f4" ? std::optional(StoredFloat::f32)
+                                          : descr == "<f8" ? std::optional(StoredFloat::f64)
+                                                           : std::nullopt;
+  if (!type) {
     const std::string meaning = dtype_meaning(descr);
-    throw InputError(Argument::weights, "unsupported dtype " + quoted(descr, '\'', 24, true) +
-                     (meaning.empty() ? "" : " (" + meaning + ")") +
-                     ": only little-endian float32 ('<f4') and float64 ('<f8') are supported; "
-                     "save w.astype('<f4') instead");
+    throw InputError(Argument::weights,
+                     "unsupported dtype " + quoted(descr, '\'', 24, true) +
+                         (meaning.empty() ? "" : " (" + meaning + ")") +
+                         ": only little-endian float16 ('<f2'), float32 ('<f4') and float64 "
+                         "('<f8') are supported; save w.astype('<f4') instead");
   }
+  const Index item_size = stored_size(*type);
   if (*header.fortran_order)
-    throw InputError(Argument::weights, 
-        "the array was saved in Fortran order (fortran_order: True); save it with "
-        "np.save(path, np.ascontiguousarray(w))");
+    throw InputError(Argument::weights,
+                     "the array was saved in Fortran order (fortran_order: True); save it with "
+                     "np.save(path, np.ascontiguousarray(w))");
   const std::vector<Index>& shape = *header.shape;
   if (shape.size() != 2)
-    throw InputError(Argument::weights, "expected a 2-D array (V, d), found shape " + shape_text(shape) + " (" +
-                     std::to_string(shape.size()) + "-D)");
+    throw InputError(Argument::weights, "expected a 2-D array (V, d), found shape " +
+                                            shape_text(shape) + " (" +
+                                            std::to_string(shape.size()) + "-D)");
   const Index rows = shape[0], cols = shape[1];
   if (rows == 0 || cols == 0)
-    throw InputError(Argument::weights, "the array is empty: shape " + shape_text(shape) +
-                     "; an embedding table needs at least one row and one column");
-  check_table_shape(rows, cols, limits);
+    throw InputError(Argument::weights,
+                     "the array is empty: shape " + shape_text(shape) +
+                         "; an embedding table needs at least one row and one column");
+  check_file_table_shape(rows, cols, limits);
 
   const std::string_view payload = bytes.substr(prefix + header_size);
   const std::optional<Index> expected = payload_bytes(rows, cols, item_size);
   const std::string needs = "shape " + shape_text(shape) + " " + descr + " needs " +
                             (expected ? std::to_string(*expected) : "more than 2^63") + " bytes";
   if (!expected || static_cast<std::uint64_t>(*expected) > payload.size())
-    throw InputError(Argument::weights, "truncated .npy data: " + needs + ", found " + std::to_string(payload.size()));
+    throw InputError(Argument::weights,
+                     "truncated .npy data: " + needs + ", found " + std::to_string(payload.size()));
   if (static_cast<std::uint64_t>(*expected) < payload.size())
-    throw InputError(Argument::weights, "corrupt .npy file: " + needs + ", found " + std::to_string(payload.size()) +
-                     " (extra bytes after the data)");
+    throw InputError(Argument::weights, "corrupt .npy file: " + needs + ", found " +
+                                            std::to_string(payload.size()) +
+                                            " (extra bytes after the data)");
 
   Matrix m(rows, cols);
-  float* out = m.data();
-  for (Index i = 0; i < rows * cols; ++i) {
-    const char* p = payload.data() + i * item_size;
-    if (item_size == 4) {
-      out[i] = read_f4(p);
-      continue;
-    }
-    const double value = read_f8(p);
-    if (std::isfinite(value) && std::fabs(value) > std::numeric_limits<float>::max()) {
-      char shown[32];
-      std::snprintf(shown, sizeof shown, "%g", value);
-      throw InputError(Argument::weights, "value " + std::string(shown) + " at row " + std::to_string(i / cols) +
-                       ", column " + std::to_string(i % cols) +
-                       " does not fit in float32 (the largest float32 is about 3.4e38)");
-    }
-    out[i] = static_cast<float>(value);
-  }
+  convert_to_float32(payload.substr(0, static_cast<std::size_t>(*expected)), *type, cols, m.data());
   return m;
 }
 
 Matrix load_npy(const std::string& path, const Limits& limits) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
-    throw InputError(Argument::weights, "cannot read " + path + ": it is a folder, not a .npy file");
+    throw InputError(Argument::weights,
+                     "cannot read " + path + ": it is a folder, not a .npy file");
   std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) throw InputError(Argument::weights, "cannot open " + path + ": " + std::strerror(errno));
+  if (!file)
+    throw InputError(Argument::weights, "cannot open " + path + ": " + std::strerror(errno));
   const std::streamoff size = file.tellg();
   if (size < 0) throw InputError(Argument::weights, "cannot read " + path);
   // The largest file a table within the limits needs: a version 1.0 header, float64 data.
@@ -305,10 +295,11 @@ Matrix load_npy(const std::string& path, const Limits& limits) {
           ? std::numeric_limits<std::uint64_t>::max()
           : kLargestHeader + 8 * elements;
   if (static_cast<std::uint64_t>(size) > largest)
-    throw InputError(Argument::weights, path + ": the file is " + std::to_string(size) +
-                     " bytes, more than a table within the limits needs (at most " +
-                     std::to_string(largest) + " bytes: " + std::to_string(elements) +
-                     " float64 values and the header)");
+    throw InputError(Argument::weights,
+                     path + ": the file is " + std::to_string(size) +
+                         " bytes, more than a table within the limits needs (at most " +
+                         std::to_string(largest) + " bytes: " + std::to_string(elements) +
+                         " float64 values and the header)");
   std::string bytes(static_cast<std::size_t>(size), '\0');
   file.seekg(0);
   if (!file.read(bytes.data(), size)) throw InputError(Argument::weights, "cannot read " + path);

@@ -84,6 +84,23 @@ TEST_CASE("parse_npy rounds float64 to float32") {
   CHECK(m(1, 0) == -2.5f);
 }
 
+TEST_CASE("parse_npy converts float16 to float32 exactly") {
+  // 1, -2, 2^-24 (the smallest subnormal), 65504 (the largest float16), -0, +Inf.
+  const Matrix m = parse_npy(npy_file(
+      dict("<f2", "(2, 3)"), "\x00\x3c\x00\xc0\x01\x00\xff\x7b\x00\x80\x00\x7c"s));
+  REQUIRE(m.rows() == 2);
+  REQUIRE(m.cols() == 3);
+  CHECK(m(0, 0) == 1.0f);
+  CHECK(m(0, 1) == -2.0f);
+  CHECK(m(0, 2) == std::ldexp(1.0f, -24));
+  CHECK(m(1, 0) == 65504.0f);
+  CHECK(std::signbit(m(1, 1)));
+  CHECK(m(1, 1) == 0.0f);
+  CHECK(m(1, 2) == std::numeric_limits<float>::infinity());
+  CHECK_THROWS_WITH(parse_npy(npy_file(dict("<f2", "(2, 3)"), std::string(8, '\0'))),
+                    Equals("truncated .npy data: shape (2, 3) <f2 needs 12 bytes, found 8"));
+}
+
 TEST_CASE("parse_npy reads format versions 2.0 and 3.0") {
   const std::string data = kOne + kMinusTwo;
   CHECK(parse_npy(npy_file(dict("<f4", "(2, 1)"), data, 2))(1, 0) == -2.0f);
@@ -172,11 +189,13 @@ TEST_CASE("other dtypes are named, with what is supported") {
     return std::string("no error");
   };
   CHECK_THAT(message("<i8"),
-             Equals("unsupported dtype '<i8' (int64): only little-endian float32 ('<f4') and "
-                    "float64 ('<f8') are supported; save w.astype('<f4') instead"));
+             Equals("unsupported dtype '<i8' (int64): only little-endian float16 ('<f2'), "
+                    "float32 ('<f4') and float64 ('<f8') are supported; save w.astype('<f4') "
+                    "instead"));
   CHECK_THAT(message(">f4"), StartsWith("unsupported dtype '>f4' (big-endian float32):"));
   CHECK_THAT(message(">f8"), StartsWith("unsupported dtype '>f8' (big-endian float64):"));
-  CHECK_THAT(message("<f2"), StartsWith("unsupported dtype '<f2' (float16):"));
+  CHECK_THAT(message(">f2"), StartsWith("unsupported dtype '>f2' (big-endian float16):"));
+  CHECK_THAT(message("<f16"), StartsWith("unsupported dtype '<f16' (float128):"));
   CHECK_THAT(message("|u1"), StartsWith("unsupported dtype '|u1' (uint8):"));
   CHECK_THAT(message("|b1"), StartsWith("unsupported dtype '|b1' (bool):"));
   CHECK_THAT(message("<c8"), StartsWith("unsupported dtype '<c8' (complex64):"));

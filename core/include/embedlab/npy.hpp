@@ -9,12 +9,16 @@
 namespace embedlab {
 
 // Parses a whole .npy file held in memory (format version 1.0, 2.0 or 3.0): 2-D, C order,
-// little-endian float32 or float64 (float64 is rounded to float32; a finite value too large for
-// float32 is an error). Throws InputError for a wrong magic or version, other dtypes (named),
-// Fortran order, a rank other than 2 or a zero dimension (the shape is named), a truncated or
-// corrupt header or payload (bytes expected vs present), and shapes over the limits (checked
-// before anything is allocated).
+// little-endian float16, float32 or float64 (float16 converts exactly; float64 is rounded to
+// float32, and a finite value too large for float32 is an error). Throws InputError (argument
+// weights) for a wrong magic or version, other dtypes (named), Fortran order, a rank other than 2
+// or a zero dimension (the shape is named), a truncated or corrupt header or payload (bytes
+// expected vs present), and shapes over the limits (checked before anything is allocated).
 Matrix parse_npy(std::string_view bytes, const Limits& limits = default_limits);
+
+// Whether bytes (a file's first bytes, 6 are enough) start as every .npy file does, "\x93NUMPY":
+// how a front end tells a .npy file from a .safetensors one.
+bool has_npy_magic(std::string_view first_bytes);
 
 // Reads a file from disk and parses it; errors name the path. A file larger than any table
 // within the limits could be is refused before it is read.

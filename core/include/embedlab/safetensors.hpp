@@ -1,0 +1,87 @@
+#pragma once
+// .safetensors files (Hugging Face's format), such as a model's model.safetensors. Only the header
+// and the one tensor wanted are ever read, so a 5 GB file costs its table's bytes: a caller reads
+// the first 8 bytes, then the header, then the table's byte range (natively with seekg, in the
+// browser with File.slice), and hands each piece to the step below.
+//
+// The format: N, the header's length, as a little-endian uint64; N bytes of JSON mapping each
+// tensor's name to {"dtype": "BF16", "shape": [V, d], "data_offsets": [begin, end]}, the offsets
+// relative to the data section that starts at byte 8 + N, and an optional "__metadata__" object
+// of strings; then the data section: each tensor's values, little-endian, C order.
+//
+// Every error is an InputError with Argument::weights and a message for a learner.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "embedlab/limits.hpp"
+#include "embedlab/matrix.hpp"
+
+namespace embedlab {
+
+// The longest header accepted: the limit of the safetensors library itself.
+inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
+
+// One tensor as the header describes it.
+struct SafetensorsEntry {
+  std::string name;
+  std::string dtype;          // as written: "BF16", "F32", "I64", ...; only a table's is checked
+  std::vector<Index> shape;   // [] for a scalar
+  std::uint64_t begin = 0;    // its bytes are [begin, end) of the file (data_offsets + 8 + N)
+  std::uint64_t end = 0;
+};
+
+struct SafetensorsHeader {
+  std::uint64_t file_size = 0;
+  std::uint64_t data_start = 0;           // 8 + N: where the data section begins
+  std::vector<SafetensorsEntry> tensors;  // in the order of their bytes in the file
+  std::vector<std::pair<std::string, std::string>> metadata;  // "__metadata__", sorted by key
+};
+
+// Step 1: 8 + N, the bytes that hold the header, from the file's first 8 bytes (or more) and its
+// size in bytes. Refuses a file shorter than 8 bytes, and N over kSafetensorsMaxHeader or past the
+// end of the file.
+std::uint64_t safetensors_header_size(std::string_view first_bytes, std::uint64_t file_size);
+
+// Step 2: the header, from the file's first bytes (at least 8 + N of them; more are ignored).
+// Checks the JSON (errors say where), each entry's fields and types, and the byte ranges: not
+// reversed, inside the data section, not overlapping, and as long as shape x dtype size for
+// every dtype whose size is known. Tensors of any dtype are listed.
+SafetensorsHeader parse_safetensors_header(std::string_view first_bytes, std::uint64_t file_size);
+
+// The tensors that look like a token embedding table: 2-D, and named `wte.weight`,
+// `embed_tokens.weight`, `tok_embeddings.weight`, `word_embeddings.weight`, `shared.weight` or
+// `embeddings.weight`, alone or after a '.' ("model.embed_tokens.weight"). In file order.
+std::vector<const SafetensorsEntry*> embedding_table_candidates(const SafetensorsHeader& header);
+
+// The table to load: the tensor called `name` (the close names are listed when there is none),
+// or with an empty name the only candidate (the candidates, or the 2-D tensors, are listed when
+// there is not exactly one). Then checks that it can be a table, before any of its bytes is read:
+// 2-D, a dtype among F32, F64, F16 and BF16 (others are named), and a shape within the limits.
+const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
+                                               std::string_view name = {},
+                                               const Limits& limits = default_limits);
+
+// Step 3: the table's values as float32, from its bytes (the file's [entry.begin, entry.end)).
+// F16 and BF16 convert exactly (a NaN comes back quiet, as PyTorch's .float() gives it), F64 is
+// rounded and must fit in float32. Checks the entry as choose_embedding_table does first.
+Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
+                                 const Limits& limits = default_limits);
+
+// How a table of this dtype became float32, for the CLI and the page to show:
+// "BF16 (bfloat16), converted to float32 exactly", "F64 (float64), rounded to float32".
+std::string dtype_conversion_text(std::string_view dtype);
+
+// From disk. Errors name the path.
+SafetensorsHeader read_safetensors_header(const std::string& path);
+struct SafetensorsTable {
+  SafetensorsEntry entry;  // where W came from: its name, dtype and shape
+  Matrix weight;           // (V, d) float32
+};
+// The header and the chosen table's bytes, nothing else: choose_embedding_table(header, name).
+SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name = {},
+                                        const Limits& limits = default_limits);
+
+}  // namespace embedlab
