@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake g++ make pkg-config   # the native build
   libeigen3-dev               # dense maths in the core
+  nlohmann-json3-dev          # the .safetensors header's JSON, in the core (header-only)
   libcli11-dev                # the walk-through's command line
   catch2                      # unit tests of the core
   libbenchmark-dev            # native benchmarks
