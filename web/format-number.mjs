@@ -8,6 +8,20 @@ export const count = (n) => n.toLocaleString('en-US');
 // plural(1, 'row', 'rows') -> "1 row"; plural(1234, 'row', 'rows') -> "1,234 rows".
 export const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
+const TIME_UNITS = [['ns', 1e-6], ['µs', 1e-3], ['ms', 1], ['s', 1e3]];
+
+// A time in milliseconds, to 3 significant digits in the largest unit that keeps the number
+// >= 1, trailing zeros dropped: 0.0000652 -> "65.2 ns", 0.0652 -> "65.2 µs", 530.4 -> "530 ms",
+// 2500 -> "2.5 s", 0.01 -> "10 µs". A no-break space keeps number and unit together.
+export function duration(ms) {
+  for (const [unit, scale] of TIME_UNITS.slice(0, -1)) {
+    const value = Number((ms / scale).toPrecision(3));
+    if (value < 1000) return `${value}\u00a0${unit}`;  // 999.96 µs rounds up to 1 ms
+  }
+  const seconds = Number((ms / 1e3).toPrecision(3));
+  return `${seconds < 1000 ? seconds : count(Math.round(ms / 1e3))}\u00a0s`;
+}
+
 function nonFinite(x) {
   if (Number.isNaN(x)) return 'nan';
   return x < 0 ? '-inf' : 'inf';

@@ -1,6 +1,15 @@
 // A log-log line chart in SVG: time per call against V, one line per method. No library.
+// It is laid out for the width it is shown at (one SVG unit = one CSS pixel), so its labels
+// keep their 12 px on a phone instead of shrinking with a scaled-down drawing.
+import { duration } from '../format-number.mjs';
+
 const SVG = 'http://www.w3.org/2000/svg';
-const SIZE = { width: 640, height: 360, left: 76, right: 16, top: 16, bottom: 48 };
+const MARGIN = { left: 70, right: 12, top: 12, bottom: 44 };
+const MAX_WIDTH = 640;
+const MIN_WIDTH = 240;
+const FONT_PX = 12;
+// Least px between the centres of two axis labels: "100k" is about 28 px wide, a line 15 px tall.
+const MIN_GAP = { x: 40, y: 20 };
 
 function element(name, attributes = {}, text = '') {
   const node = document.createElementNS(SVG, name);
@@ -16,46 +25,51 @@ function decades(lo, hi) {
   return { from, to };
 }
 
-function tickLabel(exponent, unit) {
-  const value = 10 ** exponent;
-  if (unit === 'ms') {
-    if (exponent >= 3) return `${value / 1000} s`;
-    if (exponent < 0) return `${value * 1000} µs`;
-    return `${value} ms`;
-  }
-  return value >= 1000 ? `${value / 1000}k` : String(value);
-}
+const vocabLabel = (v) => (v >= 1000 ? `${v / 1000}k` : String(v));
 
-// series: [{ label, color, dash, points: [[V, ms], ...] }]. Replaces svg's content.
-export function drawChart(svg, series, { title }) {
+// series: [{ label, color, dash, points: [[V, ms], ...] }]; width: the CSS pixels the chart is
+// shown at (clamped to [240, 640]). Replaces svg's content.
+export function drawChart(svg, series, { title, width }) {
+  const w = Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width)));
+  const h = Math.round(Math.min(360, Math.max(240, w * 0.5625)));
   svg.replaceChildren();
-  svg.setAttribute('viewBox', `0 0 ${SIZE.width} ${SIZE.height}`);
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('width', w);
+  svg.setAttribute('height', h);
   svg.setAttribute('role', 'img');
   svg.append(element('title', {}, title));
   const points = series.flatMap((s) => s.points);
   if (points.length === 0) return;
   const xs = decades(Math.min(...points.map((p) => p[0])), Math.max(...points.map((p) => p[0])));
   const ys = decades(Math.min(...points.map((p) => p[1])), Math.max(...points.map((p) => p[1])));
-  const plotW = SIZE.width - SIZE.left - SIZE.right;
-  const plotH = SIZE.height - SIZE.top - SIZE.bottom;
-  const x = (v) => SIZE.left + ((Math.log10(v) - xs.from) / (xs.to - xs.from)) * plotW;
-  const y = (ms) => SIZE.top + (1 - (Math.log10(ms) - ys.from) / (ys.to - ys.from)) * plotH;
+  const plotW = w - MARGIN.left - MARGIN.right;
+  const plotH = h - MARGIN.top - MARGIN.bottom;
+  const x = (v) => MARGIN.left + ((Math.log10(v) - xs.from) / (xs.to - xs.from)) * plotW;
+  const y = (ms) => MARGIN.top + (1 - (Math.log10(ms) - ys.from) / (ys.to - ys.from)) * plotH;
+  // Label every k-th decade, k as small as keeps labels MIN_GAP apart.
+  const every = (decadeCount, span, gap) => Math.max(1, Math.ceil(gap / (span / decadeCount)));
 
-  const grid = element('g', { class: 'bench-grid' });
+  const grid = element('g', { class: 'bench-grid', 'font-size': FONT_PX });
+  const xStep = every(xs.to - xs.from, plotW, MIN_GAP.x);
   for (let e = xs.from; e <= xs.to; ++e) {
-    grid.append(element('line', { x1: x(10 ** e), x2: x(10 ** e), y1: SIZE.top, y2: SIZE.top + plotH }));
-    grid.append(element('text', { x: x(10 ** e), y: SIZE.top + plotH + 18, 'text-anchor': 'middle' },
-                        tickLabel(e, 'V')));
+    grid.append(element('line', { x1: x(10 ** e), x2: x(10 ** e), y1: MARGIN.top, y2: MARGIN.top + plotH }));
+    if ((e - xs.from) % xStep === 0) {
+      grid.append(element('text', { x: x(10 ** e), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle' },
+                          vocabLabel(10 ** e)));
+    }
   }
+  const yStep = every(ys.to - ys.from, plotH, MIN_GAP.y);
   for (let e = ys.from; e <= ys.to; ++e) {
-    grid.append(element('line', { x1: SIZE.left, x2: SIZE.left + plotW, y1: y(10 ** e), y2: y(10 ** e) }));
-    grid.append(element('text', { x: SIZE.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' },
-                        tickLabel(e, 'ms')));
+    grid.append(element('line', { x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(10 ** e), y2: y(10 ** e) }));
+    if ((ys.to - e) % yStep === 0) {
+      grid.append(element('text', { x: MARGIN.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' },
+                          duration(10 ** e)));
+    }
   }
-  grid.append(element('text', { x: SIZE.left + plotW / 2, y: SIZE.height - 6, 'text-anchor': 'middle' },
+  grid.append(element('text', { x: MARGIN.left + plotW / 2, y: h - 6, 'text-anchor': 'middle' },
                       'vocabulary size V (log scale)'));
-  grid.append(element('text', { x: 14, y: SIZE.top + plotH / 2, 'text-anchor': 'middle',
-                                transform: `rotate(-90 14 ${SIZE.top + plotH / 2})` },
+  grid.append(element('text', { x: 12, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle',
+                                transform: `rotate(-90 12 ${MARGIN.top + plotH / 2})` },
                       'time per call (log scale)'));
   svg.append(grid);
 

@@ -1,20 +1,30 @@
 // The page's Benchmark panel: times the lookup against the one-hot product in this browser.
 // All timing runs in a Web Worker (worker.mjs), so the page stays responsive; this file only
-// builds the form, relays progress, and draws the table and the chart.
-import { drawChart } from './chart.mjs';
+// builds the form, relays progress, and draws the table and the chart. At a glance it shows
+// the lookup, the one-hot product and the speedup; "Details" adds the other timings.
 import { METHODS } from '../embedlab/bench/timing.mjs';
+import { count, duration } from '../format-number.mjs';
+import { drawChart } from './chart.mjs';
 
 const VOCAB_STOPS = [4, 16, 64, 256, 1000, 4096, 8192, 16384, 32768, 50257];
 const DIMS = [5, 64, 768];
 const COUNTS = [3, 64, 1024];
-// Drawn on the chart, in this order; the table shows every method.
-const CHARTED = {
-  memcpy: { color: '#6e7781', dash: '2 4' },
-  gather: { color: '#1a7f37' },
-  js: { color: '#0a62b8', dash: '6 3' },
-  oneHot: { color: '#9a6700', dash: '6 3' },
-  dense: { color: '#c2281f' },
-};
+// The two routes the panel is about; every other method is a detail.
+const MAIN = [
+  { id: 'gather', label: 'lookup', color: '#1a7f37' },
+  { id: 'dense', label: 'one-hot product', color: '#c2281f' },
+];
+const isMain = (id) => MAIN.some((m) => m.id === id);
+const DETAILS = METHODS.filter((m) => !isMain(m.id));
+// Drawn on the chart, in this order, the details only while they are shown.
+const CHARTED = [
+  { id: 'memcpy', color: '#6e7781', dash: '2 4' },
+  MAIN[0],
+  { id: 'js', color: '#0a62b8', dash: '6 3' },
+  { id: 'oneHot', color: '#9a6700', dash: '6 3' },
+  MAIN[1],
+].map((style) => ({ ...style, label: style.label ?? METHODS.find((m) => m.id === style.id).label,
+                    detail: !isMain(style.id) }));
 const MIN_MS = 60;          // time each method at least this long per shape
 const MAX_CALL_MS = 3000;   // skip a dense product predicted to take longer per call
 
@@ -22,13 +32,6 @@ function html(strings, ...values) {
   const template = document.createElement('template');
   template.innerHTML = String.raw(strings, ...values);
   return template.content;
-}
-
-function formatMs(ms) {
-  if (ms === undefined) return '–';
-  if (ms >= 100) return ms.toFixed(0);
-  if (ms >= 1) return ms.toPrecision(3);
-  return ms.toPrecision(2);
 }
 
 function options(values, selected) {
@@ -47,6 +50,7 @@ function addStylesheet(section) {
 
 export async function mountBenchmarkPanel(section) {
   addStylesheet(section);
+  section.classList.add('bench-panel');
   section.replaceChildren(html`
     <h2 id="bench-title">Benchmark: lookup vs one-hot product, in this browser</h2>
     <p class="hint">Times the WebAssembly core (the same C++ as the native build) and a plain
@@ -77,24 +81,32 @@ export async function mountBenchmarkPanel(section) {
       <p id="bench-status" role="status" aria-live="polite">Not run yet.</p>
     </div>
     <p class="bench-summary" aria-live="polite"></p>
+    <p class="hint bench-key"><dfn>Lookup</dfn>: the kernel that copies the chosen rows of
+      <var>W</var>. <dfn>One-hot product</dfn>: one-hot × <var>W</var> as a dense matrix product.
+      Speedup = product ÷ lookup. Everything but the plain JavaScript copy runs in WebAssembly.</p>
+    <button type="button" class="bench-details-toggle" aria-expanded="false"
+            aria-controls="bench-table">Details: all ${METHODS.length} timings</button>
     <div class="table-box">
-      <table class="bench-table">
-        <caption>Milliseconds per call (lower is better); speedup = dense product ÷ lookup</caption>
+      <table class="bench-table" id="bench-table">
+        <caption>Time per call (lower is better)</caption>
         <thead><tr><th scope="col"><var>V</var></th>
-          ${METHODS.map((m) => `<th scope="col">${m.label}</th>`).join('')}
-          <th scope="col">speedup</th></tr></thead>
+          ${MAIN.map((m) => `<th scope="col" data-method="${m.id}">${m.label}</th>`).join('')}
+          <th scope="col">speedup</th>
+          ${DETAILS.map((m) => `<th scope="col" class="bench-detail" data-method="${m.id}">${m.label}</th>`).join('')}
+        </tr></thead>
         <tbody></tbody>
       </table>
     </div>
-    <figure class="bench-figure">
+    <figure class="bench-figure" hidden>
       <svg class="bench-chart" aria-describedby="bench-chart-caption"></svg>
       <figcaption id="bench-chart-caption">Time per call against <var>V</var>, both axes
-        logarithmic. The lookup stays flat; the dense product grows with <var>V</var>.
+        logarithmic. The lookup stays flat; the one-hot product grows with <var>V</var>.
         <ul class="bench-legend">
-          ${Object.entries(CHARTED).map(([id, style]) => `<li><svg width="28" height="10" aria-hidden="true">
+          ${CHARTED.map((style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
+            <svg width="28" height="10" aria-hidden="true">
             <line x1="0" y1="5" x2="28" y2="5" stroke="${style.color}" stroke-width="2"
                   stroke-dasharray="${style.dash ?? 'none'}"/></svg>
-            ${METHODS.find((m) => m.id === id).label}</li>`).join('')}
+            ${style.label}</li>`).join('')}
         </ul>
       </figcaption>
     </figure>`);
@@ -109,12 +121,38 @@ export async function mountBenchmarkPanel(section) {
   const status = $('#bench-status');
   const summary = $('.bench-summary');
   const tbody = $('tbody');
+  const toggle = $('.bench-details-toggle');
+  const figure = $('.bench-figure');
   const chart = $('.bench-chart');
   let worker = null;
+  let rows = [];
+  let chartTitle = '';
+
+  const redraw = () => {
+    if (rows.length === 0) return;
+    figure.hidden = false;
+    drawChart(chart, chartSeries(rows, showsDetails()), { title: chartTitle, width: figure.clientWidth });
+  };
+  // The chart is laid out for its width: drawn again when that changes (a phone turned, say).
+  let drawnWidth = 0;
+  new ResizeObserver(() => {
+    if (figure.clientWidth !== drawnWidth) {
+      drawnWidth = figure.clientWidth;
+      redraw();
+    }
+  }).observe(figure);
+
+  const showsDetails = () => toggle.getAttribute('aria-expanded') === 'true';
+  toggle.addEventListener('click', () => {
+    const shown = !showsDetails();
+    toggle.setAttribute('aria-expanded', String(shown));
+    section.classList.toggle('bench-details-shown', shown);
+    redraw();
+  });
 
   const showVocab = () => {
     const v = VOCAB_STOPS[Number(vocab.value)];
-    vocabValue.textContent = `V = ${v.toLocaleString('en')}`;
+    vocabValue.textContent = `V = ${count(v)}`;
     vocab.setAttribute('aria-valuetext', `V = ${v}`);
   };
   vocab.addEventListener('input', showVocab);
@@ -136,9 +174,11 @@ export async function mountBenchmarkPanel(section) {
     const n = Number($('#bench-n').value);
     const largest = VOCAB_STOPS[Number(vocab.value)];
     const shapes = VOCAB_STOPS.filter((v) => v <= largest).map((v) => ({ vocab: v, dim, n }));
-    const rows = [];
+    rows = [];
+    chartTitle = `Time per call against V for d = ${dim}, n = ${n}`;
     tbody.replaceChildren();
     summary.textContent = '';
+    figure.hidden = true;
     progress.max = shapes.length;
     progress.value = 0;
     run.disabled = true;
@@ -153,8 +193,7 @@ export async function mountBenchmarkPanel(section) {
         progress.value = rows.length;
         tbody.append(tableRow(data));
         summary.textContent = summarize(data);
-        drawChart(chart, chartSeries(rows), {
-          title: `Time per call against V for d = ${dim}, n = ${n}` });
+        redraw();
       } else if (data.type === 'done') {
         finish(`Done: ${shapes.length} vocabulary sizes, d = ${dim}, n = ${n}.`);
       } else if (data.type === 'error') {
@@ -170,40 +209,40 @@ function speedup({ ms }) {
   return ms.dense !== undefined && ms.gather ? ms.dense / ms.gather : undefined;
 }
 
+const timeOf = (result, id) => (id in result.ms ? duration(result.ms[id]) : 'skipped');
+
+// 8,043× from 10 up; 1.3× below, where the digits after the point still tell something.
+const times = (ratio) => `${ratio >= 10 ? count(Math.round(ratio)) : ratio.toPrecision(2)}×`;
+
 function tableRow(result) {
   const row = document.createElement('tr');
-  const header = Object.assign(document.createElement('th'), { scope: 'row',
-    textContent: result.shape.vocab.toLocaleString('en') });
-  row.append(header);
-  for (const { id } of METHODS) {
-    const cell = document.createElement('td');
-    cell.textContent = id in result.ms ? formatMs(result.ms[id]) : 'skipped';
-    if (result.skipped[id]) cell.title = result.skipped[id];
-    row.append(cell);
-  }
+  row.append(Object.assign(document.createElement('th'), { scope: 'row',
+    textContent: count(result.shape.vocab) }));
+  const cell = (id, className = '') => {
+    const td = Object.assign(document.createElement('td'), { textContent: timeOf(result, id), className });
+    if (result.skipped[id]) td.title = result.skipped[id];
+    return td;
+  };
+  for (const { id } of MAIN) row.append(cell(id));
   const ratio = speedup(result);
   row.append(Object.assign(document.createElement('td'), {
-    textContent: ratio === undefined ? '–' : `${Math.round(ratio).toLocaleString('en')}×` }));
+    textContent: ratio === undefined ? '–' : times(ratio) }));
+  for (const { id } of DETAILS) row.append(cell(id, 'bench-detail'));
   return row;
 }
 
 function summarize(result) {
-  const { vocab } = result.shape;
-  const lookup = formatMs(result.ms.gather);
-  const js = formatMs(result.ms.js);
   const ratio = speedup(result);
   const dense = ratio === undefined
-      ? `the dense product was skipped (${result.skipped.dense})`
-      : `the dense product ${formatMs(result.ms.dense)} ms: the lookup is ` +
-        `${Math.round(ratio).toLocaleString('en')}× faster`;
-  return `At V = ${vocab.toLocaleString('en')}: lookup ${lookup} ms per call ` +
-         `(plain JavaScript ${js} ms), ${dense}.`;
+      ? `the one-hot product was skipped (${result.skipped.dense})`
+      : `the one-hot product ${duration(result.ms.dense)}: the lookup is ${times(ratio)} faster`;
+  return `At V = ${count(result.shape.vocab)}: lookup ${duration(result.ms.gather)} per call ` +
+         `(plain JavaScript ${duration(result.ms.js)}), ${dense}.`;
 }
 
-function chartSeries(rows) {
-  return Object.entries(CHARTED).map(([id, style]) => ({
+function chartSeries(rows, withDetails) {
+  return CHARTED.filter((style) => withDetails || !style.detail).map((style) => ({
     ...style,
-    label: METHODS.find((m) => m.id === id).label,
-    points: rows.filter((r) => r.ms[id] > 0).map((r) => [r.shape.vocab, r.ms[id]]),
+    points: rows.filter((r) => r.ms[style.id] > 0).map((r) => [r.shape.vocab, r.ms[style.id]]),
   }));
 }
