@@ -96,9 +96,9 @@ std::string tensor_count(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " tensor" : " tensors");
 }
 
-// nlohmann's parse_error text without its "[json.exception.parse_error.101] " tag, cut short,
-// with the bytes it quotes from the file that are not ASCII escaped (they need not be UTF-8).
-std::string parse_error_text(const Json::parse_error& e) {
+// nlohmann's error text without its "[json.exception.parse_error.101] " tag, cut short, with the
+// bytes it quotes from the file that are not ASCII escaped (they need not be UTF-8).
+std::string json_error_text(const Json::exception& e) {
   std::string_view text = e.what();
   const std::size_t tag_end = text.find("] ");
   if (text.substr(0, 16) == "[json.exception." && tag_end != std::string_view::npos)
@@ -128,7 +128,9 @@ Json parse_json(std::string_view text) {
   } catch (const Json::parse_error& e) {
     // e.byte counts the bytes read, the offending one included; the JSON starts at byte 8.
     fail("invalid JSON in the .safetensors header (at byte offset " +
-         std::to_string(8 + e.byte - 1) + " in the file): " + parse_error_text(e));
+         std::to_string(8 + e.byte - 1) + " in the file): " + json_error_text(e));
+  } catch (const Json::out_of_range& e) {  // a number beyond double's range, such as 1e999
+    fail("invalid JSON in the .safetensors header: " + json_error_text(e));
   }
 }
 

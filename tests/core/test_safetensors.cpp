@@ -383,6 +383,8 @@ TEST_CASE("invalid JSON says where") {
   CHECK_THAT(header_error(safetensors_file("")),
              Contains("parse error at line 1, column 1: syntax error while parsing value - "
                       "unexpected end of input"));
+  CHECK(header_error(safetensors_file("{\"a\": 1e999}")) ==
+        "invalid JSON in the .safetensors header: number overflow parsing '1e999'");
   // Bytes that are not UTF-8 are shown escaped.
   CHECK_THAT(header_error(safetensors_file("{\"\xff\": 1}")),
              Contains("ill-formed UTF-8 byte; last read: '\"\\xff'"));
