@@ -21,9 +21,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-[[noreturn]] void fail(const std::string& message) {
-  throw InputError(Argument::weights, message);
-}
+[[noreturn]] void fail(const std::string& message) { throw InputError(Argument::weights, message); }
 
 // The dtypes the safetensors library defines. bytes: the size of one value (0: packed into
 // fewer than 8 bits, so no size check); table: how it becomes float32, if it can be a table.
@@ -34,16 +32,26 @@ struct Dtype {
   std::optional<StoredFloat> table;
 };
 constexpr Dtype kDtypes[] = {
-    {"F32", "float32", 4, StoredFloat::f32},   {"F64", "float64", 8, StoredFloat::f64},
-    {"F16", "float16", 2, StoredFloat::f16},   {"BF16", "bfloat16", 2, StoredFloat::bf16},
-    {"BOOL", "bool", 1, {}},                   {"U8", "uint8", 1, {}},
-    {"I8", "int8", 1, {}},                     {"F8_E4M3", "float8 e4m3", 1, {}},
-    {"F8_E5M2", "float8 e5m2", 1, {}},         {"F8_E8M0", "float8 e8m0", 1, {}},
-    {"I16", "int16", 2, {}},                   {"U16", "uint16", 2, {}},
-    {"I32", "int32", 4, {}},                   {"U32", "uint32", 4, {}},
-    {"I64", "int64", 8, {}},                   {"U64", "uint64", 8, {}},
-    {"C64", "complex64", 8, {}},               {"F4", "float4 e2m1, packed", 0, {}},
-    {"F6_E2M3", "float6 e2m3, packed", 0, {}}, {"F6_E3M2", "float6 e3m2, packed", 0, {}},
+    {"F32", "float32", 4, StoredFloat::f32},
+    {"F64", "float64", 8, StoredFloat::f64},
+    {"F16", "float16", 2, StoredFloat::f16},
+    {"BF16", "bfloat16", 2, StoredFloat::bf16},
+    {"BOOL", "bool", 1, {}},
+    {"U8", "uint8", 1, {}},
+    {"I8", "int8", 1, {}},
+    {"F8_E4M3", "float8 e4m3", 1, {}},
+    {"F8_E5M2", "float8 e5m2", 1, {}},
+    {"F8_E8M0", "float8 e8m0", 1, {}},
+    {"I16", "int16", 2, {}},
+    {"U16", "uint16", 2, {}},
+    {"I32", "int32", 4, {}},
+    {"U32", "uint32", 4, {}},
+    {"I64", "int64", 8, {}},
+    {"U64", "uint64", 8, {}},
+    {"C64", "complex64", 8, {}},
+    {"F4", "float4 e2m1, packed", 0, {}},
+    {"F6_E2M3", "float6 e2m3, packed", 0, {}},
+    {"F6_E3M2", "float6 e3m2, packed", 0, {}},
 };
 constexpr std::string_view kTableDtypes = "F32, F64, F16 and BF16";
 
@@ -56,8 +64,8 @@ const Dtype* find_dtype(std::string_view name) {
 // The name suffixes of a token embedding table in the common model families (GPT-2, Llama,
 // Mistral, Qwen, Gemma, BERT, T5, ...).
 constexpr std::string_view kTableSuffixes[] = {
-    "wte.weight",           "embed_tokens.weight", "tok_embeddings.weight",
-    "word_embeddings.weight", "shared.weight",     "embeddings.weight"};
+    "wte.weight",    "embed_tokens.weight", "tok_embeddings.weight", "word_embeddings.weight",
+    "shared.weight", "embeddings.weight"};
 
 // `tail` is all of `name`, or its end after a '.'.
 bool has_dotted_suffix(std::string_view name, std::string_view tail) {
@@ -182,14 +190,13 @@ SafetensorsEntry parse_entry(const std::string& name, const Json& value, std::ui
   if (!begin || !end)
     fail(where + ": \"data_offsets\" should be two non-negative integers [begin, end], found " +
          json_text(offsets));
-  const std::string range = "data_offsets [" + std::to_string(*begin) + ", " +
-                            std::to_string(*end) + "]";
+  const std::string range =
+      "data_offsets [" + std::to_string(*begin) + ", " + std::to_string(*end) + "]";
   if (*begin > *end) fail(where + ": its " + range + " are reversed (begin after end)");
   if (*end > data_size)
-    fail("corrupt or truncated .safetensors file: the " + range + " of tensor " +
-         name_text(name) + " run past the end of the data section, which holds " +
-         std::to_string(data_size) + " bytes (from byte " + std::to_string(data_start) +
-         " to the end of the file)");
+    fail("corrupt or truncated .safetensors file: the " + range + " of tensor " + name_text(name) +
+         " run past the end of the data section, which holds " + std::to_string(data_size) +
+         " bytes (from byte " + std::to_string(data_start) + " to the end of the file)");
   e.begin = data_start + *begin;
   e.end = data_start + *end;
 
@@ -207,8 +214,7 @@ SafetensorsEntry parse_entry(const std::string& name, const Json& value, std::ui
       fail("corrupt .safetensors header: the " + range + " of tensor " + name_text(name) +
            " hold " + std::to_string(*end - *begin) + " bytes, but shape " + shape_text(e.shape) +
            " of " + e.dtype + " needs " + (needed ? std::to_string(*needed) : "more than 2^64") +
-           " (" + std::to_string(d->bytes) + (d->bytes == 1 ? " byte" : " bytes") +
-           " per value)");
+           " (" + std::to_string(d->bytes) + (d->bytes == 1 ? " byte" : " bytes") + " per value)");
   }
   return e;
 }
@@ -345,8 +351,7 @@ std::uint64_t safetensors_header_size(std::string_view first_bytes, std::uint64_
   return 8 + n;
 }
 
-SafetensorsHeader parse_safetensors_header(std::string_view first_bytes,
-                                           std::uint64_t file_size) {
+SafetensorsHeader parse_safetensors_header(std::string_view first_bytes, std::uint64_t file_size) {
   SafetensorsHeader header;
   header.file_size = file_size;
   header.data_start = safetensors_header_size(first_bytes, file_size);
@@ -406,13 +411,14 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
   } else {
     const auto candidates = embedding_table_candidates(header);
     if (candidates.empty())
-      fail("no tensor looks like the embedding table (a 2-D tensor named wte.weight, "
-           "embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, shared.weight or "
-           "embeddings.weight, perhaps after a prefix such as \"model.\"); name the one to load: " +
-           all_two_d_text(header));
+      fail(
+          "no tensor looks like the embedding table (a 2-D tensor named wte.weight, "
+          "embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, shared.weight or "
+          "embeddings.weight, perhaps after a prefix such as \"model.\"); name the one to load: " +
+          all_two_d_text(header));
     if (candidates.size() > 1)
-      fail(tensor_count(candidates.size()) + " look like the embedding table: " +
-           tensor_list(candidates) + "; name the one to load");
+      fail(tensor_count(candidates.size()) +
+           " look like the embedding table: " + tensor_list(candidates) + "; name the one to load");
     chosen = candidates.front();
   }
   check_table_entry(*chosen, limits);
@@ -440,9 +446,12 @@ std::string dtype_conversion_text(std::string_view dtype) {
   if (!d || !d->table) return std::string(dtype);
   const std::string name = std::string(d->name) + " (" + std::string(d->meaning) + ")";
   switch (*d->table) {
-    case StoredFloat::f32: return name + ", as stored";
-    case StoredFloat::f64: return name + ", rounded to float32";
-    default: return name + ", converted to float32 exactly";
+    case StoredFloat::f32:
+      return name + ", as stored";
+    case StoredFloat::f64:
+      return name + ", rounded to float32";
+    default:
+      return name + ", converted to float32 exactly";
   }
 }
 
@@ -506,9 +515,8 @@ SafetensorsTable load_safetensors_table(const std::string& path, std::string_vie
   return with_path(path, [&] {
     const SafetensorsHeader header = read_header(file);
     const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
-    return SafetensorsTable{entry,
-                            convert_safetensors_table(entry, file.read(entry.begin, entry.end),
-                                                      limits)};
+    return SafetensorsTable{
+        entry, convert_safetensors_table(entry, file.read(entry.begin, entry.end), limits)};
   });
 }
 

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -121,10 +120,10 @@ std::uint64_t bytes_read_by_process() {
 }  // namespace
 
 TEST_CASE("a float32 table is read from its byte range, other tensors untouched") {
-  const std::string file = safetensors_file(
-      "{" + entry("bias", "F32", "[1]", 0, 4) + ", " +
-          entry("transformer.wte.weight", "F32", "[2, 2]", 4, 20) + "}",
-      kHalf + kOne + kMinusTwo + kHalf + kOne);
+  const std::string file =
+      safetensors_file("{" + entry("bias", "F32", "[1]", 0, 4) + ", " +
+                           entry("transformer.wte.weight", "F32", "[2, 2]", 4, 20) + "}",
+                       kHalf + kOne + kMinusTwo + kHalf + kOne);
   const Matrix m = table_of(file);
   REQUIRE(m.rows() == 2);
   REQUIRE(m.cols() == 2);
@@ -178,8 +177,8 @@ TEST_CASE("BF16 is the top half of a float32: every value, NaN bits included, is
   const Matrix m = table_of(file);
   CHECK(m(0, 0) == 1.0f);
   CHECK(m(0, 1) == -2.0f);
-  CHECK(bits_of(m(0, 2)) == 0x80000000u);                   // -0
-  CHECK(m(0, 3) == std::ldexp(1.0f, -133));                 // the smallest bf16 subnormal
+  CHECK(bits_of(m(0, 2)) == 0x80000000u);    // -0
+  CHECK(m(0, 3) == std::ldexp(1.0f, -133));  // the smallest bf16 subnormal
   CHECK(m(1, 0) == std::numeric_limits<float>::infinity());
   CHECK(m(1, 1) == -std::numeric_limits<float>::infinity());
   CHECK(bits_of(m(1, 2)) == 0x7fc10000u);
@@ -189,8 +188,8 @@ TEST_CASE("BF16 is the top half of a float32: every value, NaN bits included, is
 TEST_CASE("F16 converts exactly: normals, subnormals, +-0, +-Inf, and NaNs come back quiet") {
   const std::string file = safetensors_file(
       "{" + entry("wte.weight", "F16", "[3, 4]", 0, 24) + "}",
-      u16_bytes({0x3c00, 0xc000, 0x3555, 0x7bff,    // 1, -2, 0.333251953125, 65504
-                 0x0001, 0x03ff, 0x0400, 0x8000,    // 2^-24, 1023 * 2^-24, 2^-14, -0
+      u16_bytes({0x3c00, 0xc000, 0x3555, 0x7bff,     // 1, -2, 0.333251953125, 65504
+                 0x0001, 0x03ff, 0x0400, 0x8000,     // 2^-24, 1023 * 2^-24, 2^-14, -0
                  0x7c00, 0xfc00, 0x7e00, 0xfc01}));  // +-Inf, quiet NaN, signalling -NaN
   const Matrix m = table_of(file);
   CHECK(m(0, 0) == 1.0f);
@@ -234,8 +233,7 @@ TEST_CASE("the embedding table is found by its name's last parts, and only if 2-
                    ", " +
                    entry("bert.embeddings.position_embeddings.weight", "F32", "[2, 2]", 16, 32) +
                    "}") == Names{"bert.embeddings.word_embeddings.weight"});
-  CHECK(candidates("{" + entry("wte.weight", "F32", "[2, 2]", 0, 16) + "}") ==
-        Names{"wte.weight"});
+  CHECK(candidates("{" + entry("wte.weight", "F32", "[2, 2]", 0, 16) + "}") == Names{"wte.weight"});
   CHECK(candidates("{" + entry("tok_embeddings.weight", "F32", "[4, 4]", 0, 64) + "}") ==
         Names{"tok_embeddings.weight"});
   CHECK(candidates("{" + entry("model.embeddings.weight", "F32", "[4, 4]", 0, 64) + "}") ==
@@ -251,10 +249,9 @@ TEST_CASE("the embedding table is found by its name's last parts, and only if 2-
 }
 
 TEST_CASE("no candidate, or several, is an error that lists them") {
-  const std::string none =
-      safetensors_file("{" + entry("lm_head.weight", "F32", "[2, 2]", 0, 16) + ", " +
-                           entry("ln.bias", "F32", "[2]", 16, 24) + "}",
-                       std::string(24, '\0'));
+  const std::string none = safetensors_file("{" + entry("lm_head.weight", "F32", "[2, 2]", 0, 16) +
+                                                ", " + entry("ln.bias", "F32", "[2]", 16, 24) + "}",
+                                            std::string(24, '\0'));
   CHECK(table_error(none) ==
         "no tensor looks like the embedding table (a 2-D tensor named wte.weight, "
         "embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, shared.weight or "
@@ -296,8 +293,8 @@ TEST_CASE("a name that is not in the file lists the close ones") {
 
 TEST_CASE("the chosen tensor must be a table: 2-D, a float dtype, not empty, within the limits") {
   const std::string file = safetensors_file(
-      "{" + entry("bias", "F32", "[3]", 0, 12) + ", " + entry("q8", "I8", "[2, 2]", 12, 16) +
-          ", " + entry("f8", "F8_E4M3", "[2, 2]", 16, 20) + ", " +
+      "{" + entry("bias", "F32", "[3]", 0, 12) + ", " + entry("q8", "I8", "[2, 2]", 12, 16) + ", " +
+          entry("f8", "F8_E4M3", "[2, 2]", 16, 20) + ", " +
           entry("flags", "BOOL", "[2, 2]", 20, 24) + ", " + entry("q4", "Q4", "[2, 2]", 24, 26) +
           ", " + entry("empty", "F32", "[0, 4]", 26, 26) + "}",
       std::string(26, '\0'));
@@ -393,10 +390,9 @@ TEST_CASE("invalid JSON says where") {
         "header holds tensors, each an object with a shape list)");
   CHECK(header_error(safetensors_file("[1]")) ==
         "invalid .safetensors header: it should be a JSON object of tensors, found the array [1]");
-  CHECK(header_error(safetensors_file("{" + entry("a", "F32", "[1]", 0, 4) + ", " +
-                                          entry("a", "F32", "[1]", 4, 8) + "}",
-                                      std::string(8, '\0'))) ==
-        "invalid .safetensors header: tensor 'a' is listed twice");
+  CHECK(header_error(safetensors_file(
+            "{" + entry("a", "F32", "[1]", 0, 4) + ", " + entry("a", "F32", "[1]", 4, 8) + "}",
+            std::string(8, '\0'))) == "invalid .safetensors header: tensor 'a' is listed twice");
 }
 
 TEST_CASE("an entry missing a field, or with one of the wrong type, is named") {
@@ -466,9 +462,9 @@ TEST_CASE("data_offsets must be in order, inside the data section, apart, and ma
   CHECK_THAT(header_error(safetensors_file(
                  "{" + entry("i", "U8", "[4294967296, 4294967296]", 0, 8) + "}", data)),
              EndsWith("needs more than 2^64 (1 byte per value)"));
-  const std::string overlap_json =
-      "{" + entry("a", "F32", "[1, 2]", 0, 8) + ", " + entry("b", "F32", "[1, 3]", 4, 16) + ", " +
-      entry("c", "F32", "[0]", 4, 4) + "}";
+  const std::string overlap_json = "{" + entry("a", "F32", "[1, 2]", 0, 8) + ", " +
+                                   entry("b", "F32", "[1, 3]", 4, 16) + ", " +
+                                   entry("c", "F32", "[0]", 4, 4) + "}";
   const std::uint64_t start = 8 + overlap_json.size();
   CHECK(header_error(safetensors_file(overlap_json, data)) ==
         "corrupt .safetensors header: tensors 'a' (bytes " + std::to_string(start) + " to " +
@@ -476,8 +472,8 @@ TEST_CASE("data_offsets must be in order, inside the data section, apart, and ma
             std::to_string(start + 4) + " to " + std::to_string(start + 16) + ") overlap");
   // An empty tensor inside another one's range shares no byte; neither does a gap.
   CHECK(header_of(safetensors_file("{" + entry("a", "F32", "[1, 2]", 0, 8) + ", " +
-                                   entry("c", "F32", "[0]", 4, 4) + ", " +
-                                   entry("d", "F32", "[1]", 12, 16) + "}",
+                                       entry("c", "F32", "[0]", 4, 4) + ", " +
+                                       entry("d", "F32", "[1]", 12, 16) + "}",
                                    data))
             .tensors.size() == 3);
 }
@@ -503,8 +499,9 @@ TEST_CASE("load_safetensors_table reads a file on disk and names its path in err
   CHECK(t.weight(0, 1) == -2.0f);
   CHECK(embedlab::read_safetensors_header(path).tensors.size() == 1);
   CHECK(message_of([&] { embedlab::load_safetensors_table(path, "wte"); }) ==
-        path + ": no tensor is named 'wte' in the file; no name is close, and its 2-D tensors are "
-               "'model.embed_tokens.weight' (BF16 [1, 2])");
+        path +
+            ": no tensor is named 'wte' in the file; no name is close, and its 2-D tensors are "
+            "'model.embed_tokens.weight' (BF16 [1, 2])");
   {
     std::ofstream out(path, std::ios::binary);
     out << "not safetensors";
@@ -612,8 +609,7 @@ TEST_CASE("every table of every float dtype has PyTorch's float32 bits", "[.torc
   }
 }
 
-TEST_CASE("all 65536 F16 and all 65536 BF16 bit patterns have PyTorch's float32 bits",
-          "[.torch]") {
+TEST_CASE("all 65536 F16 and all 65536 BF16 bit patterns have PyTorch's float32 bits", "[.torch]") {
   for (const char* name : {"f16.weight", "bf16.weight"}) {
     INFO(name);
     const embedlab::SafetensorsTable t =

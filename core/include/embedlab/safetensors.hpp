@@ -27,9 +27,9 @@ inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
 // One tensor as the header describes it.
 struct SafetensorsEntry {
   std::string name;
-  std::string dtype;          // as written: "BF16", "F32", "I64", ...; only a table's is checked
-  std::vector<Index> shape;   // [] for a scalar
-  std::uint64_t begin = 0;    // its bytes are [begin, end) of the file (data_offsets + 8 + N)
+  std::string dtype;         // as written: "BF16", "F32", "I64", ...; only a table's is checked
+  std::vector<Index> shape;  // [] for a scalar
+  std::uint64_t begin = 0;   // its bytes are [begin, end) of the file (data_offsets + 8 + N)
   std::uint64_t end = 0;
 };
 
