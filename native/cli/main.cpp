@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
       "  embedlab --ids 2,3,1 --tf-weights    the TensorFlow notebook's fixed weights\n"
       "  embedlab --ids 0,7 -V 10 -d 3 --seed 7\n"
       "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', emb.weight.detach().numpy())\n"
+      "  embedlab --ids 15496,995 --weights model.safetensors   a model's own table (bf16 too)\n"
+      "  embedlab --weights model.safetensors --list-tensors    its tensors, the table marked\n"
       "  embedlab backward --ids 2,3,1,3      both routes' gradients for G = torch.randn(n, d)\n"
       "  embedlab bag --ids 2,3,1 --offsets 0,2 --mode sum   nn.EmbeddingBag and its matrix\n"
       "Exit status: 0 ok, 2 bad input (the reason is printed on stderr).");
@@ -46,6 +48,10 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
+    if (options.list_tensors) {
+      print_tensor_list(options, std::cout);
+      return 0;
+    }
     const Table table = make_table(options);
     if (*backward) {
       print_backward_walkthrough(table, backward_options, std::cout);

@@ -1,12 +1,44 @@
 #include "table_source.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/npy.hpp"
+#include "embedlab/safetensors.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
 namespace embedlab::cli {
+namespace {
+
+// A file that starts with "\x93NUMPY", or is named *.npy or *.npz (so that the .npy reader
+// explains what is wrong with it), is read as .npy; any other as .safetensors.
+bool is_npy_file(const std::string& path) {
+  const std::string extension = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  if (extension == ".npy" || extension == ".npz") return true;
+  std::ifstream file(path, std::ios::binary);
+  char first[6] = {};
+  file.read(first, sizeof first);
+  return has_npy_magic(std::string_view(first, static_cast<std::size_t>(file.gcount())));
+}
+
+// "[50257, 768]"
+std::string shape_text(const std::vector<Index>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+[[noreturn]] void npy_has_no_tensors(const std::string& option, const std::string& path) {
+  throw InputError(Argument::weights, option + " is for .safetensors files, and " + path +
+                                          " is a .npy file, which holds one array: leave " +
+                                          option + " out");
+}
+
+}  // namespace
 
 void add_table_options(CLI::App& app, TableOptions& options) {
   app.add_option("--ids", options.ids_text,
@@ -18,9 +50,19 @@ void add_table_options(CLI::App& app, TableOptions& options) {
                    ->capture_default_str();
   auto* tf = app.add_flag("--tf-weights", options.tf_weights,
                           "use the TensorFlow notebook's fixed weights (row i = 0.11 * i)");
-  auto* file = app.add_option("--weights", options.weights_file,
-                              "load W from a .npy file (2-D float32/float64, C order), "
-                              "e.g. np.save('w.npy', emb.weight.detach().numpy())");
+  auto* file = app.add_option(
+      "--weights", options.weights_file,
+      "load W from a file: a .npy (2-D float16/32/64, C order, e.g. np.save('w.npy', "
+      "emb.weight.detach().numpy())) or a model's .safetensors (F32, F64, F16 or BF16; only the "
+      "header and the table are read). A file that starts with \\x93NUMPY or is named *.npy is "
+      "read as .npy, any other as .safetensors");
+  app.add_option("--tensor", options.tensor_name,
+                 "the tensor of the .safetensors file to use as W (default: the only 2-D tensor "
+                 "named like an embedding table: wte.weight, model.embed_tokens.weight, ...)")
+      ->needs(file);
+  app.add_flag("--list-tensors", options.list_tensors,
+               "list the tensors of the .safetensors file (name, dtype, shape) and exit")
+      ->needs(file);
   seed->excludes(tf)->excludes(file);
   tf->excludes(file);
 }
@@ -28,16 +70,26 @@ void add_table_options(CLI::App& app, TableOptions& options) {
 Table make_table(const TableOptions& options) {
   Table t;
   t.ids = parse_ids(options.ids_text);
-  if (!options.weights_file.empty()) {
+  const std::string& path = options.weights_file;
+  if (!path.empty()) {
     t.kind = TableKind::file;
-    t.weight = load_npy(options.weights_file);
+    if (is_npy_file(path)) {
+      if (!options.tensor_name.empty()) npy_has_no_tensors("--tensor", path);
+      t.weight = load_npy(path);
+      t.origin = "W loaded from " + path;
+    } else {
+      SafetensorsTable table = load_safetensors_table(path, options.tensor_name);
+      t.weight = std::move(table.weight);
+      t.origin = "W loaded from " + path + ": tensor '" + table.entry.name + "', shape " +
+                 shape_text(table.entry.shape) + ", " + dtype_conversion_text(table.entry.dtype);
+    }
     t.vocab = t.weight.rows();
     if (options.vocab && *options.vocab != t.vocab) {
-      throw InputError(Argument::vocab, "--vocab " + std::to_string(*options.vocab) + " disagrees with " +
-                       options.weights_file + ", which has " + std::to_string(t.vocab) +
-                       " rows: leave --vocab out when loading weights");
+      throw InputError(Argument::vocab, "--vocab " + std::to_string(*options.vocab) +
+                                            " disagrees with " + path + ", which has " +
+                                            std::to_string(t.vocab) +
+                                            " rows: leave --vocab out when loading weights");
     }
-    t.origin = "W loaded from " + options.weights_file;
   } else {
     t.vocab = options.vocab ? *options.vocab : default_vocab(t.ids);
     if (options.tf_weights) {
@@ -55,6 +107,39 @@ Table make_table(const TableOptions& options) {
   }
   check_ids(t.ids, t.vocab);
   return t;
+}
+
+void print_tensor_list(const TableOptions& options, std::ostream& out) {
+  const std::string& path = options.weights_file;
+  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
+  const SafetensorsHeader header = read_safetensors_header(path);
+  const auto candidates = embedding_table_candidates(header);
+
+  std::size_t name_width = 4, dtype_width = 5;
+  for (const SafetensorsEntry& e : header.tensors) {
+    name_width = std::max(name_width, e.name.size());
+    dtype_width = std::max(dtype_width, e.dtype.size());
+  }
+  name_width = std::min<std::size_t>(name_width, 60);
+  out << path << ": " << header.tensors.size()
+      << (header.tensors.size() == 1 ? " tensor" : " tensors") << ", header " << header.data_start
+      << " bytes, file " << header.file_size << " bytes\n";
+  out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "name" << "  "
+      << std::setw(static_cast<int>(dtype_width)) << "dtype" << "  shape\n";
+  for (const SafetensorsEntry& e : header.tensors) {
+    const bool candidate = std::find(candidates.begin(), candidates.end(), &e) != candidates.end();
+    out << (candidate ? "* " : "  ") << std::setw(static_cast<int>(name_width)) << e.name << "  "
+        << std::setw(static_cast<int>(dtype_width)) << e.dtype << "  " << shape_text(e.shape)
+        << "\n";
+  }
+  for (const auto& [key, value] : header.metadata)
+    out << "__metadata__ " << key << ": " << value << "\n";
+  if (candidates.size() == 1)
+    out << "* the embedding table: --weights " << path << " loads it\n";
+  else if (candidates.empty())
+    out << "no tensor is named like an embedding table: choose one with --tensor NAME\n";
+  else
+    out << "* named like an embedding table: choose one with --tensor NAME\n";
 }
 
 }  // namespace embedlab::cli

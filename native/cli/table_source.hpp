@@ -1,7 +1,9 @@
 #pragma once
 // Where the walk-through's embedding table comes from: a PyTorch seed, the TensorFlow notebook's
-// fixed weights, or a .npy file; and the ids it is looked up with.
+// fixed weights, or a file (.npy, or one tensor of a .safetensors file); and the ids it is looked
+// up with.
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -16,10 +18,12 @@ struct TableOptions {
   Index dim = 5;
   std::int64_t seed = 123;
   bool tf_weights = false;
-  std::string weights_file;     // .npy, (V, d)
+  std::string weights_file;     // .npy, or .safetensors with tensor_name (default: the embedding)
+  std::string tensor_name;
+  bool list_tensors = false;
 };
 
-// Registers --ids, --vocab, --dim, --seed, --tf-weights, --weights on app.
+// Registers --ids, --vocab, --dim, --seed, --tf-weights, --weights, --tensor, --list-tensors.
 void add_table_options(CLI::App& app, TableOptions& options);
 
 enum class TableKind { seeded, tf_fixed, file };
@@ -34,5 +38,9 @@ struct Table {
   std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
 };
 Table make_table(const TableOptions& options);
+
+// --list-tensors: the tensors of the --weights .safetensors file (name, dtype, shape), the
+// embedding table marked, and its metadata. Reads the header only.
+void print_tensor_list(const TableOptions& options, std::ostream& out);
 
 }  // namespace embedlab::cli
