@@ -427,18 +427,40 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
 
 Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
                                  const Limits& limits) {
-  const StoredFloat type = check_table_entry(entry, limits);
+  check_table_entry(entry, limits);
   if (bytes.size() != entry.end - entry.begin)
     fail("tensor " + name_text(entry.name) + " is bytes " + std::to_string(entry.begin) + " to " +
          std::to_string(entry.end) + " of the file, " + std::to_string(entry.end - entry.begin) +
          " bytes, but " + std::to_string(bytes.size()) + " were given");
   Matrix m(entry.shape[0], entry.shape[1]);
-  try {
-    convert_to_float32(bytes, type, m.cols(), m.data());
-  } catch (const InputError& e) {
-    fail("tensor " + name_text(entry.name) + ": " + e.what());
-  }
+  convert_safetensors_rows(entry, 0, bytes, m, limits);
   return m;
+}
+
+Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits) {
+  return entry.shape[1] * stored_size(check_table_entry(entry, limits));
+}
+
+void convert_safetensors_rows(const SafetensorsEntry& entry, Index first_row,
+                              std::string_view bytes, Matrix& table, const Limits& limits) {
+  const StoredFloat type = check_table_entry(entry, limits);
+  const std::string tensor = "tensor " + name_text(entry.name);
+  const Index rows = entry.shape[0], cols = entry.shape[1], row_bytes = cols * stored_size(type);
+  if (table.rows() != rows || table.cols() != cols)
+    fail("the table to fill is " + std::to_string(table.rows()) + " x " +
+         std::to_string(table.cols()) + ", but " + tensor + " is " + shape_text(entry.shape));
+  const auto count = static_cast<Index>(bytes.size()) / row_bytes;
+  if (static_cast<Index>(bytes.size()) % row_bytes != 0)
+    fail("the rows of " + tensor + " are " + std::to_string(row_bytes) + " bytes each, and " +
+         std::to_string(bytes.size()) + " bytes are not a whole number of rows");
+  if (first_row < 0 || first_row > rows - count)
+    fail("rows " + std::to_string(first_row) + " to " + std::to_string(first_row + count) +
+         " are not all in " + tensor + ", which has rows 0 to " + std::to_string(rows));
+  try {
+    convert_to_float32(bytes, type, cols, table.data() + first_row * cols, first_row);
+  } catch (const InputError& e) {
+    fail(tensor + ": " + e.what());
+  }
 }
 
 std::string dtype_conversion_text(std::string_view dtype) {
@@ -515,8 +537,18 @@ SafetensorsTable load_safetensors_table(const std::string& path, std::string_vie
   return with_path(path, [&] {
     const SafetensorsHeader header = read_header(file);
     const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
-    return SafetensorsTable{
-        entry, convert_safetensors_table(entry, file.read(entry.begin, entry.end), limits)};
+    // A block of rows at a time: the memory is the table's and one block's, not twice the table's.
+    constexpr Index kBlockBytes = 1 << 22;
+    const Index row_bytes = safetensors_row_bytes(entry, limits);
+    const Index block_rows = std::max<Index>(1, kBlockBytes / row_bytes);
+    SafetensorsTable table{entry, Matrix(entry.shape[0], entry.shape[1])};
+    for (Index row = 0; row < entry.shape[0]; row += block_rows) {
+      const Index rows = std::min(block_rows, entry.shape[0] - row);
+      const std::uint64_t begin = entry.begin + static_cast<std::uint64_t>(row * row_bytes);
+      convert_safetensors_rows(entry, row, file.read(begin, begin + rows * row_bytes), table.weight,
+                               limits);
+    }
+    return table;
   });
 }
 

@@ -23,7 +23,7 @@ float from_bits(std::uint32_t bits) {
   return value;
 }
 
-float f64_to_f32(const char* p, Index i, Index cols) {
+float f64_to_f32(const char* p, Index i, Index cols, Index first_row) {
   const std::uint64_t bits = little_endian(p, 8);
   double value;
   std::memcpy(&value, &bits, sizeof value);
@@ -31,8 +31,9 @@ float f64_to_f32(const char* p, Index i, Index cols) {
     char shown[32];
     std::snprintf(shown, sizeof shown, "%g", value);
     throw InputError(Argument::weights,
-                     "value " + std::string(shown) + " at row " + std::to_string(i / cols) +
-                         ", column " + std::to_string(i % cols) +
+                     "value " + std::string(shown) + " at row " +
+                         std::to_string(first_row + i / cols) + ", column " +
+                         std::to_string(i % cols) +
                          " does not fit in float32 (the largest float32 is about 3.4e38)");
   }
   return static_cast<float>(value);
@@ -40,7 +41,8 @@ float f64_to_f32(const char* p, Index i, Index cols) {
 
 }  // namespace
 
-void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out) {
+void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out,
+                        Index first_row) {
   const Index size = stored_size(type);
   const Index count = static_cast<Index>(bytes.size()) / size;
   // One loop per type, so that the type is not tested for every value.
@@ -61,7 +63,7 @@ void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, fl
         return from_bits(static_cast<std::uint32_t>(little_endian(p, 4)));
       });
     case StoredFloat::f64:
-      return each([cols](const char* p, Index i) { return f64_to_f32(p, i, cols); });
+      return each([=](const char* p, Index i) { return f64_to_f32(p, i, cols, first_row); });
   }
 }
 

@@ -44,8 +44,9 @@ constexpr std::uint32_t bf16_to_f32_bits(std::uint16_t b) {
 
 // bytes holds rows * cols little-endian values of `type`, row-major (the caller has checked the
 // size); out receives rows * cols floats. A finite float64 beyond float32's range throws
-// InputError(Argument::weights) naming its row and column.
-void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out);
+// InputError(Argument::weights) naming its row (counted from first_row) and column.
+void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out,
+                        Index first_row = 0);
 
 // check_table_shape for a (rows, cols) table read from a file: the same messages after `context`
 // ("tensor 'wte.weight' [50257, 768]: "), with the file (Argument::weights) as the input to

@@ -351,6 +351,70 @@ TEST_CASE("the table's bytes must be the ones its entry names") {
             std::to_string(e.end) + ", but shape [2, 2] of F32 needs 16 bytes");
 }
 
+TEST_CASE("a table converted a few rows at a time is the table converted whole") {
+  // F64 rows of 3 values: 24 bytes each.
+  std::string data;
+  for (int i = 0; i < 12; ++i) {
+    const double v = 0.1 * i - 0.35;
+    char bytes[8];
+    std::memcpy(bytes, &v, 8);
+    data.append(bytes, 8);
+  }
+  const std::string file =
+      safetensors_file("{" + entry("wte.weight", "F64", "[4, 3]", 0, 96) + "}", data);
+  const SafetensorsHeader h = header_of(file);
+  const SafetensorsEntry& e = embedlab::choose_embedding_table(h);
+  CHECK(embedlab::safetensors_row_bytes(e) == 24);
+  const std::string_view bytes = std::string_view(file).substr(e.begin, 96);
+  Matrix pieces(4, 3);
+  embedlab::convert_safetensors_rows(e, 3, bytes.substr(72, 24), pieces);
+  embedlab::convert_safetensors_rows(e, 0, bytes.substr(0, 48), pieces);
+  embedlab::convert_safetensors_rows(e, 2, bytes.substr(48, 24), pieces);
+  CHECK(same_bits(pieces, embedlab::convert_safetensors_table(e, bytes)));
+  CHECK(pieces(3, 2) == static_cast<float>(0.1 * 11 - 0.35));
+
+  CHECK(
+      message_of([&] { embedlab::convert_safetensors_rows(e, 0, bytes.substr(0, 30), pieces); }) ==
+      "the rows of tensor 'wte.weight' are 24 bytes each, and 30 bytes are not a whole number "
+      "of rows");
+  CHECK(message_of([&] {
+          embedlab::convert_safetensors_rows(e, 3, bytes.substr(0, 48), pieces);
+        }) == "rows 3 to 5 are not all in tensor 'wte.weight', which has rows 0 to 4");
+  CHECK_THAT(message_of([&] { embedlab::convert_safetensors_rows(e, -1, "", pieces); }),
+             StartsWith("rows -1 to -1 are not all in"));
+  Matrix wrong(3, 4);
+  CHECK(message_of([&] { embedlab::convert_safetensors_rows(e, 0, bytes, wrong); }) ==
+        "the table to fill is 3 x 4, but tensor 'wte.weight' is [4, 3]");
+  // A value too large for float32 is placed by its row in the table, not in the piece.
+  const double huge = 1e300;
+  std::string big_row(bytes.substr(0, 16));
+  big_row.append(reinterpret_cast<const char*>(&huge), 8);
+  CHECK(message_of([&] { embedlab::convert_safetensors_rows(e, 2, big_row, pieces); }) ==
+        "tensor 'wte.weight': value 1e+300 at row 2, column 2 does not fit in float32 (the "
+        "largest float32 is about 3.4e38)");
+}
+
+TEST_CASE("a table larger than the reader's block of bytes is read in several blocks") {
+  // 1100 rows of 1000 float32 values: 4.4 MB, more than one 4 MiB block.
+  const Index rows = 1100, cols = 1000;
+  std::string data(static_cast<std::size_t>(4 * rows * cols), '\0');
+  for (Index i = 0; i < rows * cols; ++i) {
+    const float v = static_cast<float>(i % 977) - 0.5f * static_cast<float>(i / cols);
+    std::memcpy(&data[static_cast<std::size_t>(4 * i)], &v, 4);
+  }
+  const std::string path = "embedlab_test_blocks.safetensors";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << safetensors_file("{" + entry("wte.weight", "F32", "[1100, 1000]", 0, data.size()) + "}",
+                            data);
+  }
+  const embedlab::SafetensorsTable t = embedlab::load_safetensors_table(path);
+  std::remove(path.c_str());
+  REQUIRE(t.weight.rows() == rows);
+  REQUIRE(t.weight.cols() == cols);
+  CHECK(std::memcmp(t.weight.data(), data.data(), data.size()) == 0);
+}
+
 TEST_CASE("the header length must be within the file and the format's limit") {
   CHECK(message_of([] { embedlab::safetensors_header_size("abc", 3); }) ==
         "not a .safetensors file: it is 3 bytes long, and a .safetensors file starts with 8 bytes "

@@ -1,7 +1,8 @@
 // libFuzzer target: the .safetensors reader on any bytes (taken as a whole file) returns a header
 // and tables or throws InputError with a message; it never crashes or reads out of bounds. What
 // it returns must agree with the file: byte ranges inside the data section and apart, and each
-// table's values those of its bytes, checked by a plain reading of the formats.
+// table's values those of its bytes, checked by a plain reading of the formats, whether it is
+// converted whole or in pieces.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -14,8 +15,10 @@
 #include "embedlab/error.hpp"
 #include "embedlab/safetensors.hpp"
 #include "fuzz_check.hpp"
+#include "same_bits.hpp"
 
 using embedlab::fuzz::require;
+using embedlab::test::same_bits;
 
 namespace {
 
@@ -110,6 +113,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               "the table has the entry's shape");
       require(m.size() <= limits.max_elements, "the table is within the limits");
       check_values(e, bytes, m);
+      // The same table from two pieces, the second first.
+      const embedlab::Index half = m.rows() / 2;
+      const auto split =
+          static_cast<std::size_t>(half * embedlab::safetensors_row_bytes(e, limits));
+      embedlab::Matrix pieces(m.rows(), m.cols());
+      embedlab::convert_safetensors_rows(e, half, bytes.substr(split), pieces, limits);
+      embedlab::convert_safetensors_rows(e, 0, bytes.substr(0, split), pieces, limits);
+      require(same_bits(pieces, m), "a table converted in pieces is the table converted whole");
     } catch (const embedlab::InputError& e) {
       require(e.what()[0] != '\0', "an InputError has a message");
     }

@@ -70,6 +70,17 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
 Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
                                  const Limits& limits = default_limits);
 
+// Step 3 in pieces, so that a caller need never hold all of a table's bytes beside the table:
+// into `table`, allocated (V, d) by the caller, rows [first_row, first_row + n) from their n rows
+// of bytes, the file's [entry.begin + first_row * row_bytes, entry.begin + (first_row + n) *
+// row_bytes). Checks the entry as convert_safetensors_table does, the table's shape, and that the
+// bytes are whole rows of the table.
+void convert_safetensors_rows(const SafetensorsEntry& entry, Index first_row,
+                              std::string_view bytes, Matrix& table,
+                              const Limits& limits = default_limits);
+// The bytes of one row of the table: d * the dtype's size. Checks the entry first.
+Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits = default_limits);
+
 // How a table of this dtype became float32, for the CLI and the page to show:
 // "BF16 (bfloat16), converted to float32 exactly", "F64 (float64), rounded to float32".
 std::string dtype_conversion_text(std::string_view dtype);
