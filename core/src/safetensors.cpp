@@ -335,9 +335,12 @@ StoredFloat check_table_entry(const SafetensorsEntry& e, const Limits& limits) {
 }  // namespace
 
 std::uint64_t safetensors_header_size(std::string_view first_bytes, std::uint64_t file_size) {
-  if (file_size < 8 || first_bytes.size() < 8)
+  if (file_size < 8)
     fail("not a .safetensors file: it is " + std::to_string(file_size) +
          " bytes long, and a .safetensors file starts with 8 bytes that give its header's length");
+  if (first_bytes.size() < 8)
+    fail("the .safetensors header's length needs the file's first 8 bytes, only " +
+         std::to_string(first_bytes.size()) + " were given");
   std::uint64_t n = 0;
   for (int i = 8; i-- > 0;) n = (n << 8) | static_cast<unsigned char>(first_bytes[i]);
   if (n > kSafetensorsMaxHeader)

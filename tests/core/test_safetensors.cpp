@@ -164,6 +164,8 @@ TEST_CASE("the header is read in two steps from the file's first bytes alone") {
       embedlab::parse_safetensors_header(file.substr(0, 8 + json.size()), file.size());
   REQUIRE(h.tensors.size() == 1);
   CHECK(h.tensors[0].begin == 8 + json.size());
+  CHECK(message_of([&] { embedlab::safetensors_header_size(file.substr(0, 5), file.size()); }) ==
+        "the .safetensors header's length needs the file's first 8 bytes, only 5 were given");
   CHECK(message_of([&] { embedlab::parse_safetensors_header(file.substr(0, 8), file.size()); }) ==
         "the .safetensors header needs the file's first " + std::to_string(8 + json.size()) +
             " bytes, only 8 were given");
