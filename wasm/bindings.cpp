@@ -3,7 +3,8 @@
 // (convertJSArrayToNumberVector) and results go out as freshly copied typed arrays, never as
 // views into WASM memory (a view is detached when memory grows).
 // Errors never cross as C++ exceptions: each entry point returns its result, or
-// { embedlabError: message }, which the wrapper throws as an EmbedlabError.
+// { embedlabError: message, argument: name or null }, which the wrapper throws as an
+// EmbedlabError whose argument says which input the message is about.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -24,6 +25,7 @@
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -38,27 +40,33 @@ constexpr double kTwoPow63 = 9223372036854775808.0;
 std::string js_text(double x) { return val(x).call<std::string>("toString"); }
 
 // A JS number that must be a whole number representable as int64: cast without overflow.
-Index to_index(double x, const std::string& what) {
+Index to_index(double x, Argument argument, const std::string& what) {
   if (!std::isfinite(x) || std::trunc(x) != x)
-    throw InputError(what + " must be a whole number, got " + js_text(x));
+    throw InputError(argument, what + " must be a whole number, got " + js_text(x));
   if (x < -kTwoPow63 || x >= kTwoPow63)
-    throw InputError(what + " = " + js_text(x) + " is too large: it must fit in int64");
+    throw InputError(argument, what + " = " + js_text(x) + " is too large: it must fit in int64");
   return static_cast<Index>(x);
 }
 
 // Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
-Ids int64s_from_js(const val& values, const std::string& noun) {
+// The count is checked before anything is allocated.
+Ids int64s_from_js(const val& values, Argument argument, const std::string& noun) {
+  const auto length = static_cast<Index>(values["length"].as<double>());
+  if (length > default_limits.max_ids)
+    throw InputError(argument, "too many " + noun + "s: " + std::to_string(length) +
+                                   " given, at most " + std::to_string(default_limits.max_ids) +
+                                   " are accepted at once");
   const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(values);
   Ids out(numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i)
-    out[i] = to_index(numbers[i], "the " + noun + " at position " + std::to_string(i + 1));
+    out[i] = to_index(numbers[i], argument,
+                      "the " + noun + " at position " + std::to_string(i + 1));
   return out;
 }
 
-// Token ids: the count is checked before anything is allocated.
 Ids ids_from_js(const val& ids) {
   check_id_count(static_cast<Index>(ids["length"].as<double>()));
-  return int64s_from_js(ids, "id");
+  return int64s_from_js(ids, Argument::ids, "id");
 }
 
 val int64s_to_js(const Ids& values) {
@@ -68,19 +76,13 @@ val int64s_to_js(const Ids& values) {
 }
 
 // { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
-Matrix matrix_from_js(const val& m, const std::string& name) {
-  const Index rows = to_index(m["rows"].as<double>(), name + ".rows");
-  const Index cols = to_index(m["cols"].as<double>(), name + ".cols");
-  if (rows < 0 || cols < 0)
-    throw InputError(name + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
-                     ": rows and cols must be >= 0");
-  if (cols > 0 && rows > default_limits.max_elements / cols)
-    throw InputError(name + " is " + std::to_string(rows) + " x " + std::to_string(cols) +
-                     " floats, over the limit of " + std::to_string(default_limits.max_elements) +
-                     " floats that keeps memory bounded");
+Matrix matrix_from_js(const val& m, Argument argument, const std::string& name) {
+  const Index rows = to_index(m["rows"].as<double>(), argument, name + ".rows");
+  const Index cols = to_index(m["cols"].as<double>(), argument, name + ".cols");
+  check_elements(rows, cols, argument, name.c_str());
   const auto length = m["data"]["length"].as<double>();
   if (length != static_cast<double>(rows * cols))
-    throw InputError(name + ".data holds " + js_text(length) + " numbers, but " + name + " is " +
+    throw InputError(argument, name + ".data holds " + js_text(length) + " numbers, but " + name + " is " +
                      std::to_string(rows) + " x " + std::to_string(cols) + " = " +
                      std::to_string(rows * cols));
   Matrix out(rows, cols);
@@ -98,9 +100,11 @@ val matrix_to_js(const Matrix& m) {
   return out;
 }
 
-val error_value(const std::string& message) {
+// argument: null where no input is to blame (memory, an internal error).
+val error_value(const std::string& message, const val& argument = val::null()) {
   val out = val::object();
   out.set("embedlabError", message);
+  out.set("argument", argument);
   return out;
 }
 
@@ -110,7 +114,7 @@ val guarded(F f) {
   try {
     return f();
   } catch (const InputError& e) {
-    return error_value(e.what());
+    return error_value(e.what(), val(std::string(argument_name(e.argument()))));
   } catch (const std::bad_alloc&) {
     return error_value(
         "out of memory: the WebAssembly module could not allocate enough memory for this "
@@ -120,8 +124,23 @@ val guarded(F f) {
   }
 }
 
+// JavaScript numbers hold whole numbers exactly up to 2^53: a larger id would arrive rounded,
+// and an error about it would name another id.
+constexpr std::int64_t kLargestExactId = std::int64_t{1} << 53;
+
 val parse_ids_js(const std::string& text) {
-  return guarded([&] { return int64s_to_js(parse_ids(text)); });
+  return guarded([&] {
+    const Ids ids = parse_ids(text);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] > kLargestExactId)
+        throw InputError(Argument::ids,
+                         "token " + std::to_string(i + 1) + " is " + std::to_string(ids[i]) +
+                             ": ids above 2^53 = " + std::to_string(kLargestExactId) +
+                             " cannot be passed on exactly as JavaScript numbers (no vocabulary "
+                             "is that large)");
+    }
+    return int64s_to_js(ids);
+  });
 }
 
 val default_vocab_js(const val& ids) {
@@ -130,30 +149,31 @@ val default_vocab_js(const val& ids) {
 
 val check_ids_js(const val& ids, double vocab) {
   return guarded([&] {
-    check_ids(ids_from_js(ids), to_index(vocab, "the vocabulary size V"));
+    check_ids(ids_from_js(ids), to_index(vocab, Argument::vocab, "the vocabulary size V"));
     return val::undefined();
   });
 }
 
 val seeded_table_js(double seed, double vocab, double dim) {
   return guarded([&] {
-    TorchGenerator gen(to_index(seed, "the seed"));
-    return matrix_to_js(init_embedding(gen, to_index(vocab, "the vocabulary size V"),
-                                       to_index(dim, "the embedding dimension d")));
+    TorchGenerator gen(to_index(seed, Argument::seed, "the seed"));
+    return matrix_to_js(init_embedding(gen, to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                                       to_index(dim, Argument::dim, "the embedding dimension d")));
   });
 }
 
 val randn_js(double seed, double rows, double cols) {
   return guarded([&] {
-    TorchGenerator gen(to_index(seed, "the seed"));
-    return matrix_to_js(torch_randn(gen, to_index(rows, "rows"), to_index(cols, "cols")));
+    TorchGenerator gen(to_index(seed, Argument::seed, "the seed"));
+    return matrix_to_js(torch_randn(gen, to_index(rows, Argument::grad, "rows"),
+                                          to_index(cols, Argument::grad, "cols")));
   });
 }
 
 val tf_table_js(double vocab, double dim) {
   return guarded([&] {
-    return matrix_to_js(tf_fixed_weights(to_index(vocab, "the vocabulary size V"),
-                                         to_index(dim, "the embedding dimension d")));
+    return matrix_to_js(tf_fixed_weights(to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                                         to_index(dim, Argument::dim, "the embedding dimension d")));
   });
 }
 
@@ -167,9 +187,9 @@ val npy_table_js(const val& bytes) {
 
 val linear_init_js(double seed, double in_features, double out_features, bool bias) {
   return guarded([&] {
-    TorchGenerator gen(to_index(seed, "the seed"));
-    const LinearParams p = init_linear(gen, to_index(in_features, "in_features"),
-                                       to_index(out_features, "out_features"), bias);
+    TorchGenerator gen(to_index(seed, Argument::seed, "the seed"));
+    const LinearParams p = init_linear(gen, to_index(in_features, Argument::vocab, "in_features"),
+                                       to_index(out_features, Argument::dim, "out_features"), bias);
     val out = val::object();
     out.set("weight", matrix_to_js(p.weight));
     out.set("bias", bias ? matrix_to_js(p.bias) : val::null());
@@ -178,28 +198,28 @@ val linear_init_js(double seed, double in_features, double out_features, bool bi
 }
 
 val lookup_js(const val& weight, const val& ids) {
-  return guarded([&] { return matrix_to_js(lookup(matrix_from_js(weight, "W"), ids_from_js(ids))); });
+  return guarded([&] { return matrix_to_js(lookup(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids))); });
 }
 
 val one_hot_js(const val& ids, double vocab) {
   return guarded([&] {
-    return matrix_to_js(one_hot(ids_from_js(ids), to_index(vocab, "the vocabulary size V")));
+    return matrix_to_js(one_hot(ids_from_js(ids), to_index(vocab, Argument::vocab, "the vocabulary size V")));
   });
 }
 
 val onehot_product_js(const val& onehot, const val& weight) {
   return guarded([&] {
-    return matrix_to_js(onehot_product(matrix_from_js(onehot, "onehot"), matrix_from_js(weight, "W")));
+    return matrix_to_js(onehot_product(matrix_from_js(onehot, Argument::onehot, "onehot"), matrix_from_js(weight, Argument::weights, "W")));
   });
 }
 
 val linear_weight_js(const val& weight) {
-  return guarded([&] { return matrix_to_js(linear_weight(matrix_from_js(weight, "W"))); });
+  return guarded([&] { return matrix_to_js(linear_weight(matrix_from_js(weight, Argument::weights, "W"))); });
 }
 
 val compare_js(const val& expected, const val& actual) {
   return guarded([&] {
-    const Comparison c = compare(matrix_from_js(expected, "expected"), matrix_from_js(actual, "actual"));
+    const Comparison c = compare(matrix_from_js(expected, Argument::compared, "expected"), matrix_from_js(actual, Argument::compared, "actual"));
     val out = val::object();
     out.set("elements", static_cast<double>(c.elements));
     out.set("bitIdentical", static_cast<double>(c.bit_identical));
@@ -220,7 +240,7 @@ val format_tensor_js(const val& m, const std::string& header, const val& suffixe
     style.header = header;
     style.suffixes = emscripten::vecFromJSArray<std::string>(suffixes);
     style.integer = integer;
-    return val(format_tensor(matrix_from_js(m, "M"), style));
+    return val(format_tensor(matrix_from_js(m, Argument::compared, "M"), style));
   });
 }
 
@@ -228,7 +248,7 @@ val format_tensor_js(const val& m, const std::string& header, const val& suffixe
 std::optional<Index> padding_idx_from_js(const val& options) {
   const val padding = options["paddingIdx"];
   if (padding.isNull()) return std::nullopt;
-  return to_index(padding.as<double>(), "paddingIdx");
+  return to_index(padding.as<double>(), Argument::padding_idx, "paddingIdx");
 }
 
 EmbeddingOptions embedding_options_from_js(const val& options) {
@@ -240,43 +260,41 @@ EmbeddingOptions embedding_options_from_js(const val& options) {
 
 BagOptions bag_options_from_js(const val& options) {
   BagOptions out;
-  const auto mode = options["mode"].as<std::string>();
-  if (mode == "sum") {
-    out.mode = BagMode::sum;
-  } else if (mode == "mean") {
-    out.mode = BagMode::mean;
-  } else if (mode == "max") {
-    out.mode = BagMode::max;
-  } else {
-    throw InputError("mode must be 'sum', 'mean' or 'max', got '" + mode + "'");
-  }
+  out.mode = parse_bag_mode(options["mode"].as<std::string>());
   out.include_last_offset = options["includeLastOffset"].as<bool>();
   out.padding_idx = padding_idx_from_js(options);
   const val weights = options["perSampleWeights"];
-  if (!weights.isNull())
+  if (!weights.isNull()) {
+    const auto length = static_cast<Index>(weights["length"].as<double>());
+    if (length > default_limits.max_ids)
+      throw InputError(Argument::per_sample_weights,
+                       "too many per_sample_weights: " + std::to_string(length) +
+                           " given, at most " + std::to_string(default_limits.max_ids) +
+                           " are accepted at once");
     out.per_sample_weights = emscripten::convertJSArrayToNumberVector<float>(weights);
+  }
   out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();
   return out;
 }
 
 val embedding_backward_js(const val& ids, const val& grad, double vocab, const val& options) {
   return guarded([&] {
-    return matrix_to_js(embedding_backward(ids_from_js(ids), matrix_from_js(grad, "G"),
-                                           to_index(vocab, "the vocabulary size V"),
+    return matrix_to_js(embedding_backward(ids_from_js(ids), matrix_from_js(grad, Argument::grad, "G"),
+                                           to_index(vocab, Argument::vocab, "the vocabulary size V"),
                                            embedding_options_from_js(options)));
   });
 }
 
 val onehot_backward_js(const val& onehot, const val& grad) {
   return guarded([&] {
-    return matrix_to_js(onehot_backward(matrix_from_js(onehot, "onehot"), matrix_from_js(grad, "G")));
+    return matrix_to_js(onehot_backward(matrix_from_js(onehot, Argument::onehot, "onehot"), matrix_from_js(grad, Argument::grad, "G")));
   });
 }
 
 val embedding_bag_js(const val& weight, const val& ids, const val& offsets, const val& options) {
   return guarded([&] {
-    const BagOutput bags = embedding_bag(matrix_from_js(weight, "W"), ids_from_js(ids),
-                                         int64s_from_js(offsets, "offset"),
+    const BagOutput bags = embedding_bag(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids),
+                                         int64s_from_js(offsets, Argument::offsets, "offset"),
                                          bag_options_from_js(options));
     val out = val::object();
     out.set("output", matrix_to_js(bags.output));
@@ -288,8 +306,8 @@ val embedding_bag_js(const val& weight, const val& ids, const val& offsets, cons
 
 val bag_matrix_js(const val& ids, const val& offsets, double vocab, const val& options) {
   return guarded([&] {
-    return matrix_to_js(bag_matrix(ids_from_js(ids), int64s_from_js(offsets, "offset"),
-                                   to_index(vocab, "the vocabulary size V"),
+    return matrix_to_js(bag_matrix(ids_from_js(ids), int64s_from_js(offsets, Argument::offsets, "offset"),
+                                   to_index(vocab, Argument::vocab, "the vocabulary size V"),
                                    bag_options_from_js(options)));
   });
 }
@@ -299,25 +317,65 @@ val embedding_bag_backward_js(const val& ids, const val& offsets, const val& gra
                               const val& forward, double vocab, const val& options) {
   return guarded([&] {
     BagOutput bags;
-    bags.output = matrix_from_js(forward["output"], "forward.output");
-    bags.bag_size = int64s_from_js(forward["bagSize"], "forward.bagSize entry");
-    bags.max_rows = int64s_from_js(forward["maxRows"], "forward.maxRows entry");
+    bags.output = matrix_from_js(forward["output"], Argument::grad, "forward.output");
+    bags.bag_size = int64s_from_js(forward["bagSize"], Argument::grad, "forward.bagSize entry");
+    bags.max_rows = int64s_from_js(forward["maxRows"], Argument::grad, "forward.maxRows entry");
     return matrix_to_js(embedding_bag_backward(
-        ids_from_js(ids), int64s_from_js(offsets, "offset"), matrix_from_js(grad, "G"), bags,
-        to_index(vocab, "the vocabulary size V"), bag_options_from_js(options)));
+        ids_from_js(ids), int64s_from_js(offsets, Argument::offsets, "offset"), matrix_from_js(grad, Argument::grad, "G"), bags,
+        to_index(vocab, Argument::vocab, "the vocabulary size V"), bag_options_from_js(options)));
   });
 }
 
 // W is not changed: the result holds a renormalised copy and the rows that were scaled.
 val embedding_renorm_js(const val& weight, const val& ids, double max_norm, double norm_type) {
   return guarded([&] {
-    Matrix w = matrix_from_js(weight, "W");
+    Matrix w = matrix_from_js(weight, Argument::weights, "W");
     const Ids scaled = embedding_renorm(w, ids_from_js(ids), max_norm, norm_type);
     val out = val::object();
     out.set("weight", matrix_to_js(w));
     out.set("scaledRows", int64s_to_js(scaled));
     return out;
   });
+}
+
+// { values: Float32Array, texts: ["1", "0.5"], literals: ["1.0", "0.5"] }: the weights, as
+// typed, and as Python literals.
+val parse_sample_weights_js(const std::string& text) {
+  return guarded([&] {
+    const SampleWeights w = parse_sample_weights(text);
+    val out = val::object();
+    out.set("values", val::global("Float32Array")
+                          .new_(emscripten::typed_memory_view(w.values.size(), w.values.data())));
+    const auto strings = [](const std::vector<std::string>& items) {
+      val out = val::array();
+      for (const std::string& item : items) out.call<void>("push", item);
+      return out;
+    };
+    out.set("texts", strings(w.texts));
+    out.set("literals", strings(w.literals));
+    return out;
+  });
+}
+
+// Every matrix a request for n ids, V and d makes (W, the one-hot, the results) against the
+// limits, before anything is made. vocabFromIds: V was not typed but is max(ids) + 1, so V's
+// errors are errors of the ids.
+val check_sizes_js(double n, double vocab, double dim, bool vocab_from_ids) {
+  return guarded([&] {
+    const Argument vocab_from = vocab_from_ids ? Argument::ids : Argument::vocab;
+    const Index rows = to_index(n, Argument::ids, "the number of ids n");
+    const Index v = to_index(vocab, vocab_from, "the vocabulary size V");
+    const Index d = to_index(dim, Argument::dim, "the embedding dimension d");
+    check_request_sizes(rows, v, d, default_limits, vocab_from);
+    return val::undefined();
+  });
+}
+
+// Every argument name an error can carry, in the core's order.
+val argument_names_js() {
+  val out = val::array();
+  for (const Argument a : all_arguments()) out.call<void>("push", std::string(argument_name(a)));
+  return out;
 }
 
 val limits_js() {
@@ -349,6 +407,9 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("compare", &compare_js);
   emscripten::function("formatTensor", &format_tensor_js);
   emscripten::function("limits", &limits_js);
+  emscripten::function("argumentNames", &argument_names_js);
+  emscripten::function("parseSampleWeights", &parse_sample_weights_js);
+  emscripten::function("checkSizes", &check_sizes_js);
   emscripten::function("embeddingBackward", &embedding_backward_js);
   emscripten::function("onehotBackward", &onehot_backward_js);
   emscripten::function("embeddingBag", &embedding_bag_js);

@@ -17,10 +17,25 @@ export interface MatrixLike {
 /** Token ids: an Array or a numeric typed array of whole numbers (parseIds gives a Float64Array). */
 export type IdsLike = ArrayLike<number>;
 
+/** The input an error is about, as the core names it (PyTorch's argument names). */
+export type EmbedlabArgument =
+  | 'ids' | 'vocab' | 'dim' | 'seed' | 'weights' | 'grad' | 'offsets' | 'mode' | 'padding_idx'
+  | 'per_sample_weights' | 'max_norm' | 'norm_type' | 'onehot' | 'compared';
+
 /** Bad input: the message is the core's, meant to be shown verbatim to a learner. */
 export class EmbedlabError extends Error {
-  constructor(message: string);
+  constructor(message: string, argument?: EmbedlabArgument | null);
   name: 'EmbedlabError';
+  /** which input to show the message beside; null where none is to blame (out of memory) */
+  argument: EmbedlabArgument | null;
+}
+
+/** parseSampleWeights' result: the weights, each as typed, and as a Python float literal
+ * ("1" -> "1.0"). */
+export interface SampleWeights {
+  values: Float32Array;
+  texts: string[];
+  literals: string[];
 }
 
 export interface Comparison {
@@ -139,8 +154,16 @@ export interface Embedlab {
                        options?: BagOptions | null): Matrix;
   /** nn.Embedding(max_norm=maxNorm, norm_type=normType)'s renormalisation of the rows ids look up. */
   embeddingRenorm(W: MatrixLike, ids: IdsLike, maxNorm: number, normType?: number): RenormResult;
+  /** per_sample_weights as typed: "1, 0.5, 2" or "[1, 0.5, 2]"; empty text gives no weights. */
+  parseSampleWeights(weightsText: string): SampleWeights;
+  /** Throws if a request for n ids, V and d would make a matrix over the limits (W, the one-hot,
+   * the results); vocabFromIds: V is max(ids) + 1, so V's errors are errors of 'ids'. Cheap: run
+   * it before any work is announced. */
+  checkSizes(n: number, vocab: number, dim: number, vocabFromIds?: boolean): void;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
+  /** Every argument name an EmbedlabError can carry, in the core's order. */
+  readonly argumentNames: readonly EmbedlabArgument[];
 }
 
 /** Emscripten module options passed through on the first load, e.g. { wasmBinary } or { locateFile }. */

@@ -5,11 +5,27 @@
 import createEmbedlabCore from './embedlab-core.mjs';
 
 export class EmbedlabError extends Error {
-  constructor(message) {
+  // argument: the input the message is about, as the core names it (one of argumentNames:
+  // 'ids', 'vocab', 'padding_idx', ...), or null where no input is to blame (out of memory).
+  constructor(message, argument = null) {
     super(message);
     this.name = 'EmbedlabError';
+    this.argument = argument;
   }
 }
+
+// The core's argument for each parameter of this API that carries user input; type errors in
+// the others (a header, an options object) have none.
+const PARAMETER_ARGUMENTS = Object.freeze({
+  text: 'ids', ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', W: 'weights',
+  bytes: 'weights', G: 'grad', rows: 'grad', cols: 'grad', forward: 'grad',
+  'forward.output': 'grad', 'forward.bagSize': 'grad', 'forward.maxRows': 'grad',
+  offsets: 'offsets', mode: 'mode', paddingIdx: 'padding_idx',
+  perSampleWeights: 'per_sample_weights', weightsText: 'per_sample_weights',
+  maxNorm: 'max_norm', normType: 'norm_type', onehot: 'onehot', expected: 'compared',
+  actual: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
+  vocabFromIds: 'vocab',
+});
 
 const isNode = typeof process === 'object' && typeof process.versions === 'object' &&
     typeof process.versions.node === 'string';
@@ -51,7 +67,8 @@ function describe(value) {
 }
 
 function fail(where, what, expected, value) {
-  throw new EmbedlabError(`${where}: ${what} must be ${expected}, got ${describe(value)}`);
+  throw new EmbedlabError(`${where}: ${what} must be ${expected}, got ${describe(value)}`,
+                          PARAMETER_ARGUMENTS[what] ?? null);
 }
 
 function string(where, what, value) {
@@ -146,10 +163,10 @@ function bagForward(where, value) {
   return value;
 }
 
-// What the bindings return on failure: { embedlabError: message }.
+// What the bindings return on failure: { embedlabError: message, argument }.
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
-    throw new EmbedlabError(result.embedlabError);
+    throw new EmbedlabError(result.embedlabError, result.argument);
   }
   return result;
 }
@@ -209,6 +226,13 @@ function makeApi(core) {
     embeddingRenorm: (W, ids, maxNorm, normType = 2) => unwrap(core.embeddingRenorm(
         matrix('embeddingRenorm', 'W', W), numbers('embeddingRenorm', 'ids', ids),
         number('embeddingRenorm', 'maxNorm', maxNorm), number('embeddingRenorm', 'normType', normType))),
+    parseSampleWeights: (weightsText) => unwrap(core.parseSampleWeights(
+        string('parseSampleWeights', 'weightsText', weightsText))),
+    checkSizes: (n, vocab, dim, vocabFromIds = false) => {
+      unwrap(core.checkSizes(number('checkSizes', 'n', n), number('checkSizes', 'vocab', vocab),
+          number('checkSizes', 'dim', dim), boolean('checkSizes', 'vocabFromIds', vocabFromIds)));
+    },
     limits: Object.freeze(core.limits()),
+    argumentNames: Object.freeze(core.argumentNames()),
   });
 }

@@ -139,7 +139,7 @@ std::string_view bag_mode_name(BagMode mode) {
 BagMode parse_bag_mode(std::string_view name) {
   for (const BagMode mode : {BagMode::sum, BagMode::mean, BagMode::max})
     if (name == bag_mode_name(mode)) return mode;
-  throw InputError(Argument::mode, "mode must be 'sum', 'mean' or 'max', got " + quoted(name));
+  throw InputError(Argument::mode, "mode must be 'sum', 'mean' or 'max', got " + quoted(name, '\''));
 }
 
 BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,

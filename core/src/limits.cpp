@@ -53,17 +53,25 @@ void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vo
   check_elements(vocab, dim, vocab_from, "the embedding table (V x d)", limits);
 }
 
-void check_onehot_shape(Index n, Index vocab, const Limits& limits) {
+void check_onehot_shape(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
   check_positive(n, Argument::ids, "the number of token ids n");
   check_id_count(n, limits);
-  check_positive(vocab, Argument::vocab, "the vocabulary size V");
-  check_at_most(vocab, limits.max_vocab, Argument::vocab, "the vocabulary size V");
-  check_elements(n, vocab, Argument::vocab, "the one-hot matrix (n x V)", limits);
+  check_positive(vocab, vocab_from, "the vocabulary size V");
+  check_at_most(vocab, limits.max_vocab, vocab_from, "the vocabulary size V");
+  // n x V grows with each id: whoever typed V, the ids make the one-hot too large.
+  check_elements(n, vocab, Argument::ids, "the one-hot matrix (n x V)", limits);
 }
 
 void check_output_shape(Index n, Index dim, const Limits& limits) {
   check_id_count(n, limits);
   check_elements(n, dim, Argument::ids, "the result (n x d)", limits);
+}
+
+void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits,
+                         Argument vocab_from) {
+  check_table_shape(vocab, dim, limits, vocab_from);
+  check_onehot_shape(n, vocab, limits, vocab_from);
+  check_output_shape(n, dim, limits);
 }
 
 }  // namespace embedlab

@@ -42,6 +42,7 @@ SampleWeights parse_sample_weights(std::string_view text, const Limits& limits) 
   }
   SampleWeights w;
   w.values.reserve(static_cast<std::size_t>(count));
+  w.texts.reserve(static_cast<std::size_t>(count));
   for_each_token(text, [&](std::string_view token) {
     const std::string s(token);
     char* stop = nullptr;
@@ -52,6 +53,7 @@ SampleWeights parse_sample_weights(std::string_view text, const Limits& limits) 
                            " is " + quoted(token) + ", which is not a finite number, e.g. 1, 0.5, 2");
     }
     w.values.push_back(value);
+    w.texts.push_back(s);
     w.literals.push_back(s.find_first_of(".eE") == std::string::npos ? s + ".0" : s);
   });
   return w;

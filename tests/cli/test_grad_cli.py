@@ -189,7 +189,7 @@ class BadInput(unittest.TestCase):
         self.check("per_sample_weights: value 2 is \"y\", which is not a finite number",
                    "bag", "--mode", "sum", "--per-sample-weights", "1,y,3")
         self.check("must be n = 3", "bag", "--offsets", "0,2", "--include-last-offset")
-        self.check("mode must be 'sum', 'mean' or 'max', got \"foo\"", "bag", "--mode", "foo")
+        self.check("mode must be 'sum', 'mean' or 'max', got 'foo'", "bag", "--mode", "foo")
 
 
 if __name__ == "__main__":

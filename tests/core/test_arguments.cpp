@@ -109,7 +109,7 @@ TEST_CASE("an unknown bag mode is an error, never a silent default", "[arguments
   for (const char* bad : {"", "Sum", "mean ", "min", "average"}) {
     const auto [argument, message] = error_of([&] { embedlab::parse_bag_mode(bad); });
     CHECK(argument == Argument::mode);
-    CHECK_THAT(message, Contains("mode must be 'sum', 'mean' or 'max', got \""));
+    CHECK_THAT(message, Contains("mode must be 'sum', 'mean' or 'max', got '"));
   }
   CHECK(embedlab::bag_mode_name(embedlab::BagMode::mean) == "mean");
 }
@@ -117,6 +117,7 @@ TEST_CASE("an unknown bag mode is an error, never a silent default", "[arguments
 TEST_CASE("per_sample_weights: one rule for the CLI and the page", "[arguments]") {
   const auto w = embedlab::parse_sample_weights("[1, 0.5,2e0 ]");
   CHECK(w.values == std::vector<float>{1.0f, 0.5f, 2.0f});
+  CHECK(w.texts == std::vector<std::string>{"1", "0.5", "2e0"});
   CHECK(w.literals == std::vector<std::string>{"1.0", "0.5", "2e0"});
   CHECK(embedlab::parse_sample_weights("").values.empty());
   CHECK(embedlab::parse_sample_weights("  ").values.empty());

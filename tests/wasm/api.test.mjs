@@ -221,11 +221,11 @@ test('matrices whose shape does not match their data are refused', () => {
   throwsEmbedlab(() => lab.lookup({ rows: 4, cols: 5, data: new Float32Array(12) }, [1]),
                  /^W\.data holds 12 numbers, but W is 4 x 5 = 20$/);
   throwsEmbedlab(() => lab.linearWeight({ rows: -1, cols: 5, data: [] }),
-                 /^W is -1 x 5: rows and cols must be >= 0$/);
+                 /^W would be -1 x 5: a size cannot be negative$/);
   throwsEmbedlab(() => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, lab.tfTable(1, 2)),
                  /^expected\.rows must be a whole number, got 1\.5$/);
   throwsEmbedlab(() => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
-                 /^onehot is 1048576 x 1048576 floats, over the limit of 67108864 floats/);
+                 /^onehot would be 1048576 x 1048576 floats, over the limit of 67108864 floats/);
 });
 
 test('a result too large for WASM memory is refused before allocating, not an abort', () => {

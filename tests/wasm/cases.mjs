@@ -143,6 +143,22 @@ export function differentialCases() {
     add(`parseIds ${JSON.stringify(shown)}`, ['parseIds', text]);
   }
   add('defaultVocab [2, 3, 1]', ['defaultVocab', [2, 3, 1]]);
+  add('defaultVocab over the V limit', ['defaultVocab', [3, 2 ** 20]]);
+  // per_sample_weights as typed, valid and not.
+  for (const text of ['1, 0.5, 2', '[1,2e-3, -4]', '', '  ', '1, y, 3', '1 inf', ',,', '0x10',
+                      '1 '.repeat(65537)]) {
+    const shown = text.length > 30 ? `${text.slice(0, 6)}... (${text.length} characters)` : text;
+    add(`parseSampleWeights ${JSON.stringify(shown)}`, ['parseSampleWeights', text]);
+  }
+  // Every size a request makes, checked before anything is made.
+  add('checkSizes within the limits', ['checkSizes', 3, 50257, 768]);
+  add('checkSizes V over the limit', ['checkSizes', 3, 2 ** 20 + 1, 5]);
+  add('checkSizes default V over the limit', ['checkSizes', 3, 2 ** 20 + 1, 5, true]);
+  add('checkSizes table too large from the ids', ['checkSizes', 3, 200000, 2048, true]);
+  add('checkSizes d over the limit', ['checkSizes', 3, 10, 8193]);
+  add('checkSizes one-hot too large', ['checkSizes', 65536, 2 ** 20, 1]);
+  add('checkSizes result too large', ['checkSizes', 65536, 4, 8192]);
+  add('checkSizes no ids', ['checkSizes', 0, 4, 5]);
   add('defaultVocab [0]', ['defaultVocab', [0]]);
   add('defaultVocab []', ['defaultVocab', []]);
   add('defaultVocab with a negative id', ['defaultVocab', [4, -1, 3]]);

@@ -72,7 +72,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   try {
     result = adapters[op] ? adapters[op](lab, ...args) : lab[op](...args);
   } catch (error) {
-    if (error instanceof EmbedlabError) return { error: error.message };
+    if (error instanceof EmbedlabError) return { error: error.message, argument: error.argument };
     throw error;
   }
   if (result === undefined) return { ok: true };
@@ -80,6 +80,10 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (typeof result === 'string') return { string: result };
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if ('verdict' in result) return { compare: { ...result } };
+  if ('literals' in result) {
+    return { weights: { values: Array.from(result.values), texts: result.texts,
+                        literals: result.literals } };
+  }
   if ('bagSize' in result) {
     return { bag: { output: matrixText(result.output), bagSize: Array.from(result.bagSize),
                     maxRows: Array.from(result.maxRows) } };

@@ -10,7 +10,8 @@
 // embedding_bag for the forward.
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"bag": {...}},
-// {"renorm": {...}}, or {"error": "message"}.
+// {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, or
+// {"error": "message", "argument": "name"}.
 #include <cinttypes>
 #include <map>
 #include <cstdio>
@@ -26,10 +27,12 @@
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -227,6 +230,23 @@ std::string run(const std::vector<std::string>& a) {
     Matrix weight = matrix_of(a.at(1));
     const Ids scaled = embedding_renorm(weight, ids_of(a.at(2)), std::stod(a.at(3)), std::stod(a.at(4)));
     return "{\"renorm\": {\"weight\": " + matrix_json(weight) + ", \"scaledRows\": " + ids_json(scaled) + "}}";
+  }
+  if (op == "parseSampleWeights") {
+    const SampleWeights w = parse_sample_weights(from_hex(a.at(1)));
+    std::string values = "[", texts = "[", literals = "[";
+    for (std::size_t i = 0; i < w.values.size(); ++i) {
+      values += (i ? ", " : "") + number_json(w.values[i]);
+      texts += (i ? ", " : "") + json_string(w.texts[i]);
+      literals += (i ? ", " : "") + json_string(w.literals[i]);
+    }
+    return "{\"weights\": {\"values\": " + values + "], \"texts\": " + texts +
+           "], \"literals\": " + literals + "]}}";
+  }
+  if (op == "checkSizes") {
+    check_request_sizes(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
+                        default_limits, a.size() > 4 && a.at(4) == "1" ? Argument::ids
+                                                                       : Argument::vocab);
+    return "{\"ok\": true}";
   }
   throw std::runtime_error("unknown case " + op);
 }

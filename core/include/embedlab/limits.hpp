@@ -27,8 +27,13 @@ void check_id_count(Index n, const Limits& limits = default_limits);
 // vocab_from: Argument::ids when V was not typed but is max(ids) + 1.
 void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits,
                        Argument vocab_from = Argument::vocab);
-void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits);
+void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits,
+                        Argument vocab_from = Argument::vocab);
 // The (n, d) rows a lookup or a product returns: 65536 ids x 8192 columns would be 2 GiB.
 void check_output_shape(Index n, Index dim, const Limits& limits = default_limits);
+// Every matrix a request for n ids into a (vocab, dim) table makes: W, the one-hot, the results.
+// Cheap, so a front end runs it before it announces any work.
+void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits = default_limits,
+                         Argument vocab_from = Argument::vocab);
 
 }  // namespace embedlab

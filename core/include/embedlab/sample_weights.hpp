@@ -11,6 +11,8 @@ namespace embedlab {
 
 struct SampleWeights {
   std::vector<float> values;
+  std::vector<std::string> texts;  // each value as typed, to show it back
+
   // Each value as a Python float literal ("1" becomes "1.0"), so that printed code's
   // torch.tensor([...]) is float32 as the values are.
   std::vector<std::string> literals;
