@@ -88,6 +88,11 @@ TEST_CASE("errors name the input the learner has to change", "[arguments]") {
         Argument::norm_type);
   CHECK(argument_of([&] { embedlab::onehot_product(Matrix::Zero(1, 5), w); }) == Argument::onehot);
   CHECK(argument_of([&] { embedlab::compare(w, Matrix::Zero(1, 1)); }) == Argument::compared);
+  embedlab::TorchGenerator gen;
+  CHECK(argument_of([&] { embedlab::torch_randn(gen, 0, 3); }) == Argument::grad);
+  CHECK(argument_of([&] { embedlab::init_embedding(gen, 0, 5); }) == Argument::vocab);
+  CHECK(argument_of([&] { embedlab::init_embedding(gen, 4, 0); }) == Argument::dim);
+  CHECK(argument_of([&] { embedlab::init_embedding(gen, 4, 5, 4); }) == Argument::padding_idx);
 }
 
 TEST_CASE("an id that makes the default V too large is an error of the ids", "[arguments]") {
