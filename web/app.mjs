@@ -8,6 +8,7 @@ import { createBagView } from './bag-view.mjs';
 import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './compute.mjs';
 import { createWorkerRunner } from './compute-in-worker.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
+import { createEquationView } from './equation-view.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
@@ -53,6 +54,7 @@ function start(lab) {
   };
   const cache = { key: null, weight: null };
   let result = null;  // the last good result, shown until the next one
+  let differs;        // marks the cells where its two routes differ (showVerdict())
   let step = 0;
   let frame = 0;
   const worker = createWorkerRunner(lab);
@@ -64,10 +66,13 @@ function start(lab) {
   const stepThrough = createStepThrough(lab, {
     tokens: byId('step-tokens'), prev: byId('step-prev'), next: byId('step-next'),
     detail: byId('step-detail'),
-  }, (picked) => {
+  }, pick);
+  const equation = createEquationView(byId('equation'), { onStep: pick });
+
+  function pick(picked) {
     step = picked;
     render();
-  });
+  }
 
   // Each with inputs of its own, recomputed when the result or those inputs change.
   // Beyond a frame's work, in the worker beside its W.
@@ -84,7 +89,8 @@ function start(lab) {
   }
 
   function render() {
-    renderMatrices(boxes, result, step);
+    equation.render(result, step);
+    renderMatrices(boxes, result, step, differs);
     stepThrough.render(result, step);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
     for (const request of redrawBelow) request();
@@ -103,7 +109,7 @@ function start(lab) {
     result = next;
     step = Math.min(step, result.ids.length - 1);
     setStale(false);
-    showVerdict(verdict, result.comparison);
+    differs = showVerdict(verdict, result.comparison, result.lookup, result.product);
     render();
   }
 

@@ -10,6 +10,7 @@ import { cells, transposed } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { vectorText } from './step-through.mjs';
+import { REASONS } from './verdict.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
@@ -197,7 +198,7 @@ export function createBackwardView(root, lab, offload) {
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
       ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.');
-    showVerdict(parts.verdict, b.comparison);
+    const differs = showVerdict(parts.verdict, b.comparison, b.grad, b.product, REASONS.backward);
     parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
     const scatter = parts.scatter;
@@ -216,7 +217,7 @@ export function createBackwardView(root, lab, offload) {
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) => matrixTable({
       matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
-      rowLabel: label, colLabel: label, rowClass,
+      rowLabel: label, colLabel: label, rowClass, cellClass: differs,
     });
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
     boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));

@@ -8,6 +8,7 @@ import { count, plural } from './format-number.mjs';
 import { cells } from './matrix-views.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+import { REASONS } from './verdict.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
@@ -185,8 +186,9 @@ export function createBagView(root, lab, offload) {
     drawBags(parts.bags, ids, b.offsets, b);
 
     const { comparison } = b;
+    let differs;  // the cells where the bags and M @ W differ
     if (comparison) {
-      showVerdict(parts.verdict, comparison);
+      differs = showVerdict(parts.verdict, comparison, b.forward.output, b.product, REASONS.bag);
     } else {
       showPending(parts.verdict, 'no product form',
         "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
@@ -200,7 +202,7 @@ export function createBagView(root, lab, offload) {
     const label = (i) => String(i);
     const bagTable = (matrix, caption, integer = false) => matrixTable({
       matrix, caption, corner: 'bag', rows: bagRows, cols: dimCols,
-      rowLabel: label, colLabel: label, integer,
+      rowLabel: label, colLabel: label, integer, cellClass: differs,
     });
     boxes.output.replaceChildren(bagTable(cells(b.forward.output),
       `F.embedding_bag, mode='${b.mode}' (B × d)`));

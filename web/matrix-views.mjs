@@ -15,8 +15,9 @@ const label = (i) => String(i);
 
 // boxes: { weight, onehot, linear, lookup, product } elements the tables are drawn in;
 // a box left out is not built (<embedding-demo> shows two or three of them).
-// result: compute.run()'s result; step: the index of the token being stepped through.
-export function renderMatrices(boxes, result, step) {
+// result: compute.run()'s result; step: the index of the token being stepped through;
+// differs: showVerdict()'s cellClass, which marks the cells where the two routes differ.
+export function renderMatrices(boxes, result, step, differs = () => '') {
   const { ids, weight } = result;
   const stepId = ids[step];
   const hitIds = new Set(ids);
@@ -52,10 +53,10 @@ export function renderMatrices(boxes, result, step) {
   });
   if (boxes.lookup) renderMatrixTable(boxes.lookup, {
     ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
-    cols: dimCols, colLabel: label,
+    cols: dimCols, colLabel: label, cellClass: differs,
   });
   if (boxes.product) renderMatrixTable(boxes.product, {
     ...tokenRow, matrix: cells(result.product), caption: 'linear(onehot.float()) (n × d)',
-    cols: dimCols, colLabel: label,
+    cols: dimCols, colLabel: label, cellClass: differs,
   });
 }

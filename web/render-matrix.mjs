@@ -58,7 +58,7 @@ function headerCell(scope, className) {
 //   corner: string                    what the row headers count (e.g. "id")
 //   integer: boolean                  an integer tensor such as F.one_hot's
 //   rowLabel(i), colLabel(j): header text
-//   rowClass(i), colClass(j), cellClass(value): extra classes ('' for none)
+//   rowClass(i), colClass(j), cellClass(value, i, j): extra classes ('' for none)
 // }
 // Fills table (made by emptyTable()) with spec's matrix, reusing the rows and cells it has.
 function fillTable(table, spec) {
@@ -98,7 +98,7 @@ function fillTable(table, spec) {
         return;
       }
       const value = matrix.at(i, j);
-      const extra = cellClass(value);
+      const extra = cellClass(value, i, j);
       setCell(tr, record, c + 1,
         extra && columnClasses[c] ? `${columnClasses[c]} ${extra}` : extra || columnClasses[c],
         format(value));

@@ -2,7 +2,7 @@
 // first and last EDGE indices around an ellipsis, plus the indices that must stay visible (the
 // looked-up rows, the hot columns), so the DOM never holds more than a few thousand cells.
 const EDGE = 3;
-export const ROW_CAP = 64;
+export const ROW_CAP = 16;
 export const COL_CAP = 32;
 
 // Sorted indices in [0, size) with null wherever a run is skipped: all of them when

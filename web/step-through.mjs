@@ -6,7 +6,7 @@ import { count, tensorFormatter } from './format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 
 // "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
-function percent(part, whole) {
+export function percent(part, whole) {
   const share = (100 * part) / whole;
   let digits = 1;
   while (digits < 6 && part < whole && Number(share.toFixed(digits)) === 100) ++digits;

@@ -1,33 +1,50 @@
-// The verdict: do the lookup and the one-hot product agree? The box is an aria-live region,
-// so a screen reader hears each new verdict.
+// The verdict: do the two routes agree, and how closely? One of four grades (verdict.mjs), each
+// with its colour and one sentence, the counts behind it and what its terms mean. The box is an
+// aria-live region, so a screen reader hears each new verdict.
 import { element } from './dom.mjs';
-import { count, scientific } from './format-number.mjs';
+import { count } from './format-number.mjs';
+import { DEFINITIONS, formatAbsDiff, gradeComparison } from './verdict.mjs';
 
-function stat(term, value) {
+function stat(term, value, definition) {
   const row = element('div');
-  row.append(element('dt', '', term), element('dd', '', value));
+  const dt = element('dt');
+  dt.append(definition ? element('dfn', '', term) : term);
+  if (definition) dt.firstChild.title = definition;
+  row.append(dt, element('dd', '', value));
   return row;
 }
 
-// comparison: lab.compare(lookup, product).
-export function showVerdict(box, comparison) {
-  const word = comparison.identical ? 'match' : 'mismatch';
-  box.className = `verdict ${word}`;
+// comparison: the core's compare(expected, actual); expected, actual: the two results as
+// matrices { rows, cols, data: Float32Array }; reasons: one of verdict.mjs's REASONS.
+// Returns cellClass(value, i, j) for the two results' tables: 'differs' on each cell whose bits
+// differ, which style.css outlines in the grade's colour ('differs-<state>').
+export function showVerdict(box, comparison, expected, actual, reasons) {
+  const grade = gradeComparison(comparison, expected.data, actual.data, reasons);
+  box.className = `verdict ${grade.state}`;
+  box.dataset.state = grade.state;
+  const all = count(comparison.elements);
   const stats = element('dl', 'verdict-stats');
   stats.append(
-    stat('max |diff|', comparison.maxAbsDiff === 0 ? '0' : scientific(comparison.maxAbsDiff)),
-    stat('bit-identical', `${count(comparison.bitIdentical)} of ${count(comparison.elements)}`),
-    stat('equal in value', `${count(comparison.valueEqual)} of ${count(comparison.elements)}`),
+    stat('max |diff|', formatAbsDiff(grade.maxAbsDiff)),
+    stat('bit-identical', `${count(comparison.bitIdentical)} of ${all}`, DEFINITIONS.identical),
+    stat('equal in value', `${count(comparison.valueEqual)} of ${all}`, DEFINITIONS.value),
   );
+  if (grade.state === 'rounding') stats.append(stat('max ulps', count(grade.maxUlps)));
   box.replaceChildren(
-    element('p', 'verdict-word', word),
-    element('p', 'verdict-sentence', comparison.verdict),
+    element('p', 'verdict-word', grade.headline),
+    element('p', 'verdict-sentence', grade.sentence),
     stats,
+    element('p', 'verdict-terms', `${DEFINITIONS.identical} ${DEFINITIONS.value}`),
   );
+  const { differing } = grade;
+  const cols = expected.cols;
+  const marked = `differs differs-${grade.state}`;
+  return (value, i, j) => (differing && differing[i * cols + j] ? marked : '');
 }
 
 // While the inputs are being fixed, or a large product is running: say what the tables show.
 export function showPending(box, word, sentence) {
   box.className = `verdict ${word === 'computing' ? 'busy' : 'stale'}`;
+  delete box.dataset.state;
   box.replaceChildren(element('p', 'verdict-word', word), element('p', 'verdict-sentence', sentence));
 }

@@ -56,7 +56,7 @@ describe('backward view', () => {
     const grad = await cellsOf('grad');
     assertCellsClose(grad, torch.grad, 'embedding.weight.grad');
     assertCellsClose(await cellsOf('product'), torch.product, 'onehot.T @ G');
-    assert.equal(await verdictWord(), 'match');
+    assert.equal(await verdictWord(), 'bit-identical');
 
     // Row 3 (id 3 at positions 1 and 3) adds G[1] and then G[3]; row 0 (no token) stays zero.
     assert.deepEqual(grad[0].slice(1), ['0.0000', '0.0000', '0.0000', '0.0000', '0.0000']);
@@ -88,15 +88,15 @@ describe('backward view', () => {
       const G = await cellsOf('upstream');
       assert.deepEqual(product[1].slice(1), G[2].slice(1));
       assertCellsClose(product, torch.product, 'onehot.T @ G');
-      assert.equal(await verdictWord(), 'mismatch');
-      assert.match(await env.page.textContent(`${view} .verdict-sentence`), /^mismatch: 15 of 20 elements/);
+      assert.equal(await verdictWord(), 'differs');
+      assert.match(await env.page.textContent(`${view} .verdict-sentence`), /^5 of 20 elements differ by more than rounding explains/);
       assert.equal(await env.page.textContent(`${view} .scatter-list > li.padding`),
         'dW[1] = 0: padding_idx, so G[2] is not added');
       assert.match(await env.page.textContent(`${view} [data-part="notes"]`),
         /row 1 of the scatter-add gets no gradient, though 1 token has id 1; onehot\.T @ G knows nothing of padding_idx/);
     }
     await setInputs(5, null);
-    assert.equal(await verdictWord(), 'match');
+    assert.equal(await verdictWord(), 'bit-identical');
   });
 
   test('bad input: the message inline, as text, the last result kept and marked stale', async () => {

@@ -81,7 +81,7 @@ describe('bag view', () => {
     assert.equal(M[0][4], '2.');  // whole-valued floats print as PyTorch prints them: "2."
     assertCellsClose(await cellsOf('output'), torch.output, 'F.embedding_bag');
     assertCellsClose(await cellsOf('product'), torch.product, 'M @ W');
-    assert.equal(await verdictWord(), 'match');
+    assert.equal(await verdictWord(), 'bit-identical');
     const bags = await env.page.locator(`${view} .bag`).allTextContents();
     assert.deepEqual(bags, ['bag 0 = idx[0:2]33sum of 2 rows', 'bag 1 = idx[2:4]12sum of 2 rows']);
   });
@@ -110,7 +110,7 @@ describe('bag view', () => {
     // Bag 1 = [1, 2] less the padding id: row 2 of W alone.
     const W = await tableCells(env.page, 'weight-box');
     assert.deepEqual(output[1].slice(1), W[2].slice(1));
-    assert.equal(await verdictWord(), 'match');
+    assert.equal(await verdictWord(), 'bit-identical');
     assert.equal(await env.page.locator(`${view} .bag-id.skipped`).count(), 1);
     assert.equal(await env.page.textContent(`${view} .bag-id.skipped`), '1 (padding_idx: left out)');
     assert.match(await env.page.textContent(`${view} [data-part="notes"]`),

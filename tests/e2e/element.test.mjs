@@ -36,7 +36,7 @@ describe('<embedding-demo>', () => {
     await openHost(env, 'defaults', '<embedding-demo id="a"></embedding-demo>');
     assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), NOTEBOOK_LOOKUP);
     assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'product')), NOTEBOOK_PRODUCT);
-    assert.equal(await demoText(page, '#a', '.verdict-word'), 'match');
+    assert.equal(await demoText(page, '#a', '.verdict-word'), 'bit-identical');
     assert.equal(await demoText(page, '#a', '.demo-title'),
       'Lookup and one-hot product: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)');
   });
@@ -95,7 +95,7 @@ describe('<embedding-demo>', () => {
     assert.equal(await alert('bad'),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.equal(await alert('view'),
-      'view="matrix" is not one of: compare, lookup, onehot, step, printout, backward, bag, benchmark');
+      'view="matrix" is not one of: equation, compare, lookup, onehot, step, printout, backward, bag, benchmark');
     assert.equal(await page.evaluate(() => document.getElementById('bad').error),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
@@ -187,7 +187,7 @@ describe('<embedding-demo>', () => {
     assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'onehot')),
       entriesOf(printedAfter(nb, 'In [12]:')));
     assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'product')), NOTEBOOK_PRODUCT);
-    assert.equal(await demoText(page, '#onehot', '.verdict-word'), 'match');
+    assert.equal(await demoText(page, '#onehot', '.verdict-word'), 'bit-identical');
     const printed = await page.evaluate(() =>
       [...document.getElementById('printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
@@ -195,7 +195,7 @@ describe('<embedding-demo>', () => {
     assert.equal((await demoCells(page, '#backward', 'grad')).length, 4);
     assert.equal((await demoCells(page, '#bag', 'output')).length, 2);
     for (const id of ['backward', 'bag']) {
-      assert.equal(await demoText(page, `#${id}`, '.verdict-word'), 'match');
+      assert.equal(await demoText(page, `#${id}`, '.verdict-word'), 'bit-identical');
       assert.equal(await page.evaluate((id) => document.getElementById(id).error, id), null);
     }
   });

@@ -34,7 +34,7 @@ describe('bad input', () => {
 
   async function expectRecovered(errorId) {
     const { page } = env;
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.equal(await errorText(page, errorId), '');
     assert.ok(!(await page.locator('#results').evaluate((node) => node.classList.contains('stale'))));
     assert.deepEqual((await tableCells(page, 'lookup-box')).map((row) => row[0]), DEFAULT_ROWS);

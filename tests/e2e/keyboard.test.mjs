@@ -41,7 +41,8 @@ describe('keyboard only', () => {
     const names = passed.map((p) => p.name);
     // The skip link first; the header's links, if any, then the controls in reading order.
     assert.equal(names[0], 'Skip to the results');
-    assert.deepEqual(names.slice(-7), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'npy-file', '2']);
+    // '→': the picture's next-token button (its previous-token button is disabled on token 1).
+    assert.deepEqual(names.slice(-8), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'npy-file', '→', '2']);
     for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
   });
 
@@ -66,7 +67,7 @@ describe('keyboard only', () => {
     const { page } = env;
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     await page.focus('#npy-file');
     await tabTo('#step-tokens [aria-checked="true"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');

@@ -1,6 +1,7 @@
 // Big inputs still work and stay small in the DOM: GPT-2's table shape (V = 50257, d = 768)
 // with 64 tokens is computed in full, and every matrix is shown summarised like PyTorch prints
-// it (first and last rows/columns around an ellipsis), with the looked-up rows always visible.
+// it (first and last rows/columns around an ellipsis), with the rows of the tokens shown (the
+// first and last 3, and the one stepped through) always visible.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, tableCells, waitForVerdict } from './harness.mjs';
@@ -25,25 +26,27 @@ describe('large inputs', () => {
     await page.fill('#vocab', String(GPT2_VOCAB));
     await page.fill('#ids', ids.join(', '));
     await waitForVerdict(page, 'computing');
-    await waitForVerdict(page, 'match', 120_000);
+    await waitForVerdict(page, 'bit-identical', 120_000);
     assert.equal(await page.textContent('#verdict .verdict-sentence'),
-      `match: all ${64 * GPT2_DIM} elements are bit-identical`);
+      `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`);
 
-    // W: the first and last 3 rows, every looked-up row, and 3 + 3 of the 768 columns.
+    // The tables show tokens 0, 1, 2, 61, 62, 63 (token 0 is the one stepped through).
+    const shownTokens = [0, 1, 2, 61, 62, 63];
+    // W: its first and last 3 rows, the rows those tokens look up, and 3 + 3 of the 768 columns.
     const weightRows = await shownIndices('weight-box');
-    const expectedRows = [...new Set([0, 1, 2, ...ids, GPT2_VOCAB - 3, GPT2_VOCAB - 2, GPT2_VOCAB - 1])]
-      .sort((a, b) => a - b);
+    const expectedRows = [...new Set([0, 1, 2, ...shownTokens.map((k) => ids[k]),
+      GPT2_VOCAB - 3, GPT2_VOCAB - 2, GPT2_VOCAB - 1])].sort((a, b) => a - b);
     assert.deepEqual(weightRows, expectedRows);
     assert.equal(await caption('weight-box'),
       `embedding.weight (V × d): ${GPT2_VOCAB} × ${GPT2_DIM} (showing ${expectedRows.length} of ${GPT2_VOCAB} rows, 6 of ${GPT2_DIM} columns)`);
     const weightHeader = await page.$$eval('#weight-box thead th', (cells) => cells.map((c) => c.textContent));
     assert.deepEqual(weightHeader, ['id', '0', '1', '2', '…', '765', '766', '767']);
 
-    // One-hot: all 64 rows, each with its single 1 visible.
-    const onehot = await tableCells(page, 'onehot-box');
-    assert.equal(onehot.length, 64);
+    // One-hot: the rows of those tokens (and a gap), each with its single 1 visible.
+    const onehot = (await tableCells(page, 'onehot-box')).filter((row) => row[0] !== '⋮');
+    assert.equal(onehot.length, shownTokens.length);
     for (const row of onehot) assert.equal(row.filter((cell) => cell === '1').length, 1);
-    assert.deepEqual(onehot.map((row) => row[0]), ids.map(String));
+    assert.deepEqual(onehot.map((row) => row[0]), shownTokens.map((k) => String(ids[k])));
 
     // The lookup and the product show the same cells; the DOM stays small.
     assert.deepEqual(await tableCells(page, 'lookup-box'), await tableCells(page, 'product-box'));
@@ -67,7 +70,7 @@ describe('large inputs', () => {
     await page.fill('#dim', '40');
     await page.fill('#ids', ids.join(' '));
     await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('100 × 40'));
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.equal(await caption('lookup-box'), 'embedding(idx) (n × d): 100 × 40 (showing 6 of 100 rows, 6 of 40 columns)');
     assert.deepEqual(await shownIndices('lookup-box'), [0, 1, 2, 97, 98, 99]);
 

@@ -38,7 +38,7 @@ describe('layout', () => {
 
   test('desktop, 1280 x 800', async () => {
     await env.page.setViewportSize({ width: 1280, height: 800 });
-    await waitForVerdict(env.page, 'match');
+    await waitForVerdict(env.page, 'bit-identical');
     assert.equal(await pageOverflow(env.page), 0);
     await shoot('desktop.png');
     await shoot('desktop-full.png', true);

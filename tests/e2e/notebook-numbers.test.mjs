@@ -28,7 +28,7 @@ describe('the notebooks on the page', () => {
     const block = (cell) => printedAfter(text, cell);
     const { page } = env;
     await waitForLookupRows(page, ids);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')), entriesOf(block(cells.weight)));
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), entriesOf(block(cells.lookup)));
     assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), entriesOf(block(cells.product)));
@@ -53,7 +53,7 @@ describe('the notebooks on the page', () => {
     await checkNotebook('002', {
       weight: 'In [5]:', lookup: 'In [8]:', onehot: 'In [12]:', product: 'In [18]:',
     }, [2, 3, 1]);
-    assert.equal(await page.textContent('#verdict .verdict-sentence'), 'match: all 15 elements are bit-identical');
+    assert.equal(await page.textContent('#verdict .verdict-sentence'), 'All 15 elements hold the same 32 bits in both results.');
     assert.equal(await page.getAttribute('#verdict', 'aria-live'), 'polite');
   });
 
@@ -77,7 +77,7 @@ describe('the notebooks on the page', () => {
     assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), printed);
     assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')),
       printedAfterArray(notebook('003'), 'In [7]:'));
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     await page.check('#source-seed');
     await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
   });
@@ -96,7 +96,7 @@ describe('the notebooks on the page', () => {
     assert.ok(await page.isDisabled('#vocab'));
     assert.ok(await page.isChecked('#source-npy'));
     assert.equal(await page.textContent('#npy-name'), 'w.npy: 3 × 2');
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')),
       [['-3.5000', '1.0000'], ['0.5000', '-1.2500'], ['-3.5000', '1.0000']]);
     assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')),
@@ -123,7 +123,7 @@ describe('the notebooks on the page', () => {
     }, bytes);
     await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'dropped.npy: 2 × 3');
     await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.2500');
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), [['0.2500', '0.5000', '0.7500']]);
     await page.check('#source-seed');
     await page.fill('#ids', '2, 3, 1');
@@ -137,16 +137,16 @@ describe('the notebooks on the page', () => {
       name: 'inf.npy', mimeType: 'application/octet-stream',
       buffer: npyFloat32(2, 2, [Infinity, 1, 2, 3]),
     });
-    await waitForVerdict(page, 'mismatch');
+    await waitForVerdict(page, 'differs');
     assert.match(await page.textContent('#verdict .verdict-sentence'),
-      /^mismatch: 3 of 4 elements are bit-identical; 1 are NaN on one side only/);
+      /^1 of 4 elements are NaN in one result only: .*0·Inf = NaN/);
     // 0 * Inf = NaN in column 0 of the first row; PyTorch prints integral floats as "2.".
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), [['2.', '3.'], ['inf', '1.']]);
     assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), [['nan', '3.'], ['inf', '1.']]);
     await page.check('#source-seed');
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
   });
 });
 

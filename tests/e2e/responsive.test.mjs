@@ -59,7 +59,7 @@ describe('responsiveness', () => {
     env = await openSite();
     await env.page.addInitScript(recordWorkers);
     await env.page.reload();
-    await waitForVerdict(env.page, 'match');
+    await waitForVerdict(env.page, 'bit-identical');
     await env.page.evaluate(recordPage);
   });
   after(async () => { await env?.close(); });
@@ -81,7 +81,7 @@ describe('responsiveness', () => {
     await page.keyboard.press('End');
     for (const key of [',', ' ', '9']) await page.keyboard.press(key);
     await waitForLookupRows(page, [...ids, 9]);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     const entries = await log();
     assert.ok(!entries.some((entry) => entry.verdict === 'computing'), 'no request waits');
     assert.equal(page.workers().length, 0, 'no worker is started');
@@ -94,7 +94,7 @@ describe('responsiveness', () => {
     await page.fill('#vocab', String(GPT2_VOCAB));
     await page.fill('#ids', ids.join(', '));
     await waitForLookupRows(page, ids, 120_000);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
 
     // One request: a new W of GPT-2 size (seconds of work), then the product. The keystrokes
     // come once it has surely started, well after the page has shown 'computing'.
@@ -110,16 +110,18 @@ describe('responsiveness', () => {
     assert.ok((await page.inputValue('#ids')).endsWith(', 7'));
     const typed = await log();
     assert.equal(typed.filter((entry) => entry.input !== undefined).at(-1).input, `${ids.join(', ')}, 7`);
-    assert.ok(!typed.some((entry) => entry.worker === 'result' || entry.verdict === 'match'),
+    assert.ok(!typed.some((entry) => entry.worker === 'result' || entry.verdict === 'bit-identical'),
       'the keystrokes were handled while the request ran');
 
     await waitForLookupRows(page, [...ids, 7], 120_000);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.equal(await page.textContent('#verdict .verdict-sentence'),
-      `match: all ${64 * GPT2_DIM} elements are bit-identical`);
+      `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`);
     const entries = await log();
-    // The request the keystrokes superseded never showed; animation frames kept coming.
-    assert.ok(!entries.some((entry) => entry.rows === ids.join(',')));
+    // The request the keystrokes superseded never showed (its table: the first and last three
+    // ids); animation frames kept coming.
+    const superseded = [...ids.slice(0, 3), '⋮', ...ids.slice(-3)].join(',');
+    assert.ok(!entries.some((entry) => entry.rows === superseded));
     assert.ok(await page.evaluate(() => window.animationFrames) - framesBefore >= 5);
   });
 
@@ -150,13 +152,13 @@ describe('responsiveness', () => {
     await clearLog();
     await page.fill('#seed', '7');
     await waitForVerdict(page, 'computing');
-    await waitForVerdict(page, 'match', 120_000);
+    await waitForVerdict(page, 'bit-identical', 120_000);
     // Off screen, the views start redrawing once the page is idle.
     await page.waitForFunction(() => ['backward', 'bag'].every(
       (id) => window.recorded.some((entry) => entry.view === id)), null, { timeout: 10_000 });
     await viewsDone();
     await page.waitForTimeout(500);  // long tasks are reported after they end
-    assert.equal(await page.textContent('#backward .verdict-word'), 'match');
+    assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
     const entries = await log();
     for (const id of ['backward', 'bag']) {
       assert.deepEqual(entries.filter((entry) => entry.view === id).map((entry) => entry.verdict).slice(0, 1),
@@ -180,7 +182,7 @@ describe('responsiveness', () => {
     await page.waitForTimeout(500);  // an older answer, were it shown, would come by now
     const draws = (await log()).filter((entry) => entry.draw !== undefined);
     assert.deepEqual(draws.at(-1), { draw: drawn }, 'an older seed of G never shows after the newest');
-    assert.equal(await page.textContent('#backward .verdict-word'), 'match');
+    assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
   });
 
   test('a newer small input wins over a large one still running', async () => {
@@ -192,7 +194,7 @@ describe('responsiveness', () => {
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     // The worker finishes its request later; its answer is dropped.
     await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'result'),
       null, { timeout: 120_000 });
@@ -201,7 +203,7 @@ describe('responsiveness', () => {
     const tables = (await log()).filter((entry) => entry.rows !== undefined);
     assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
     assert.ok((await page.textContent('#weight-box caption')).includes(': 4 × 5'));
-    assert.equal(await page.textContent('#verdict .verdict-word'), 'match');
+    assert.equal(await page.textContent('#verdict .verdict-word'), 'bit-identical');
   });
 
   test("the worker's errors arrive in the core's words", async () => {
@@ -216,7 +218,7 @@ describe('responsiveness', () => {
     assert.ok(await workerAnswers('error') >= 1);
     await page.fill('#dim', '5');
     await page.fill('#vocab', '');
-    await waitForVerdict(page, 'match');
+    await waitForVerdict(page, 'bit-identical');
     assert.equal(await errorText(page, 'shape-error'), '');
   });
 });
@@ -250,11 +252,11 @@ describe('without a worker', () => {
       try {
         await page.addInitScript(script);
         await page.reload();
-        await waitForVerdict(page, 'match');
+        await waitForVerdict(page, 'bit-identical');
         await page.fill('#dim', '64');
         await page.fill('#vocab', '8192');  // a new W of 2^19 floats, beyond the main thread's budget
         await waitForVerdict(page, 'computing');
-        await waitForVerdict(page, 'match');
+        await waitForVerdict(page, 'bit-identical');
         assert.ok((await page.textContent('#weight-box caption')).includes(': 8192 × 64'));
         await page.fill('#vocab', '50257');  // and an error, in the core's words
         await page.fill('#dim', '8192');

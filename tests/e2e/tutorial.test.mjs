@@ -59,7 +59,7 @@ describe('the tutorial and the reference', () => {
     const onehot = 'embedding-demo[view="onehot"]';
     assert.deepEqual(cellsOnly(await demoCells(page, onehot, 'onehot')), printed('In [12]:'));
     assert.deepEqual(cellsOnly(await demoCells(page, onehot, 'product')), printed('In [18]:'));
-    assert.equal(await demoText(page, onehot, '.verdict-word'), 'match');
+    assert.equal(await demoText(page, onehot, '.verdict-word'), 'bit-identical');
     assert.equal(await demoText(page, 'embedding-demo[view="step"]', '.step-title'), 'Token 1 of 3: id 2');
     assert.equal(await demoText(page, 'embedding-demo[view="printout"]', '.printout-out'),
       printedAfter(nb, 'In [5]:'));

@@ -55,7 +55,7 @@ const lastIdTyped = (id) => `${smallIds(0).replace(/, \d+$/, '')}, ${id}`;
 await page.fill('#dim', '64');
 await page.fill('#vocab', '4096');
 await page.fill('#ids', smallIds(0));
-await waitForVerdict(page, 'match');
+await waitForVerdict(page, 'bit-identical');
 const typedUpdates = [];
 const idUpdates = [];
 const seedUpdates = [];
@@ -68,7 +68,7 @@ const runOnly = await page.evaluate(timeRun, runs);
 await page.fill('#ids', Array.from({ length: 64 }, (_, i) => (i * 7919 + 50256) % 50257).join(', '));
 await page.fill('#dim', '768');
 await page.fill('#vocab', '50257');
-await waitForVerdict(page, 'match', 300_000);
+await waitForVerdict(page, 'bit-identical', 300_000);
 const gpt2 = [];
 for (let r = 1; r <= Math.min(runs, 5); ++r) {
   gpt2.push(await page.evaluate((seed) => new Promise((resolve) => {
@@ -79,7 +79,7 @@ for (let r = 1; r <= Math.min(runs, 5); ++r) {
     let shown = null;
     const verdict = document.getElementById('verdict');
     const watch = new MutationObserver(() => {
-      if (shown === null && verdict.querySelector('.verdict-word')?.textContent === 'match') {
+      if (shown === null && verdict.querySelector('.verdict-word')?.textContent === 'bit-identical') {
         shown = performance.now();
       }
     });

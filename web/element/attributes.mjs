@@ -2,7 +2,7 @@
 // values are checked here only as far as the core does not check them (the view, the step).
 
 // What each view shows; the order is the one the reference page documents.
-export const VIEWS = ['compare', 'lookup', 'onehot', 'step', 'printout', 'backward', 'bag', 'benchmark'];
+export const VIEWS = ['equation', 'compare', 'lookup', 'onehot', 'step', 'printout', 'backward', 'bag', 'benchmark'];
 export const WEIGHTS = ['seed', 'tf', 'npy'];
 export const DEFAULTS = Object.freeze({ ids: '2, 3, 1', dim: '5', seed: '123', view: 'compare' });
 export const OBSERVED_ATTRIBUTES = Object.freeze(

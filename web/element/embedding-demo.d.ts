@@ -4,7 +4,7 @@ import type { Comparison, Matrix } from '../embedlab/embedlab.js';
 
 /** What the element shows. */
 export type EmbeddingDemoView =
-  'compare' | 'lookup' | 'onehot' | 'step' | 'printout' | 'backward' | 'bag' | 'benchmark';
+  'equation' | 'compare' | 'lookup' | 'onehot' | 'step' | 'printout' | 'backward' | 'bag' | 'benchmark';
 
 /** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's .npy file. */
 export type EmbeddingDemoWeights = 'seed' | 'tf' | 'npy';

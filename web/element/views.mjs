@@ -1,10 +1,12 @@
-// The views of <embedding-demo>, built from the page's own renderers: the tables
-// (matrix-views.mjs), the verdict (verdict-view.mjs), the step-through (step-through.mjs), the
+// The views of <embedding-demo>, built from the page's own renderers: the equation picture
+// (equation-view.mjs), the tables (matrix-views.mjs), the verdict (verdict-view.mjs), the
+// step-through (step-through.mjs), the
 // printout (printout.mjs), the backward and bag views and the benchmark panel. Templates are
 // constant markup; every value a view shows is set as text by those renderers.
 import { createBackwardView } from '../backward-view.mjs';
 import { createBagView } from '../bag-view.mjs';
 import { byData } from '../dom.mjs';
+import { createEquationView } from '../equation-view.mjs';
 import { renderMatrices } from '../matrix-views.mjs';
 import { renderPrintout } from '../printout.mjs';
 import { createStepThrough } from '../step-through.mjs';
@@ -35,24 +37,48 @@ const ONEHOT = matrixBox('onehot', 'One-hot: <code>F.one_hot(idx, V)</code>',
 const VERDICT = '<div class="verdict" data-part="verdict" aria-live="polite"></div>';
 const operator = (symbol, name) => `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
 
-// A view of tables, with the verdict above them when `verdict` is true.
-function tablesView(markup, verdict) {
+// The verdict box of a view's markup (VERDICT), where it has one: show(result) draws the
+// verdict and returns its cellClass for the tables (undefined without a box); fail() says that
+// the input needs fixing.
+function verdictPart(container) {
+  const box = container.querySelector('[data-part="verdict"]');
+  return {
+    show: (result) => (box ? showVerdict(box, result.comparison, result.lookup, result.product) : undefined),
+    fail(hasResult) {
+      if (!box) return;
+      showPending(box, 'no result', hasResult
+        ? 'Fix the input: the picture and tables show the last valid one.'
+        : 'Fix the input to see both routes.');
+    },
+  };
+}
+
+// A view of tables, with the verdict above them when the markup has its box.
+function tablesView(markup) {
   return (container) => {
     container.append(fragment(markup));
     const boxes = byData(container, 'box');  // renderMatrices() builds only the boxes shown
-    const box = container.querySelector('[data-part="verdict"]');
+    const verdict = verdictPart(container);
     return {
       render(result, step) {
-        if (box) showVerdict(box, result.comparison);
-        renderMatrices(boxes, result, step);
+        renderMatrices(boxes, result, step, verdict.show(result));
       },
-      fail(hasResult) {
-        if (!box) return;
-        showPending(box, 'no result', hasResult
-          ? 'Fix the input: the tables show the last valid one.'
-          : 'Fix the input to see both routes.');
-      },
+      fail: verdict.fail,
     };
+  };
+}
+
+// The picture of one_hot(idx) · W = out with the verdict below it.
+function equationView(container, { onStep }) {
+  container.append(fragment(`<div data-part="equation"></div>${VERDICT}`));
+  const equation = createEquationView(container.querySelector('[data-part="equation"]'), { onStep });
+  const verdict = verdictPart(container);
+  return {
+    render(result, step) {
+      equation.render(result, step);
+      verdict.show(result);
+    },
+    fail: verdict.fail,
   };
 }
 
@@ -86,19 +112,20 @@ async function benchmarkView(container) {
 // title: the group's label before the inputs; result: whether the view shows a computed result.
 // build(container, { lab, onStep }) -> (a promise of) { render?(result, step), fail?(hasResult) }.
 export const VIEW_SPECS = {
+  equation: { title: 'one_hot(idx) · W = out', result: true, build: equationView },
   compare: {
     title: 'Lookup and one-hot product', result: true,
-    build: tablesView(`${VERDICT}<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`, true),
+    build: tablesView(`${VERDICT}<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`),
   },
   lookup: {
     title: 'Embedding lookup', result: true,
-    build: tablesView(`<div class="matrix-grid">${WEIGHT}${LOOKUP}</div>`, false),
+    build: tablesView(`<div class="matrix-grid">${WEIGHT}${LOOKUP}</div>`),
   },
   onehot: {
     title: 'One-hot product', result: true,
     build: tablesView(`${VERDICT}<div class="matrix-grid equation">${ONEHOT}` +
                       `<div class="term">${operator('×', 'times')}${WEIGHT}</div>` +
-                      `<div class="term">${operator('=', 'equals')}${PRODUCT}</div></div>`, true),
+                      `<div class="term">${operator('=', 'equals')}${PRODUCT}</div></div>`),
   },
   step: { title: 'Step through one token', result: true, build: stepView },
   printout: { title: 'As PyTorch prints it', result: true, build: printoutView },

@@ -1,0 +1,190 @@
+// The picture on the first screen: one_hot(idx) · W = out as cell grids, with the selected
+// token's 1 lit, its row of W glowing, the V − 1 rows its zeros multiply dimmed, the counts of
+// useful and wasted multiply-adds, numbers from the notebook where cells are wide enough; the
+// picture and the verdict inside the first screen at 1280 × 900 and 375 × 812; a new token
+// moves the glow and replays the flow, with no motion under prefers-reduced-motion; the whole
+// page stays under 3,000 elements at n = 64, V = 4096, d = 64; and <embedding-demo
+// view="equation"> draws the same picture in its shadow root.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { demoText, openHost, settle } from './demo.mjs';
+import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+
+const nb = notebook('002');
+const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:'));       // embedding.weight, 4 x 5
+const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:'));  // embedding(idx), idx = [2, 3, 1]
+const IDS = [2, 3, 1];
+const V = 4;
+const D = 5;
+
+// What the picture in `root` (a selector, or a demo's shadow root) shows.
+function pictureState(page, root = '#equation') {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector);
+    const base = host.shadowRoot ?? host;
+    const all = (s) => [...base.querySelectorAll(s)];
+    const onehot = all('.eq-onehot rect');
+    return {
+      token: base.querySelector('.equation-token').textContent,
+      onehotCells: onehot.length,
+      ones: all('.eq-onehot rect.eq-one').length,
+      lit: onehot.findIndex((rect) => rect.classList.contains('lit')),
+      litCount: all('.eq-onehot rect.lit').length,
+      dimmedZeros: all('.eq-onehot rect.dimmed').length,
+      weightCells: all('.eq-weight rect').length,
+      dimmedWeights: all('.eq-weight rect.dimmed').length,
+      weightNumbers: all('.eq-weight text').map((t) => t.textContent),
+      outNumbers: all('.eq-out text').map((t) => t.textContent),
+      counts: base.querySelector('.equation-counts').textContent,
+      rowGlow: base.querySelector('.eq-glow-row').style.transform,
+      replays: all('.eq-flow.replay').length,
+    };
+  }, root);
+}
+
+const rows = (flat, width) => Array.from({ length: flat.length / width }, (_, i) => flat.slice(i * width, (i + 1) * width));
+
+describe('the equation picture', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  async function reload(width, height) {
+    await env.page.setViewportSize({ width, height });
+    await env.page.goto(env.url);
+    await waitForVerdict(env.page, 'bit-identical');
+  }
+
+  // The bottoms of the picture and the verdict, and the viewport's height.
+  const firstScreen = () => env.page.evaluate(() => ({
+    picture: document.querySelector('#equation svg').getBoundingClientRect().bottom,
+    counts: document.querySelector('#equation .equation-counts').getBoundingClientRect().bottom,
+    verdict: document.getElementById('verdict').getBoundingClientRect().bottom,
+    top: document.querySelector('#equation svg').getBoundingClientRect().top,
+    height: innerHeight,
+  }));
+
+  for (const [width, height, name] of [[1280, 900, 'desktop'], [375, 812, 'phone']]) {
+    test(`the picture and the verdict are on the first screen at ${width} × ${height}`, async () => {
+      await reload(width, height);
+      const at = await firstScreen();
+      assert.ok(at.top > 0);
+      assert.ok(at.picture <= at.height, `the picture ends at ${at.picture} of ${at.height}`);
+      assert.ok(at.counts <= at.height, `the counts end at ${at.counts} of ${at.height}`);
+      assert.ok(at.verdict <= at.height, `the verdict ends at ${at.verdict} of ${at.height}`);
+      assert.equal(await pageOverflow(env.page), 0);
+      await saveScreenshot(env.page, `first-screen-${name}.png`);
+    });
+  }
+
+  test('the default ids: the lit 1, the glowing row, the dimmed zeros, the counts', async () => {
+    const { page } = env;
+    await reload(1280, 900);
+    const state = await pictureState(page);
+    assert.equal(state.token, 'token 1 of 3: idx[0] = 2');
+    assert.equal(state.onehotCells, IDS.length * V);
+    assert.equal(state.ones, IDS.length);
+    assert.equal(state.litCount, 1);
+    assert.equal(state.lit, 0 * V + IDS[0]);  // row 0, column idx[0]
+    // The selected token multiplies V − 1 rows of W by zero: its zeros and those rows dimmed.
+    assert.equal(state.dimmedZeros, V - 1);
+    assert.equal(state.weightCells, V * D);
+    assert.equal(state.dimmedWeights, (V - 1) * D);
+    // Wide cells at 1280 px show the numbers, which are the notebook's.
+    assert.deepEqual(rows(state.weightNumbers, D), NOTEBOOK_W);
+    assert.deepEqual(rows(state.outNumbers, D), NOTEBOOK_LOOKUP);
+    assert.match(state.counts, /useful multiply-adds n·d = 15/);
+    assert.match(state.counts, /by zero \(dimmed\) n·\(V−1\)·d = 45 \(75\.0%\)/);
+  });
+
+  test('values are colours on a diverging scale that follows light and dark mode', async () => {
+    const { page } = env;
+    const fills = () => page.$$eval('#equation .eq-weight rect', (cells) =>
+      cells.slice(0, 2).map((cell) => getComputedStyle(cell).fill));
+    const light = await fills();  // W[0, 0] = 0.3374 and W[0, 1] = -0.1778
+    assert.notEqual(light[0], light[1], 'positive and negative values differ in colour');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await fills();
+    assert.notEqual(dark[0], light[0]);
+    assert.notEqual(dark[0], dark[1]);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('another token: the glow moves and the flow replays; no motion when reduced', async () => {
+    const { page } = env;
+    const before = await pictureState(page);
+    await page.click('#equation button[aria-label="Next token"]');
+    await page.waitForFunction(() => document.querySelector('#equation .equation-token').textContent.includes('idx[1]'));
+    const after = await pictureState(page);
+    assert.equal(after.token, 'token 2 of 3: idx[1] = 3');
+    assert.equal(after.lit, 1 * V + IDS[1]);
+    assert.notEqual(after.rowGlow, before.rowGlow, 'the glow moves to row 3 of W');
+    assert.equal(after.replays, 2);
+    assert.equal(after.dimmedWeights, (V - 1) * D);
+    // The step-through below follows the same token.
+    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 2 of 3: id 3');
+
+    const motion = () => page.evaluate(() => ({
+      glow: getComputedStyle(document.querySelector('#equation .eq-glow-row')).transitionDuration,
+      flow: getComputedStyle(document.querySelector('#equation .eq-flow')).animationName,
+    }));
+    const moving = await motion();
+    assert.notEqual(moving.glow, '0s');
+    assert.equal(moving.flow, 'eq-flow');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.deepEqual(await motion(), { glow: '0s', flow: 'none' });
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.click('#equation button[aria-label="Previous token"]');
+  });
+
+  test('n = 64, V = 4096, d = 64: drawn summarised, the page under 3,000 elements', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 64 }, (_, i) => (i * 97 + 5) % 4096);
+    await page.fill('#vocab', '4096');
+    await page.fill('#dim', '64');
+    await page.fill('#ids', ids.join(', '));
+    await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
+    await waitForVerdict(page, 'bit-identical');
+    // The views below draw when scrolled to: each of them drawn, with its verdict.
+    for (const id of ['backward', 'bag']) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.waitForSelector(`#${id} [data-part="verdict"][data-state]`);
+    }
+    await page.locator('#benchmark').scrollIntoViewIfNeeded();
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    assert.ok(elements < 3000, `${elements} elements`);
+    const picture = await page.$eval('#equation', (box) => box.getElementsByTagName('*').length);
+    assert.ok(picture < 400, `the picture has ${picture} elements`);
+
+    const state = await pictureState(page);
+    assert.equal(state.token, `token 1 of 64: idx[0] = ${ids[0]}`);
+    assert.equal(state.litCount, 1);
+    assert.match(state.counts, /n·d = 4,096/);
+    assert.match(state.counts, new RegExp(`n·\\(V−1\\)·d = ${(64 * 4095 * 64).toLocaleString('en-US')} \\(99\\.98%\\)`));
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
+  test('<embedding-demo view="equation"> draws the picture in its shadow root', async () => {
+    const { page } = env;
+    await openHost(env, 'equation', '<embedding-demo id="e" view="equation" step="1"></embedding-demo>');
+    const state = await pictureState(page, '#e');
+    assert.equal(state.token, 'token 2 of 3: idx[1] = 3');
+    assert.equal(state.lit, 1 * V + IDS[1]);
+    assert.equal(state.dimmedWeights, (V - 1) * D);
+    assert.equal(await demoText(page, '#e', '.verdict-word'), 'bit-identical');
+    await page.evaluate(() => document.getElementById('e').shadowRoot
+      .querySelector('button[aria-label="Next token"]').click());
+    await settle(page);
+    assert.equal(await page.getAttribute('#e', 'step'), '2');
+    assert.equal((await pictureState(page, '#e')).token, 'token 3 of 3: idx[2] = 1');
+    await page.emulateMedia({ reducedMotion: 'reduce' });  // the glow where it ends, for the picture
+    await saveScreenshot(page.locator('#e'), 'element-equation.png');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+  });
+});

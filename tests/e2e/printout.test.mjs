@@ -1,0 +1,109 @@
+// The printout is a script that runs: the Copy button gives Python code that, run in the
+// installed PyTorch (/usr/bin/python3), prints exactly the text the page shows under its steps,
+// for a seeded table, another seed and shape, a table big enough for PyTorch to summarise, the
+// TensorFlow notebook's table and a .npy file.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, waitForLookupRows } from './harness.mjs';
+import { npyFloat32 } from './npy-bytes.mjs';
+
+describe('the printout runs in PyTorch', () => {
+  let env;
+  let dir;
+  before(async () => {
+    env = await openSite();
+    // What the Copy button hands the clipboard, kept in the page: the system clipboard of a
+    // headless browser is not the page's to read.
+    await env.page.evaluate(() => {
+      Object.defineProperty(navigator.clipboard, 'writeText', {
+        value: async (text) => { window.copiedText = text; },
+      });
+    });
+    dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-printout-'));
+  });
+  after(async () => {
+    await env?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  afterEach(() => env.assertClean());
+
+  // The copied script, and the texts the page shows as printed, once it shows ids.
+  async function copied(ids) {
+    const { page } = env;
+    await waitForLookupRows(page, ids);
+    if (!(await page.locator('#printout').evaluate((node) => node.open))) await page.click('#printout summary');
+    await page.waitForFunction((expected) =>
+      document.querySelector('#printout-body .printout-in')?.textContent.includes(`idx = torch.tensor([${expected}])`),
+    ids.join(', '));
+    await page.evaluate(() => { window.copiedText = null; });
+    await page.click('#printout-body .copy-script');
+    await page.waitForFunction(() => document.querySelector('#printout-body .copy-script').textContent === 'Copied');
+    const script = await page.evaluate(() => window.copiedText);
+    const printed = await page.$$eval('#printout-body .printout-out', (outs) => outs.map((out) => out.textContent));
+    return { script, printed };
+  }
+
+  // Runs the script in PyTorch, in dir (where a .npy file it loads lies); returns its stdout.
+  const runPython = (script) => execFileSync('/usr/bin/python3', ['-'], {
+    input: script, cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
+  });
+
+  async function check(ids) {
+    const { script, printed } = await copied(ids);
+    assert.match(script, /^import torch\n/);
+    assert.match(script, /linear = nn\.Linear\(\d+, \d+, bias=False\)\nlinear\.weight = nn\.Parameter\(embedding\.weight\.T\)/);
+    assert.equal(printed.length, 5);
+    assert.equal(runPython(script), `${printed.join('\n')}\n`);
+    return script;
+  }
+
+  test('the notebook: seed 123, idx = [2, 3, 1], d = 5', async () => {
+    const script = await check([2, 3, 1]);
+    assert.match(script, /torch\.manual_seed\(123\)\nembedding = nn\.Embedding\(4, 5\)\nidx = torch\.tensor\(\[2, 3, 1\]\)/);
+  });
+
+  test('another seed and shape: seed 7, V = 6, d = 3, a repeated id', async () => {
+    const { page } = env;
+    await page.fill('#seed', '7');
+    await page.fill('#vocab', '6');
+    await page.fill('#dim', '3');
+    await page.fill('#ids', '3, 0, 3, 5');
+    await check([3, 0, 3, 5]);
+  });
+
+  test('a table PyTorch prints summarised: V = 300, d = 8', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '300');
+    await page.fill('#dim', '8');
+    await page.fill('#ids', '299, 0, 150');
+    const script = await check([299, 0, 150]);
+    assert.match(runPython(script), /\.\.\./, 'PyTorch summarised the 2,400 entries of W');
+  });
+
+  test('the TensorFlow notebook\'s table', async () => {
+    const { page } = env;
+    await page.check('#source-tf');
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    const script = await check([2, 3, 1]);
+    assert.doesNotMatch(script, /manual_seed/);
+  });
+
+  test('a .npy file, loaded as W.npy', async () => {
+    const { page } = env;
+    const values = [0.5, -1.25, 3, 1e-3, -0, 7.75, 2.5, -3];
+    const bytes = npyFloat32(4, 2, values);
+    writeFileSync(path.join(dir, 'W.npy'), bytes);
+    await page.setInputFiles('#npy-file', { name: 'W.npy', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.fill('#ids', '3, 1');
+    const script = await check([3, 1]);
+    assert.match(script, /np\.load\('W\.npy'\)/);
+    await page.check('#source-seed');
+    await page.fill('#seed', '123');
+  });
+});

@@ -1,0 +1,75 @@
+// Where the equation picture (equation-view.mjs) puts things: which rows and columns of each
+// grid it draws, and their offsets in px for a given width. Pure: no DOM.
+//   one_hot (n × V): rows = tokens, columns = vocabulary;  W (V × d): rows = vocabulary,
+//   columns = dims;  out (n × d): rows = tokens, columns = dims.
+// In a row: [token labels][one_hot] · [vocabulary labels][W] = [out].
+const TOKEN_CAP = 7;   // tokens drawn in full up to this many, else 0, k − 1, k, k + 1, n − 1
+const VOCAB_CAP = 8;   // vocabulary rows drawn in full up to this many, else 0, V − 1 and the ids shown
+const DIM_CAP = 6;     // columns drawn in full up to this many, else the first 3 and the last 2
+const MAX_CELL = 56;   // px
+const MIN_CELL = 9;
+export const OPERATOR = 26;  // px for "·" and "="
+export const HEADER = 16;    // px above the grids: column indices
+export const FOOTER = 34;    // px below: each grid's name and shape
+
+// Sorted indices of [0, size) with null for each skipped run: all of them when size <= cap,
+// else 0, size − 1 and `keep`.
+function picked(size, cap, keep) {
+  if (size <= cap) return Array.from({ length: size }, (_, i) => i);
+  const set = new Set([0, size - 1, ...keep.filter((i) => i >= 0 && i < size)]);
+  const sorted = [...set].sort((a, b) => a - b);
+  return sorted.flatMap((index, i) => (i > 0 && index > sorted[i - 1] + 1 ? [null, index] : [index]));
+}
+
+// What the picture draws of a result (ids, vocab, dim) for token `step`:
+// { tokens, vocab, dim }, shown-index lists with null for a gap.
+export function slotsFor({ ids, vocab, dim }, step) {
+  const tokens = picked(ids.length, TOKEN_CAP, [step - 1, step, step + 1]);
+  return {
+    tokens,
+    vocab: picked(vocab, VOCAB_CAP, tokens.filter((k) => k !== null).map((k) => ids[k])),
+    dim: dim <= DIM_CAP ? picked(dim, DIM_CAP, []) : [0, 1, 2, null, dim - 2, dim - 1],
+  };
+}
+
+// Offsets of a run of slots of width `cell` (a gap: half as wide), from `start`.
+function offsets(slots, cell, start) {
+  const at = [];
+  let x = start;
+  for (const slot of slots) {
+    at.push(x);
+    x += slot === null ? Math.round(cell / 2) : cell;
+  }
+  return { at, end: x };
+}
+
+const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
+// Room for the longest label of 10 px monospace digits.
+const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * 6.2 + 8;
+
+// The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px: the cell size, the
+// offsets of every row and column, the label columns, the total size and the grids' middle.
+export function layout(width, maxHeight, slots, ids) {
+  const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : ids[k])));
+  const vocabLabels = labelWidth(slots.vocab);
+  const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
+  const across = units(slots.vocab) + 2 * units(slots.dim);
+  const down = Math.max(units(slots.tokens), units(slots.vocab));
+  const cell = Math.floor(Math.max(MIN_CELL, Math.min(MAX_CELL, (width - fixed) / across,
+    (maxHeight - HEADER - FOOTER) / down)));
+  const gridHeight = Math.ceil(down * cell);
+  const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
+  const onehotX = offsets(slots.vocab, cell, tokenLabels);
+  const weightX = offsets(slots.dim, cell, onehotX.end + OPERATOR + vocabLabels);
+  const outX = offsets(slots.dim, cell, weightX.end + OPERATOR);
+  return {
+    cell,
+    width: outX.end + 2,
+    height: HEADER + gridHeight + FOOTER,
+    tokenY: offsets(slots.tokens, cell, top(slots.tokens)),
+    vocabY: offsets(slots.vocab, cell, top(slots.vocab)),
+    onehotX, weightX, outX,
+    tokenLabels, vocabLabels,
+    middle: HEADER + gridHeight / 2,
+  };
+}
