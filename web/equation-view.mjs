@@ -46,7 +46,8 @@ function drawGrids(result, slots, at) {
   const format = tensorFormatter(shownWeights);
   // The ends of the colour scale: the largest finite |value| drawn (all of W when it is small;
   // a pass over a GPT-2-sized W would hold up the page for tens of milliseconds).
-  const scale = shownWeights.reduce((max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
+  const scale = shownWeights.reduce(
+    (max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
   const groups = { labels: [], onehot: [], weight: [], out: [] };
   const marks = {
     onehot: [],                                          // { rect, digit?, k, one }
