@@ -9,6 +9,7 @@ import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './compute.mj
 import { createWorkerRunner } from './compute-in-worker.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { createEquationView } from './equation-view.mjs';
+import { mountBenchmarkPanel } from './benchmark/panel.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
@@ -30,16 +31,15 @@ function idsSummary(ids) {
   return ids.length > 8 ? `${shown}, … (${ids.length} ids)` : shown;
 }
 
-async function mountBenchmark(section) {
-  let panel;
-  try {
-    panel = await import('./benchmark/panel.mjs');
-  } catch {
-    section.hidden = true;  // the benchmark panel is optional
-    return;
+// A list being typed ("[4, 7") is shown as wrong only after this long without a keystroke, or
+// when the learner leaves the field.
+const TYPING_PAUSE_MS = 700;
+
+// The limits the core enforces, in the hints under the inputs that meet them.
+function showLimits(lab) {
+  for (const span of document.querySelectorAll('[data-limit]')) {
+    span.textContent = count(lab.limits[span.dataset.limit]);
   }
-  section.hidden = false;
-  await panel.mountBenchmarkPanel(section);
 }
 
 function start(lab) {
@@ -57,6 +57,8 @@ function start(lab) {
   let differs;        // marks the cells where its two routes differ (showVerdict())
   let step = 0;
   let frame = 0;
+  let lastIdsKey = -Infinity;  // performance.now() of the last keystroke in the ids
+  let pauseTimer = 0;
   const worker = createWorkerRunner(lab);
 
   const weights = createWeightsInput(lab, {
@@ -96,8 +98,22 @@ function start(lab) {
     for (const request of redrawBelow) request();
   }
 
+  // An error in ids still being typed waits for a pause (update() runs again then); meanwhile
+  // no older message stands beside the ids.
+  function stillTyping(error) {
+    const since = performance.now() - lastIdsKey;
+    if (error.field !== 'ids' || document.activeElement !== fields.ids || since >= TYPING_PAUSE_MS) {
+      return false;
+    }
+    clearTimeout(pauseTimer);
+    pauseTimer = setTimeout(update, TYPING_PAUSE_MS - since);
+    setFieldErrors({});
+    return true;
+  }
+
   function fail(error) {
     if (!(error instanceof FieldError)) throw error;
+    if (stillTyping(error)) return;
     setFieldErrors({ [error.field]: error.message });
     setStale(result !== null);
     showPending(verdict, 'no result', result
@@ -172,7 +188,14 @@ function start(lab) {
     if (!frame) frame = requestAnimationFrame(update);
   }
 
-  form.addEventListener('input', schedule);
+  form.addEventListener('input', (event) => {
+    if (event.target === fields.ids) lastIdsKey = performance.now();
+    schedule();
+  });
+  fields.ids.addEventListener('blur', () => {
+    lastIdsKey = -Infinity;
+    schedule();
+  });
   form.addEventListener('submit', (event) => event.preventDefault());
   printout.addEventListener('toggle', () => {
     if (printout.open && result) renderPrintout(byId('printout-body'), lab, result);
@@ -191,8 +214,11 @@ async function main() {
     return;
   }
   status.textContent = 'Ready: type token IDs below.';
+  showLimits(lab);
   start(lab);
-  await mountBenchmark(byId('benchmark'));
+  const benchmark = byId('benchmark');
+  benchmark.hidden = false;
+  await mountBenchmarkPanel(benchmark);
 }
 
 main();

@@ -4,6 +4,7 @@
 // whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
 // GEMM that knows nothing of padding_idx.
 import { wholeNumber } from './compute.mjs';
+import { BACKWARD_FIELDS } from './error-fields.mjs';
 import { byData, element } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
 import { cells, transposed } from './matrix-views.mjs';
@@ -46,9 +47,6 @@ const OUTPUT = `
     ${matrixItem('onehotT', '<code>onehot.T</code>',
           'Row <var>id</var> has a 1 at each token with that id: the rows of <var>G</var> it adds.')}
   </div>`;
-
-// The core's messages about padding_idx start with its name.
-const fieldOf = (message) => (message.startsWith('padding_idx') ? 'padding-idx' : null);
 
 // id -> its positions in idx, ascending.
 function positionsById(ids) {
@@ -164,7 +162,7 @@ function notes(ids, positions, b, vocab, dim) {
 }
 
 function read({ ids, vocab, dim }, form) {
-  const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad-seed');
+  const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad');
   const paddingIdx = paddingIdxOf(form);
   return { ids, vocab, dim, seed, paddingIdx, padding: paddingRow(paddingIdx, vocab) };
 }
@@ -174,7 +172,7 @@ function read({ ids, vocab, dim }, form) {
 // onehot, tableKey); recomputed only when new.
 export function createBackwardView(root, lab, offload) {
   const view = createFormView(root, {
-    controls: CONTROLS, fieldOf, output: OUTPUT, lab, kind: 'backward', read, show, computing, offload,
+    controls: CONTROLS, fields: BACKWARD_FIELDS, output: OUTPUT, lab, kind: 'backward', read, show, computing, offload,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');

@@ -3,6 +3,7 @@
 // ids equal to padding_idx are left out. For sum and mean a bag is also a row of a multi-hot
 // matrix M (B × V) times W; max has no such form.
 import { FieldError } from './compute.mjs';
+import { BAG_FIELDS } from './error-fields.mjs';
 import { byData, element } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
 import { cells } from './matrix-views.mjs';
@@ -49,14 +50,6 @@ const OUTPUT = `
           "Row <var>b</var> counts each id in bag <var>b</var> (its weights, for per_sample_weights; divided by the bag's size, for mean).")}
   </div>`;
 
-// The core's messages start with the name of what they are about.
-function fieldOf(message) {
-  if (message.startsWith('padding_idx')) return 'padding-idx';
-  if (message.startsWith('per_sample_weights')) return 'weights';
-  if (message.startsWith('offsets') || message.startsWith('too many bags')) return 'offsets';
-  return null;
-}
-
 // "0, 2" as the core's offsets; an empty field is passed on, for the core's own message.
 function offsetsOf(lab, text) {
   if (text.trim() === '') return [];
@@ -67,19 +60,10 @@ function offsetsOf(lab, text) {
   }
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-// "1, 0.5, 2" (or [1, 0.5, 2]): the weights as typed and as numbers; null when empty.
-function weightsOf(text) {
-  const typed = text.split(/[\s,[\]]+/).filter((token) => token !== '');
-  if (typed.length === 0) return null;
-  typed.forEach((token, i) => {
-    if (!NUMBER.test(token)) {
-      throw new FieldError('weights',
-        `per_sample_weights: value ${i + 1} is "${token}", which is not a number, e.g. 1, 0.5, 2`);
-    }
-  });
-  return { typed, values: typed.map(Number) };
+// "1, 0.5, 2" (or [1, 0.5, 2]), read by the core's rule: { typed, values }, or null when empty.
+function weightsOf(lab, text) {
+  const { texts, values } = lab.parseSampleWeights(text);
+  return values.length === 0 ? null : { typed: texts, values };
 }
 
 // Bag b runs from offsets[b] to the next offset, the last one to n.
@@ -154,7 +138,7 @@ function cliText(offsets, b) {
 // weight, tableKey); recomputed only when new.
 export function createBagView(root, lab, offload) {
   const view = createFormView(root, {
-    controls: CONTROLS, fieldOf, output: OUTPUT, lab, kind: 'bag', read, show, computing, offload,
+    controls: CONTROLS, fields: BAG_FIELDS, output: OUTPUT, lab, kind: 'bag', read, show, computing, offload,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
@@ -164,7 +148,7 @@ export function createBagView(root, lab, offload) {
     const paddingIdx = paddingIdxOf(form);
     return {
       ids, vocab, dim, offsets: offsetsOf(lab, form.value('offsets')), mode: form.value('mode'),
-      weights: weightsOf(form.value('weights')), paddingIdx, padding: paddingRow(paddingIdx, vocab),
+      weights: weightsOf(lab, form.value('weights')), paddingIdx, padding: paddingRow(paddingIdx, vocab),
     };
   }
 

@@ -1,28 +1,29 @@
 // From what the learner typed to both routes' results, in two steps: plan() checks the inputs
-// (cheap), run() builds W and computes (the work grows with n·V·d). Every failure becomes a
-// FieldError naming the input it belongs to, with the core's message verbatim.
+// and every size limit (cheap), run() builds W and computes (the work grows with n·V·d). Every
+// failure becomes a FieldError naming the argument it is about, with the core's message verbatim.
 import { EmbedlabError } from './embedlab/embedlab.mjs';
 
 export class FieldError extends Error {
-  // field: 'ids' | 'shape' | 'weights'
+  // field: the core's name of the argument (error-fields.mjs places it), or null for none.
   constructor(field, message) {
     super(message);
     this.field = field;
   }
 }
 
-// Runs fn; an EmbedlabError (bad input, as the core words it) becomes a FieldError for field.
-function attempt(field, fn) {
+// Runs fn; an EmbedlabError (bad input, as the core words it) becomes a FieldError for the
+// argument the core names.
+function attempt(fn) {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof EmbedlabError) throw new FieldError(field, error.message);
+    if (error instanceof EmbedlabError) throw new FieldError(error.argument, error.message);
     throw error;
   }
 }
 
-// A whole number as typed into V, d or the seed; the core checks the range (a negative seed
-// wraps to 64 bits, as torch.manual_seed does).
+// A whole number as typed into V, d or a seed; the core checks the range (a negative seed
+// wraps to 64 bits, as torch.manual_seed does). field: the argument it is.
 export function wholeNumber(text, what, field) {
   const trimmed = text.trim();
   if (!/^[+-]?\d+$/.test(trimmed)) {
@@ -42,23 +43,27 @@ export function wholeNumber(text, what, field) {
 // Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
 // says how W is made: { source: 'seed', seed } | { source: 'tf' } | { source: 'npy', matrix }.
 export function plan(lab, input) {
-  const ids = attempt('ids', () => lab.parseIds(input.idsText));
+  const ids = attempt(() => lab.parseIds(input.idsText));
   if (input.source === 'npy') {
     if (!input.npy) throw new FieldError('weights', 'choose or drop a .npy file holding W (V × d)');
     if (input.npy.error) throw new FieldError('weights', input.npy.error);
     const matrix = input.npy.table;
-    attempt('ids', () => lab.checkIds(ids, matrix.rows));
+    attempt(() => lab.checkIds(ids, matrix.rows));
+    attempt(() => lab.checkSizes(ids.length, matrix.rows, matrix.cols));
     return { ids, vocab: matrix.rows, dim: matrix.cols, tableKey: input.npy.key,
              table: { source: 'npy', matrix } };
   }
-  const vocab = input.vocabText.trim() === ''
-    ? attempt('ids', () => lab.defaultVocab(ids))
-    : wholeNumber(input.vocabText, 'the vocabulary size V', 'shape');
-  const dim = wholeNumber(input.dimText, 'the embedding dimension d', 'shape');
+  const vocabFromIds = input.vocabText.trim() === '';
+  const vocab = vocabFromIds ? attempt(() => lab.defaultVocab(ids))
+    : wholeNumber(input.vocabText, 'the vocabulary size V', 'vocab');
+  const dim = wholeNumber(input.dimText, 'the embedding dimension d', 'dim');
+  // Every size limit now, before anything announces work that would only fail.
+  attempt(() => lab.checkSizes(ids.length, vocab, dim, vocabFromIds));
+  attempt(() => lab.checkIds(ids, vocab));
   if (input.source === 'tf') {
     return { ids, vocab, dim, tableKey: `tf:${vocab}:${dim}`, table: { source: 'tf' } };
   }
-  const seed = wholeNumber(input.seedText, 'the seed', 'weights');
+  const seed = wholeNumber(input.seedText, 'the seed', 'seed');
   return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
 }
 
@@ -78,7 +83,7 @@ export function tableFor(lab, p, cache) {
   if (cache.key === p.tableKey) return cache.weight;
   const { vocab, dim, table } = p;
   const weight = table.source === 'npy' ? table.matrix
-    : attempt('shape', () => (table.source === 'tf' ? lab.tfTable(vocab, dim)
+    : attempt(() => (table.source === 'tf' ? lab.tfTable(vocab, dim)
       : lab.seededTable(table.seed, vocab, dim)));
   cache.key = p.tableKey;
   cache.weight = weight;
@@ -88,9 +93,9 @@ export function tableFor(lab, p, cache) {
 // Both routes for plan p; cache as for tableFor().
 export function run(lab, p, cache) {
   const weight = tableFor(lab, p, cache);
-  attempt('ids', () => lab.checkIds(p.ids, p.vocab));
+  attempt(() => lab.checkIds(p.ids, p.vocab));
   const lookup = lab.lookup(weight, p.ids);
-  const onehot = attempt('ids', () => lab.oneHot(p.ids, p.vocab));
+  const onehot = attempt(() => lab.oneHot(p.ids, p.vocab));
   const product = lab.onehotProduct(onehot, weight);
   const comparison = lab.compare(lookup, product);
   return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, weight, lookup, onehot,

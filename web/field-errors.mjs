@@ -1,25 +1,33 @@
-// Error messages next to the inputs they belong to. Each field has one role="alert" paragraph;
-// its inputs get aria-invalid while it shows a message. Messages are set as text, never HTML.
-const FIELDS = {
-  ids: { error: 'ids-error', inputs: ['ids'] },
-  shape: { error: 'shape-error', inputs: ['vocab', 'dim'] },
-  weights: { error: 'weights-error', inputs: ['seed', 'npy-file'] },
-};
+// Error messages next to the inputs they belong to, placed by the core's argument name
+// (error-fields.mjs). Each input has one role="alert" paragraph, "<input id>-error" (the .npy
+// file's is "weights-error"); the input gets aria-invalid while it shows a message. An argument
+// no input stands for is shown under the ids, marking nothing. Messages are set as text, never HTML.
+import { PAGE_FIELDS } from './error-fields.mjs';
 
-function setField(name, message) {
-  const field = FIELDS[name];
-  const box = document.getElementById(field.error);
-  if (box.textContent === message) return;  // an alert changed again is announced again
-  box.textContent = message;
-  box.hidden = message === '';
-  for (const id of field.inputs) {
-    const input = document.getElementById(id);
-    if (message) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
+const BOXES = { ids: 'ids-error', vocab: 'vocab-error', dim: 'dim-error', seed: 'seed-error',
+                'npy-file': 'weights-error' };
+
+function setField(input, message, invalid) {
+  const box = document.getElementById(BOXES[input]);
+  if (box.textContent !== message) {  // an alert changed again is announced again
+    box.textContent = message;
+    box.hidden = message === '';
   }
+  const element = document.getElementById(input);
+  if (invalid) element.setAttribute('aria-invalid', 'true');
+  else element.removeAttribute('aria-invalid');
 }
 
-// errors: { ids?, shape?, weights? } -> message; the fields not named are cleared.
+// errors: { argument: message } (the core's argument names, or null for none); every other
+// field is cleared.
 export function setFieldErrors(errors) {
-  for (const name of Object.keys(FIELDS)) setField(name, errors[name] ?? '');
+  const shown = new Map();
+  for (const [argument, message] of Object.entries(errors)) {
+    const input = PAGE_FIELDS[argument];
+    shown.set(input ?? PAGE_FIELDS.ids, { message, invalid: input !== undefined });
+  }
+  for (const input of Object.values(PAGE_FIELDS)) {
+    const { message = '', invalid = false } = shown.get(input) ?? {};
+    setField(input, message, invalid);
+  }
 }

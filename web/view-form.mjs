@@ -17,16 +17,16 @@ export const PADDING_IDX_INPUT = `<label class="view-field"><span><code>padding_
 
 export function paddingIdxOf(form) {
   const text = form.value('padding-idx');
-  return text.trim() === '' ? null : wholeNumber(text, 'padding_idx', 'padding-idx');
+  return text.trim() === '' ? null : wholeNumber(text, 'padding_idx', 'padding_idx');
 }
 
 // Once the core has accepted paddingIdx, it lies in [-V, V): the row it names, or null for none.
 export const paddingRow = (paddingIdx, vocab) => (paddingIdx === null ? null : (paddingIdx + vocab) % vocab);
 
 // root: where the form and its alert are appended; markup: constant markup of labelled inputs,
-// each with a name; fieldOf(message): the input a message of the core is about, or null.
-// update() runs once per frame after input.
-function createViewForm(root, markup, fieldOf, update) {
+// each with a name; fields: the core's argument names -> the input each stands for
+// (error-fields.mjs). update() runs once per frame after input.
+function createViewForm(root, markup, fields, update) {
   const errorId = `view-error-${++forms}`;
   const template = document.createElement('template');
   template.innerHTML = `<form class="view-controls" novalidate autocomplete="off">${markup}</form>
@@ -60,11 +60,11 @@ function createViewForm(root, markup, fieldOf, update) {
     // The input's text by name (a select's value).
     value: (name) => form.elements[name].value,
     clear: () => show('', null),
-    // A FieldError (field = an input's name) or the core's EmbedlabError is shown; anything else
-    // is a bug and is thrown on.
+    // A FieldError or the core's EmbedlabError is shown beside the input for its argument (none
+    // for an argument the view has no input for); anything else is a bug and is thrown on.
     fail(error) {
-      if (error instanceof FieldError) show(error.message, error.field);
-      else if (error instanceof EmbedlabError) show(error.message, fieldOf(error.message));
+      if (error instanceof FieldError) show(error.message, fields[error.field]);
+      else if (error instanceof EmbedlabError) show(error.message, fields[error.argument]);
       else throw error;
     },
   };
@@ -80,7 +80,7 @@ export function matrixItem(name, title, note) {
     </div>`;
 }
 
-// root: an empty element the view fills: the form (controls, fieldOf as for createViewForm),
+// root: an empty element the view fills: the form (controls, fields as for createViewForm),
 // then a div.view-output holding the constant markup output.
 // kind: the view's computation in view-compute.mjs; read(result, form): its arguments, throwing
 // a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
@@ -89,9 +89,9 @@ export function matrixItem(name, title, note) {
 // PRODUCT_BUDGET while computing(args) shows that it runs; without one, all run here.
 // Returns the output element and render(result), for compute.run()'s result.
 export function createFormView(root, {
-  controls, fieldOf, output: markup, lab, kind, read, show, computing, offload,
+  controls, fields, output: markup, lab, kind, read, show, computing, offload,
 }) {
-  const form = createViewForm(root, controls, fieldOf, () => update());
+  const form = createViewForm(root, controls, fields, () => update());
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);

@@ -163,7 +163,7 @@ describe('bag view', () => {
       ['offsets', '0, <i>2</i>', 'offsets: token 2 is "<i>2</i>": "<" does not belong in a list of ids; separate ids with commas or spaces, e.g. 2, 3, 1'],
       ['offsets', '', 'offsets is empty: give the position where each bag starts, beginning with 0, e.g. 0, 2'],
       ['weights', '1, 2', "per_sample_weights are only supported for mode='sum' (got mode='mean'), as in PyTorch"],
-      ['weights', '1, x', 'per_sample_weights: value 2 is "x", which is not a number, e.g. 1, 0.5, 2'],
+      ['weights', '1, x', 'per_sample_weights: value 2 is "x", which is not a finite number, e.g. 1, 0.5, 2'],
       ['padding-idx', '4', 'padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4'],
     ];
     for (const [name, text, message] of cases) {

@@ -47,13 +47,13 @@ describe('bad input', () => {
      'token 2 is "-1": token ids must be >= 0 (each id picks a row of W, counting from 0)'],
     ['no ids at all', '#ids', '  ', 'ids-error', 'no token ids: type at least one, e.g. 2, 3, 1'],
     ['an empty entry', '#ids', '2,,3', 'ids-error', 'empty entry: the comma at character 3 has no id before it'],
-    ['V that is not a number', '#vocab', 'four', 'shape-error', 'the vocabulary size V must be a whole number, got "four"'],
-    ['V = 0', '#vocab', '0', 'shape-error', 'the vocabulary size V must be at least 1, got 0'],
-    ['V over the limit', '#vocab', '2000000', 'shape-error', 'the vocabulary size V = 2000000 is over the limit of 1048576'],
-    ['d = 0', '#dim', '0', 'shape-error', 'the embedding dimension d must be at least 1, got 0'],
-    ['d that is not a whole number', '#dim', '2.5', 'shape-error', 'the embedding dimension d must be a whole number, got "2.5"'],
-    ['d over the limit', '#dim', '9000', 'shape-error', 'the embedding dimension d = 9000 is over the limit of 8192'],
-    ['a seed that is not a number', '#seed', '12a', 'weights-error', 'the seed must be a whole number, got "12a"'],
+    ['V that is not a number', '#vocab', 'four', 'vocab-error', 'the vocabulary size V must be a whole number, got "four"'],
+    ['V = 0', '#vocab', '0', 'vocab-error', 'the vocabulary size V must be at least 1, got 0'],
+    ['V over the limit', '#vocab', '2000000', 'vocab-error', 'the vocabulary size V = 2000000 is over the limit of 1048576'],
+    ['d = 0', '#dim', '0', 'dim-error', 'the embedding dimension d must be at least 1, got 0'],
+    ['d that is not a whole number', '#dim', '2.5', 'dim-error', 'the embedding dimension d must be a whole number, got "2.5"'],
+    ['d over the limit', '#dim', '9000', 'dim-error', 'the embedding dimension d = 9000 is over the limit of 8192'],
+    ['a seed that is not a number', '#seed', '12a', 'seed-error', 'the seed must be a whole number, got "12a"'],
   ];
   for (const [name, field, text, errorId, message] of cases) {
     test(name, async () => {
@@ -84,12 +84,12 @@ describe('bad input', () => {
     await page.fill('#dim', '8000');
     await waitForWeightShape(page, '4 × 8000');
     await page.fill('#vocab', '1000000');
-    await expectError('shape-error',
+    await expectError('vocab-error',
       'the embedding table (V x d) would be 1000000 x 8000 floats, over the limit of 67108864 floats (256 MiB) that keeps memory bounded',
       'idx = [2, 3, 1], V = 4, d = 8000');
     await page.fill('#vocab', '');
     await page.fill('#dim', '5');
-    await expectRecovered('shape-error');
+    await expectRecovered('vocab-error');
   });
 
   test('too many ids', async () => {
@@ -111,6 +111,103 @@ describe('bad input', () => {
     await page.fill('#ids', '2, 3, 1');
     await page.fill('#vocab', '');
     await expectRecovered('ids-error');
+  });
+
+  test('an id that makes the default V too large is an error of the ids, not of V or d', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 99999999');
+    await expectError('ids-error', 'token 2 is 99999999: the vocabulary size max(ids) + 1 = ' +
+      '100000000 would be over the limit of 1048576 rows; use a smaller id');
+    assert.equal(await page.getAttribute('#vocab', 'aria-invalid'), null);
+    assert.equal(await page.getAttribute('#dim', 'aria-invalid'), null);
+    assert.equal(await errorText(page, 'vocab-error'), '');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+    // Within V's limit, a default V can still make the table too large: the ids' doing too.
+    await page.fill('#dim', '768');
+    await waitForWeightShape(page, '4 × 768');
+    await page.fill('#ids', '2, 99999');
+    await expectError('ids-error', 'the embedding table (V x d) would be 100000 x 768 floats, over ' +
+      'the limit of 67108864 floats (256 MiB) that keeps memory bounded', 'idx = [2, 3, 1], V = 4, d = 768');
+    assert.equal(await page.getAttribute('#dim', 'aria-invalid'), null);
+    await page.fill('#dim', '5');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+  });
+
+  test('an id beyond 2^53 is reported exactly', async () => {
+    const { page } = env;
+    await page.fill('#ids', '1, 9007199254740993');
+    await expectError('ids-error', 'token 2 is 9007199254740993: ids above 2^53 = 9007199254740992 ' +
+      'cannot be passed on exactly as JavaScript numbers (no vocabulary is that large)');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+  });
+
+  test('size limits are checked before anything says computing', async () => {
+    const { page } = env;
+    await page.evaluate(() => {
+      window.verdictTexts = [];
+      new MutationObserver(() => window.verdictTexts.push(document.getElementById('verdict').textContent))
+        .observe(document.getElementById('verdict'), { childList: true, subtree: true, characterData: true });
+    });
+    await page.fill('#dim', '8192');
+    await waitForWeightShape(page, '4 × 8192');
+    await page.fill('#vocab', '1048576');
+    await page.waitForFunction(() => !document.getElementById('dim-error').hidden ||
+                                     !document.getElementById('vocab-error').hidden);
+    await waitForVerdict(page, 'no result');
+    const shown = `${await errorText(page, 'vocab-error')}${await errorText(page, 'dim-error')}`;
+    assert.equal(shown, 'the embedding table (V x d) would be 1048576 x 8192 floats, over the ' +
+      'limit of 67108864 floats (256 MiB) that keeps memory bounded');
+    const texts = await page.evaluate(() => window.verdictTexts);
+    assert.ok(!texts.some((text) => /computing/i.test(text)), texts.join(' | '));
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    await expectRecovered('vocab-error');
+  });
+
+  test('the hints under V and d state the limits', async () => {
+    const { page } = env;
+    assert.match(await page.textContent('#vocab-hint'), /At most 1,048,576\./);
+    assert.match(await page.textContent('#dim-hint'), /At most 8,192\./);
+  });
+
+  test('a list being typed turns red only after a pause or on leaving the field', async () => {
+    const { page } = env;
+    await page.fill('#ids', '');
+    await page.keyboard.type('[4, 7');
+    // Right after the keystrokes: no alert yet (it waits for a pause in typing).
+    assert.equal(await page.isHidden('#ids-error'), true);
+    await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
+    assert.equal(await errorText(page, 'ids-error'),
+      'unbalanced brackets: the "[" at character 1 is never closed with "]"');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    await page.keyboard.type(', [');
+    await page.locator('#dim').focus();  // leaving the field shows it at once
+    await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+  });
+
+  test('every argument the core can raise has a place on the page', async () => {
+    const { page } = env;
+    const { names, placed } = await page.evaluate(async () => {
+      const fields = await import('./error-fields.mjs');
+      const { loadEmbedlab } = await import('./embedlab/embedlab.mjs');
+      const lab = await loadEmbedlab();
+      return {
+        names: [...lab.argumentNames],
+        placed: [...Object.keys(fields.PAGE_FIELDS), ...Object.keys(fields.BACKWARD_FIELDS),
+                 ...Object.keys(fields.BAG_FIELDS), ...fields.UNPLACED_ARGUMENTS],
+      };
+    });
+    assert.ok(names.length >= 14);
+    for (const name of names) assert.ok(placed.includes(name), `no place on the page for ${name}`);
+    for (const name of placed) assert.ok(names.includes(name), `${name} is not an argument of the core`);
   });
 
   test('the .npy source without a file asks for one', async () => {
@@ -148,8 +245,8 @@ describe('bad input', () => {
     const attacks = [
       ['#ids', '<img src=x onerror=window.__pwned=1>', 'ids-error',
        'token 1 is "<img": "<" does not belong in a list of ids; separate ids with commas or spaces, e.g. 2, 3, 1'],
-      ['#vocab', '<b>V</b>', 'shape-error', 'the vocabulary size V must be a whole number, got "<b>V</b>"'],
-      ['#seed', '<script>window.__pwned=2</script>', 'weights-error',
+      ['#vocab', '<b>V</b>', 'vocab-error', 'the vocabulary size V must be a whole number, got "<b>V</b>"'],
+      ['#seed', '<script>window.__pwned=2</script>', 'seed-error',
        'the seed must be a whole number, got "<script>window.__pwned=2</script>"'],
     ];
     for (const [field, text, errorId, message] of attacks) {

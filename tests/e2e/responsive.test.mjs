@@ -206,20 +206,21 @@ describe('responsiveness', () => {
     assert.equal(await page.textContent('#verdict .verdict-word'), 'bit-identical');
   });
 
-  test("the worker's errors arrive in the core's words", async () => {
+  test('a request over the limits is refused in the core\'s words before the worker is asked', async () => {
     const { page } = env;
+    const errorsBefore = await workerAnswers('error');
     await page.fill('#dim', '8192');
     await page.fill('#vocab', String(GPT2_VOCAB));
-    await page.waitForFunction(() => !document.getElementById('shape-error').hidden);
-    assert.equal(await errorText(page, 'shape-error'),
+    await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
+    assert.equal(await errorText(page, 'vocab-error'),
       `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
       '67108864 floats (256 MiB) that keeps memory bounded');
     await waitForVerdict(page, 'no result');
-    assert.ok(await workerAnswers('error') >= 1);
+    assert.equal(await workerAnswers('error'), errorsBefore);
     await page.fill('#dim', '5');
     await page.fill('#vocab', '');
     await waitForVerdict(page, 'bit-identical');
-    assert.equal(await errorText(page, 'shape-error'), '');
+    assert.equal(await errorText(page, 'vocab-error'), '');
   });
 });
 
@@ -260,8 +261,8 @@ describe('without a worker', () => {
         assert.ok((await page.textContent('#weight-box caption')).includes(': 8192 × 64'));
         await page.fill('#vocab', '50257');  // and an error, in the core's words
         await page.fill('#dim', '8192');
-        await page.waitForFunction(() => !document.getElementById('shape-error').hidden);
-        assert.equal(await errorText(page, 'shape-error'),
+        await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
+        assert.equal(await errorText(page, 'vocab-error'),
           `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
           '67108864 floats (256 MiB) that keeps memory bounded');
         env.assertClean();

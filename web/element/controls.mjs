@@ -11,9 +11,10 @@ const MARKUP = `
   </select></label>
   <label class="control">seed <input name="seed" type="text" inputmode="numeric" spellcheck="false"></label>`;
 
-// Which inputs a FieldError of compute.mjs (or an AttributeError) belongs to.
-const INVALID = { ids: ['ids'], shape: ['vocab', 'dim'], weights: ['seed', 'weights'],
-                  src: ['weights'], vocab: ['vocab'], dim: ['dim'], seed: ['seed'] };
+// Which input a FieldError of compute.mjs (its field: the core's argument) or an AttributeError
+// belongs to: each control is named after its attribute, and the W select stands for the file.
+const INVALID = { ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'weights',
+                  src: 'weights' };
 
 // form: an empty <form> in the shadow root; host: the element; errorId: the id of its alert.
 export function createControls(form, host, errorId) {
@@ -44,9 +45,8 @@ export function createControls(form, host, errorId) {
       const fromFile = input.source === 'npy';
       for (const name of ['vocab', 'dim', 'seed']) fields[name].disabled = fromFile;
       fields.weights.querySelector('option[value="npy"]').hidden = !host.hasAttribute('src');
-      const invalid = new Set(INVALID[field] ?? []);
       for (const control of fields) {
-        if (invalid.has(control.name)) control.setAttribute('aria-invalid', 'true');
+        if (control.name === INVALID[field]) control.setAttribute('aria-invalid', 'true');
         else control.removeAttribute('aria-invalid');
       }
     },

@@ -1,0 +1,20 @@
+// Where an error is shown, by the core's name for what it is about (EmbedlabError.argument, or a
+// FieldError's field): each form maps the arguments it has an input for to that input's name.
+// Between them these tables name every argument the core can raise (tests/e2e/errors.test.mjs
+// checks them against lab.argumentNames), so no error is placed by reading its message.
+
+// The page's main form and the element's controls (input names; the element's W select stands
+// for both the seed and the .npy file).
+export const PAGE_FIELDS = Object.freeze({
+  ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'npy-file',
+});
+
+export const BACKWARD_FIELDS = Object.freeze({ grad: 'grad-seed', padding_idx: 'padding-idx' });
+
+export const BAG_FIELDS = Object.freeze({
+  offsets: 'offsets', mode: 'mode', per_sample_weights: 'weights', padding_idx: 'padding-idx',
+});
+
+// No input stands for these: the page never sets max_norm, and it makes the one-hot matrix and
+// both compared results itself. Their errors are shown in the form's alert, marking no input.
+export const UNPLACED_ARGUMENTS = Object.freeze(['max_norm', 'norm_type', 'onehot', 'compared']);
