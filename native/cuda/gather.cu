@@ -10,7 +10,8 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 
-// T is float (naive) or float4 (vec4); width is dim in units of T. i < n * width.
+// T is what one thread moves: float, std::uint16_t (naive) or a 16-byte float4 or uint4; width
+// is dim in units of T. i < n * width.
 template <typename T>
 __global__ void gather_rows_kernel(const T* __restrict__ weight, std::uint32_t width,
                                    const std::int64_t* __restrict__ ids, std::uint32_t total,
@@ -35,30 +36,58 @@ void launch(const T* weight, std::int64_t width, const std::int64_t* ids, std::i
   check_launch(name);
 }
 
+// Rows of Element moved as 16-byte Vectors.
+template <typename Vector, typename Element>
+void launch_sixteen_bytes(const Element* weight, std::int64_t dim, const std::int64_t* ids,
+                          std::int64_t n, Element* out, cudaStream_t stream, const char* name) {
+  static_assert(sizeof(Vector) == 16 && sizeof(Vector) % sizeof(Element) == 0);
+  if (!sixteen_byte_rows(weight, dim * static_cast<std::int64_t>(sizeof(Element)), out))
+    throw std::invalid_argument(
+        std::string(name) + " needs rows of a multiple of 16 bytes and 16-byte aligned buffers");
+  constexpr auto per_vector = static_cast<std::int64_t>(sizeof(Vector) / sizeof(Element));
+  launch(reinterpret_cast<const Vector*>(weight), dim / per_vector, ids, n,
+         reinterpret_cast<Vector*>(out), stream, name);
+}
+
 }  // namespace
 
 void gather_rows_naive(const float* weight, std::int64_t dim, const std::int64_t* ids,
                        std::int64_t n, float* out, cudaStream_t stream) {
-  launch(weight, dim, ids, n, out, stream, "gather_rows_naive");
+  launch(weight, dim, ids, n, out, stream, "gather_rows_naive (float32)");
 }
 
 void gather_rows_vec4(const float* weight, std::int64_t dim, const std::int64_t* ids,
                       std::int64_t n, float* out, cudaStream_t stream) {
-  if (!vec4_applicable(weight, dim, out))
-    throw std::invalid_argument("gather_rows_vec4 needs dim % 4 == 0 and 16-byte aligned buffers");
-  launch(reinterpret_cast<const float4*>(weight), dim / 4, ids, n, reinterpret_cast<float4*>(out),
-         stream, "gather_rows_vec4");
+  launch_sixteen_bytes<float4>(weight, dim, ids, n, out, stream, "gather_rows_vec4");
 }
 
-bool vec4_applicable(const float* weight, std::int64_t dim, const float* out) {
-  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return dim % 4 == 0 && aligned(weight) && aligned(out);
+void gather_rows_naive(const std::uint16_t* weight, std::int64_t dim, const std::int64_t* ids,
+                       std::int64_t n, std::uint16_t* out, cudaStream_t stream) {
+  launch(weight, dim, ids, n, out, stream, "gather_rows_naive (2-byte)");
+}
+
+void gather_rows_vec8(const std::uint16_t* weight, std::int64_t dim, const std::int64_t* ids,
+                      std::int64_t n, std::uint16_t* out, cudaStream_t stream) {
+  launch_sixteen_bytes<uint4>(weight, dim, ids, n, out, stream, "gather_rows_vec8");
+}
+
+bool sixteen_byte_rows(const void* weight, std::int64_t row_bytes, const void* out) {
+  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return row_bytes % 16 == 0 && aligned(weight) && aligned(out);
 }
 
 void gather_rows(const float* weight, std::int64_t dim, const std::int64_t* ids, std::int64_t n,
                  float* out, cudaStream_t stream) {
-  if (vec4_applicable(weight, dim, out))
+  if (sixteen_byte_rows(weight, dim * static_cast<std::int64_t>(sizeof(float)), out))
     gather_rows_vec4(weight, dim, ids, n, out, stream);
+  else
+    gather_rows_naive(weight, dim, ids, n, out, stream);
+}
+
+void gather_rows(const std::uint16_t* weight, std::int64_t dim, const std::int64_t* ids,
+                 std::int64_t n, std::uint16_t* out, cudaStream_t stream) {
+  if (sixteen_byte_rows(weight, dim * static_cast<std::int64_t>(sizeof(std::uint16_t)), out))
+    gather_rows_vec8(weight, dim, ids, n, out, stream);
   else
     gather_rows_naive(weight, dim, ids, n, out, stream);
 }

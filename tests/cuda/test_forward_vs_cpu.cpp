@@ -1,5 +1,6 @@
-// The GPU forward routes against the CPU core, bit for bit: the gathers (naive, vec4 and the
-// automatic choice) against embedlab::lookup, the one-hot SGEMM against embedlab::onehot_product.
+// The GPU forward routes against the CPU core, bit for bit: the float32 gathers (naive, vec4 and
+// the automatic choice) against embedlab::lookup, the one-hot SGEMM against
+// embedlab::onehot_product. The 2-byte tables and TF32 have files of their own.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
@@ -26,8 +27,8 @@ void check_gathers(const Matrix& w, const Ids& ids) {
   const Matrix expected = embedlab::lookup(w, ids);
   INFO("V = " << w.rows() << ", d = " << w.cols() << ", n = " << ids.size());
   for (const auto kernel :
-       {cuda::GatherKernel::naive, cuda::GatherKernel::automatic, cuda::GatherKernel::vec4}) {
-    if (kernel == cuda::GatherKernel::vec4 && w.cols() % 4 != 0) continue;
+       {cuda::GatherKernel::naive, cuda::GatherKernel::automatic, cuda::GatherKernel::vectorised}) {
+    if (kernel == cuda::GatherKernel::vectorised && w.cols() % 4 != 0) continue;
     INFO("kernel " << static_cast<int>(kernel));
     const Matrix got = cuda::lookup(w, ids, kernel);
     INFO(embedlab::compare(expected, got).verdict);

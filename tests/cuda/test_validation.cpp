@@ -69,10 +69,51 @@ TEST_CASE("a one-hot matrix over the size limit is refused as on the CPU") {
   CHECK(input_error_of([&] { cuda::onehot_lookup(wide, ids); }) == cpu);
 }
 
-TEST_CASE("the vec4 gather refuses a width that is not a multiple of 4") {
-  const Matrix odd = Matrix::Ones(4, 5);
-  CHECK_THAT(input_error_of([&] { cuda::lookup(odd, {0}, cuda::GatherKernel::vec4); }),
-             Contains("d = 5"));
+TEST_CASE("the vectorised gathers refuse rows that are not a multiple of 16 bytes") {
+  CHECK_THAT(input_error_of(
+                 [&] { cuda::lookup(Matrix::Ones(4, 5), {0}, cuda::GatherKernel::vectorised); }),
+             Contains("float32 rows need d % 4 == 0, got d = 5"));
+  const cuda::Bf16Matrix twelve = cuda::to_bf16(Matrix::Ones(4, 12));  // 24-byte rows
+  CHECK_THAT(input_error_of([&] { cuda::lookup(twelve, {0}, cuda::GatherKernel::vectorised); }),
+             Contains("bfloat16 rows need d % 8 == 0, got d = 12"));
+}
+
+TEST_CASE("bfloat16 and float16 tables: bad ids are reported as on the CPU") {
+  const Ids ids{0, 7, 1};
+  const std::string cpu = input_error_of([&] { embedlab::lookup(table, ids); });
+  CHECK(input_error_of([&] { cuda::lookup(cuda::to_bf16(table), ids); }) == cpu);
+  CHECK(input_error_of([&] { cuda::lookup(cuda::to_f16(table), ids); }) == cpu);
+  const std::string one_hot = input_error_of([&] { embedlab::one_hot(ids, table.rows()); });
+  CHECK(input_error_of([&] { cuda::onehot_lookup(cuda::to_bf16(table), ids); }) == one_hot);
+  CHECK(input_error_of([&] { cuda::onehot_lookup(table, ids, cuda::ProductMath::tf32); }) ==
+        one_hot);
+}
+
+TEST_CASE("bfloat16 and float16 tables: sizes are checked as on the CPU") {
+  const Matrix wide = Matrix::Zero(1 << 20, 1);
+  const Ids many(100, 0);  // a 100 x 2^20 one-hot matrix: over the limit
+  CHECK(input_error_of([&] { cuda::onehot_lookup(cuda::to_bf16(wide), many); }) ==
+        input_error_of([&] { embedlab::one_hot(many, wide.rows()); }));
+  const Ids too_many(65537, 0);
+  CHECK(input_error_of([&] { cuda::lookup(cuda::to_f16(table), too_many); }) ==
+        input_error_of([&] { embedlab::lookup(table, too_many); }));
+}
+
+TEST_CASE("a 2-byte table whose values do not fill its shape is refused") {
+  cuda::Bf16Matrix short_table = cuda::to_bf16(table);
+  short_table.values.pop_back();
+  const auto check = [](const InputError& e) {
+    return e.argument() == embedlab::Argument::weights &&
+           std::string(e.what()) == "a bfloat16 table of 4 x 8 needs 32 values, got 31";
+  };
+  CHECK_THROWS_MATCHES(cuda::lookup(short_table, {0}), InputError,
+                       Catch::Predicate<InputError>(check));
+  CHECK_THROWS_MATCHES(cuda::onehot_lookup(short_table, {0}), InputError,
+                       Catch::Predicate<InputError>(check));
+  cuda::F16Matrix negative = cuda::to_f16(table);
+  negative.rows = -4;
+  CHECK_THAT(input_error_of([&] { cuda::lookup(negative, {0}); }),
+             Contains("a float16 table of -4 x 8: a size cannot be negative"));
 }
 
 TEST_CASE("the backward checks ids, gradient rows and padding_idx as on the CPU") {
@@ -104,7 +145,10 @@ TEST_CASE("valid input without a device throws CudaError with the CUDA runtime's
   }
   const std::string runtime_text =
       status == cudaSuccess ? "none found" : cudaGetErrorString(status);
-  CHECK_THROWS_MATCHES(cuda::lookup(table, {0, 1}), cuda::CudaError,
-                       Catch::Matchers::Message("looking for a CUDA device: " + runtime_text));
+  const auto device_error = Catch::Matchers::Message("looking for a CUDA device: " + runtime_text);
+  CHECK_THROWS_MATCHES(cuda::lookup(table, {0, 1}), cuda::CudaError, device_error);
+  CHECK_THROWS_MATCHES(cuda::lookup(cuda::to_bf16(table), {0, 1}), cuda::CudaError, device_error);
+  CHECK_THROWS_MATCHES(cuda::onehot_lookup(table, {0, 1}, cuda::ProductMath::tf32), cuda::CudaError,
+                       device_error);
   CHECK_THAT(cuda::device_unavailable_reason(), Contains(runtime_text));
 }
