@@ -14,7 +14,9 @@ import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
 import { renderPrintout } from './printout.mjs';
+import { readUrlState, urlFor } from './url-state.mjs';
 import { createStepThrough } from './step-through.mjs';
+import { createTextInput } from './text-input.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
 import { createWeightsInput } from './weights-input.mjs';
 
@@ -70,10 +72,25 @@ function start(lab) {
     detail: byId('step-detail'),
   }, pick);
   const equation = createEquationView(byId('equation'), { onStep: pick });
+  const textMode = createTextInput(lab, {
+    modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
+    tokenizer: byId('tokenizer'), status: byId('text-status'), error: byId('text-error'),
+    chips: byId('token-chips'), ids: fields.ids, idsHint: byId('ids-hint'), vocab: fields.vocab,
+    dim: fields.dim,
+  }, pick);
 
   function pick(picked) {
     step = picked;
     render();
+    rememberInUrl();
+  }
+
+  // The inputs as typed, the source, the token and the view in the address (url-state.mjs).
+  const linked = readUrlState(location.search);
+  function rememberInUrl() {
+    const inputs = Object.fromEntries(Object.entries(fields).map(([id, input]) => [id, input.value]));
+    history.replaceState(null, '', urlFor(location.href,
+      { inputs, source: weights.source(), step, view: linked.view }));
   }
 
   // Each with inputs of its own, recomputed when the result or those inputs change.
@@ -94,6 +111,7 @@ function start(lab) {
     equation.render(result, step);
     renderMatrices(boxes, result, step, differs);
     stepThrough.render(result, step);
+    textMode.select(step);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
     for (const request of redrawBelow) request();
   }
@@ -127,6 +145,7 @@ function start(lab) {
     setStale(false);
     differs = showVerdict(verdict, result.comparison, result.lookup, result.product);
     render();
+    rememberInUrl();
   }
 
   function finish(p) {
@@ -200,7 +219,12 @@ function start(lab) {
   printout.addEventListener('toggle', () => {
     if (printout.open && result) renderPrintout(byId('printout-body'), lab, result);
   });
+  for (const [id, text] of Object.entries(linked.inputs)) fields[id].value = text;
+  if (linked.source) form.elements.source.value = linked.source;
+  step = linked.step ?? 0;
   update();
+  // Sections off screen are laid out late (content-visibility): scroll once the page has settled.
+  if (linked.view) requestAnimationFrame(() => requestAnimationFrame(() => byId(linked.view).scrollIntoView()));
 }
 
 async function main() {

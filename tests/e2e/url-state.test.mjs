@@ -1,0 +1,71 @@
+// The page's state lives in its address: a link opens exactly what its author saw, typing keeps
+// the address current, and a bad value from the address gets the message a typed one gets.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
+
+const param = (page, name) => new URL(page.url()).searchParams.get(name);
+
+describe('state in the address', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  test('a link sets the inputs, the source and the token', async () => {
+    const { page } = env;
+    await page.goto(`${env.url}?ids=4,%207&vocab=10&dim=3&seed=7&k=1`);
+    await waitForVerdict(page, 'bit-identical');
+    assert.equal(await page.inputValue('#ids'), '4, 7');
+    assert.equal(await page.inputValue('#vocab'), '10');
+    assert.equal(await page.inputValue('#dim'), '3');
+    assert.equal(await page.inputValue('#seed'), '7');
+    assert.ok((await page.textContent('#weight-box caption')).includes(': 10 × 3'));
+    assert.equal((await tableCells(page, 'lookup-box')).length, 2);
+    assert.equal(param(page, 'k'), '1');
+    await page.goto(`${env.url}?ids=1,2&w=tf&dim=2`);
+    await waitForVerdict(page, 'bit-identical');
+    assert.ok(await page.isChecked('#source-tf'));
+  });
+
+  test('typing keeps the address current, and the address reproduces the page', async () => {
+    const { page } = env;
+    await page.goto(env.url);
+    await waitForVerdict(page, 'bit-identical');
+    await page.fill('#ids', '0, 5, 5');
+    await page.fill('#dim', '4');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('dim') === '4');
+    assert.equal(param(page, 'ids'), '0, 5, 5');
+    const link = page.url();
+    const cells = await tableCells(page, 'lookup-box');
+    await page.goto('about:blank');
+    await page.goto(link);
+    await waitForVerdict(page, 'bit-identical');
+    assert.equal(await page.inputValue('#ids'), '0, 5, 5');
+    assert.deepEqual(await tableCells(page, 'lookup-box'), cells);
+  });
+
+  test('a bad value in the address is shown under its field, as if typed', async () => {
+    const { page } = env;
+    await page.goto(`${env.url}?ids=2,3,1&dim=0`);
+    await page.waitForFunction(() => !document.getElementById('dim-error').hidden);
+    assert.equal(await errorText(page, 'dim-error'), 'the embedding dimension d must be at least 1, got 0');
+    assert.equal(await page.getAttribute('#dim', 'aria-invalid'), 'true');
+    await page.goto(`${env.url}?ids=2,%209007199254740993`);
+    await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
+    assert.match(await errorText(page, 'ids-error'), /^token 2 is 9007199254740993: /);
+    await page.goto(`${env.url}?ids=<b>x</b>`);
+    await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
+    assert.equal(await page.locator('#ids-error b').count(), 0);
+  });
+
+  test('view= opens the page at that section', async () => {
+    const { page } = env;
+    await page.goto(`${env.url}?view=bag`);
+    await waitForVerdict(page, 'bit-identical');
+    await page.waitForFunction(() => {
+      const top = document.getElementById('bag').getBoundingClientRect().top;
+      return top >= -2 && top < window.innerHeight / 2;
+    });
+  });
+});
