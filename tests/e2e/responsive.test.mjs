@@ -125,24 +125,29 @@ describe('responsiveness', () => {
     assert.ok(await page.evaluate(() => window.animationFrames) - framesBefore >= 5);
   });
 
-  test('GPT-2 size: the backward and bag views compute in the worker, no long task after', async () => {
+  // No duration is asserted (the machines are shared): the structure is, that the work ran in the
+  // worker while the page kept painting. tests/e2e/update-timing.mjs measures the times.
+  test('GPT-2 size: the backward and bag views compute in the worker while the page paints', async () => {
     const { page } = env;
     const viewsDone = () => page.waitForFunction(() => ['backward', 'bag'].every((id) => {
       const word = document.querySelector(`#${id} .verdict-word`)?.textContent;
       return word && word !== 'computing' &&
         !document.querySelector(`#${id} .view-output`).classList.contains('stale');
     }), null, { timeout: 120_000 });
-    // The previous test left GPT-2's shape, its views perhaps still computing. Long tasks from
-    // here on, and the views' verdicts.
+    // The previous test left GPT-2's shape, its views perhaps still computing. From here on, the
+    // views' verdicts, each with the number of frames painted so far.
     await viewsDone();
     await page.evaluate(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((t) => t.duration)))
-        .observe({ type: 'longtask' });
+      window.framesPainted = 0;
+      const tick = () => {
+        window.framesPainted += 1;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
       for (const id of ['backward', 'bag']) {
         const verdict = document.querySelector(`#${id} [data-part="verdict"]`);
-        new MutationObserver(() => window.recorded.push(
-          { view: id, verdict: verdict.querySelector('.verdict-word')?.textContent }))
+        new MutationObserver(() => window.recorded.push({ view: id, frames: window.framesPainted,
+          verdict: verdict.querySelector('.verdict-word')?.textContent }))
           .observe(verdict, { childList: true });
       }
       const draw = document.querySelector('#backward [data-part="draw"]');
@@ -157,16 +162,17 @@ describe('responsiveness', () => {
     await page.waitForFunction(() => ['backward', 'bag'].every(
       (id) => window.recorded.some((entry) => entry.view === id)), null, { timeout: 10_000 });
     await viewsDone();
-    await page.waitForTimeout(500);  // long tasks are reported after they end
     assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
     const entries = await log();
     for (const id of ['backward', 'bag']) {
-      assert.deepEqual(entries.filter((entry) => entry.view === id).map((entry) => entry.verdict).slice(0, 1),
+      const states = entries.filter((entry) => entry.view === id);
+      assert.deepEqual(states.map((entry) => entry.verdict).slice(0, 1),
         ['computing'], `the ${id} view says 'computing' first`);
+      // Frames were painted between 'computing' and the answer: the main thread was free.
+      assert.ok(states.at(-1).frames > states[0].frames + 1,
+        `the page painted while the ${id} view computed (${states[0].frames} -> ${states.at(-1).frames} frames)`);
     }
     assert.ok(await workerAnswers('computed') >= 2, 'both views were answered by the worker');
-    const longest = Math.max(0, ...await page.evaluate(() => window.longTasks));
-    assert.ok(longest < 300, `the longest main-thread task took ${longest} ms`);
 
     // A new seed of G while the backward view computes: only the newest one shows.
     await clearLog();
