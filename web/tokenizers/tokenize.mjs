@@ -1,0 +1,32 @@
+// A text's tokens for the demo, or a TextError that says what is wrong with the text: it is
+// empty, it holds a lone surrogate (which has no UTF-8 bytes to tokenize), or it makes more
+// tokens than the core takes at once. tokenizer: adapters.mjs's createTokenizer().
+import { count } from '../format-number.mjs';
+import { tokenLabel } from './token-label.mjs';
+
+export class TextError extends Error {}
+
+// "U+D83D" for a UTF-16 code unit.
+const codeUnit = (text, index) => `U+${text.charCodeAt(index).toString(16).toUpperCase()}`;
+
+function checkText(text) {
+  if (text === '') throw new TextError('The text is empty: type a word or a sentence to see its tokens.');
+  if (!text.isWellFormed()) {
+    const index = text.search(/\p{Cs}/u);
+    const position = [...text.slice(0, index)].length + 1;
+    throw new TextError(`Character ${count(position)} is a lone surrogate (${codeUnit(text, index)}): ` +
+      'half of a UTF-16 pair, with no UTF-8 bytes for a tokenizer to read. Delete it, or paste the whole character.');
+  }
+}
+
+// Returns { ids: number[], labels: string[] }: each token's id and what its chip shows.
+// maxIds: the core's lab.limits.maxIds.
+export function tokenize(tokenizer, text, maxIds) {
+  checkText(text);
+  const ids = tokenizer.encode(text);
+  if (ids.length > maxIds) {
+    throw new TextError(`The text makes ${count(ids.length)} tokens, more than the ${count(maxIds)} ` +
+      'one request may hold: shorten it.');
+  }
+  return { ids, labels: ids.map((id) => tokenLabel(tokenizer.bytesOf(id))) };
+}

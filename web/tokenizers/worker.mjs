@@ -1,0 +1,67 @@
+// The tokenizer worker (a module Web Worker, client.mjs starts it): loads a tokenizer's files
+// from the site the first time it is asked for, then tokenizes, so that neither a 5 MB
+// vocabulary nor a long text ever holds up the page. One request at a time:
+//   in:  { job, name, text, maxIds }
+//   out: { job, progress: { phase: 'download', loaded, total } | { phase: 'prepare' | 'encode' } }
+//        then { job, ids, labels, vocabSize } or { job, error, textError }
+// textError: the text is at fault (tokenize.mjs's TextError), not the loading.
+import { createTokenizer } from './adapters.mjs';
+import { TOKENIZERS } from './catalog.mjs';
+import { parseTokenizerData } from './tokenizer-data.mjs';
+import { TextError, tokenize } from './tokenize.mjs';
+
+const loaded = new Map();  // name -> the adapter, kept for the worker's life
+let manifest = null;       // data/manifest.json: name -> { bytes }
+
+async function fetchOk(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname} answered HTTP ${response.status}`);
+  return response;
+}
+
+// The body of data/NAME.json.gz, reporting the bytes read so far against the manifest's size.
+async function download(name, report) {
+  manifest ??= await (await fetchOk(new URL('./data/manifest.json', import.meta.url))).json();
+  const total = manifest[name].bytes;
+  const reader = (await fetchOk(new URL(`./data/${name}.json.gz`, import.meta.url))).body.getReader();
+  const chunks = [];
+  let received = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    chunks.push(chunk.value);
+    received += chunk.value.length;
+    report({ phase: 'download', loaded: received, total });
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+async function tokenizerFor(name, report) {
+  if (!loaded.has(name)) {
+    let bytes;
+    try {
+      bytes = await download(name, report);
+    } catch (error) {
+      throw new Error(`The ${TOKENIZERS[name].label} tokenizer could not be loaded: ${error.message}`);
+    }
+    report({ phase: 'prepare' });
+    loaded.set(name, await createTokenizer(name, await parseTokenizerData(bytes)));
+  }
+  return loaded.get(name);
+}
+
+self.addEventListener('message', async ({ data: { job, name, text, maxIds } }) => {
+  const report = (progress) => self.postMessage({ job, progress });
+  try {
+    const tokenizer = await tokenizerFor(name, report);
+    report({ phase: 'encode' });
+    const { ids, labels } = tokenize(tokenizer, text, maxIds);
+    self.postMessage({ job, ids, labels, vocabSize: tokenizer.vocabSize });
+  } catch (error) {
+    self.postMessage({ job, error: error.message, textError: error instanceof TextError });
+  }
+});
