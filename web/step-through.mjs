@@ -4,6 +4,8 @@
 import { element } from './dom.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+import { gradeComparison } from './verdict.mjs';
+import { termByTerm } from './term-by-term.mjs';
 
 // "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
 export function percent(part, whole) {
@@ -169,7 +171,8 @@ export function createStepThrough(lab, elements, onPick) {
     const { ids, vocab, dim, weight, lookup, product } = result;
     const id = ids[current];
     const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
-    const same = lab.compare(row(lookup), row(product));
+    const same = gradeComparison(lab.compare(row(lookup), row(product)),
+      row(lookup).data, row(product).data);
 
     const list = element('ol', 'step-list');
     item(list, 'One-hot row:', oneHotRow(vocab, id),
@@ -180,7 +183,10 @@ export function createStepThrough(lab, elements, onPick) {
     item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
          `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
          element('code', 'vector', vectorText(product.data, current * dim, dim)), '.');
-    item(list, 'Same row?', same.verdict);
+    item(list, 'Term by term:', termByTerm(result, current));
+    const verdict = element('span', `step-verdict ${same.state}`);
+    verdict.append(element('strong', '', same.headline), `: ${same.sentence}`);
+    item(list, 'Same row?', verdict);
 
     detail.replaceChildren(
       element('p', 'step-title', `Token ${current + 1} of ${count(ids.length)}: id ${id}`),

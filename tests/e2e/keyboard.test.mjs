@@ -120,6 +120,6 @@ describe('keyboard only', () => {
       'operations | n·d = 15 copies | n·V·d = 60 multiply-adds',
       'multiplications by zero | 0 | n·(V−1)·d = 45 (75.0%)',
     ]);
-    assert.match(detail, /Same row\? match: all 5 elements are bit-identical/);
+    assert.match(detail, /Same row\? bit-identical: All 5 elements hold the same 32 bits in both results\./);
   });
 });

@@ -1,0 +1,50 @@
+// One output entry of token k term by term: out[k, c] = Σ_j one_hot[k, j] · W[j, c], the V
+// products of the one-hot row with column c of W. The zeros are dimmed and the one survivor
+// (j = idx[k]) lit; a big vocabulary shows the survivor, a few zeros each side and the ends,
+// with the rest counted. "Play" reveals the terms one after another (a CSS animation, which
+// style.css turns off for prefers-reduced-motion).
+import { element } from './dom.mjs';
+import { count, tensorFormatter } from './format-number.mjs';
+import { shownIndices } from './shown-indices.mjs';
+
+const AROUND = 2;  // zeros shown each side of the survivor
+const CAP = 9;     // a vocabulary up to this size is shown whole
+
+export function termByTerm(result, k, c = 0) {
+  const { ids, vocab, dim, weight, product } = result;
+  const id = ids[k];
+  const shown = shownIndices(vocab, CAP,
+    Array.from({ length: 2 * AROUND + 1 }, (_, i) => id - AROUND + i));
+  const format = tensorFormatter(shown.filter((j) => j !== null).map((j) => weight.data[j * dim + c]));
+  const terms = element('span', 'terms');
+  let order = 0;
+  shown.forEach((j, i) => {
+    if (i > 0) terms.append(' + ');
+    if (j === null) {
+      terms.append(element('span', 'term gap', '…'));
+      return;
+    }
+    const one = j === id;
+    const term = element('span', one ? 'term survivor' : 'term zero',
+      `${one ? 1 : 0}·${format(weight.data[j * dim + c])}`);
+    term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
+    term.style.setProperty('--i', String(order++));
+    terms.append(term);
+  });
+  const total = product.data[k * dim + c];
+  const play = element('button', 'terms-play', 'Play');
+  play.type = 'button';
+  play.addEventListener('click', () => {
+    terms.classList.remove('playing');
+    terms.getBoundingClientRect();  // a style flush, so that re-adding the class restarts it
+    terms.classList.add('playing');
+  });
+  const out = element('div', 'term-by-term');
+  out.append(
+    element('code', '', `out[${k}, ${c}] = `), terms,
+    element('code', '', ` = ${tensorFormatter([total])(total)}`), ' ', play,
+    element('p', 'terms-count', `V = ${count(vocab)} products with column ${c} of W: ` +
+      `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`),
+  );
+  return out;
+}
