@@ -15,8 +15,11 @@ import { count } from './format-number.mjs';
 import { renderMatrices } from './matrix-views.mjs';
 import { renderPrintout } from './printout.mjs';
 import { readUrlState, urlFor } from './url-state.mjs';
+import { createSelection } from './selection.mjs';
+import { linkViews } from './linked-views.mjs';
 import { createStepThrough } from './step-through.mjs';
 import { createTextInput } from './text-input.mjs';
+import { createTokenJump } from './token-jump.mjs';
 import { showPending, showVerdict } from './verdict-view.mjs';
 import { createWeightsInput } from './weights-input.mjs';
 
@@ -72,6 +75,10 @@ function start(lab) {
     detail: byId('step-detail'),
   }, pick);
   const equation = createEquationView(byId('equation'), { onStep: pick });
+  // One token marked in every view (pointer or focus), and a jump to any token.
+  const selection = createSelection();
+  const links = linkViews(document.body, selection, pick);
+  const jump = createTokenJump(byId('step-next').parentNode, pick);
   const textMode = createTextInput(lab, {
     modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
     tokenizer: byId('tokenizer'), status: byId('text-status'), error: byId('text-error'),
@@ -109,8 +116,10 @@ function start(lab) {
 
   function render() {
     equation.render(result, step);
-    renderMatrices(boxes, result, step, differs);
+    renderMatrices(boxes, result, step, differs, { onHover: selection.hover, onPick: pick });
     stepThrough.render(result, step);
+    jump.render(result.ids.length, step);
+    links.refresh(result);
     textMode.select(step);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
     for (const request of redrawBelow) request();

@@ -96,7 +96,9 @@ function drawGrids(result, slots, at) {
       rowGap((at.outX.at[0] + at.outX.end) / 2, y);
       return;
     }
-    marks.labels.token.set(k, rowLabel(at.tokenLabels - 5, y, String(ids[k])));
+    const label = rowLabel(at.tokenLabels - 5, y, String(ids[k]));
+    label.dataset.token = String(k);  // linked-views.mjs: pointing at it marks token k everywhere
+    marks.labels.token.set(k, label);
     marks.tokenY.set(k, y);
   });
   slots.vocab.forEach((v, r) => {
@@ -138,7 +140,9 @@ function drawGrids(result, slots, at) {
     valueCells('weight', weight, v, y, at.weightX, (node) => remember(marks.weightRows, v, node));
   }
   // out is the product, the equation's own right-hand side: where W holds an Inf, its NaNs show.
-  for (const [k, y] of marks.tokenY) valueCells('out', product, k, y, at.outX);
+  for (const [k, y] of marks.tokenY) {
+    valueCells('out', product, k, y, at.outX, (node) => { node.dataset.token = String(k); });
+  }
 
   // The operators, and each grid's name and shape below it.
   add('labels', svg('circle', { cx: at.onehotX.end + OPERATOR / 2, cy: at.middle, r: 3.5, class: 'eq-dot' }));

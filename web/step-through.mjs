@@ -189,7 +189,7 @@ export function createStepThrough(lab, elements, onPick) {
     item(list, 'Same row?', verdict);
 
     detail.replaceChildren(
-      element('p', 'step-title', `Token ${current + 1} of ${count(ids.length)}: id ${id}`),
+      element('p', 'step-title', `Token ${count(current + 1)} of ${count(ids.length)}: id ${id}`),
       list,
       workTable(ids.length, vocab, dim),
     );

@@ -1,0 +1,195 @@
+// Every view linked to one token: pointing at a token in one view marks it in the others (the
+// tables, the step-through, the picture) without moving the step, and a click picks it; a
+// number field and a slider jump to token k of n; the step-through shows the k-th product term
+// by term; big matrices are heatmaps whose hover gives (row, col) and the value, the page still
+// under 3,000 elements at n = 64, V = 4096, d = 64.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, waitForVerdict } from './harness.mjs';
+import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+
+const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:')).flat().map(Number);  // 4 x 5
+const D = 5;
+// What the picture marks of a token at 1280 px: its label, and its D cells of out with their numbers.
+const PICTURE_ROW = 1 + 2 * D;
+
+describe('linked views', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  const stepTitle = () => env.page.textContent('#step-detail .step-title');
+  // The views that mark a node as linked, by what they are.
+  const linked = () => env.page.evaluate(() => {
+    const all = (s) => [...document.querySelectorAll(s)];
+    const indices = (box) => all(`#${box} tbody tr.linked`).map((tr) => Number(tr.dataset.index));
+    return {
+      weight: indices('weight-box'), onehot: indices('onehot-box'),
+      lookup: indices('lookup-box'), product: indices('product-box'),
+      linear: all('#linear-box thead th.linked').map((th) => th.textContent),
+      onehotColumns: all('#onehot-box thead th.linked').map((th) => th.textContent),
+      steps: all('#step-tokens button.linked').map((b) => Number(b.dataset.step)),
+      picture: all('#equation .linked').map((node) => Number(node.dataset.token)),
+    };
+  });
+  // Token k of ids [2, 3, 1] marked in every view (its id in W and W.T).
+  const everywhere = (k, id, pictureNodes) => ({
+    weight: [id], onehot: [k], lookup: [k], product: [k], linear: [String(id)],
+    onehotColumns: [String(id)], steps: [k], picture: Array(pictureNodes).fill(k),
+  });
+
+  test('pointing at a token in one view marks it in all of them; a click picks it', async () => {
+    const { page } = env;
+    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    // A row of the lookup's output: token 1 (id 3).
+    await page.hover('#lookup-box tbody tr[data-index="1"] td');
+    assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
+    assert.equal(await stepTitle(), 'Token 1 of 3: id 2', 'hovering leaves the step alone');
+    // W's row 1 belongs to token 2; W.T's column header 2 to token 0; a step button; the picture.
+    await page.hover('#weight-box tbody tr[data-index="1"] th');
+    assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
+    await page.hover('#linear-box thead th:nth-child(4)');  // the header of column 2
+    assert.deepEqual(await linked(), everywhere(0, 2, PICTURE_ROW));
+    await page.hover('#step-tokens button[data-step="2"]');
+    assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
+    await page.hover('#equation text[data-token="1"]');
+    assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
+    // Pointing elsewhere clears the marks; focusing a token marks it too.
+    await page.hover('#matrices h2');
+    assert.deepEqual((await linked()).lookup, []);
+    await page.focus('#step-tokens [aria-checked="true"]');
+    assert.deepEqual((await linked()).lookup, [0]);
+
+    await page.click('#product-box tbody tr[data-index="2"] td');
+    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '1');
+    await page.click('#equation text[data-token="0"]');
+    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+  });
+
+  test('the product term by term: V products, the zeros dimmed, one survivor', async () => {
+    const { page } = env;
+    const terms = () => page.evaluate(() => ({
+      zeros: [...document.querySelectorAll('#step-detail .term.zero')].map((t) => t.textContent),
+      survivor: [...document.querySelectorAll('#step-detail .term.survivor')].map((t) => t.textContent),
+      gaps: document.querySelectorAll('#step-detail .term.gap').length,
+      count: document.querySelector('#step-detail .terms-count').textContent,
+      opacity: getComputedStyle(document.querySelector('#step-detail .term.zero')).opacity,
+    }));
+    // Token 1 (id 2) of V = 4: 1·W[2, 0] and three zeros, each times its W[j, 0] (the notebook's).
+    const shown = await terms();
+    assert.equal(shown.survivor.length, 1);
+    assert.equal(shown.zeros.length, 3);
+    const factor = (text) => Number(text.split('·')[1]);
+    assert.ok(Math.abs(factor(shown.survivor[0]) - NOTEBOOK_W[2 * D]) < 1e-4, shown.survivor[0]);
+    assert.ok(shown.survivor[0].startsWith('1·'));
+    [0, 1, 3].forEach((j, i) => {
+      assert.ok(shown.zeros[i].startsWith('0·'));
+      assert.ok(Math.abs(factor(shown.zeros[i]) - NOTEBOOK_W[j * D]) < 1e-4, shown.zeros[i]);
+    });
+    assert.ok(Number(shown.opacity) < 1, 'zeros are dimmed');
+    assert.equal(shown.count, 'V = 4 products with column 0 of W: 3 by zero (dimmed), 1 survivor, W[2, 0].');
+
+    // Play reveals the terms in turn, and not at all under prefers-reduced-motion.
+    const animation = () => page.$eval('#step-detail .terms.playing .term', (t) => getComputedStyle(t).animationName);
+    await page.click('#step-detail .terms-play');
+    assert.equal(await animation(), 'term-in');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await animation(), 'none');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+    // V = 1000, id 500: the survivor, two zeros each side, the ends, and the rest counted.
+    await page.fill('#vocab', '1000');
+    await page.fill('#ids', '500');
+    await page.waitForFunction(() => document.querySelector('#step-detail .step-title')?.textContent === 'Token 1 of 1: id 500');
+    const big = await terms();
+    assert.equal(big.survivor.length, 1);
+    assert.equal(big.zeros.length, 3 + 4 + 3);
+    assert.equal(big.gaps, 2);
+    assert.match(big.count, /^V = 1,000 products with column 0 of W: 999 by zero \(dimmed\), 1 survivor, W\[500, 0\]\.$/);
+    await page.fill('#vocab', '');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
+  test('jump to token k of n: the number field and the slider', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 10_000 }, (_, i) => (i * 7) % 50);
+    await page.fill('#vocab', '50');
+    await page.fill('#ids', ids.join(', '));
+    await page.waitForFunction(() => document.querySelector('#step-detail .step-title')?.textContent.includes('of 10,000'));
+    await page.fill('#step-index', '500');
+    assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
+    assert.equal(await page.inputValue('#step-slider'), '500');
+    // The chosen token is marked in the tables and the picker, far from the ends.
+    assert.equal(await page.getAttribute('#lookup-box tr.current', 'data-index'), '499');
+    assert.equal(await page.getAttribute('#step-tokens [aria-checked="true"]', 'data-step'), '499');
+
+    await page.focus('#step-slider');
+    await page.keyboard.press('End');
+    assert.equal(await stepTitle(), `Token 10,000 of 10,000: id ${ids[9999]}`);
+    assert.equal(await page.inputValue('#step-index'), '10000');
+    await page.keyboard.press('Home');
+    assert.equal(await stepTitle(), `Token 1 of 10,000: id ${ids[0]}`);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
+    // Out of range: nothing moves.
+    await page.fill('#step-index', '10001');
+    assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
+    await page.fill('#vocab', '');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
+  test('n = 64, V = 4096, d = 64: heatmaps with a readout, linked, the page under 3,000 elements', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 64 }, (_, i) => (i * 97 + 5) % 4096);
+    await page.fill('#vocab', '4096');
+    await page.fill('#dim', '64');
+    await page.fill('#ids', ids.join(', '));
+    await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
+    await waitForVerdict(page, 'bit-identical');
+    for (const box of ['weight-box', 'onehot-box', 'linear-box', 'lookup-box', 'product-box']) {
+      assert.equal(await page.locator(`#${box} canvas.heatmap-canvas`).count(), 1, box);
+      assert.equal(await page.locator(`#${box} details.numbers:not([open]) table`).count(), 1, box);
+    }
+    // The top-left cell of W: its readout against the summarised table's W[0, 0].
+    const canvas = page.locator('#weight-box canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    await canvas.hover({ position: { x: 0, y: 0 } });  // a row is 0.07 px high
+    const readout = await page.textContent('#weight-box .heatmap-readout');
+    const match = /^W\[0, 0\] = (\S+)$/.exec(readout);
+    assert.ok(match, readout);
+    const tableValue = Number(await page.textContent('#weight-box tbody tr[data-index="0"] td'));
+    assert.ok(Math.abs(Number(match[1]) - tableValue) < 1e-4, `${match[1]} against ${tableValue}`);
+    // Near the bottom-right corner: the last rows, the last column.
+    const box = await canvas.boundingBox();
+    await canvas.hover({ position: { x: box.width - 3, y: box.height - 3 } });
+    const [, row, col] = /^W\[(\d+), (\d+)\] = /.exec(await page.textContent('#weight-box .heatmap-readout'));
+    assert.ok(Number(row) > 4050 && Number(row) < 4096, row);
+    assert.equal(col, '63');
+
+    // The lookup's top row is token 0: pointing at it marks token 0 in the picker; a click picks.
+    const lookup = page.locator('#lookup-box canvas');
+    await lookup.scrollIntoViewIfNeeded();
+    await lookup.hover({ position: { x: 3, y: 1 } });
+    assert.deepEqual(await page.$$eval('#step-tokens button.linked', (b) => b.map((x) => x.dataset.step)), ['0']);
+    const lookupBox = await lookup.boundingBox();
+    await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
+    assert.equal(await stepTitle(), `Token 64 of 64: id ${ids[63]}`);
+    await saveScreenshot(page.locator('#matrices'), 'heatmaps-1280.png');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await saveScreenshot(page.locator('#matrices'), 'heatmaps-375.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    for (const id of ['backward', 'bag']) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.waitForSelector(`#${id} [data-part="verdict"][data-state]`);
+    }
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    console.log(`n = 64, V = 4096, d = 64: ${elements} elements`);
+    assert.ok(elements < 3000, `${elements} elements`);
+  });
+});
