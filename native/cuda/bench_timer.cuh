@@ -2,13 +2,14 @@
 // How embedlab_bench_cuda times a call: from a cold L2, between two CUDA events, many calls per
 // host wait.
 //
-// Before each call a kernel reads a buffer twice the L2's size, so the call finds none of its
-// data (nor the previous call's) in L2; a read, not a memset, so the lines it leaves are clean
-// and the timed call pays no write-back of the flush's data. Events around the call alone keep
-// the flush out of the time. The calls of a batch are queued back to back and the host waits
-// once at the end, so the host's launch overhead never shows in the events (the device always
-// has the flush to run while the host queues the next call) and a batch of 4-microsecond calls
-// costs about (flush + call) x calls of device time, nothing more.
+// Before each call a kernel reads a buffer four times the L2's size, so the call finds none of
+// its data (nor the previous call's) in L2; a read, not a memset, so the lines it leaves are
+// clean and the timed call pays no write-back of the flush's data. Events around the call alone
+// keep the flush out of the time. The calls of a batch are queued back to back and the host
+// waits once at the end; and the flush (~70 us on an H100) outlasts what even Python needs to
+// queue an event and the call, so the device never idles inside the timed interval waiting for
+// the host: launch overhead stays out of the events. A batch of 4-microsecond calls costs about
+// (flush + call) x calls of device time, nothing more.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct BatchTime {
 
 class ColdTimer {
  public:
-  // flush_bytes: twice the L2 size. max_calls: the longest batch (one pair of events each).
+  // flush_bytes: four times the L2 size. max_calls: the longest batch (a pair of events each).
   ColdTimer(cudaStream_t stream, std::size_t flush_bytes, int max_calls);
   ColdTimer(const ColdTimer&) = delete;
   ColdTimer& operator=(const ColdTimer&) = delete;

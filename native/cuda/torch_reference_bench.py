@@ -15,9 +15,11 @@ For each (V, d, n) it times, as the C++ benchmark names them on the right:
 The one-hot matrix is prebuilt (zeros, then a scatter of ones: F.one_hot's int64 matrix would
 need 34 GB at n = 32768, V = 128256), and only the product is timed.
 
-Timing as in bench_timer.cuh: before each call a reduction reads a buffer twice the size of L2,
-then CUDA events around the call alone; the calls of a batch are queued without waiting, so
-Python's launch overhead stays out of the events. A calibration times one call (and three more
+Timing as in bench_timer.cuh: before each call a reduction reads a buffer four times the size
+of L2, then CUDA events around the call alone; the calls of a batch are queued without waiting,
+and the flush lasts longer than Python takes to queue the event and the call, so Python's launch
+overhead stays out of the events (the copy cases show it: torch_copy_* must time like
+BM_cuda_copy_*, the same cudaMemcpyAsync). A calibration times one call (and three more
 if it is short) and fixes the calls per repetition to fill about --case-ms of device time.
 Each repetition's mean per call is reported, and their median.
 
@@ -40,7 +42,7 @@ import torch.nn.functional as F
 
 SHAPE = re.compile(r"V:(\d+)/d:(\d+)/n:(\d+)")
 MAX_CALLS = 2000
-TIMING = {"cuda": "per call from a cold L2 (a read of 2x L2 before each call), CUDA events "
+TIMING = {"cuda": "per call from a cold L2 (a read of 4x L2 before each call), CUDA events "
                   "around the call alone",
           "cpu": "wall clock per call, no flush: a dry run of the script, not a reference"}
 
@@ -73,7 +75,7 @@ class ColdTimer:
             return
         props = torch.cuda.get_device_properties(device)
         l2_bytes = getattr(props, "L2_cache_size", 0) or 256 << 20  # older torch: assume
-        self.flush = torch.ones(2 * l2_bytes // 4, dtype=torch.int32, device=device)
+        self.flush = torch.ones(l2_bytes, dtype=torch.int32, device=device)  # 4x L2 bytes
         event = lambda: torch.cuda.Event(enable_timing=True)
         self.starts = [event() for _ in range(MAX_CALLS)]
         self.stops = [event() for _ in range(MAX_CALLS)]
