@@ -1,14 +1,16 @@
 // A big matrix as a <canvas> heatmap: each value a colour on the picture's diverging scale
 // (--eq-neg, --eq-zero, --eq-pos in style.css, light or dark), one canvas element however big the
-// matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells each pixel shows
-// the cell at its centre (a sampled view: reading all of GPT-2's W would hold up the page).
-// Hovering shows the cell's (row, col) and value in a line below; the selected token's row (or
-// column) is outlined.
+// matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells a pixel stands
+// for a block of cells and shows the largest in magnitude (so a one-hot's lone 1 stays
+// visible); beyond READ_ALL cells, the cell at its centre (reading all of GPT-2's W would hold
+// up the page). Hovering shows the cell's (row, col) and value in a line below; the selected
+// token's row (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element } from './dom.mjs';
 import { tensorFormatter } from './format-number.mjs';
 
 const MAX_WIDTH = 512;
 const MAX_HEIGHT = 256;
+const READ_ALL = 1 << 22;
 
 // A CSS colour (any syntax the canvas knows) as [r, g, b].
 function rgbOf(color) {
@@ -24,7 +26,7 @@ function palette(node) {
   const read = (name, fallback) => rgbOf(style.getPropertyValue(name).trim() || fallback);
   return {
     neg: read('--eq-neg', '#1c6fd1'), zero: read('--eq-zero', '#eef0f2'),
-    pos: read('--eq-pos', '#d9480f'), nan: read('--eq-nan', '#000'), outline: style.getPropertyValue('--accent').trim() || '#0a62b8',
+    pos: read('--eq-pos', '#d9480f'), nan: read('--eq-nan', '#000'),
   };
 }
 
@@ -33,10 +35,12 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   const node = element('figure', 'heatmap');
   const canvas = element('canvas', 'heatmap-canvas');
   canvas.setAttribute('role', 'img');
-  const readout = element('figcaption', 'heatmap-readout', 'Hover over the heatmap for a value.');
-  node.append(canvas, readout);
+  const readout = element('figcaption', 'heatmap-readout');
+  const frame = element('div', 'heatmap-frame');
+  const outline = element('div', 'heatmap-outline');
+  frame.append(canvas, outline);
+  node.append(frame, readout);
   let spec = null;
-  let image = null;
   let outlined = null;  // { row } or { col }
 
   const cellAt = (event) => {
@@ -59,20 +63,43 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     if (spec) onPick(...cellAt(event));
   });
 
-  function paint() {
-    const context = canvas.getContext('2d');
-    context.putImageData(image, 0, 0);
+  function placeOutline() {
+    outline.hidden = !outlined;
     if (!outlined) return;
     const { rows, cols } = spec.matrix;
-    context.strokeStyle = spec.colors.outline;
-    context.lineWidth = 2;
-    if ('row' in outlined) {
-      const y = (outlined.row * canvas.height) / rows;
-      context.strokeRect(1, Math.max(1, y - 1), canvas.width - 2, Math.max(2, canvas.height / rows) + 2);
-    } else {
-      const x = (outlined.col * canvas.width) / cols;
-      context.strokeRect(Math.max(1, x - 1), 1, Math.max(2, canvas.width / cols) + 2, canvas.height - 2);
+    const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
+    const [start, size, index, count] = along;
+    const [otherStart, otherSize] = 'row' in outlined ? ['left', 'width'] : ['top', 'height'];
+    Object.assign(outline.style, {
+      [start]: `calc(${(100 * index) / count}% - 2px)`, [size]: `calc(${100 / count}% + 4px)`,
+      [otherStart]: '0', [otherSize]: '100%',
+    });
+  }
+
+  // The colour of each pixel: the value of largest magnitude in its block of cells, or the
+  // value at the block's centre for a matrix beyond READ_ALL.
+  function pixelValues(matrix, width, height) {
+    const values = new Float64Array(width * height);
+    const all = matrix.rows * matrix.cols <= READ_ALL;
+    const edge = (p, size, total) => Math.floor((p * total) / size);
+    for (let y = 0; y < height; ++y) {
+      const [i0, i1] = all ? [edge(y, height, matrix.rows), edge(y + 1, height, matrix.rows)]
+        : [edge(y + 0.5, height, matrix.rows), edge(y + 0.5, height, matrix.rows) + 1];
+      for (let x = 0; x < width; ++x) {
+        const [j0, j1] = all ? [edge(x, width, matrix.cols), edge(x + 1, width, matrix.cols)]
+          : [edge(x + 0.5, width, matrix.cols), edge(x + 0.5, width, matrix.cols) + 1];
+        let best = 0;
+        for (let i = i0; i < i1; ++i) {
+          for (let j = j0; j < j1; ++j) {
+            const v = matrix.at(i, j);
+            if (Number.isNaN(v) || Math.abs(v) > Math.abs(best)) best = v;
+            if (Number.isNaN(best)) break;
+          }
+        }
+        values[y * width + x] = best;
+      }
     }
+    return values;
   }
 
   return {
@@ -88,18 +115,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       canvas.setAttribute('aria-label', `${name} as a heatmap, ${matrix.rows} × ${matrix.cols}`);
       const colors = palette(node);
       spec = { matrix, name, colors };
-      const values = new Float64Array(width * height);
-      let scale = 0;
-      for (let y = 0; y < height; ++y) {
-        const i = Math.floor(((y + 0.5) * matrix.rows) / height);
-        for (let x = 0; x < width; ++x) {
-          const v = matrix.at(i, Math.floor(((x + 0.5) * matrix.cols) / width));
-          values[y * width + x] = v;
-          if (Number.isFinite(v)) scale = Math.max(scale, Math.abs(v));
-        }
-      }
-      scale ||= 1;
-      image = new ImageData(width, height);
+      readout.textContent = `${name}: ${matrix.rows} × ${matrix.cols}. Point at a cell for its value.`;
+      const values = pixelValues(matrix, width, height);
+      const scale = values.reduce((max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
+      const image = new ImageData(width, height);
       values.forEach((v, p) => {
         const end = v < 0 ? colors.neg : colors.pos;
         const share = Math.min(1, Math.abs(v) / scale);
@@ -109,12 +128,13 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
         }
         image.data[4 * p + 3] = 255;
       });
-      paint();
+      canvas.getContext('2d').putImageData(image, 0, 0);
+      placeOutline();
     },
     // Outlines { row: i } or { col: j }, or nothing for null.
     outline(which) {
       outlined = which;
-      if (image) paint();
+      if (spec) placeOutline();
     },
   };
 }

@@ -21,6 +21,17 @@ describe('linked views', () => {
   afterEach(() => env.assertClean());
 
   const stepTitle = () => env.page.textContent('#step-detail .step-title');
+  // A section photographed at 1280 and 375 px wide, laid out first (content-visibility).
+  async function shoot(selector, name) {
+    const { page } = env;
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+      await page.locator(selector).scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await saveScreenshot(page.locator(selector), `${name}-${width}.png`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
   // The views that mark a node as linked, by what they are.
   const linked = () => env.page.evaluate(() => {
     const all = (s) => [...document.querySelectorAll(s)];
@@ -56,6 +67,8 @@ describe('linked views', () => {
     assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
     await page.hover('#equation text[data-token="1"]');
     assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
+    await page.hover('#lookup-box tbody tr[data-index="1"] td');
+    await saveScreenshot(page, 'linked-hover-1280.png');
     // Pointing elsewhere clears the marks; focusing a token marks it too.
     await page.hover('#matrices h2');
     assert.deepEqual((await linked()).lookup, []);
@@ -135,9 +148,11 @@ describe('linked views', () => {
     assert.equal(await stepTitle(), `Token 1 of 10,000: id ${ids[0]}`);
     await page.keyboard.press('ArrowRight');
     assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
+    await page.fill('#step-index', '500');
+    await shoot('#step', 'step-jump');
     // Out of range: nothing moves.
     await page.fill('#step-index', '10001');
-    assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
+    assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
@@ -179,10 +194,7 @@ describe('linked views', () => {
     const lookupBox = await lookup.boundingBox();
     await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
     assert.equal(await stepTitle(), `Token 64 of 64: id ${ids[63]}`);
-    await saveScreenshot(page.locator('#matrices'), 'heatmaps-1280.png');
-    await page.setViewportSize({ width: 375, height: 812 });
-    await saveScreenshot(page.locator('#matrices'), 'heatmaps-375.png');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot('#matrices', 'heatmaps');
 
     for (const id of ['backward', 'bag']) {
       await page.locator(`#${id}`).scrollIntoViewIfNeeded();
