@@ -11,3 +11,7 @@ endif()
 file(COPY ${MODULE_FILES} DESTINATION ${SITE_DIR}/embedlab)
 file(COPY ${BENCH_FILES} DESTINATION ${SITE_DIR}/embedlab/bench)
 file(COPY ${TOKENIZERS_DIR}/ DESTINATION ${SITE_DIR}/tokenizers)
+# The page's own modules bundled into app.mjs, one round trip instead of a chain of imports.
+find_program(NODE NAMES node nodejs REQUIRED)
+execute_process(COMMAND ${NODE} ${CMAKE_CURRENT_LIST_DIR}/../scripts/bundle-page.mjs ${SITE_DIR}
+                COMMAND_ERROR_IS_FATAL ANY)
