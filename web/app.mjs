@@ -17,6 +17,7 @@ import { renderPrintout } from './printout.mjs';
 import { readUrlState, urlFor } from './url-state.mjs';
 import { createSelection } from './selection.mjs';
 import { linkViews } from './linked-views.mjs';
+import { linkBackward, linkBag } from './group-links.mjs';
 import { createStepThrough } from './step-through.mjs';
 import { createTextInput } from './text-input.mjs';
 import { createTokenJump } from './token-jump.mjs';
@@ -104,6 +105,8 @@ function start(lab) {
   // Beyond a frame's work, in the worker beside its W.
   const views = [createBackwardView(byId('backward-view'), lab, worker),
                  createBagView(byId('bag-view'), lab, worker)];
+  linkBackward(byId('backward-view'));
+  linkBag(byId('bag-view'));
   // Far below the inputs: redrawn when scrolled to or when the page is idle.
   const redrawBelow = [
     deferredRedraw(byId('backward'), () => views[0].render(result)),

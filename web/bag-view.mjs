@@ -83,6 +83,7 @@ function drawBags(list, ids, offsets, b) {
     if (bag === null) return element('li', 'bag gap', '…');
     const [begin, end] = bagRange(offsets, ids.length, bag);
     const li = element('li', 'bag');
+    li.dataset.bag = String(bag);  // group-links.mjs: pointing at a bag marks its ids
     const size = b.forward.bagSize[bag];
     li.append(element('span', 'bag-label', `bag ${bag} = idx[${begin}:${end}]`));
     const members = element('span', 'bag-ids');

@@ -25,8 +25,9 @@ export function termByTerm(result, k, c = 0) {
       return;
     }
     const one = j === id;
+    const w = format(weight.data[j * dim + c]);
     const term = element('span', one ? 'term survivor' : 'term zero',
-      `${one ? 1 : 0}·${format(weight.data[j * dim + c])}`);
+      `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`);
     term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
     term.style.setProperty('--i', String(order++));
     terms.append(term);

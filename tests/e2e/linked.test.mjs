@@ -1,8 +1,9 @@
 // Every view linked to one token: pointing at a token in one view marks it in the others (the
 // tables, the step-through, the picture) without moving the step, and a click picks it; a
 // number field and a slider jump to token k of n; the step-through shows the k-th product term
-// by term; big matrices are heatmaps whose hover gives (row, col) and the value, the page still
-// under 3,000 elements at n = 64, V = 4096, d = 64.
+// by term; in the Backward view a row of dW marks the rows of G that add into it, in the Bag
+// view a bag marks its ids; big matrices are heatmaps whose hover gives (row, col) and the value,
+// the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForVerdict } from './harness.mjs';
@@ -95,7 +96,9 @@ describe('linked views', () => {
     const shown = await terms();
     assert.equal(shown.survivor.length, 1);
     assert.equal(shown.zeros.length, 3);
-    const factor = (text) => Number(text.split('·')[1]);
+    // "0·0.3374", "0·(-2.8400)": a negative factor in parentheses.
+    const factor = (text) => Number(/^[01]·\(?(-?[\d.]+)\)?$/.exec(text)[1]);
+    assert.ok(shown.zeros.includes('0·(-2.8400)'), shown.zeros.join(' '));
     assert.ok(Math.abs(factor(shown.survivor[0]) - NOTEBOOK_W[2 * D]) < 1e-4, shown.survivor[0]);
     assert.ok(shown.survivor[0].startsWith('1·'));
     [0, 1, 3].forEach((j, i) => {
@@ -154,6 +157,36 @@ describe('linked views', () => {
     await page.fill('#step-index', '10001');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     await page.fill('#vocab', '');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
+  test('Backward: a row of dW marks the rows of G that add into it; Bag: a bag marks its ids', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 3, 1, 3');
+    await waitForVerdict(page, 'bit-identical');
+    const marked = (selector) => page.$$eval(selector, (nodes) => nodes.map((n) => n.dataset.index ?? n.textContent));
+    await page.locator('#backward').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#backward [data-part="verdict"][data-state]');
+    // id 3 is at positions 1 and 3: dW[3] = G[1] + G[3].
+    await page.hover('#backward-view [data-box="grad"] tbody tr[data-index="3"] th');
+    assert.deepEqual(await marked('#backward-view [data-box="upstream"] tr.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#backward-view [data-box="product"] tr.linked'), ['3']);
+    await page.hover('#backward-view [data-box="upstream"] tbody tr[data-index="2"] td');
+    assert.deepEqual(await marked('#backward-view [data-box="grad"] tr.linked'), ['1']);
+    assert.deepEqual(await marked('#backward-view [data-box="upstream"] tr.linked'), ['2']);
+
+    // offsets 0, 2: bag 1 holds idx[2:4] = ids 1 and 3.
+    await page.locator('#bag').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#bag [data-part="verdict"][data-state]');
+    await page.hover('#bag-view [data-box="output"] tbody tr[data-index="1"] td');
+    assert.deepEqual(await marked('#bag-view .bag-id.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#bag-view [data-box="multihot"] thead th.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#bag-view [data-box="product"] tr.linked'), ['1']);
+    await page.hover('#bag-view li[data-bag="0"] .bag-label');
+    assert.deepEqual(await marked('#bag-view .bag-id.linked'), ['2', '3']);
+    assert.deepEqual(await marked('#bag-view [data-box="output"] tr.linked'), ['0']);
+    await saveScreenshot(page.locator('#bag'), 'bag-linked-1280.png');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
   });
