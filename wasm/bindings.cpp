@@ -1,15 +1,13 @@
-// Embind bindings of the core, used through the wrapper embedlab.mjs (see README.md).
+// Embind bindings of the core, used through the wrapper embedlab.mjs (see README.md); the
+// .safetensors reader's are in safetensors_bindings.cpp.
 // Data crosses the boundary in bulk: arrays come in through one typed-array copy
 // (convertJSArrayToNumberVector) and results go out as freshly copied typed arrays, never as
 // views into WASM memory (a view is detached when memory grows).
-// Errors never cross as C++ exceptions: each entry point returns its result, or
-// { embedlabError: message, argument: name or null }, which the wrapper throws as an
-// EmbedlabError whose argument says which input the message is about.
+// Errors never cross as C++ exceptions: each entry point returns its result or an error value
+// (js_values.hpp).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,25 +26,16 @@
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
+#include "js_values.hpp"
 
 namespace embedlab {
 namespace {
 
 using emscripten::val;
-
-constexpr double kTwoPow63 = 9223372036854775808.0;
-
-// How JavaScript writes the number, so a message shows what the caller passed.
-std::string js_text(double x) { return val(x).call<std::string>("toString"); }
-
-// A JS number that must be a whole number representable as int64: cast without overflow.
-Index to_index(double x, Argument argument, const std::string& what) {
-  if (!std::isfinite(x) || std::trunc(x) != x)
-    throw InputError(argument, what + " must be a whole number, got " + js_text(x));
-  if (x < -kTwoPow63 || x >= kTwoPow63)
-    throw InputError(argument, what + " = " + js_text(x) + " is too large: it must fit in int64");
-  return static_cast<Index>(x);
-}
+using js::guarded;
+using js::js_text;
+using js::matrix_to_js;
+using js::to_index;
 
 // Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
 // The count is checked before anything is allocated.
@@ -89,39 +78,6 @@ Matrix matrix_from_js(const val& m, Argument argument, const std::string& name) 
   if (out.size() > 0)
     val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", m["data"]);
   return out;
-}
-
-val matrix_to_js(const Matrix& m) {
-  val out = val::object();
-  out.set("rows", static_cast<double>(m.rows()));
-  out.set("cols", static_cast<double>(m.cols()));
-  out.set("data", val::global("Float32Array")
-                      .new_(emscripten::typed_memory_view(m.size(), m.data())));
-  return out;
-}
-
-// argument: null where no input is to blame (memory, an internal error).
-val error_value(const std::string& message, const val& argument = val::null()) {
-  val out = val::object();
-  out.set("embedlabError", message);
-  out.set("argument", argument);
-  return out;
-}
-
-// Runs f(), turning what the core throws into an error value with its message verbatim.
-template <class F>
-val guarded(F f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    return error_value(e.what(), val(std::string(argument_name(e.argument()))));
-  } catch (const std::bad_alloc&) {
-    return error_value(
-        "out of memory: the WebAssembly module could not allocate enough memory for this "
-        "request (it can use at most 2 GiB); try a smaller vocabulary, dimension or id list");
-  } catch (const std::exception& e) {
-    return error_value(std::string("internal error in embedlab: ") + e.what());
-  }
 }
 
 // JavaScript numbers hold whole numbers exactly up to 2^53: a larger id would arrive rounded,

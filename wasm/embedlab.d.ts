@@ -105,6 +105,60 @@ export interface RenormResult {
   scaledRows: Float64Array;
 }
 
+/** One tensor of a .safetensors file, as its header lists it. */
+export interface SafetensorsTensor {
+  name: string;
+  /** as written: 'BF16', 'F32', 'I64', ... (only a table's is checked) */
+  dtype: string;
+  /** [] for a scalar */
+  shape: number[];
+  /** its bytes are [begin, end) of the file */
+  begin: number;
+  end: number;
+  /** 2-D and named like an embedding table (wte.weight, embed_tokens.weight, ...) */
+  candidate: boolean;
+  /** how it would become float32: "BF16 (bfloat16), converted to float32 exactly"; the dtype
+   * alone where it cannot be a table */
+  conversion: string;
+}
+
+/** safetensorsHeader's result. */
+export interface SafetensorsHeader {
+  fileSize: number;
+  /** 8 + N: where the data section begins */
+  dataStart: number;
+  /** in the order of their bytes in the file */
+  tensors: SafetensorsTensor[];
+  /** "__metadata__": [key, value] pairs sorted by key */
+  metadata: [string, string][];
+  /** the tensor safetensorsTable picks without a name, or null */
+  table: string | null;
+  /** where table is null, why: several candidates, none, or one that cannot be a table */
+  tableError: string | null;
+}
+
+/** safetensorsTable's result: where the chosen table lies in the file, and its reader. */
+export interface SafetensorsTableReader {
+  name: string;
+  dtype: string;
+  /** V and d */
+  rows: number;
+  cols: number;
+  /** the table's bytes are [begin, end) of the file: read them in blocks of whole rows */
+  begin: number;
+  end: number;
+  /** the bytes of one row in the file: d * the dtype's size */
+  rowBytes: number;
+  /** "BF16 (bfloat16), converted to float32 exactly", "F32 (float32), as stored", ... */
+  conversion: string;
+  /** The next rows in file order, as whole rows of bytes; returns the rows read so far. */
+  addRows(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): number;
+  /** The (V, d) float32 table once every row is read; frees the reader's WASM memory. */
+  finish(): Matrix;
+  /** Frees the reader's WASM memory without a table (a read given up). */
+  discard(): void;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -160,6 +214,20 @@ export interface Embedlab {
    * the results); vocabFromIds: V is max(ids) + 1, so V's errors are errors of 'ids'. Cheap: run
    * it before any work is announced. */
   checkSizes(n: number, vocab: number, dim: number, vocabFromIds?: boolean): void;
+  /** Whether a file's first bytes (6 are enough) start as every .npy file does, "\x93NUMPY":
+   * how to tell a .npy file from a .safetensors one. */
+  hasNpyMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;
+  /** 8 + N, the bytes of a .safetensors file that hold its header, from its first 8 bytes and
+   * its size in bytes. */
+  safetensorsHeaderSize(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number): number;
+  /** A .safetensors file's header (its first safetensorsHeaderSize bytes; more are ignored):
+   * every tensor's name, dtype, shape and bytes, checked, and the embedding table it would pick. */
+  safetensorsHeader(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number): SafetensorsHeader;
+  /** The table to load, the tensor called name or (empty) the one the file's names point to,
+   * checked to be 2-D F32, F64, F16 or BF16 within the limits, and a reader that converts its
+   * bytes to float32 a block of rows at a time: memory for the table, never for the file. */
+  safetensorsTable(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number,
+                   name?: string): SafetensorsTableReader;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
   /** Every argument name an EmbedlabError can carry, in the core's order. */

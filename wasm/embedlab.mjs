@@ -24,7 +24,8 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   perSampleWeights: 'per_sample_weights', weightsText: 'per_sample_weights',
   maxNorm: 'max_norm', normType: 'norm_type', onehot: 'onehot', expected: 'compared',
   actual: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
-  vocabFromIds: 'vocab',
+  vocabFromIds: 'vocab', firstBytes: 'weights', headerBytes: 'weights', fileSize: 'weights',
+  name: 'weights',
 });
 
 const isNode = typeof process === 'object' && typeof process.versions === 'object' &&
@@ -163,6 +164,44 @@ function bagForward(where, value) {
   return value;
 }
 
+// A table reader the wrapper did not finish or discard frees its WASM memory when collected.
+const abandonedReaders = new FinalizationRegistry((reader) => reader.delete());
+
+// safetensorsTable()'s result: the bindings' SafetensorsTableReader behind checked methods, its
+// WASM memory (the (V, d) table) freed by finish() or discard().
+function tableReader({ reader, ...table }) {
+  let open = true;
+  const close = (self) => {
+    open = false;
+    abandonedReaders.unregister(self);
+    reader.delete();
+  };
+  const check = (what) => {
+    if (!open) {
+      throw new EmbedlabError(`safetensorsTable: ${what}() after finish() or discard(): ` +
+                              'read the table again with a new safetensorsTable()', null);
+    }
+  };
+  const self = Object.freeze({
+    ...table,
+    addRows(rowBytes) {
+      check('addRows');
+      return unwrap(reader.addRows(bytes('addRows', 'bytes', rowBytes)));
+    },
+    finish() {
+      check('finish');
+      const weight = unwrap(reader.finish());
+      close(self);
+      return weight;
+    },
+    discard() {
+      if (open) close(self);
+    },
+  });
+  abandonedReaders.register(self, reader, self);
+  return self;
+}
+
 // What the bindings return on failure: { embedlabError: message, argument }.
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
@@ -232,6 +271,16 @@ function makeApi(core) {
       unwrap(core.checkSizes(number('checkSizes', 'n', n), number('checkSizes', 'vocab', vocab),
           number('checkSizes', 'dim', dim), boolean('checkSizes', 'vocabFromIds', vocabFromIds)));
     },
+    hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
+    safetensorsHeaderSize: (firstBytes, fileSize) => unwrap(core.safetensorsHeaderSize(
+        bytes('safetensorsHeaderSize', 'firstBytes', firstBytes),
+        number('safetensorsHeaderSize', 'fileSize', fileSize))),
+    safetensorsHeader: (headerBytes, fileSize) => unwrap(core.safetensorsHeader(
+        bytes('safetensorsHeader', 'headerBytes', headerBytes),
+        number('safetensorsHeader', 'fileSize', fileSize))),
+    safetensorsTable: (headerBytes, fileSize, name = '') => tableReader(unwrap(core.safetensorsTable(
+        bytes('safetensorsTable', 'headerBytes', headerBytes),
+        number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),
     limits: Object.freeze(core.limits()),
     argumentNames: Object.freeze(core.argumentNames()),
   });

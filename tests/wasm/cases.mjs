@@ -58,6 +58,44 @@ const numpyF8 = Buffer.from(
     '2020202020202020202020202020202020202020202020202020202020202020202020202020200a9a999999' +
     '9999e13f000000000000f6bf6766666666660a4000000010bc05523f0000000000000080676666666697f140', 'hex');
 
+// A .safetensors file: 8 little-endian bytes giving N, the header's N bytes (the JSON as given,
+// valid or not, padded with spaces to a multiple of 8 as the safetensors library pads it), then
+// the data section.
+export function safetensorsFile(json, data = new Uint8Array(0)) {
+  const text = Buffer.from(json + ' '.repeat((8 - (Buffer.byteLength(json) % 8)) % 8));
+  const file = new Uint8Array(8 + text.length + data.length);
+  new DataView(file.buffer).setBigUint64(0, BigInt(text.length), true);
+  file.set(text, 8);
+  file.set(data, 8 + text.length);
+  return file;
+}
+
+// tensors: [[name, dtype, shape, bytes]], their bytes in this order in the data section.
+export function safetensors(tensors, metadata = null) {
+  const header = {};
+  let offset = 0;
+  for (const [name, dtype, shape, bytes] of tensors) {
+    header[name] = { dtype, shape, data_offsets: [offset, offset + bytes.length] };
+    offset += bytes.length;
+  }
+  if (metadata) header.__metadata__ = metadata;
+  return safetensorsFile(JSON.stringify(header), Buffer.concat(tensors.map((t) => t[3])));
+}
+
+// The first 8 + N bytes of a .safetensors file: its header, as a reader reads it.
+export function headerOf(file) {
+  return file.subarray(0, 8 + Number(new DataView(file.buffer, file.byteOffset).getBigUint64(0, true)));
+}
+
+// bytes cut into blocks of `size` bytes (the last one shorter).
+function blocks(bytes, size) {
+  const out = [];
+  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
+  return out;
+}
+
+const u2 = (values) => new Uint8Array(Uint16Array.from(values).buffer);
+
 // Values whose bits a lookup must copy untouched and a product may not: -0, Inf, NaN, subnormal.
 const special = matrix(4, 3, [-0, 1, Infinity, -Infinity, NaN, 2.5e-42, 1e30, -1e-30, 0, 3, -0, 7]);
 
@@ -289,6 +327,95 @@ export function differentialCases() {
   add('npy truncated header', ['npyTable', numpyF4.subarray(0, 40)]);
   add('npy version 9.0', ['npyTable', Uint8Array.from(numpyF4, (b, i) => (i === 6 ? 9 : b))]);
   add('npy header length beyond the file', ['npyTable', Uint8Array.from(numpyF4.subarray(0, 20), (b, i) => (i === 9 ? 0xff : b))]);
+
+  // .safetensors files: the header in two steps, the table a block of rows at a time.
+  add('hasNpyMagic of numpy\'s file', ['hasNpyMagic', numpyF4.subarray(0, 6)]);
+  add('hasNpyMagic of a .safetensors file', ['hasNpyMagic', safetensorsFile('{}')]);
+  add('hasNpyMagic of 3 bytes', ['hasNpyMagic', new Uint8Array([0x93, 0x4e, 0x55])]);
+  const every16 = u2(Array.from({ length: 65536 }, (_, k) => k));  // every F16/BF16 bit pattern
+  const f32Rows = f4(Array.from({ length: 15 }, () => (rng() - 0.5) * 10));
+  const f64Rows = f8([0.1, -1 / 3, 1e-40, 3.4e38, -0, 65504.000001]);
+  const model = safetensors([
+    ['transformer.h.0.ln_1.bias', 'F32', [5], f4([1, 2, 3, 4, 5])],
+    ['transformer.wte.weight', 'BF16', [256, 256], every16],
+    ['transformer.wpe.weight', 'F16', [256, 256], every16],
+    ['lm_head.weight', 'F32', [3, 5], f32Rows],
+    ['step', 'I64', [], f8([0])],
+    ['proj.weight', 'F64', [2, 3], f64Rows],
+  ], { format: 'pt', 'made by': 'cases.mjs' });
+  const modelHeader = headerOf(model);
+  add('safetensorsHeaderSize of a model', ['safetensorsHeaderSize', model.subarray(0, 8), model.length]);
+  add('safetensorsHeaderSize from the whole file', ['safetensorsHeaderSize', model, model.length]);
+  add('safetensorsHeaderSize from 5 bytes', ['safetensorsHeaderSize', model.subarray(0, 5), model.length]);
+  add('safetensorsHeaderSize of a 7-byte file', ['safetensorsHeaderSize', model.subarray(0, 7), 7]);
+  add('safetensorsHeaderSize past the end', ['safetensorsHeaderSize', model.subarray(0, 8), 100]);
+  add('safetensorsHeaderSize over 100 MB', ['safetensorsHeaderSize', new Uint8Array([0, 0, 0, 0x40, 0, 0, 0, 0]), 2 ** 33]);
+  add('safetensorsHeaderSize of a .npy file', ['safetensorsHeaderSize', numpyF4.subarray(0, 8), numpyF4.length]);
+  add('safetensorsHeader of a model', ['safetensorsHeader', modelHeader, model.length]);
+  add('safetensorsHeader from the whole file', ['safetensorsHeader', model, model.length]);
+  const twoCandidates = safetensors([
+    ['model.embed_tokens.weight', 'F32', [2, 2], f4([1, 2, 3, 4])],
+    ['shared.weight', 'F32', [2, 2], f4([1, 2, 3, 4])]]);
+  add('safetensorsHeader with two candidates', ['safetensorsHeader', headerOf(twoCandidates), twoCandidates.length]);
+  const onlyBias = safetensors([['bias', 'F32', [2], f4([1, 2])], ['w', 'F16', [1, 2], u2([1, 2])]]);
+  add('safetensorsHeader without a candidate', ['safetensorsHeader', onlyBias, onlyBias.length]);
+  const int8Table = safetensors([['wte.weight', 'I8', [2, 2], new Uint8Array([1, 2, 3, 4])]]);
+  add('safetensorsHeader whose candidate is I8', ['safetensorsHeader', int8Table, int8Table.length]);
+  add('safetensorsHeader of no tensors', ['safetensorsHeader', safetensorsFile('{}'), 16]);
+  add('safetensorsHeader of a file shorter than its header', ['safetensorsHeader', safetensorsFile('{}'), 12]);
+  add('safetensorsHeader cut short', ['safetensorsHeader', modelHeader.subarray(0, 40), model.length]);
+  const corrupt = [
+    ['invalid JSON', '{"wte.weight": {"dtype": "F32",, }}'],
+    ['not an object', '[1, 2]'],
+    ['a missing field', '{"wte.weight": {"dtype": "F32", "shape": [1, 1]}}'],
+    ['a shape of the wrong type', '{"wte.weight": {"dtype": "F32", "shape": "1x1", "data_offsets": [0, 4]}}'],
+    ['reversed offsets', '{"wte.weight": {"dtype": "F32", "shape": [1, 1], "data_offsets": [4, 0]}}'],
+    ['offsets past the end', '{"wte.weight": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}}'],
+    ['offsets that disagree with the shape', '{"wte.weight": {"dtype": "F16", "shape": [1, 1], "data_offsets": [0, 4]}}'],
+    ['overlapping tensors', '{"a": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}, ' +
+                            '"b": {"dtype": "F16", "shape": [1], "data_offsets": [2, 4]}}'],
+    ['a name listed twice', '{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, ' +
+                            '"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}'],
+    ['nesting too deep', '{"a": {"dtype": "F32", "shape": [[1]], "data_offsets": [0, 4]}}'],
+    ['metadata not strings', '{"__metadata__": {"epochs": 3}}'],
+    ['a number beyond double', '{"a": {"dtype": "F32", "shape": [1e999], "data_offsets": [0, 4]}}'],
+  ];
+  for (const [label, json] of corrupt) {
+    const file = safetensorsFile(json, new Uint8Array(4));
+    add(`safetensorsHeader with ${label}`, ['safetensorsHeader', file, file.length]);
+  }
+  // Tables: every dtype, in blocks that divide the rows and blocks that do not.
+  const tableOf = (label, file, name, blockBytes) => {
+    const header = headerOf(file);
+    const entry = JSON.parse(Buffer.from(header.subarray(8)).toString())[name || 'transformer.wte.weight'];
+    const bytes = file.subarray(header.length + entry.data_offsets[0], header.length + entry.data_offsets[1]);
+    add(`safetensorsTable ${label}`, ['safetensorsTable', header, file.length, name, blocks(bytes, blockBytes)]);
+  };
+  tableOf('BF16, every bit pattern, picked by its name, one block', model, '', 2 * 65536);
+  tableOf('BF16, every bit pattern, 100 rows a block', model, '', 100 * 512);
+  tableOf('F16, every bit pattern, a row a block', model, 'transformer.wpe.weight', 512);
+  tableOf('F32, 2 rows a block', model, 'lm_head.weight', 40);
+  tableOf('F64, rounded', model, 'proj.weight', 24);
+  const tooLarge = safetensors([['wte.weight', 'F64', [1, 2], f8([1, 1e300])]]);
+  tableOf('F64 too large for float32', tooLarge, 'wte.weight', 16);
+  tableOf('block not whole rows', model, 'lm_head.weight', 30);
+  const lmHead = JSON.parse(Buffer.from(modelHeader.subarray(8)).toString())['lm_head.weight'];
+  const lmBytes = model.subarray(modelHeader.length + lmHead.data_offsets[0], modelHeader.length + lmHead.data_offsets[1]);
+  add('safetensorsTable rows past the end', ['safetensorsTable', modelHeader, model.length, 'lm_head.weight',
+      [lmBytes, lmBytes.subarray(0, 20)]]);
+  add('safetensorsTable a name not in the file', ['safetensorsTable', modelHeader, model.length, 'wte.weigth', [lmBytes]]);
+  add('safetensorsTable a 1-D tensor', ['safetensorsTable', modelHeader, model.length, 'transformer.h.0.ln_1.bias', [lmBytes]]);
+  add('safetensorsTable an I64 scalar', ['safetensorsTable', modelHeader, model.length, 'step', [lmBytes]]);
+  add('safetensorsTable an I8 table', ['safetensorsTable', headerOf(int8Table), int8Table.length, '', [new Uint8Array(4)]]);
+  add('safetensorsTable with two candidates',
+      ['safetensorsTable', headerOf(twoCandidates), twoCandidates.length, '', [f4([1, 2, 3, 4])]]);
+  add('safetensorsTable one of two candidates, named',
+      ['safetensorsTable', headerOf(twoCandidates), twoCandidates.length, 'shared.weight', [f4([1, 2, 3, 4])]]);
+  // Over the limits: only the header is handed over, and the file's size says the data is there.
+  const huge = safetensorsFile(JSON.stringify({ 'wte.weight': { dtype: 'BF16', shape: [2 ** 21, 8192],
+                                                               data_offsets: [0, 2 ** 35] } }));
+  add('safetensorsTable over the limits', ['safetensorsTable', huge, huge.length + 2 ** 35, '', [new Uint8Array(4)]]);
+  add('safetensorsTable of a corrupt header', ['safetensorsTable', safetensorsFile('{"a": 1}'), 16, '', [new Uint8Array(4)]]);
 
   return cases;
 }

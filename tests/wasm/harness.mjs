@@ -35,7 +35,8 @@ function field(arg) {
   if (typeof arg === 'string') return hex(Buffer.from(arg, 'utf8'));
   if (arg instanceof Uint8Array) return hex(arg);
   if (Array.isArray(arg) || ArrayBuffer.isView(arg)) {
-    return Array.from(arg, (x) => (typeof x === 'string' ? field(x) : String(x))).join(',');
+    return Array.from(arg, (x) => (typeof x === 'string' || x instanceof Uint8Array ? field(x) : String(x)))
+        .join(',');
   }
   if ('rows' in arg) return matrixText(arg);
   return Object.entries(arg).filter(([, value]) => value !== null)
@@ -61,10 +62,21 @@ export function runNative(cases) {
 
 // The same result shapes as native_reference prints, from the JS API.
 // embeddingBagBackward's cases give W in place of forward and vocab (the forward is run first).
+// safetensorsTable's give the blocks of the table's bytes to read, in order.
 const adapters = {
   embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
     lab.embeddingBagBackward(ids, offsets, G, lab.embeddingBag(W, ids, offsets, options), W.rows,
                              options),
+  safetensorsTable: (lab, headerBytes, fileSize, name, blocks) => {
+    const reader = lab.safetensorsTable(headerBytes, fileSize, name);
+    try {
+      const { addRows, finish, discard, ...table } = reader;
+      const rowsRead = blocks.map((block) => reader.addRows(block));
+      return { table: { ...table, rowsRead, weight: matrixText(reader.finish()) } };
+    } finally {
+      reader.discard();
+    }
+  },
 };
 
 export function runWasm(lab, EmbedlabError, [op, ...args]) {
@@ -78,6 +90,9 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (result === undefined) return { ok: true };
   if (typeof result === 'number') return { number: result };
   if (typeof result === 'string') return { string: result };
+  if (typeof result === 'boolean') return { boolean: result };
+  if ('tensors' in result) return { header: result };
+  if ('table' in result) return result;  // safetensorsTable's adapter
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if ('verdict' in result) return { compare: { ...result } };
   if ('literals' in result) {

@@ -6,12 +6,16 @@
 // booleans (0/1) in decimal, ids as a comma list, text and bytes as hex, a matrix as
 // "ROWSxCOLS:" followed by 8 hex digits (the float32's bits) per element, an options object as
 // "key=value;key=value" (values encoded the same way; a list of strings as a comma list of hex;
-// null options left out). embeddingBagBackward takes W in place of forward and vocab, and runs
-// embedding_bag for the forward.
+// null options left out; a list of byte strings as a comma list of hex). embeddingBagBackward
+// takes W in place of forward and vocab, and runs embedding_bag for the forward;
+// safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
+// in blocks, and reads them in order as a caller of the WASM reader does.
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"bag": {...}},
-// {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, or
+// {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
+// {"header": {...}}, {"table": {...}}, or
 // {"error": "message", "argument": "name"}.
+#include <algorithm>
 #include <cinttypes>
 #include <map>
 #include <cstdio>
@@ -32,6 +36,7 @@
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/safetensors.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
@@ -167,6 +172,60 @@ std::string compare_json(const Comparison& c) {
          ", \"verdict\": " + json_string(c.verdict) + "}";
 }
 
+std::string u64_json(std::uint64_t x) { return number_json(static_cast<double>(x)); }
+
+std::string header_json(const SafetensorsHeader& header) {
+  const auto candidates = embedding_table_candidates(header);
+  std::string tensors = "[";
+  for (const SafetensorsEntry& e : header.tensors) {
+    std::string shape = "[";
+    for (std::size_t i = 0; i < e.shape.size(); ++i)
+      shape += (i ? ", " : "") + number_json(static_cast<double>(e.shape[i]));
+    const bool candidate = std::find(candidates.begin(), candidates.end(), &e) != candidates.end();
+    tensors += std::string(tensors.size() > 1 ? ", " : "") + "{\"name\": " + json_string(e.name) +
+               ", \"dtype\": " + json_string(e.dtype) + ", \"shape\": " + shape + "]" +
+               ", \"begin\": " + u64_json(e.begin) + ", \"end\": " + u64_json(e.end) +
+               ", \"candidate\": " + (candidate ? "true" : "false") +
+               ", \"conversion\": " + json_string(dtype_conversion_text(e.dtype)) + "}";
+  }
+  std::string metadata = "[";
+  for (const auto& [key, value] : header.metadata)
+    metadata += std::string(metadata.size() > 1 ? ", " : "") + "[" + json_string(key) + ", " +
+                json_string(value) + "]";
+  std::string table = "null", table_error = "null";
+  try {
+    table = json_string(choose_embedding_table(header).name);
+  } catch (const InputError& e) {
+    table_error = json_string(e.what());
+  }
+  return "{\"fileSize\": " + u64_json(header.file_size) + ", \"dataStart\": " +
+         u64_json(header.data_start) + ", \"tensors\": " + tensors + "], \"metadata\": " +
+         metadata + "], \"table\": " + table + ", \"tableError\": " + table_error + "}";
+}
+
+// Chooses the table, then converts its blocks in order into a (V, d) table.
+std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
+                       const std::string& name, const std::string& blocks) {
+  const SafetensorsHeader header = parse_safetensors_header(header_bytes, file_size);
+  const SafetensorsEntry& e = choose_embedding_table(header, name);
+  const Index row_bytes = safetensors_row_bytes(e);
+  Matrix table(e.shape[0], e.shape[1]);
+  std::string rows_read = "[";
+  Index rows = 0;
+  for (const std::string& hex : split(blocks, ',')) {
+    const std::string block = from_hex(hex);
+    convert_safetensors_rows(e, rows, block, table);
+    rows += static_cast<Index>(block.size()) / row_bytes;
+    rows_read += (rows_read.size() > 1 ? ", " : "") + std::to_string(rows);
+  }
+  return "{\"table\": {\"name\": " + json_string(e.name) + ", \"dtype\": " + json_string(e.dtype) +
+         ", \"rows\": " + std::to_string(e.shape[0]) + ", \"cols\": " + std::to_string(e.shape[1]) +
+         ", \"begin\": " + u64_json(e.begin) + ", \"end\": " + u64_json(e.end) +
+         ", \"rowBytes\": " + std::to_string(row_bytes) + ", \"conversion\": " +
+         json_string(dtype_conversion_text(e.dtype)) + ", \"rowsRead\": " + rows_read +
+         "], \"weight\": " + matrix_json(table) + "}}";
+}
+
 std::string run(const std::vector<std::string>& a) {
   const std::string& op = a.at(0);
   if (op == "parseIds") return "{\"ids\": " + ids_json(parse_ids(from_hex(a.at(1)))) + "}";
@@ -248,6 +307,13 @@ std::string run(const std::vector<std::string>& a) {
                                                                        : Argument::vocab);
     return "{\"ok\": true}";
   }
+  if (op == "hasNpyMagic")
+    return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
+  if (op == "safetensorsHeaderSize")
+    return "{\"number\": " + u64_json(safetensors_header_size(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
+  if (op == "safetensorsHeader")
+    return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
+  if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
   throw std::runtime_error("unknown case " + op);
 }
 

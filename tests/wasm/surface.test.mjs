@@ -1,6 +1,7 @@
 // The module's surface is spelled three times, as the languages force: the Embind registrations
-// (wasm/bindings.cpp), the wrapper's API object (wasm/embedlab.mjs) and the TypeScript
-// declarations (wasm/embedlab.d.ts). A function added to one and not the others fails here.
+// (wasm/bindings.cpp and wasm/safetensors_bindings.cpp), the wrapper's API object
+// (wasm/embedlab.mjs) and the TypeScript declarations (wasm/embedlab.d.ts). A function added to
+// one and not the others fails here.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -10,8 +11,11 @@ import { importEmbedlab } from './harness.mjs';
 const source = (file) => readFileSync(new URL(`../../wasm/${file}`, import.meta.url), 'utf8');
 const sorted = (names) => [...new Set(names)].sort();
 
+const BINDING_FILES = ['bindings.cpp', 'safetensors_bindings.cpp'];
+
 function bound() {
-  return sorted([...source('bindings.cpp').matchAll(/emscripten::function\("(\w+)"/g)].map((m) => m[1]));
+  return sorted(BINDING_FILES.flatMap(
+      (file) => [...source(file).matchAll(/emscripten::function\("(\w+)"/g)].map((m) => m[1])));
 }
 
 // The members of `export interface Embedlab { ... }`.
@@ -24,8 +28,8 @@ test('the bindings, the wrapper and the declarations name the same functions', a
   const { loadEmbedlab } = await importEmbedlab();
   const wrapped = sorted(Object.keys(await loadEmbedlab()));
   assert.ok(bound().length >= 20, `found only ${bound().length} bindings`);
-  assert.deepEqual(wrapped, bound(), 'wrapper (embedlab.mjs) vs bindings (bindings.cpp)');
-  assert.deepEqual(declared(), bound(), 'declarations (embedlab.d.ts) vs bindings (bindings.cpp)');
+  assert.deepEqual(wrapped, bound(), 'wrapper (embedlab.mjs) vs bindings (*bindings.cpp)');
+  assert.deepEqual(declared(), bound(), 'declarations (embedlab.d.ts) vs bindings (*bindings.cpp)');
 });
 
 test('the declared argument names are the core\'s', async () => {

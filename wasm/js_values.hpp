@@ -1,0 +1,67 @@
+#pragma once
+// What every binding file of the page's module (bindings.cpp, safetensors_bindings.cpp) shares:
+// JS numbers checked into the core's types, matrices copied out, and the core's errors turned
+// into values. Errors never cross as C++ exceptions: each entry point returns its result, or
+// { embedlabError: message, argument: name or null }, which the wrapper embedlab.mjs throws as
+// an EmbedlabError whose argument says which input the message is about.
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "embedlab/error.hpp"
+#include "embedlab/matrix.hpp"
+
+namespace embedlab::js {
+
+using emscripten::val;
+
+// How JavaScript writes the number, so a message shows what the caller passed.
+inline std::string js_text(double x) { return val(x).call<std::string>("toString"); }
+
+// A JS number that must be a whole number representable as int64: cast without overflow.
+inline Index to_index(double x, Argument argument, const std::string& what) {
+  constexpr double kTwoPow63 = 9223372036854775808.0;
+  if (!std::isfinite(x) || std::trunc(x) != x)
+    throw InputError(argument, what + " must be a whole number, got " + js_text(x));
+  if (x < -kTwoPow63 || x >= kTwoPow63)
+    throw InputError(argument, what + " = " + js_text(x) + " is too large: it must fit in int64");
+  return static_cast<Index>(x);
+}
+
+// A fresh Float32Array copy: a view into WASM memory would be detached when memory grows.
+inline val matrix_to_js(const Matrix& m) {
+  val out = val::object();
+  out.set("rows", static_cast<double>(m.rows()));
+  out.set("cols", static_cast<double>(m.cols()));
+  out.set("data", val::global("Float32Array")
+                      .new_(emscripten::typed_memory_view(m.size(), m.data())));
+  return out;
+}
+
+// argument: null where no input is to blame (memory, an internal error).
+inline val error_value(const std::string& message, const val& argument = val::null()) {
+  val out = val::object();
+  out.set("embedlabError", message);
+  out.set("argument", argument);
+  return out;
+}
+
+// Runs f(), turning what the core throws into an error value with its message verbatim.
+template <class F>
+val guarded(F f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    return error_value(e.what(), val(std::string(argument_name(e.argument()))));
+  } catch (const std::bad_alloc&) {
+    return error_value(
+        "out of memory: the WebAssembly module could not allocate enough memory for this "
+        "request (it can use at most 2 GiB); try a smaller vocabulary, dimension or id list");
+  } catch (const std::exception& e) {
+    return error_value(std::string("internal error in embedlab: ") + e.what());
+  }
+}
+
+}  // namespace embedlab::js

@@ -1,0 +1,180 @@
+// Embind bindings of the core's .safetensors reader (embedlab/safetensors.hpp), linked into the
+// page's module beside bindings.cpp and wrapped by embedlab.mjs. The caller reads the file's
+// pieces itself (File.slice in a browser, a fetch stream, fs in Node) and hands each over, so
+// nothing here ever holds more of the file than the header and one block of rows:
+//   hasNpyMagic(firstBytes) -> whether the file is a .npy one
+//   safetensorsHeaderSize(firstBytes, fileSize) -> 8 + N, the bytes that hold the header
+//   safetensorsHeader(headerBytes, fileSize) -> its tensors, metadata and the table it would pick
+//   safetensorsTable(headerBytes, fileSize, name) -> the chosen table's place in the file and a
+//     SafetensorsTableReader, which converts the table's rows in file order, a block at a time,
+//     into the one (V, d) float32 table it holds in WASM memory, and hands it out on finish().
+// Errors come back as values (js_values.hpp); the core's all name Argument::weights.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "embedlab/error.hpp"
+#include "embedlab/npy.hpp"
+#include "embedlab/safetensors.hpp"
+#include "js_values.hpp"
+
+namespace embedlab {
+namespace {
+
+using emscripten::val;
+using js::guarded;
+using js::to_index;
+
+// A Uint8Array's bytes, in one bulk copy.
+std::string bytes_from_js(const val& bytes) {
+  std::string out(bytes["length"].as<std::size_t>(), '\0');
+  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<unsigned char*>(out.data())))
+      .call<void>("set", bytes);
+  return out;
+}
+
+std::uint64_t file_size_from_js(double size) {
+  const Index bytes = to_index(size, Argument::weights, "the file size");
+  if (bytes < 0)
+    throw InputError(Argument::weights,
+                     "the file size must be a number of bytes, 0 or more, got " + js::js_text(size));
+  return static_cast<std::uint64_t>(bytes);
+}
+
+// Sizes and offsets as JS numbers: exact up to 2^53 bytes (8 PiB), beyond any file.
+val number(std::uint64_t x) { return val(static_cast<double>(x)); }
+
+val shape_to_js(const std::vector<Index>& shape) {
+  val out = val::array();
+  for (const Index n : shape) out.call<void>("push", static_cast<double>(n));
+  return out;
+}
+
+// A table being read: rows arrive in file order, each block converted straight into `table_`,
+// so the memory is the table's and one block's.
+class SafetensorsTableReader {
+ public:
+  explicit SafetensorsTableReader(SafetensorsEntry entry)
+      : entry_(std::move(entry)), table_(entry_.shape[0], entry_.shape[1]) {}
+
+  // The next rows, as whole rows of the file's bytes. Returns the rows read so far.
+  val add_rows(const val& bytes) {
+    return guarded([&] {
+      const std::string block = bytes_from_js(bytes);
+      convert_safetensors_rows(entry_, rows_read_, block, table_);
+      rows_read_ += static_cast<Index>(block.size()) / safetensors_row_bytes(entry_);
+      return val(static_cast<double>(rows_read_));
+    });
+  }
+
+  // A copy of the table, once every row has been read (the wrapper then deletes the reader).
+  val finish() {
+    return guarded([&] {
+      if (rows_read_ != table_.rows())
+        throw InputError(Argument::weights,
+                         "tensor '" + entry_.name + "' has " + std::to_string(entry_.shape[0]) +
+                             " rows, and only " + std::to_string(rows_read_) +
+                             " were read: read all of its bytes, " + std::to_string(entry_.begin) +
+                             " to " + std::to_string(entry_.end) + " of the file, before finish()");
+      return js::matrix_to_js(table_);
+    });
+  }
+
+ private:
+  SafetensorsEntry entry_;
+  Matrix table_;  // (V, d), filled up to rows_read_
+  Index rows_read_ = 0;
+};
+
+bool has_npy_magic_js(const val& first_bytes) { return has_npy_magic(bytes_from_js(first_bytes)); }
+
+val safetensors_header_size_js(const val& first_bytes, double file_size) {
+  return guarded([&] {
+    const std::string first = bytes_from_js(first_bytes);
+    return number(safetensors_header_size(first, file_size_from_js(file_size)));
+  });
+}
+
+// { fileSize, dataStart, tensors: [{ name, dtype, shape, begin, end, candidate, conversion }]
+//   (in file order), metadata: [[key, value]] (sorted by key), table: the tensor that would be
+//   loaded without a name, or null and tableError: why there is none (several or no candidates,
+//   or the one found cannot be a table) }
+val safetensors_header_js(const val& header_bytes, double file_size) {
+  return guarded([&] {
+    const std::string bytes = bytes_from_js(header_bytes);
+    const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
+    const auto candidates = embedding_table_candidates(header);
+    val tensors = val::array();
+    for (const SafetensorsEntry& e : header.tensors) {
+      val t = val::object();
+      t.set("name", e.name);
+      t.set("dtype", e.dtype);
+      t.set("shape", shape_to_js(e.shape));
+      t.set("begin", number(e.begin));
+      t.set("end", number(e.end));
+      t.set("candidate", std::find(candidates.begin(), candidates.end(), &e) != candidates.end());
+      t.set("conversion", dtype_conversion_text(e.dtype));
+      tensors.call<void>("push", t);
+    }
+    val metadata = val::array();
+    for (const auto& [key, value] : header.metadata) {
+      val pair = val::array();
+      pair.call<void>("push", key);
+      pair.call<void>("push", value);
+      metadata.call<void>("push", pair);
+    }
+    val out = val::object();
+    out.set("fileSize", number(header.file_size));
+    out.set("dataStart", number(header.data_start));
+    out.set("tensors", tensors);
+    out.set("metadata", metadata);
+    try {
+      out.set("table", choose_embedding_table(header).name);
+      out.set("tableError", val::null());
+    } catch (const InputError& e) {
+      out.set("table", val::null());
+      out.set("tableError", std::string(e.what()));
+    }
+    return out;
+  });
+}
+
+// { name, dtype, rows, cols, begin, end, rowBytes, conversion, reader }: the tensor called name
+// (empty: the one the reader picks), checked to be a table within the limits, and its reader,
+// which holds the (V, d) table's memory from now on.
+val safetensors_table_js(const val& header_bytes, double file_size, const std::string& name) {
+  return guarded([&] {
+    const std::string bytes = bytes_from_js(header_bytes);
+    const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
+    const SafetensorsEntry& entry = choose_embedding_table(header, name);
+    val out = val::object();
+    out.set("name", entry.name);
+    out.set("dtype", entry.dtype);
+    out.set("rows", static_cast<double>(entry.shape[0]));
+    out.set("cols", static_cast<double>(entry.shape[1]));
+    out.set("begin", number(entry.begin));
+    out.set("end", number(entry.end));
+    out.set("rowBytes", static_cast<double>(safetensors_row_bytes(entry)));
+    out.set("conversion", dtype_conversion_text(entry.dtype));
+    out.set("reader", val(SafetensorsTableReader(entry)));
+    return out;
+  });
+}
+
+}  // namespace
+}  // namespace embedlab
+
+EMSCRIPTEN_BINDINGS(embedlab_safetensors) {
+  using namespace embedlab;
+  emscripten::class_<SafetensorsTableReader>("SafetensorsTableReader")
+      .function("addRows", &SafetensorsTableReader::add_rows)
+      .function("finish", &SafetensorsTableReader::finish);
+  emscripten::function("hasNpyMagic", &has_npy_magic_js);
+  emscripten::function("safetensorsHeaderSize", &safetensors_header_size_js);
+  emscripten::function("safetensorsHeader", &safetensors_header_js);
+  emscripten::function("safetensorsTable", &safetensors_table_js);
+}
