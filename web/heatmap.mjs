@@ -102,7 +102,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     return values;
   }
 
-  return {
+  const heatmap = {
     node,
     // matrix: { rows, cols, at(i, j) }; name: how the readout names it ("W").
     render(matrix, name) {
@@ -137,4 +137,9 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       if (spec) placeOutline();
     },
   };
+  // The scale's colours follow light and dark mode, as the picture's do.
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (spec) heatmap.render(spec.matrix, spec.name);
+  });
+  return heatmap;
 }
