@@ -40,6 +40,8 @@ function idsSummary(ids) {
 // A list being typed ("[4, 7") is shown as wrong only after this long without a keystroke, or
 // when the learner leaves the field.
 const TYPING_PAUSE_MS = 700;
+// The address follows the inputs this long after the last change (rememberInUrl()).
+const URL_PAUSE_MS = 250;
 
 // The limits the core enforces, in the hints under the inputs that meet them.
 function showLimits(lab) {
@@ -94,11 +96,17 @@ function start(lab) {
   }
 
   // The inputs as typed, the source, the token and the view in the address (url-state.mjs).
+  // Written once the keystrokes pause: one replaceState costs Chromium about 10 ms here, most of
+  // a frame's budget if paid on every keystroke.
   const linked = readUrlState(location.search);
+  let urlTimer = 0;
   function rememberInUrl() {
-    const inputs = Object.fromEntries(Object.entries(fields).map(([id, input]) => [id, input.value]));
-    history.replaceState(null, '', urlFor(location.href,
-      { inputs, source: weights.source(), step, view: linked.view }));
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      const inputs = Object.fromEntries(Object.entries(fields).map(([id, input]) => [id, input.value]));
+      history.replaceState(null, '', urlFor(location.href,
+        { inputs, source: weights.source(), step, view: linked.view }));
+    }, URL_PAUSE_MS);
   }
 
   // Each with inputs of its own, recomputed when the result or those inputs change.
