@@ -144,8 +144,9 @@ function judged(key, value) {
 }
 
 function writeReport() {
-  const runs = readdirSync(runsDir).filter((f) => f.endsWith('.json')).sort()
-    .map((f) => JSON.parse(readFileSync(path.join(runsDir, f), 'utf8')));
+  const runs = readdirSync(runsDir).filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(path.join(runsDir, f), 'utf8')))
+    .sort((a, b) => a.date.localeCompare(b.date));
   const lines = [
     '# Page timing: the network, the first verdict and every keystroke',
     '',
