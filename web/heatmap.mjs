@@ -12,12 +12,17 @@ const MAX_WIDTH = 512;
 const MAX_HEIGHT = 256;
 const READ_ALL = 1 << 22;
 
-// A CSS colour (any syntax the canvas knows) as [r, g, b].
+// A CSS colour (any syntax the canvas knows) as [r, g, b]. Remembered: reading a pixel back
+// costs milliseconds, and every render asks again for the same few colours.
+const rgbs = new Map();
 function rgbOf(color) {
-  const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  probe.fillStyle = color;
-  probe.fillRect(0, 0, 1, 1);
-  return Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  if (!rgbs.has(color)) {
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    probe.fillStyle = color;
+    probe.fillRect(0, 0, 1, 1);
+    rgbs.set(color, Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)));
+  }
+  return rgbs.get(color);
 }
 
 // The three ends of the scale and the NaN colour, as the page's style resolves them now.
