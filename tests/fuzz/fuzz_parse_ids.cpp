@@ -1,8 +1,8 @@
 // libFuzzer target: parse_ids on any bytes returns valid ids or throws InputError with a
 // message; it never crashes, and what it returns survives the checks that use it.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <string_view>
 
@@ -31,18 +31,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     listed += std::to_string(id) + ", ";
   }
   require(embedlab::parse_ids(listed, limits) == ids, "the ids, written as \"a, b, \", parse back");
-  bool holds_max = false;
-  for (const std::int64_t id : ids) holds_max |= id == std::numeric_limits<std::int64_t>::max();
-  if (!holds_max) {
-    const embedlab::Index vocab = embedlab::default_vocab(ids);
-    embedlab::check_ids(ids, vocab);  // must not throw: every id is below max + 1
-    bool refused = false;
-    try {
-      embedlab::check_ids(ids, vocab - 1);
-    } catch (const embedlab::InputError&) {
-      refused = true;
-    }
-    require(refused, "check_ids refuses max(ids) with V = max(ids)");
+  const std::int64_t largest = *std::max_element(ids.begin(), ids.end());
+  embedlab::Index vocab = 0;
+  try {
+    vocab = embedlab::default_vocab(ids, limits);
+  } catch (const embedlab::InputError& e) {
+    require(largest >= limits.max_vocab && e.argument() == embedlab::Argument::ids,
+            "default_vocab refuses only an id past the vocabulary limit, as an error of the ids");
+    return 0;
   }
+  require(vocab == largest + 1, "default_vocab is max(ids) + 1");
+  embedlab::check_ids(ids, vocab);  // must not throw: every id is below max + 1
+  bool refused = false;
+  try {
+    embedlab::check_ids(ids, vocab - 1);
+  } catch (const embedlab::InputError&) {
+    refused = true;
+  }
+  require(refused, "check_ids refuses max(ids) with V = max(ids)");
   return 0;
 }

@@ -42,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           "the shape is 2-D, non-empty and within the limits");
   const std::size_t payload = size - data_offset(bytes);
   const auto elements = static_cast<std::size_t>(m.size());
-  require(payload == 4 * elements || payload == 8 * elements,
-          "the data holds exactly rows * cols float32 or float64 values");
+  require(payload == 2 * elements || payload == 4 * elements || payload == 8 * elements,
+          "the data holds exactly rows * cols float16, float32 or float64 values");
   const std::string written = embedlab::to_npy(m);
   const embedlab::Matrix again = embedlab::parse_npy(written, limits);
   require(same_bits(again, m), "parse_npy(to_npy(m)) has the bits of m");
