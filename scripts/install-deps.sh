@@ -16,6 +16,7 @@ packages=(
   emscripten                  # the WebAssembly module
   chromium                    # end-to-end tests of the page
   fonts-liberation fonts-dejavu-core  # text for Chromium (only recommended by its package)
+  fonts-noto-color-emoji      # emoji in the Text mode's token chips, in Chromium's screenshots
   python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
   python3-matplotlib          # benchmark plots
 )

@@ -3,7 +3,8 @@
 //   --out   where to assemble (OUT/embedlab/) and write the tarball (default build/package)
 // The element and the page modules it imports come from web/, found by following the relative
 // imports from the element (static, dynamic and new URL(..., import.meta.url)), so that every
-// relative path stays valid in the package. Prints the tarball's path.
+// relative path stays valid in the package; what the build made (the module, the bundled
+// tokenizers and their vocabularies) comes from the site. Prints the tarball's path.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,8 @@ const site = path.resolve(values.site);
 const out = path.resolve(values.out);
 const web = path.join(repo, 'web');
 const ROOTS = ['element/embedding-demo.mjs', 'element/embedding-demo.d.ts'];
+// Folders the build fills, copied whole from the site.
+const BUILT = ['embedlab', 'tokenizers/vendor', 'tokenizers/data', 'tokenizers/licenses'];
 
 if (!existsSync(path.join(site, 'embedlab/embedlab-core.wasm'))) {
   throw new Error(`no WebAssembly module in ${site}/embedlab: build the wasm preset first ` +
@@ -28,13 +31,13 @@ if (!existsSync(path.join(site, 'embedlab/embedlab-core.wasm'))) {
 // A relative specifier in an import, an export ... from, import() or new URL(..., import.meta.url).
 const RELATIVE = /(?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)(['"])(\.\.?\/[^'"]+)\1/g;
 
-// Package-relative paths of the roots and of everything they reach; embedlab/ is copied whole.
+// Package-relative paths of the roots and of everything they reach, less the BUILT folders.
 function closure() {
   const found = new Set();
   const pending = [...ROOTS];
   while (pending.length) {
     const file = pending.pop();
-    if (found.has(file) || file.startsWith('embedlab/')) continue;
+    if (found.has(file) || BUILT.some((folder) => file.startsWith(`${folder}/`))) continue;
     found.add(file);
     if (!file.endsWith('.mjs')) continue;
     for (const [, , specifier] of readFileSync(path.join(web, file), 'utf8').matchAll(RELATIVE)) {
@@ -47,7 +50,7 @@ function closure() {
 const stage = path.join(out, 'embedlab');
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
-cpSync(path.join(site, 'embedlab'), path.join(stage, 'embedlab'), { recursive: true });
+for (const folder of BUILT) cpSync(path.join(site, folder), path.join(stage, folder), { recursive: true });
 for (const file of closure()) cpSync(path.join(web, file), path.join(stage, file));
 for (const file of ['package.json', 'README.md']) {
   cpSync(path.join(repo, 'package', file), path.join(stage, file));

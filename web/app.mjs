@@ -131,7 +131,7 @@ function start(lab) {
     stepThrough.render(result, step);
     jump.render(result.ids.length, step);
     links.refresh(result);
-    textMode.select(step);
+    textMode.select(step, result.ids.length);
     if (printout.open) renderPrintout(byId('printout-body'), lab, result);
     for (const request of redrawBelow) request();
   }

@@ -10,14 +10,15 @@ import { TEXT_DIM, TOKENIZERS } from './tokenizers/catalog.mjs';
 import { createTokenizeChannel, progressMessage } from './tokenizers/client.mjs';
 
 // elements: { modes (the radio group), panel (what Text mode shows), text, tokenizer (a select),
-// status, error, chips, ids, idsHint, vocab, dim }; onPick(k) when a chip is pointed at.
+// status, error, chips, ids, idsHint, vocab, dim }; onPick(k) when a chip is picked.
 export function createTextInput(lab, elements, onPick) {
   const { modes, panel, text, tokenizer, status, error, ids, idsHint, vocab, dim } = elements;
   const channel = createTokenizeChannel();
-  const chips = createTokenChips(elements.chips, onPick);
   let typed = null;     // { ids, vocab, dim } as they were before Text mode
   let shapeOf = null;   // the tokenizer V and d were last set for
   let step = 0;
+  let computed = 0;     // the tokens of the result the page shows, which new chips can outrun
+  const chips = createTokenChips(elements.chips, (k) => { if (k < computed) onPick(k); });
 
   for (const [name, { label }] of Object.entries(TOKENIZERS)) tokenizer.append(new Option(label, name));
   const textMode = () => modes.querySelector('input:checked').value === 'text';
@@ -50,8 +51,13 @@ export function createTextInput(lab, elements, onPick) {
       return;
     }
     showError('');
+    // n·V floats of the one-hot matrix: beyond the core's limit the ids field says why there is
+    // no result; this says what to do.
+    const fit = Math.floor(lab.limits.maxElements / answer.vocabSize);
     status.textContent = `${plural(answer.ids.length, 'token', 'tokens')}; ${TOKENIZERS[name].label} ` +
-      `has ${count(answer.vocabSize)} in its vocabulary. Point at a token to follow it below.`;
+      `has ${count(answer.vocabSize)} in its vocabulary. ` + (answer.ids.length > fit
+      ? `At most ${count(fit)} tokens fit one one-hot matrix of V = ${count(answer.vocabSize)} columns: shorten the text to see both routes.`
+      : 'Point at a token to follow it below.');
     chips.render(answer.ids, answer.labels, step);
     if (shapeOf !== name && !vocab.disabled) {  // a .npy table keeps its own shape
       shapeOf = name;
@@ -87,9 +93,10 @@ export function createTextInput(lab, elements, onPick) {
   tokenizer.addEventListener('change', tokenizeText);
 
   return {
-    // The page's step: the token the views follow.
-    select(k) {
+    // The page's step, the token the views follow, in its result of n tokens.
+    select(k, n) {
       step = k;
+      computed = n;
       chips.select(k);
     },
   };

@@ -1,15 +1,17 @@
 // A text's tokens as chips: each shows what the token stands for (tokenizers/token-label.mjs)
 // over its id. The chips are a radio group with one tab stop, like the step-through's picker:
-// hovering a chip, focusing it, clicking it or moving along with the arrow keys, Home and End
-// picks that token (onPick(k), at most once a frame), and select(k) marks the token picked.
-// Beyond CHIPS_SHOWN tokens the rest are counted, not drawn; the ids field holds them all.
+// clicking a chip or moving along with the arrow keys, Home and End picks that token (onPick(k),
+// at most once a frame; with pickOnHover, pointing at it too), and select(k) marks the token
+// picked. Each chip carries data-token, so that on the page pointing at it or focusing it marks
+// its token in every view (linked-views.mjs). Beyond CHIPS_SHOWN tokens the rest are counted,
+// not drawn; the ids field holds them all.
 import { element } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
 
 const CHIPS_SHOWN = 1000;
 
-// container: an empty element; onPick(k) for the token the learner points at.
-export function createTokenChips(container, onPick) {
+// container: an empty element; onPick(k) for the token the learner picks.
+export function createTokenChips(container, onPick, { pickOnHover = false } = {}) {
   container.setAttribute('role', 'radiogroup');
   let n = 0;         // tokens, shown or not
   let current = -1;  // the picked token
@@ -27,18 +29,13 @@ export function createTokenChips(container, onPick) {
     });
   }
 
-  container.addEventListener('pointerover', (event) => {
+  const pickChip = (event) => {
     const chip = chipOf(event.target);
-    if (chip) pickSoon(Number(chip.dataset.k));
-  });
-  container.addEventListener('focusin', (event) => {
-    const chip = chipOf(event.target);
-    if (chip) pickSoon(Number(chip.dataset.k));
-  });
-  container.addEventListener('click', (event) => {
-    const chip = chipOf(event.target);
-    if (chip) pickSoon(Number(chip.dataset.k));
-  });
+    if (chip) pickSoon(Number(chip.dataset.token));
+  };
+  if (pickOnHover) container.addEventListener('pointerover', pickChip);
+  container.addEventListener('focusin', pickChip);
+  container.addEventListener('click', pickChip);
   container.addEventListener('keydown', (event) => {
     const shown = Math.min(n, CHIPS_SHOWN);
     const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
@@ -54,7 +51,7 @@ export function createTokenChips(container, onPick) {
   function chip(id, label, k) {
     const button = element('button', 'token-chip');
     button.type = 'button';
-    button.dataset.k = String(k);
+    button.dataset.token = String(k);
     button.setAttribute('role', 'radio');
     button.setAttribute('aria-checked', 'false');
     button.tabIndex = -1;

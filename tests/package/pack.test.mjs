@@ -98,13 +98,17 @@ describe('the npm package', () => {
     assert.deepEqual(seen.defined, ['embedding-demo']);
     assert.equal(seen.name, 'EmbeddingDemoElement');
     assert.deepEqual(seen.observed,
-      ['ids', 'vocab', 'dim', 'seed', 'weights', 'src', 'view', 'step', 'label', 'controls']);
+      ['ids', 'vocab', 'dim', 'seed', 'weights', 'src', 'view', 'step', 'label', 'controls', 'text',
+       'tokenizer']);
     assert.equal(seen.panel, 'function');
     assert.equal(seen.resolved, pathToFileURL(path.join(installed, 'element/embedding-demo.mjs')).href);
     // Fetched at run time through new URL(..., import.meta.url).
     for (const file of ['style.css', 'element/element.css', 'benchmark/panel.css',
                         'benchmark/worker.mjs', 'embedlab/embedlab-core.wasm',
-                        'embedlab/bench/embedlab-bench.mjs', 'embedlab/bench/embedlab-bench-core.wasm']) {
+                        'embedlab/bench/embedlab-bench.mjs', 'embedlab/bench/embedlab-bench-core.wasm',
+                        'text-mode.css', 'tokenizers/worker.mjs', 'tokenizers/data/manifest.json',
+                        'tokenizers/vendor/gpt-tokenizer.mjs', 'tokenizers/vendor/lenml-tokenizers.mjs',
+                        ...['gpt2', 'llama3', 'qwen3', 'gemma3'].map((name) => `tokenizers/data/${name}.json.gz`)]) {
       assert.ok(existsSync(path.join(installed, file)), `${file} is installed`);
     }
   });

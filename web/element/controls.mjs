@@ -42,6 +42,7 @@ export function createControls(form, host, errorId) {
         if (fields[name].value !== value) fields[name].value = value;
       }
       fields.vocab.placeholder = autoVocab === null ? 'auto' : `auto: ${autoVocab}`;
+      fields.ids.readOnly = host.hasAttribute('text');  // the ids are the text's tokens
       const fromFile = input.source === 'npy';
       for (const name of ['vocab', 'dim', 'seed']) fields[name].disabled = fromFile;
       fields.weights.querySelector('option[value="npy"]').hidden = !host.hasAttribute('src');

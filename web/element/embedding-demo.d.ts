@@ -9,6 +9,9 @@ export type EmbeddingDemoView =
 /** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's .npy file. */
 export type EmbeddingDemoWeights = 'seed' | 'tf' | 'npy';
 
+/** The tokenizer of the text attribute: GPT-2's, Llama 3's, Qwen 3's or Gemma 3's. */
+export type EmbeddingDemoTokenizer = 'gpt2' | 'llama3' | 'qwen3' | 'gemma3';
+
 /** Both routes for the element's inputs (compute.mjs's run()). */
 export interface EmbeddingDemoResult {
   /** the token ids, as parsed */
@@ -48,11 +51,18 @@ export interface EmbeddingDemoEventMap extends HTMLElementEventMap {
 export class EmbeddingDemoElement extends HTMLElement {
   static readonly observedAttributes: readonly string[];
 
-  /** Token ids: "2, 3, 1", "[2, 3, 1]" or "tensor([2, 3, 1])". Absent: "2, 3, 1". */
+  /** Token ids: "2, 3, 1", "[2, 3, 1]" or "tensor([2, 3, 1])". Absent: "2, 3, 1". Unused while
+   * text is set. */
   ids: string | null;
-  /** The vocabulary size V. Absent: max id + 1. */
+  /** A text whose tokens are the ids, shown as chips (the tokenizer's files load in a Web Worker
+   * from the element's folder the first time). Empty text, a lone surrogate or more tokens than
+   * the core takes at once is an error. Absent: the ids attribute. */
+  text: string | null;
+  /** EmbeddingDemoTokenizer, for text. Absent: "gpt2". */
+  tokenizer: string | null;
+  /** The vocabulary size V. Absent: max id + 1, or with text the tokenizer's vocabulary size. */
   vocab: string | null;
-  /** The embedding dimension d. Absent: 5. */
+  /** The embedding dimension d. Absent: 5, or 8 with text. */
   dim: string | null;
   /** The seed of torch.manual_seed. Absent: 123. */
   seed: string | null;

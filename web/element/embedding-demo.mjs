@@ -7,6 +7,8 @@
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { FieldError, plan, run } from '../compute.mjs';
 import { shownIndices } from '../shown-indices.mjs';
+import { createTokenChips } from '../token-chips.mjs';
+import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
 import { createControls } from './controls.mjs';
 import { sharedStyleSheets } from './styles.mjs';
@@ -20,6 +22,7 @@ const SKELETON = `
     <p class="demo-title" id="title">${LOADING}</p>
     <form class="demo-controls" hidden novalidate autocomplete="off"></form>
     <p class="error" id="error" role="alert" hidden></p>
+    <div class="demo-tokens token-chips" aria-label="Tokens of the text"></div>
     <div class="demo-view"></div>
   </div>`;
 
@@ -59,6 +62,9 @@ export class EmbeddingDemoElement extends HTMLElement {
   #view = null;       // { name, render?, fail? }
   #cache = { key: null, weight: null };  // compute.run()'s W, reused while its inputs stay
   #npy = null;        // { href, value: plan()'s npy } for the last src
+  #tokens = null;     // { tokenizer, text, answer } for the last text (tokenizers/client.mjs)
+  #chips = null;
+  #channel = null;
   #result = null;
   #error = null;
 
@@ -69,7 +75,8 @@ export class EmbeddingDemoElement extends HTMLElement {
     template.innerHTML = SKELETON;
     this.#root.append(template.content);
     const $ = (selector) => this.#root.querySelector(selector);
-    this.#parts = { title: $('#title'), form: $('form'), error: $('#error'), view: $('.demo-view') };
+    this.#parts = { title: $('#title'), form: $('form'), error: $('#error'), tokens: $('.demo-tokens'),
+                    view: $('.demo-view') };
   }
 
   connectedCallback() {
@@ -146,17 +153,54 @@ export class EmbeddingDemoElement extends HTMLElement {
       this.#syncControls(attrs.input, null, null);
       return;
     }
+    const input = attrs.text === null ? this.#dropTokens(attrs.input) : await this.#tokenized(attrs, current);
+    if (!input || !current()) return;
     const npy = attrs.src ? await this.#loadNpy(attrs.src) : null;
     if (!current()) return;
-    const p = plan(this.#lab, { ...attrs.input, npy });
+    const p = plan(this.#lab, { ...input, npy });
     const result = run(this.#lab, p, this.#cache);
     const step = Math.min(attrs.step, result.ids.length - 1);
     this.#result = result;
     this.#showError(null);
     this.#view.render(result, step);
+    this.#chips?.select(step);
     this.#showTitle(attrs.label ?? spec.title,
       `idx = ${idsText(result.ids)}, V = ${result.vocab}, d = ${result.dim}, ${weightsText(attrs.input, attrs.src)}`);
-    this.#syncControls(attrs.input, attrs.input.vocabText.trim() === '' ? result.vocab : null, null);
+    this.#syncControls(input, input.vocabText.trim() === '' ? result.vocab : null, null);
+  }
+
+  // The text's tokens, as chips and as plan()'s input: the ids are theirs and V, unless set, is
+  // the tokenizer's vocabulary size. Tokenized in the page's tokenizer worker, once per text and
+  // tokenizer; the title shows the loading. A text the tokenizer cannot take is an error of
+  // the text attribute. null when a newer update came meanwhile.
+  async #tokenized(attrs, current) {
+    const { text, tokenizer } = attrs;
+    if (this.#tokens?.text !== text || this.#tokens?.tokenizer !== tokenizer) {
+      this.#channel ??= createTokenizeChannel();
+      this.#chips ??= createTokenChips(this.#parts.tokens, (step) => this.setAttribute('step', String(step)),
+        { pickOnHover: true });
+      const title = this.#parts.title.textContent;
+      const answer = await this.#channel.tokenize(tokenizer, text, this.#lab.limits.maxIds, (progress) => {
+        if (current()) this.#showTitle(progressMessage(progress), null);
+      });
+      if (!answer) return null;
+      this.#showTitle(title, null);
+      this.#parts.tokens.classList.toggle('stale', Boolean(answer.error));
+      if (answer.error) throw new AttributeError('text', answer.error);
+      this.#tokens = { text, tokenizer, answer };
+      this.#chips.render(answer.ids, answer.labels, attrs.step);
+    }
+    const { ids, vocabSize } = this.#tokens.answer;
+    return { ...attrs.input, idsText: ids.join(', '), vocabText: this.getAttribute('vocab') ?? String(vocabSize) };
+  }
+
+  // Without a text attribute: no chips. Returns input.
+  #dropTokens(input) {
+    if (this.#tokens) {
+      this.#tokens = null;
+      this.#chips.clear();
+    }
+    return input;
   }
 
   // Built in place: a view may need its shadow root (the benchmark panel adds its stylesheet).

@@ -1,7 +1,9 @@
 // The shadow roots' stylesheets, fetched and parsed once per page and adopted by every
-// <embedding-demo>: the page's style.css (tables, verdict, step-through, printout) and
-// element.css (the element's palette and layout), in that order.
-const URLS = [new URL('../style.css', import.meta.url), new URL('./element.css', import.meta.url)];
+// <embedding-demo>: the page's style.css (tables, verdict, step-through, printout),
+// text-mode.css (the token chips) and element.css (the element's palette and layout), in that
+// order.
+const URLS = [new URL('../style.css', import.meta.url), new URL('../text-mode.css', import.meta.url),
+              new URL('./element.css', import.meta.url)];
 
 let shared = null;
 

@@ -11,8 +11,9 @@ const codeUnit = (text, index) => `U+${text.charCodeAt(index).toString(16).toUpp
 
 function checkText(text) {
   if (text === '') throw new TextError('The text is empty: type a word or a sentence to see its tokens.');
-  if (!text.isWellFormed()) {
-    const index = text.search(/\p{Cs}/u);
+  // In a /u pattern a surrogate matches \p{Cs} only when it has no partner.
+  const index = text.search(/\p{Cs}/u);
+  if (index >= 0) {
     const position = [...text.slice(0, index)].length + 1;
     throw new TextError(`Character ${count(position)} is a lone surrogate (${codeUnit(text, index)}): ` +
       'half of a UTF-16 pair, with no UTF-8 bytes for a tokenizer to read. Delete it, or paste the whole character.');
