@@ -12,7 +12,7 @@ import { createEquationView } from './equation-view.mjs';
 import { mountBenchmarkPanel } from './benchmark/panel.mjs';
 import { setFieldErrors } from './field-errors.mjs';
 import { count } from './format-number.mjs';
-import { renderMatrices } from './matrix-views.mjs';
+import { linkHeatmaps, renderMatrices } from './matrix-views.mjs';
 import { renderPrintout } from './printout.mjs';
 import { readUrlState, urlFor } from './url-state.mjs';
 import { createSelection } from './selection.mjs';
@@ -81,6 +81,7 @@ function start(lab) {
   // One token marked in every view (pointer or focus), and a jump to any token.
   const selection = createSelection();
   const links = linkViews(document.body, selection, pick);
+  selection.subscribe((k) => linkHeatmaps(boxes, k));
   const jump = createTokenJump(byId('step-next').parentNode, pick);
   const textMode = createTextInput(lab, {
     modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),

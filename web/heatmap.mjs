@@ -42,11 +42,12 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   canvas.setAttribute('role', 'img');
   const readout = element('figcaption', 'heatmap-readout');
   const frame = element('div', 'heatmap-frame');
-  const outline = element('div', 'heatmap-outline');
-  frame.append(canvas, outline);
+  // The selected token's band, and the band of the token pointed at elsewhere (linked-views.mjs).
+  const bands = { outline: element('div', 'heatmap-outline'), linked: element('div', 'heatmap-outline linked') };
+  frame.append(canvas, bands.outline, bands.linked);
   node.append(frame, readout);
   let spec = null;
-  let outlined = null;  // { row } or { col }
+  const placed = { outline: null, linked: null };  // each { row } or { col } or null
 
   const cellAt = (event) => {
     // offsetX/Y: from the inside of the border, across clientWidth × clientHeight.
@@ -68,14 +69,16 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     if (spec) onPick(...cellAt(event));
   });
 
-  function placeOutline() {
-    outline.hidden = !outlined;
+  function placeBand(which) {
+    const band = bands[which];
+    const outlined = placed[which];
+    band.hidden = !outlined;
     if (!outlined) return;
     const { rows, cols } = spec.matrix;
     const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
     const [start, size, index, count] = along;
     const [otherStart, otherSize] = 'row' in outlined ? ['left', 'width'] : ['top', 'height'];
-    Object.assign(outline.style, {
+    Object.assign(band.style, {
       [start]: `calc(${(100 * index) / count}% - 2px)`, [size]: `calc(${100 / count}% + 4px)`,
       [otherStart]: '0', [otherSize]: '100%',
     });
@@ -134,12 +137,18 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
         image.data[4 * p + 3] = 255;
       });
       canvas.getContext('2d').putImageData(image, 0, 0);
-      placeOutline();
+      placeBand('outline');
+      placeBand('linked');
     },
-    // Outlines { row: i } or { col: j }, or nothing for null.
+    // Outlines { row: i } or { col: j }, or nothing for null: the selected token's band
+    // (outline) or the pointed-at token's (linked).
     outline(which) {
-      outlined = which;
-      if (spec) placeOutline();
+      placed.outline = which;
+      if (spec) placeBand('outline');
+    },
+    link(which) {
+      placed.linked = which;
+      if (spec) placeBand('linked');
     },
   };
   // The scale's colours follow light and dark mode, as the picture's do.

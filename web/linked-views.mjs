@@ -64,9 +64,9 @@ export function linkViews(root, selection, onPick) {
   selection.subscribe(mark);
   root.addEventListener('pointerover', (event) => {
     // A heatmap names its token cell by cell (heatmap.mjs), not by element.
-    if (event.target.closest?.('canvas')) return;
-    pointed = tokenOf(event.target);
-    update();
+    const onHeatmap = Boolean(event.target.closest?.('canvas'));
+    pointed = onHeatmap ? null : tokenOf(event.target);
+    if (!onHeatmap) update();
   });
   root.addEventListener('focusin', (event) => {
     focused = tokenOf(event.target);

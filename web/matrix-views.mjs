@@ -21,7 +21,8 @@ const label = (i) => String(i);
 const heatmaps = new WeakMap();  // box -> { heatmap, numbers, data }
 
 // Shows spec's matrix in box: as a table, or (with `heat`, for a matrix the table summarises)
-// as a heatmap whose cell (i, j) stands for token heat.token(i, j), outlining heat.outline.
+// as a heatmap whose cell (i, j) stands for token heat.token(i, j) and where heat.band(k) is
+// token k's row or column.
 function place(box, spec, heat) {
   const { matrix } = spec;
   if (!heat || (matrix.rows <= ROW_CAP && matrix.cols <= COL_CAP)) {
@@ -49,11 +50,12 @@ function place(box, spec, heat) {
     heatmaps.set(box, parts);
   }
   parts.token = heat.token;
+  parts.band = heat.band;
   if (parts.data !== heat.data) {
     parts.heatmap.render(matrix, heat.name);
     parts.data = heat.data;
   }
-  parts.heatmap.outline(heat.outline);
+  parts.heatmap.outline(heat.band(heat.step));
   renderMatrixTable(parts.numbers, spec);
 }
 
@@ -78,8 +80,8 @@ export function renderMatrices(boxes, result, step, differs = () => '', hooks = 
     const k = ids.indexOf(id);
     return k < 0 ? null : k;
   };
-  const heat = (name, data, token, outline) => hooks && { hooks, name, data, token, outline };
-  const tokenHeat = (name, data) => heat(name, data, (i) => i, { row: step });
+  const heat = (name, data, token, band) => hooks && { hooks, name, data, token, band, step };
+  const tokenHeat = (name, data) => heat(name, data, (i) => i, (k) => ({ row: k }));
   const idClass = (id) => (id === stepId ? 'hit current' : hitIds.has(id) ? 'hit' : '');
   const tokenRow = {
     rows: tokenRows,
@@ -92,7 +94,7 @@ export function renderMatrices(boxes, result, step, differs = () => '', hooks = 
     matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
     rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
     rowLabel: label, colLabel: label, rowClass: idClass,
-  }, heat('W', weight.data, (i) => firstToken(i), { row: stepId }));
+  }, heat('W', weight.data, (i) => firstToken(i), (k) => ({ row: ids[k] })));
   if (boxes.onehot) place(boxes.onehot, {
     ...tokenRow, matrix: cells(result.onehot), caption: 'F.one_hot(idx, V) (n × V)',
     cols: vocabCols, colLabel: label, integer: true,
@@ -102,7 +104,7 @@ export function renderMatrices(boxes, result, step, differs = () => '', hooks = 
     matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass,
-  }, heat('W.T', weight.data, (i, j) => firstToken(j), { col: stepId }));
+  }, heat('W.T', weight.data, (i, j) => firstToken(j), (k) => ({ col: ids[k] })));
   if (boxes.lookup) place(boxes.lookup, {
     ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
     cols: dimCols, colLabel: label, cellClass: differs,
@@ -111,4 +113,12 @@ export function renderMatrices(boxes, result, step, differs = () => '', hooks = 
     ...tokenRow, matrix: cells(result.product), caption: 'linear(onehot.float()) (n × d)',
     cols: dimCols, colLabel: label, cellClass: differs,
   }, tokenHeat('product', result.product.data));
+}
+
+// Marks token k (null: none) in the heatmaps of boxes, beside the selected token's outline.
+export function linkHeatmaps(boxes, k) {
+  for (const box of Object.values(boxes)) {
+    const parts = box && heatmaps.get(box);
+    if (parts) parts.heatmap.link(k === null ? null : parts.band(k));
+  }
 }

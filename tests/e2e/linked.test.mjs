@@ -239,6 +239,15 @@ describe('linked views', () => {
     await lookup.scrollIntoViewIfNeeded();
     await lookup.hover({ position: { x: 3, y: 1 } });
     assert.deepEqual(await page.$$eval('#step-tokens button.linked', (b) => b.map((x) => x.dataset.step)), ['0']);
+    // A token pointed at elsewhere gets a dashed band in each heatmap: token 0's row of the
+    // lookup, its id's row of W.
+    await page.hover('#step-tokens button[data-step="0"]');
+    const band = (box) => page.$eval(`#${box} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
+    assert.equal(await band('lookup-box'), 'calc(0% - 2px)');
+    const weightTop = /^calc\(([\d.]+)% - 2px\)$/.exec(await band('weight-box'));
+    assert.ok(Math.abs(Number(weightTop[1]) - (100 * ids[0]) / 4096) < 1e-3, weightTop[0]);
+    await page.hover('#step-title');
+    assert.equal(await band('lookup-box'), null);
     const lookupBox = await lookup.boundingBox();
     await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
     assert.equal(await stepTitle(), `Token 64 of 64: id ${ids[63]}`);
