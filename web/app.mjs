@@ -69,9 +69,11 @@ function start(lab) {
   let pauseTimer = 0;
   const worker = createWorkerRunner(lab);
 
-  const weights = createWeightsInput(lab, {
+  const weights = createWeightsInput(lab, worker, {
     form, seed: fields.seed, file: byId('npy-file'), dropZone: byId('drop-zone'),
     fileName: byId('npy-name'), vocab: fields.vocab, dim: fields.dim,
+    tensorField: byId('tensor-field'), tensor: byId('tensor'),
+    tensorProgress: byId('tensor-progress'), tensorStatus: byId('tensor-status'),
   }, schedule);
   const stepThrough = createStepThrough(lab, {
     tokens: byId('step-tokens'), prev: byId('step-prev'), next: byId('step-next'),

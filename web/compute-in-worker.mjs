@@ -3,9 +3,11 @@
 // waiting, and the one running is answered null when it ends, so an older result never shows
 // after a newer one. Where no module worker starts (Firefox before 114), requests run on the
 // main thread after a pause that lets the page paint its 'computing' state first.
-// The backward and bag views send their work too (runView), to run beside the worker's W.
+// The backward and bag views send their work too (runView), to run beside the worker's W, and
+// a .safetensors table is read there (loadTable).
 import { FieldError, run } from './compute.mjs';
 import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { fileSource, readSafetensorsTable } from './table-file.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
 
@@ -20,6 +22,11 @@ export function createWorkerRunner(lab) {
   let ids = 0;
   const views = new Map();  // viewId -> { resolve, reject } of runView()
   let viewIds = 0;
+  let loading = null;       // { loadId, file, headerBytes, name, key, onProgress, resolve, reject }
+  let loadIds = 0;
+  // The read that clears the worker's W when it starts, until a message of it arrives: results
+  // posted before then name a W the worker no longer has.
+  let clearingLoad = 0;
 
   // Every view request still open is answered null: the page computes it itself.
   function releaseViews() {
@@ -56,12 +63,40 @@ export function createWorkerRunner(lab) {
     }, FALLBACK_PAUSE_MS);
   }
 
+  // A table read on the main thread: a block at a time, so the page still paints between them.
+  function loadHere(job) {
+    const { file, headerBytes, name, onProgress } = job;
+    readSafetensorsTable(lab, fileSource(file), headerBytes, name,
+      { onProgress, stillWanted: () => loading === job })
+      .then((read) => job.resolve(read), (error) => job.reject(error))
+      .finally(() => { if (loading === job) loading = null; });
+  }
+
   function giveUp() {
     usable = false;
     worker?.terminate();
     worker = null;
     releaseViews();
     if (running) runHere(running);
+    if (loading) loadHere(loading);
+  }
+
+  function receiveLoad(data) {
+    if (data.loadId >= clearingLoad) clearingLoad = 0;
+    const job = loading;
+    if (!job || data.loadId !== job.loadId) return;  // a read given up for a newer one
+    if (data.progress) {
+      job.onProgress(data.progress);
+      return;
+    }
+    loading = null;
+    if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
+    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error, 'weights'));
+    else if (data.stopped) job.resolve(null);
+    else {
+      workerKey = data.cachedKey;
+      job.resolve(data.loaded);
+    }
   }
 
   function receiveView(data) {
@@ -86,6 +121,10 @@ export function createWorkerRunner(lab) {
       receiveView(data);
       return;
     }
+    if (data.loadId !== undefined) {
+      receiveLoad(data);
+      return;
+    }
     const job = running;
     if (!job || data.id !== job.id) return;
     if (data.stage) {
@@ -96,20 +135,21 @@ export function createWorkerRunner(lab) {
       settle(job, null, new Error(`compute worker: ${data.bug}`));
       return;
     }
-    workerKey = data.cachedKey;
+    if (!clearingLoad) workerKey = data.cachedKey;
     if (data.error) {
       settle(job, null, new FieldError(data.error.field, data.error.message));
       return;
     }
     const { p, cache } = job;
     const { weight, ...routes } = data.result;
-    // Without W in the answer, the page's cache holds p's W (it was sent as haveKey).
-    if (weight && !job.superseded) {
+    // Without W in the answer, the page has p's W: its file's table, or its cache's (haveKey).
+    const pageWeight = weight ?? (p.table.source === 'npy' ? p.table.matrix : cache.weight);
+    if (!job.superseded) {
       cache.key = p.tableKey;
-      cache.weight = weight;
+      cache.weight = pageWeight;
     }
     settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey,
-                  weight: weight ?? cache.weight, ...routes });
+                  weight: pageWeight, ...routes });
   }
 
   function start() {
@@ -126,6 +166,8 @@ export function createWorkerRunner(lab) {
       } else {
         for (const { reject } of views.values()) reject(new Error(`compute worker: ${event.message}`));
         views.clear();
+        loading?.reject(new Error(`compute worker: ${event.message}`));
+        loading = null;
         if (running) settle(running, null, new Error(`compute worker: ${event.message}`));
       }
     });
@@ -141,10 +183,11 @@ export function createWorkerRunner(lab) {
     }
     job.id = ++ids;
     const { p, cache } = job;
-    // An npy table crosses once; the worker keeps it with its key.
-    const sent = p.table.source === 'npy' && workerKey === p.tableKey
-      ? { ...p, table: { source: 'npy' } } : p;
-    worker.postMessage({ id: job.id, p: sent, haveKey: cache.key });
+    // A file's table crosses once; the worker keeps it with its key. The page holds it already,
+    // so it never comes back.
+    const fromFile = p.table.source === 'npy';
+    const sent = fromFile && workerKey === p.tableKey ? { ...p, table: { source: 'npy' } } : p;
+    worker.postMessage({ id: job.id, p: sent, haveKey: fromFile ? p.tableKey : cache.key });
   }
 
   return {
@@ -174,6 +217,33 @@ export function createWorkerRunner(lab) {
       const viewId = ++viewIds;
       worker.postMessage({ viewId, kind, tableKey, args });
       return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject }); });
+    },
+    // The tensor `name` of a .safetensors file (headerBytes: its first 8 + N bytes) as a table,
+    // read in the worker where one runs, which keeps it as its W under `key`. Resolves to
+    // { weight, table: { name, dtype, rows, cols, conversion } }, or null when a newer
+    // loadTable() came first; rejects with the core's EmbedlabError. onProgress({ name, done,
+    // total }) after each block, in bytes of the file.
+    loadTable(file, headerBytes, name, key, onProgress) {
+      loading?.resolve(null);
+      return new Promise((resolve, reject) => {
+        const job = { loadId: ++loadIds, file, headerBytes, name, key, onProgress, resolve, reject };
+        loading = job;
+        if (usable && !worker && !start()) usable = false;
+        if (!usable) {
+          loadHere(job);
+          return;
+        }
+        workerKey = null;  // the worker lets its W go when it starts reading
+        clearingLoad = job.loadId;
+        worker.postMessage({ loadId: job.loadId, file, headerBytes, name, key });
+      });
+    },
+    // Gives up the table being read, if any: its loadTable() resolves to null.
+    stopLoading() {
+      if (!loading) return;
+      loading.resolve(null);
+      loading = null;
+      worker?.postMessage({ loadId: ++loadIds });
     },
     // A newer request is answered on the main thread: drop what waits, ignore what runs.
     cancel() {

@@ -8,8 +8,16 @@
 //   in:  { viewId, kind, tableKey, args };
 //   out: { viewId, computed } | { viewId, error: the core's message } | { viewId, missing: true }
 //        (the worker's W is not tableKey's) | { viewId, bug }.
+// A .safetensors table is read here, so a large one never blocks the page; it becomes the
+// worker's W (loadTable() in compute-in-worker.mjs is the other side):
+//   in:  { loadId, file: a File, headerBytes, name, key }; a newer loadId stops an older read,
+//        and { loadId } alone only stops it
+//   out: { loadId, progress: { name, done, total } } per block, then { loadId, cachedKey,
+//        loaded: { weight (a copy), table } } | { loadId, error: the core's message }
+//        | { loadId, stopped: true } | { loadId, bug }.
 import { FieldError, run, tableFor } from './compute.mjs';
 import { EmbedlabError, loadEmbedlab } from './embedlab/embedlab.mjs';
+import { fileSource, readSafetensorsTable } from './table-file.mjs';
 import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
 
 const cache = { key: null, weight: null };
@@ -43,11 +51,44 @@ function replyView({ viewId, kind, tableKey, args }, lab) {
   }
 }
 
+let newestLoad = 0;
+
+async function replyLoad({ loadId, file, headerBytes, name, key }, lab) {
+  newestLoad = loadId;
+  if (!file) return;
+  // The W before is let go first, so the memory is at most the new table's (the page sends it
+  // again if a request still wants it).
+  cache.key = null;
+  cache.weight = null;
+  try {
+    const read = await readSafetensorsTable(lab, fileSource(file), headerBytes, name, {
+      onProgress: (progress) => postMessage({ loadId, progress }),
+      stillWanted: () => loadId === newestLoad,
+    });
+    if (!read) {
+      postMessage({ loadId, stopped: true });
+      return;
+    }
+    cache.key = key;
+    cache.weight = read.weight;
+    // The worker keeps its W for the requests to come: the page gets a copy.
+    const weight = { ...read.weight, data: read.weight.data.slice() };
+    postMessage({ loadId, cachedKey: key, loaded: { weight, table: read.table } }, [weight.data.buffer]);
+  } catch (error) {
+    postMessage(error instanceof EmbedlabError ? { loadId, error: error.message }
+      : { loadId, bug: String(error?.stack ?? error) });
+  }
+}
+
 onmessage = async ({ data }) => {
   const lab = await loaded.catch(() => null);
   if (!lab) return;  // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {
     replyView(data, lab);
+    return;
+  }
+  if (data.loadId !== undefined) {
+    await replyLoad(data, lab);
     return;
   }
   const { id, p, haveKey } = data;

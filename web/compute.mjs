@@ -45,7 +45,9 @@ export function wholeNumber(text, what, field) {
 export function plan(lab, input) {
   const ids = attempt(() => lab.parseIds(input.idsText));
   if (input.source === 'npy') {
-    if (!input.npy) throw new FieldError('weights', 'choose or drop a .npy file holding W (V × d)');
+    if (!input.npy) {
+      throw new FieldError('weights', 'choose or drop a .npy or .safetensors file holding W (V × d)');
+    }
     if (input.npy.error) throw new FieldError('weights', input.npy.error);
     const matrix = input.npy.table;
     attempt(() => lab.checkIds(ids, matrix.rows));

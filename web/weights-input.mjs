@@ -1,15 +1,22 @@
 // Where W comes from: PyTorch's initialisation with a seed, the TensorFlow notebook's fixed
-// table, or a .npy file (chosen or dropped). A file fixes V and d, so while it is the source the
-// shape fields show its shape, read-only, and get the learner's own values back afterwards.
+// table, or a file (chosen or dropped): a .npy file, or a model's .safetensors file, of which
+// only the header and the picked tensor are read, in the compute worker (table-file.mjs). A file
+// fixes V and d, so while it is the source the shape fields show its shape, read-only, and get
+// the learner's own values back afterwards. The source named 'npy' is any file.
 import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { fileSource, isNpyFile, readFirstBytes, readSafetensorsHeader } from './table-file.mjs';
+import { createTensorPicker } from './tensor-picker.mjs';
 
-// elements: { form, seed, file, dropZone, fileName, vocab, dim }; onChange() after any change
-// that the input events do not announce (a file read finishing).
-export function createWeightsInput(lab, elements, onChange) {
+// elements: { form, seed, file, dropZone, fileName, vocab, dim, tensorField, tensor,
+// tensorProgress, tensorStatus }; worker: compute-in-worker.mjs's runner, which reads a
+// .safetensors table; onChange() after any change that the input events do not announce (a
+// file read finishing).
+export function createWeightsInput(lab, worker, elements, onChange) {
   const { form, seed, file, dropZone, fileName, vocab, dim } = elements;
   let npy = null;  // null | { key, name, table } | { name, error }
-  let loads = 0;   // a new key per file, so a new file never reuses the cached W
+  let loads = 0;   // a new key per file and per tensor, so a new table never reuses a cached W
   let typedShape = null;  // { vocab, dim } as typed, kept while a file sets the shape
+  let safetensors = null;  // { file, headerBytes } of the .safetensors file chosen last
 
   const source = () => form.elements.source.value;
 
@@ -29,21 +36,74 @@ export function createWeightsInput(lab, elements, onChange) {
     dim.disabled = fromFile;
   }
 
-  async function load(chosen) {
-    const load = ++loads;
-    const bytes = new Uint8Array(await chosen.arrayBuffer());
-    if (load !== loads) return;  // a later file replaced this one while it was read
-    try {
-      npy = { key: `npy:${load}`, name: chosen.name, table: lab.npyTable(bytes) };
-      fileName.textContent = `${chosen.name}: ${npy.table.rows} × ${npy.table.cols}`;
-    } catch (error) {
-      if (!(error instanceof EmbedlabError)) throw error;
-      npy = { name: chosen.name, error: `${chosen.name}: ${error.message}` };
-      fileName.textContent = chosen.name;
-    }
+  // The file is W's source from now on: its table, or the reason it has none.
+  function use(next, label) {
+    npy = next;
+    fileName.textContent = label;
     form.elements.source.value = 'npy';
     syncShapeFields();
     onChange();
+  }
+
+  const failed = (name, error) => {
+    if (!(error instanceof EmbedlabError)) throw error;
+    use({ name, error: `${name}: ${error.message}` }, name);
+  };
+
+  async function readTensor(tensorName) {
+    const load = ++loads;
+    const { file: chosen, headerBytes } = safetensors;
+    let read;
+    try {
+      read = await worker.loadTable(chosen, headerBytes, tensorName, `safetensors:${load}`,
+        (progress) => picker.reading(progress));
+    } catch (error) {
+      if (load !== loads) return;
+      picker.failed();
+      failed(chosen.name, error);
+      return;
+    }
+    if (!read || load !== loads) return;  // a later file or tensor replaced this one
+    picker.read(read.table);
+    use({ key: `safetensors:${load}`, name: chosen.name, table: read.weight },
+        `${chosen.name}: ${read.table.rows} × ${read.table.cols}`);
+  }
+
+  const picker = createTensorPicker({
+    field: elements.tensorField, select: elements.tensor, progress: elements.tensorProgress,
+    status: elements.tensorStatus,
+  }, readTensor);
+
+  async function load(chosen) {
+    const load = ++loads;
+    const current = () => load === loads;  // false once a later file replaced this one
+    safetensors = null;
+    worker.stopLoading();
+    picker.hide();
+    fileName.textContent = chosen.name;
+    try {
+      const bytes = fileSource(chosen);
+      const first = await readFirstBytes(bytes);
+      if (!current()) return;
+      if (isNpyFile(lab, chosen.name, first)) {
+        const whole = new Uint8Array(await chosen.arrayBuffer());
+        if (!current()) return;
+        const table = lab.npyTable(whole);
+        use({ key: `npy:${load}`, name: chosen.name, table }, `${chosen.name}: ${table.rows} × ${table.cols}`);
+        return;
+      }
+      const { headerBytes, header } = await readSafetensorsHeader(lab, bytes, first);
+      if (!current()) return;
+      safetensors = { file: chosen, headerBytes };
+      picker.list(header);
+      if (header.table === null) {
+        use({ name: chosen.name, error: `${chosen.name}: ${header.tableError}` }, chosen.name);
+        return;
+      }
+      readTensor(header.table);
+    } catch (error) {
+      if (current()) failed(chosen.name, error);
+    }
   }
 
   seed.addEventListener('input', () => {

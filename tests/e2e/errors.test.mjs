@@ -210,22 +210,28 @@ describe('bad input', () => {
     for (const name of placed) assert.ok(names.includes(name), `${name} is not an argument of the core`);
   });
 
-  test('the .npy source without a file asks for one', async () => {
+  test('the file source without a file asks for one', async () => {
     const { page } = env;
     await page.check('#source-npy');
-    await expectError('weights-error', 'choose or drop a .npy file holding W (V × d)');
+    await expectError('weights-error', 'choose or drop a .npy or .safetensors file holding W (V × d)');
     assert.ok(await page.isDisabled('#vocab'));
     await page.check('#source-seed');
     await expectRecovered('weights-error');
   });
 
-  test('a file that is not a .npy file', async () => {
+  test('a file named .npy that is not one, and a file of neither kind', async () => {
     const { page } = env;
+    await page.setInputFiles('#npy-file', {
+      name: 'notes.npy', mimeType: 'text/plain', buffer: Buffer.from('hello'),
+    });
+    await expectError('weights-error',
+      'notes.npy: not a .npy file: it should start with "\\x93NUMPY" (what np.save writes), but starts with "hello"');
+    // Any other file is read as .safetensors, as the CLI reads it.
     await page.setInputFiles('#npy-file', {
       name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello'),
     });
-    await expectError('weights-error',
-      'notes.txt: not a .npy file: it should start with "\\x93NUMPY" (what np.save writes), but starts with "hello"');
+    await expectError('weights-error', 'notes.txt: not a .safetensors file: it is 5 bytes long, ' +
+      'and a .safetensors file starts with 8 bytes that give its header\'s length');
     await page.check('#source-seed');
     await expectRecovered('weights-error');
   });

@@ -7,6 +7,7 @@
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { FieldError, plan, run } from '../compute.mjs';
 import { shownIndices } from '../shown-indices.mjs';
+import { readTableFromUrl } from '../table-from-url.mjs';
 import { createTokenChips } from '../token-chips.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
@@ -217,30 +218,14 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (this.#parts.view.firstChild === container) this.#view = { name, ...built };
   }
 
-  // The .npy file at url (relative to the page), fetched once per url: plan()'s npy input.
+  // The .npy or .safetensors file at url (relative to the page), read once per url: plan()'s
+  // npy input.
   async #loadNpy(url) {
     const href = new URL(url, document.baseURI).href;
     if (this.#npy?.href !== href) {
-      this.#npy = { href, value: await this.#readNpy(url, href) };
+      this.#npy = { href, value: await readTableFromUrl(this.#lab, url, href) };
     }
     return this.#npy.value;
-  }
-
-  async #readNpy(url, href) {
-    let bytes;
-    try {
-      const response = await fetch(href);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
-    } catch (error) {
-      return { name: url, error: `src="${url}" could not be loaded: ${error.message}` };
-    }
-    try {
-      return { key: `npy:${href}`, name: url, table: this.#lab.npyTable(bytes) };
-    } catch (error) {
-      if (!(error instanceof EmbedlabError)) throw error;
-      return { name: url, error: `${url}: ${error.message}` };
-    }
   }
 
   #showTitle(title, inputs) {
