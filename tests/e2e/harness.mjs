@@ -14,8 +14,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-// Opens the page at its default viewport (1280 x 800). Returns { page, problems, assertClean,
-// close }: problems lists every console error/warning and page error seen so far.
+// Opens the page at its default viewport (1280 x 800). Returns { page, url, profile, problems,
+// assertClean, close }: problems lists every console error/warning and page error seen so far;
+// profile is the browser's user data folder, which its processes' command lines name.
 export async function openSite() {
   assert.ok(existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
     `no WebAssembly site at ${siteDir}: build the wasm preset first ` +
@@ -41,6 +42,7 @@ export async function openSite() {
   return {
     page,
     url: server.url,
+    profile,
     problems,
     assertClean: () => assert.deepEqual(problems, [], 'the console must stay clean'),
     close: async () => {
