@@ -7,11 +7,17 @@ import { element } from './dom.mjs';
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
 // Where W comes from, read from compute.run()'s tableKey ('seed:<seed>:V:d', 'tf:V:d',
-// 'npy:<n>'): { source: 'seed', seed } | { source: 'tf' } | { source: 'npy' }.
+// 'npy:<n>', 'safetensors:<n>:<tensor>'): { source: 'seed', seed } | { source: 'tf' } |
+// { source: 'npy' } | { source: 'safetensors', tensor }.
 function tableSource(tableKey) {
   const [source, seed] = tableKey.split(':');
+  if (source === 'safetensors') return { source, tensor: tableKey.split(':').slice(2).join(':') };
   return source === 'seed' ? { source, seed } : { source };
 }
+
+// A Python string literal: 'wte.weight', or JSON's double-quoted form (valid Python too) for a
+// name with quotes, backslashes or other characters.
+const pythonString = (text) => (/^[\w.\-/]*$/.test(text) ? `'${text}'` : JSON.stringify(text));
 
 // Python's list of the ids: "[2, 3, 1]".
 const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
@@ -23,6 +29,7 @@ export function scriptSteps(lab, result) {
   const table = tableSource(result.tableKey);
   const imports = ['import torch', 'import torch.nn.functional as F', 'from torch import nn'];
   if (table.source === 'npy') imports.push('import numpy as np');
+  if (table.source === 'safetensors') imports.push('from safetensors.torch import load_file');
   const make = [];
   if (table.source === 'seed') make.push(`torch.manual_seed(${table.seed})`);
   make.push(`embedding = nn.Embedding(${vocab}, ${dim})`);
@@ -33,6 +40,10 @@ export function scriptSteps(lab, result) {
   if (table.source === 'npy') {
     make.push('with torch.no_grad():  # W.npy: the file you chose',
       "    embedding.weight.copy_(torch.from_numpy(np.load('W.npy')))");
+  }
+  if (table.source === 'safetensors') {
+    make.push('with torch.no_grad():  # model.safetensors: the file you chose',
+      `    embedding.weight.copy_(load_file('model.safetensors')[${pythonString(table.tensor)}].float())`);
   }
   make.push(`idx = torch.tensor(${pythonList(ids)})`);
   return [

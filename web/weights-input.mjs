@@ -52,10 +52,11 @@ export function createWeightsInput(lab, worker, elements, onChange) {
 
   async function readTensor(tensorName) {
     const load = ++loads;
+    const key = `safetensors:${load}:${tensorName}`;  // names the tensor for the printout
     const { file: chosen, headerBytes } = safetensors;
     let read;
     try {
-      read = await worker.loadTable(chosen, headerBytes, tensorName, `safetensors:${load}`,
+      read = await worker.loadTable(chosen, headerBytes, tensorName, key,
         (progress) => picker.reading(progress));
     } catch (error) {
       if (load !== loads) return;
@@ -65,7 +66,7 @@ export function createWeightsInput(lab, worker, elements, onChange) {
     }
     if (!read || load !== loads) return;  // a later file or tensor replaced this one
     picker.read(read.table);
-    use({ key: `safetensors:${load}`, name: chosen.name, table: read.weight },
+    use({ key, name: chosen.name, table: read.weight },
         `${chosen.name}: ${read.table.rows} × ${read.table.cols}`);
   }
 

@@ -1,11 +1,12 @@
 // A model's .safetensors file as W: chosen on the page, its 2-D tensors listed with the embedding
 // table preselected, the table read in the compute worker and converted exactly (values from
-// PyTorch's own bfloat16 and float16 conversion, run for the same bit patterns), the verdict;
-// a file whose names point to no table, or to several, asks; corrupt files are said under the
+// PyTorch's own bfloat16 and float16 conversion, run for the same bit patterns), the verdict,
+// the printout that loads it and runs; a file whose names point to no table, or to several, asks; corrupt files are said under the
 // file field; <embedding-demo src> streams one (bits compared with PyTorch's); and a table at
 // the end of a 1.5 GiB sparse file is read with the browser's memory near the table's size.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +51,24 @@ write('cut.safetensors', safetensors_bytes([('wte.weight', 'F32', np.ones((3, 4)
 write('short.safetensors', b'\\x10\\0\\0\\0\\0')
 f32 = lambda t: {'rows': t.float().tolist(), 'bits': t.float().view(torch.int32).numpy().view(np.uint32).tolist()}
 print(json.dumps({'wte': f32(wte), 'wpe': f32(wpe), 'head': f32(head)}))
+`;
+
+// Hugging Face's safetensors package is not installed here: this stand-in of its load_file
+// (json + struct + torch.frombuffer) lets the printout's script run as it would with it.
+const LOAD_FILE_STAND_IN = `
+import json, struct, torch
+DTYPES = {'F32': torch.float32, 'F64': torch.float64, 'F16': torch.float16, 'BF16': torch.bfloat16,
+          'I64': torch.int64}
+def load_file(path):
+    data = open(path, 'rb').read()
+    n, = struct.unpack('<Q', data[:8])
+    tensors = {}
+    for name, e in json.loads(data[8:8 + n]).items():
+        if name != '__metadata__':
+            begin, end = e['data_offsets']
+            raw = bytearray(data[8 + n + begin:8 + n + end])
+            tensors[name] = torch.frombuffer(raw, dtype=DTYPES[e['dtype']]).reshape(e['shape'])
+    return tensors
 `;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-safetensors-'));
@@ -110,6 +129,33 @@ describe('a .safetensors file on the page', () => {
     await waitForLookupRows(page, [4, 1]);
     await waitForVerdict(page, 'bit-identical');
     assertCellsClose(await tableCells(page, 'lookup-box'), pick(torch.wpe.rows, [4, 1]), 'lookup');
+  });
+
+  test('the printout loads the tensor with load_file, and runs to the text the page shows', async () => {
+    const { page } = env;
+    await page.fill('#ids', '4, 1');
+    await page.selectOption('#tensor', 'transformer.wte.weight');
+    await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'model.safetensors: 6 × 4');
+    await waitForLookupRows(page, [4, 1]);
+    await page.click('#printout summary');
+    await page.waitForFunction(() =>
+      document.querySelector('#printout-body .printout-in')?.textContent.includes('load_file'));
+    // What the Copy button copies: the steps' code, a line each (printout.mjs).
+    const code = await page.$$eval('#printout-body .printout-in', (pres) => pres.map((pre) => pre.textContent));
+    const printed = await page.$$eval('#printout-body .printout-out', (pres) => pres.map((pre) => pre.textContent));
+    const script = `${code.join('\n')}\n`;
+    assert.match(script, /\nfrom safetensors\.torch import load_file\n/);
+    assert.match(script, /embedding\.weight\.copy_\(load_file\('model\.safetensors'\)\['transformer\.wte\.weight'\]\.float\(\)\)/);
+    const standIn = path.join(dir, 'python', 'safetensors');
+    mkdirSync(standIn, { recursive: true });
+    writeFileSync(path.join(standIn, '__init__.py'), '');
+    writeFileSync(path.join(standIn, 'torch.py'), LOAD_FILE_STAND_IN);
+    const output = execFileSync('/usr/bin/python3', ['-'], {
+      input: script, cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, PYTHONPATH: path.join(dir, 'python') },
+    });
+    assert.equal(output, `${printed.join('\n')}\n`);
+    await page.click('#printout summary');
   });
 
   test('names that point to several tables: the learner is asked, and the pick is read', async () => {
