@@ -6,7 +6,8 @@ import type { Comparison, Matrix } from '../embedlab/embedlab.js';
 export type EmbeddingDemoView =
   'equation' | 'compare' | 'lookup' | 'onehot' | 'step' | 'printout' | 'backward' | 'bag' | 'benchmark';
 
-/** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's .npy file. */
+/** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's file
+ * (.npy, or .safetensors with #tensor.name to pick a tensor). */
 export type EmbeddingDemoWeights = 'seed' | 'tf' | 'npy';
 
 /** The tokenizer of the text attribute: GPT-2's, Llama 3's, Qwen 3's or Gemma 3's. */
