@@ -7,7 +7,7 @@
 // view="equation"> draws the same picture in its shadow root.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { openSite, pageOverflow, showLargeCase, waitForVerdict } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -142,12 +142,7 @@ describe('the equation picture', () => {
 
   test('n = 64, V = 4096, d = 64: drawn summarised, the page under 3,000 elements', async () => {
     const { page } = env;
-    const ids = Array.from({ length: 64 }, (_, i) => (i * 97 + 5) % 4096);
-    await page.fill('#vocab', '4096');
-    await page.fill('#dim', '64');
-    await page.fill('#ids', ids.join(', '));
-    await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
-    await waitForVerdict(page, 'bit-identical');
+    const ids = await showLargeCase(page);
     // The views below draw when scrolled to: each of them drawn, with its verdict.
     for (const id of ['backward', 'bag']) {
       await page.locator(`#${id}`).scrollIntoViewIfNeeded();

@@ -81,6 +81,18 @@ export function tableCells(page, id) {
 }
 
 // How far the page reaches past the viewport sideways, in CSS pixels: 0 when nothing overflows.
+// The size the page's DOM bound is stated for: n = 64 distinct ids, V = 4096, d = 64, shown.
+// Returns the ids.
+export async function showLargeCase(page) {
+  const ids = Array.from({ length: 64 }, (_, i) => (i * 97 + 5) % 4096);
+  await page.fill('#vocab', '4096');
+  await page.fill('#dim', '64');
+  await page.fill('#ids', ids.join(', '));
+  await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
+  await waitForVerdict(page, 'bit-identical');
+  return ids;
+}
+
 export function pageOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }

@@ -6,7 +6,7 @@
 // the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForVerdict } from './harness.mjs';
+import { openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -194,12 +194,7 @@ describe('linked views', () => {
 
   test('n = 64, V = 4096, d = 64: heatmaps with a readout, linked, the page under 3,000 elements', async () => {
     const { page } = env;
-    const ids = Array.from({ length: 64 }, (_, i) => (i * 97 + 5) % 4096);
-    await page.fill('#vocab', '4096');
-    await page.fill('#dim', '64');
-    await page.fill('#ids', ids.join(', '));
-    await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
-    await waitForVerdict(page, 'bit-identical');
+    const ids = await showLargeCase(page);
     for (const box of ['weight-box', 'onehot-box', 'linear-box', 'lookup-box', 'product-box']) {
       assert.equal(await page.locator(`#${box} canvas.heatmap-canvas`).count(), 1, box);
       assert.equal(await page.locator(`#${box} details.numbers:not([open]) table`).count(), 1, box);
