@@ -32,8 +32,11 @@ describe('bad input', () => {
     assert.ok((await page.textContent('#verdict .verdict-sentence')).endsWith(`last valid input: ${lastValid}.`));
   }
 
+  // Back to the default input (2, 3, 1; V = max id + 1 = 4; d = 5): the W of that input shown,
+  // not a valid state passed through while several fields were restored.
   async function expectRecovered(errorId) {
     const { page } = env;
+    await waitForWeightShape(page, '4 × 5');
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await errorText(page, errorId), '');
     assert.ok(!(await page.locator('#results').evaluate((node) => node.classList.contains('stale'))));
