@@ -8,8 +8,16 @@ library pads it, then the data section. F16 and BF16 values are given as uint16 
 """
 import json
 import struct
+import sys
 
-import numpy as np
+# Both users compare with PyTorch: say clearly when the system Python lacks it.
+try:
+    import numpy as np
+    import torch  # noqa: F401
+except ImportError as error:
+    print(f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
+          "The reference is Debian's PyTorch 1.13.1: apt-get install -y python3-torch")
+    sys.exit(1)
 
 # How each dtype's values are written: F16 and BF16 as their bit patterns.
 STORED = {
