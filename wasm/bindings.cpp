@@ -173,18 +173,38 @@ val linear_weight_js(const val& weight) {
   return guarded([&] { return matrix_to_js(linear_weight(matrix_from_js(weight, Argument::weights, "W"))); });
 }
 
+val comparison_to_js(const Comparison& c) {
+  val out = val::object();
+  out.set("elements", static_cast<double>(c.elements));
+  out.set("bitIdentical", static_cast<double>(c.bit_identical));
+  out.set("valueEqual", static_cast<double>(c.value_equal));
+  out.set("nanMismatches", static_cast<double>(c.nan_mismatches));
+  out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
+  out.set("maxAbsDiff", c.max_abs_diff);
+  out.set("identical", c.identical);
+  out.set("verdict", c.verdict);
+  return out;
+}
+
 val compare_js(const val& expected, const val& actual) {
   return guarded([&] {
-    const Comparison c = compare(matrix_from_js(expected, Argument::compared, "expected"), matrix_from_js(actual, Argument::compared, "actual"));
+    return comparison_to_js(compare(matrix_from_js(expected, Argument::compared, "expected"),
+                                    matrix_from_js(actual, Argument::compared, "actual")));
+  });
+}
+
+// The page's request in one call: W crosses once and the n x V one-hot never leaves the module
+// (copying it out and back in was most of a keystroke's time at n = 64, V = 4096).
+val both_routes_js(const val& weight, const val& ids) {
+  return guarded([&] {
+    const Matrix w = matrix_from_js(weight, Argument::weights, "W");
+    const Ids idx = ids_from_js(ids);
+    const Matrix rows = lookup(w, idx);
+    const Matrix product = onehot_product(one_hot(idx, w.rows()), w);
     val out = val::object();
-    out.set("elements", static_cast<double>(c.elements));
-    out.set("bitIdentical", static_cast<double>(c.bit_identical));
-    out.set("valueEqual", static_cast<double>(c.value_equal));
-    out.set("nanMismatches", static_cast<double>(c.nan_mismatches));
-    out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
-    out.set("maxAbsDiff", c.max_abs_diff);
-    out.set("identical", c.identical);
-    out.set("verdict", c.verdict);
+    out.set("comparison", comparison_to_js(compare(rows, product)));
+    out.set("lookup", matrix_to_js(rows));
+    out.set("product", matrix_to_js(product));
     return out;
   });
 }
@@ -361,6 +381,7 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("onehotProduct", &onehot_product_js);
   emscripten::function("linearWeight", &linear_weight_js);
   emscripten::function("compare", &compare_js);
+  emscripten::function("bothRoutes", &both_routes_js);
   emscripten::function("formatTensor", &format_tensor_js);
   emscripten::function("limits", &limits_js);
   emscripten::function("argumentNames", &argument_names_js);

@@ -57,6 +57,13 @@ export interface Comparison {
   verdict: string;
 }
 
+/** bothRoutes()'s result: the lookup, the one-hot product and how they compare. */
+export interface BothRoutes {
+  lookup: Matrix;
+  product: Matrix;
+  comparison: Comparison;
+}
+
 export interface LinearParams {
   /** (outFeatures, inFeatures) */
   weight: Matrix;
@@ -193,6 +200,9 @@ export interface Embedlab {
   linearWeight(W: MatrixLike): Matrix;
   /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit. */
   compare(expected: MatrixLike, actual: MatrixLike): Comparison;
+  /** The page's request in one call: lookup(W, ids), the dense product oneHot(ids, W.rows) · W
+   *  and compare() of the two, without the (n, V) one-hot leaving the module. */
+  bothRoutes(W: MatrixLike, ids: IdsLike): BothRoutes;
   /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". */
   formatTensor(M: MatrixLike, options?: FormatOptions | null): string;
   /** dL/dW (vocab, d) of the lookup for an upstream gradient G (n, d): a deterministic scatter-add. */

@@ -237,6 +237,7 @@ function makeApi(core) {
     linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
     compare: (expected, actual) => unwrap(core.compare(
         matrix('compare', 'expected', expected), matrix('compare', 'actual', actual))),
+    bothRoutes: (W, ids) => unwrap(core.bothRoutes(matrix('bothRoutes', 'W', W), numbers('bothRoutes', 'ids', ids))),
     formatTensor: (M, style) => {
       const { header = '', suffixes = [], integer = false } = options('formatTensor', style);
       if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {

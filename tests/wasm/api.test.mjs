@@ -66,6 +66,12 @@ test('the notebook walk-through prints as the notebook does', () => {
   assert.equal(verdict.identical, true);
   assert.equal(verdict.bitIdentical, 15);
   assert.match(verdict.verdict, /^match/);
+  const both = lab.bothRoutes(W, ids);
+  assert.equal(lab.formatTensor(both.lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+               notebookLookup);
+  assert.equal(lab.formatTensor(both.product, { suffixes: ['grad_fn=<MmBackward0>'] }),
+               notebookProduct);
+  assert.deepEqual(both.comparison, verdict);
 });
 
 test('the lookup copies rows of W and linearWeight transposes it', () => {

@@ -141,6 +141,7 @@ export function differentialCases() {
     add(`onehotProduct ${idList.length} x ${v} by ${v} x ${d}`,
         ['onehotProduct', oneHotMatrix(idList, v), W]);
     add(`linearWeight ${v} x ${d}`, ['linearWeight', W]);
+    add(`bothRoutes ${v} x ${d}, ${idList.length} ids`, ['bothRoutes', W, idList]);
   }
   const specialIds = [3, 0, 1, 2, 2];
   add('lookup keeps -0, Inf, NaN and subnormals', ['lookup', special, specialIds]);
@@ -149,6 +150,8 @@ export function differentialCases() {
   add('compare a lookup with the product over special values', ['compare',
       matrix(5, 3, [0, 3, -0, -0, 1, Infinity, -Infinity, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0]),
       matrix(5, 3, [0, 3, 0, 0, 1, NaN, NaN, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0])]);
+  add('bothRoutes over -0, Inf, NaN and subnormals', ['bothRoutes', special, specialIds]);
+  add('bothRoutes with an id out of range', ['bothRoutes', special, [0, 4]]);
   add('compare equal matrices', ['compare', special, special]);
   add('compare values that differ', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2.5, -3])]);
   add('compare different shapes', ['compare', matrix(2, 3, [1, 2, 3, 4, 5, 6]), matrix(3, 2, [1, 2, 3, 4, 5, 6])]);

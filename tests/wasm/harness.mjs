@@ -95,6 +95,10 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('table' in result) return result;  // safetensorsTable's adapter
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if ('verdict' in result) return { compare: { ...result } };
+  if ('comparison' in result) {
+    return { routes: { lookup: matrixText(result.lookup), product: matrixText(result.product),
+                       comparison: { ...result.comparison } } };
+  }
   if ('literals' in result) {
     return { weights: { values: Array.from(result.values), texts: result.texts,
                         literals: result.literals } };

@@ -11,7 +11,7 @@
 // safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
 // in blocks, and reads them in order as a caller of the WASM reader does.
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
-// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"bag": {...}},
+// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
 // {"header": {...}}, {"table": {...}}, or
 // {"error": "message", "argument": "name"}.
@@ -260,6 +260,14 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "onehotProduct")
     return "{\"matrix\": " + matrix_json(onehot_product(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
   if (op == "linearWeight") return "{\"matrix\": " + matrix_json(linear_weight(matrix_of(a.at(1)))) + "}";
+  if (op == "bothRoutes") {
+    const Matrix w = matrix_of(a.at(1));
+    const Ids ids = ids_of(a.at(2));
+    const Matrix rows = lookup(w, ids);
+    const Matrix product = onehot_product(one_hot(ids, w.rows()), w);
+    return "{\"routes\": {\"lookup\": " + matrix_json(rows) + ", \"product\": " + matrix_json(product) +
+           ", \"comparison\": " + compare_json(compare(rows, product)) + "}}";
+  }
   if (op == "compare") return "{\"compare\": " + compare_json(compare(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
   if (op == "formatTensor")
     return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
