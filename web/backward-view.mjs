@@ -7,7 +7,7 @@ import { wholeNumber } from './compute.mjs';
 import { BACKWARD_FIELDS } from './error-fields.mjs';
 import { byData, element } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
-import { cells, transposed } from './matrix-views.mjs';
+import { cells, transposed } from './cells.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { vectorText } from './step-through.mjs';

@@ -6,7 +6,7 @@ import { FieldError } from './compute.mjs';
 import { BAG_FIELDS } from './error-fields.mjs';
 import { byData, element } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
-import { cells } from './matrix-views.mjs';
+import { cells } from './cells.mjs';
 import { matrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { REASONS } from './verdict.mjs';

@@ -5,6 +5,7 @@
 // main thread after a pause that lets the page paint its 'computing' state first.
 // The backward and bag views send their work too (runView), to run beside the worker's W, and
 // a .safetensors table is read there (loadTable).
+import { oneHotCells } from './cells.mjs';
 import { FieldError, run } from './compute.mjs';
 import { EmbedlabError } from './embedlab/embedlab.mjs';
 import { fileSource, readSafetensorsTable } from './table-file.mjs';
@@ -149,7 +150,7 @@ export function createWorkerRunner(lab) {
       cache.weight = pageWeight;
     }
     settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey,
-                  weight: pageWeight, ...routes });
+                  weight: pageWeight, onehot: oneHotCells(p.ids, p.vocab), ...routes });
   }
 
   function start() {

@@ -29,11 +29,12 @@ function reply(id, p, haveKey, lab) {
     tableFor(lab, p, cache);
     postMessage({ id, stage: 'product' });
   }
-  const { weight, lookup, onehot, product, comparison } = run(lab, p, cache);
-  // The worker keeps its W for the next request: the page gets a copy.
+  const { weight, lookup, product, comparison } = run(lab, p, cache);
+  // The worker keeps its W for the next request: the page gets a copy. The page makes its own
+  // one-hot cells from the ids.
   const sent = haveKey === p.tableKey ? null : { ...weight, data: weight.data.slice() };
-  const buffers = [lookup, onehot, product, sent].filter(Boolean).map((m) => m.data.buffer);
-  const result = { weight: sent, lookup, onehot, product, comparison };
+  const buffers = [lookup, product, sent].filter(Boolean).map((m) => m.data.buffer);
+  const result = { weight: sent, lookup, product, comparison };
   postMessage({ id, cachedKey: cache.key, result }, buffers);
 }
 

@@ -1,6 +1,7 @@
 // From what the learner typed to both routes' results, in two steps: plan() checks the inputs
 // and every size limit (cheap), run() builds W and computes (the work grows with n·V·d). Every
 // failure becomes a FieldError naming the argument it is about, with the core's message verbatim.
+import { oneHotCells } from './cells.mjs';
 import { EmbedlabError } from './embedlab/embedlab.mjs';
 
 export class FieldError extends Error {
@@ -92,14 +93,11 @@ export function tableFor(lab, p, cache) {
   return weight;
 }
 
-// Both routes for plan p; cache as for tableFor().
+// Both routes for plan p, in one call to the module; cache as for tableFor(). The one-hot
+// matrix is handed to the views as cells (cells.mjs): only the module needs its n × V floats.
 export function run(lab, p, cache) {
   const weight = tableFor(lab, p, cache);
-  attempt(() => lab.checkIds(p.ids, p.vocab));
-  const lookup = lab.lookup(weight, p.ids);
-  const onehot = attempt(() => lab.oneHot(p.ids, p.vocab));
-  const product = lab.onehotProduct(onehot, weight);
-  const comparison = lab.compare(lookup, product);
-  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, weight, lookup, onehot,
-           product, comparison };
+  const { lookup, product, comparison } = attempt(() => lab.bothRoutes(weight, p.ids));
+  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, weight, lookup,
+           onehot: oneHotCells(p.ids, p.vocab), product, comparison };
 }

@@ -47,6 +47,9 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   frame.append(canvas, bands.outline, bands.linked);
   node.append(frame, readout);
   let spec = null;
+  // Read once (getComputedStyle in the middle of a keystroke forces a style pass), again when
+  // the colour scheme changes.
+  let colors = null;
   const placed = { outline: null, linked: null };  // each { row } or { col } or null
 
   const cellAt = (event) => {
@@ -84,8 +87,9 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     });
   }
 
-  // The colour of each pixel: the value of largest magnitude in its block of cells, or the
-  // value at the block's centre for a matrix beyond READ_ALL.
+  // The colour of each pixel: the value of largest magnitude in its block of cells (matrix.peak
+  // where the matrix knows it without reading every cell), or the value at the block's centre
+  // for a matrix beyond READ_ALL.
   function pixelValues(matrix, width, height) {
     const values = new Float64Array(width * height);
     const all = matrix.rows * matrix.cols <= READ_ALL;
@@ -96,6 +100,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       for (let x = 0; x < width; ++x) {
         const [j0, j1] = all ? [edge(x, width, matrix.cols), edge(x + 1, width, matrix.cols)]
           : [edge(x + 0.5, width, matrix.cols), edge(x + 0.5, width, matrix.cols) + 1];
+        if (matrix.peak) {
+          values[y * width + x] = matrix.peak(i0, i1, j0, j1);
+          continue;
+        }
         let best = 0;
         for (let i = i0; i < i1; ++i) {
           for (let j = j0; j < j1; ++j) {
@@ -116,26 +124,33 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     render(matrix, name) {
       const width = Math.min(matrix.cols, MAX_WIDTH);
       const height = Math.min(matrix.rows, MAX_HEIGHT);
-      canvas.width = width;
-      canvas.height = height;
-      // Its width follows the page; its height a few px a row, within one screen.
-      canvas.style.height = `${Math.min(280, Math.max(48, 4 * matrix.rows))}px`;
-      canvas.setAttribute('aria-label', `${name} as a heatmap, ${matrix.rows} × ${matrix.cols}`);
-      const colors = palette(node);
-      spec = { matrix, name, colors };
-      readout.textContent = `${name}: ${matrix.rows} × ${matrix.cols}. Point at a cell for its value.`;
+      // Only what changed is written: a keystroke redraws the one-hot's heatmap, same size.
+      const shape = `${name}: ${matrix.rows} × ${matrix.cols}`;
+      if (spec?.shape !== shape) {
+        canvas.width = width;
+        canvas.height = height;
+        // Its width follows the page; its height a few px a row, within one screen.
+        canvas.style.height = `${Math.min(280, Math.max(48, 4 * matrix.rows))}px`;
+        canvas.setAttribute('aria-label', `${name} as a heatmap, ${matrix.rows} × ${matrix.cols}`);
+      }
+      const prompt = `${shape}. Point at a cell for its value.`;
+      if (readout.textContent !== prompt) readout.textContent = prompt;
+      colors ??= palette(node);
+      spec = { matrix, name, shape };
       const values = pixelValues(matrix, width, height);
-      const scale = values.reduce((max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
+      let scale = 0;
+      for (const v of values) if (Number.isFinite(v)) scale = Math.max(scale, Math.abs(v));
+      scale ||= 1;
       const image = new ImageData(width, height);
-      values.forEach((v, p) => {
+      const rgba = image.data;  // clamped: a write rounds to the nearest whole number
+      const { zero, nan } = colors;
+      for (let p = 0; p < values.length; ++p) {
+        const v = values[p];
         const end = v < 0 ? colors.neg : colors.pos;
         const share = Math.min(1, Math.abs(v) / scale);
-        for (let c = 0; c < 3; ++c) {
-          image.data[4 * p + c] = Number.isNaN(v) ? colors.nan[c]
-            : Math.round(colors.zero[c] + share * (end[c] - colors.zero[c]));
-        }
-        image.data[4 * p + 3] = 255;
-      });
+        for (let c = 0; c < 3; ++c) rgba[4 * p + c] = Number.isNaN(v) ? nan[c] : zero[c] + share * (end[c] - zero[c]);
+        rgba[4 * p + 3] = 255;
+      }
       canvas.getContext('2d').putImageData(image, 0, 0);
       placeBand('outline');
       placeBand('linked');
@@ -153,6 +168,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   };
   // The scale's colours follow light and dark mode, as the picture's do.
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    colors = null;
     if (spec) heatmap.render(spec.matrix, spec.name);
   });
   return heatmap;

@@ -2,18 +2,11 @@
 // Token rows are labelled by their id; the step-through token's row and id are marked in each.
 // On the page, a matrix too big for its table is drawn as a heatmap, its summarised table
 // behind a "Numbers" toggle.
+import { cells, transposed } from './cells.mjs';
 import { element } from './dom.mjs';
 import { createHeatmap } from './heatmap.mjs';
 import { renderMatrixTable } from './render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
-
-// A row-major matrix, or the transpose of one, read cell by cell (W^T without copying W).
-export function cells(m) {
-  return { rows: m.rows, cols: m.cols, at: (i, j) => m.data[i * m.cols + j] };
-}
-export function transposed(m) {
-  return { rows: m.cols, cols: m.rows, at: (i, j) => m.data[j * m.cols + i] };
-}
 
 const label = (i) => String(i);
 
@@ -96,10 +89,10 @@ export function renderMatrices(boxes, result, step, differs = () => '', hooks = 
     rowLabel: label, colLabel: label, rowClass: idClass,
   }, heat('W', weight.data, (i) => firstToken(i), (k) => ({ row: ids[k] })));
   if (boxes.onehot) place(boxes.onehot, {
-    ...tokenRow, matrix: cells(result.onehot), caption: 'F.one_hot(idx, V) (n × V)',
+    ...tokenRow, matrix: result.onehot, caption: 'F.one_hot(idx, V) (n × V)',
     cols: vocabCols, colLabel: label, integer: true,
     cellClass: (value) => (value === 1 ? 'one' : ''),
-  }, tokenHeat('one_hot', result.onehot.data));
+  }, tokenHeat('one_hot', result.ids));
   if (boxes.linear) place(boxes.linear, {
     matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,

@@ -25,7 +25,7 @@ const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
 // The steps of the script for a result: { code: Python lines, printed: what it prints, or
 // undefined for a step that prints nothing }.
 export function scriptSteps(lab, result) {
-  const { ids, vocab, dim, weight, lookup, onehot, product } = result;
+  const { ids, vocab, dim, weight, lookup, product } = result;
   const table = tableSource(result.tableKey);
   const imports = ['import torch', 'import torch.nn.functional as F', 'from torch import nn'];
   if (table.source === 'npy') imports.push('import numpy as np');
@@ -52,7 +52,7 @@ export function scriptSteps(lab, result) {
     { code: ['print(embedding(idx))'],
       printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }) },
     { code: [`onehot = F.one_hot(idx, ${vocab})`, 'print(onehot)'],
-      printed: lab.formatTensor(onehot, { integer: true }) },
+      printed: lab.formatTensor(lab.oneHot(ids, vocab), { integer: true }) },
     { code: [`linear = nn.Linear(${vocab}, ${dim}, bias=False)`,
              'linear.weight = nn.Parameter(embedding.weight.T)  # nn.Linear stores W as d × V',
              'print(linear.weight)'],

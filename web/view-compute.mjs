@@ -6,11 +6,11 @@
 //                    padding }  (padding: the row padding_idx names, for the drawing)
 
 // Backward: G = torch.randn(n, d) after torch.manual_seed(seed), the lookup's gradient (a
-// scatter-add) and the one-hot route's (onehot.T @ G). onehot: the page's, or made here.
-function backward(lab, weight, { ids, vocab, dim, seed, paddingIdx }, onehot) {
+// scatter-add) and the one-hot route's (onehot.T @ G).
+function backward(lab, weight, { ids, vocab, dim, seed, paddingIdx }) {
   const G = lab.randn(seed, ids.length, dim);
   const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
-  const product = lab.onehotBackward(onehot ?? lab.oneHot(ids, vocab), G);
+  const product = lab.onehotBackward(lab.oneHot(ids, vocab), G);
   return { G, grad, product, comparison: lab.compare(grad, product) };
 }
 

@@ -116,7 +116,7 @@ export function createFormView(root, {
         busy = false;
       }
     }
-    return VIEW_COMPUTATIONS[kind](lab, result.weight, args, result.onehot);
+    return VIEW_COMPUTATIONS[kind](lab, result.weight, args);
   }
 
   async function update() {
