@@ -56,10 +56,9 @@ function start(lab) {
   const verdict = byId('verdict');
   const printout = byId('printout');
   const dataSections = ['results', 'step', 'matrices', 'printout-section', 'backward', 'bag'].map(byId);
-  const boxes = {
-    weight: byId('weight-box'), onehot: byId('onehot-box'), linear: byId('linear-box'),
-    lookup: byId('lookup-box'), product: byId('product-box'),
-  };
+  const routeBoxes = { lookup: byId('lookup-box'), product: byId('product-box') };
+  const matrixBoxes = { weight: byId('weight-box'), onehot: byId('onehot-box'), linear: byId('linear-box') };
+  const boxes = { ...routeBoxes, ...matrixBoxes };
   const cache = { key: null, weight: null };
   let result = null;  // the last good result, shown until the next one
   let differs;        // marks the cells where its two routes differ (showVerdict())
@@ -83,6 +82,7 @@ function start(lab) {
   // One token marked in every view (pointer or focus), and a jump to any token.
   const selection = createSelection();
   const links = linkViews(document.body, selection, pick);
+  const hooks = { onHover: selection.hover, onPick: pick };
   selection.subscribe((k) => linkHeatmaps(boxes, k));
   const jump = createTokenJump(byId('step-next').parentNode, pick);
   const textMode = createTextInput(lab, {
@@ -118,8 +118,16 @@ function start(lab) {
                  createBagView(byId('bag-view'), lab, worker)];
   linkBackward(byId('backward-view'));
   linkBag(byId('bag-view'));
-  // Far below the inputs: redrawn when scrolled to or when the page is idle.
+  // Below the first screen: redrawn when scrolled to or when typing pauses (deferred-redraw.mjs).
   const redrawBelow = [
+    deferredRedraw(byId('step'), () => stepThrough.render(result, step)),
+    deferredRedraw(byId('matrices'), () => {
+      renderMatrices(matrixBoxes, result, step, differs, hooks);
+      links.refresh(result);
+    }),
+    deferredRedraw(byId('printout-section'), () => {
+      if (printout.open) renderPrintout(byId('printout-body'), lab, result);
+    }),
     deferredRedraw(byId('backward'), () => views[0].render(result)),
     deferredRedraw(byId('bag'), () => views[1].render(result)),
   ];
@@ -128,14 +136,13 @@ function start(lab) {
     for (const section of dataSections) section.classList.toggle('stale', stale);
   }
 
+  // A keystroke's frame draws the first screen: the picture, the verdict and the two routes.
   function render() {
     equation.render(result, step);
-    renderMatrices(boxes, result, step, differs, { onHover: selection.hover, onPick: pick });
-    stepThrough.render(result, step);
+    renderMatrices(routeBoxes, result, step, differs, hooks);
     jump.render(result.ids.length, step);
     links.refresh(result);
     textMode.select(step, result.ids.length);
-    if (printout.open) renderPrintout(byId('printout-body'), lab, result);
     for (const request of redrawBelow) request();
   }
 

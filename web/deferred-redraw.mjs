@@ -1,20 +1,29 @@
 // Redraws a section of the page now when it is on screen (or nearly), else later: when it
-// scrolls near the viewport or the browser is next idle, whichever comes first. A keystroke's
-// frame then holds only the work the reader can see; sections off screen still catch up.
+// scrolls near the viewport, or once the learner has stopped typing and the browser is idle.
+// A keystroke's frame then holds only the work the reader can see, and no catch-up of an unseen
+// section runs between two keystrokes. Until it has caught up, the section is aria-busy.
 const NEAR = '200px';
+const QUIET_MS = 250;
 const IDLE_TIMEOUT_MS = 1000;
 
 // Returns request(): draw() runs now or later, once per request however many came before it.
 export function deferredRedraw(section, draw) {
   let near = false;
   let due = false;
+  let quiet = 0;
   let idle = 0;
 
+  function stopWaiting() {
+    clearTimeout(quiet);
+    cancelIdleCallback(idle);
+    quiet = idle = 0;
+  }
+
   function flush() {
-    if (idle) cancelIdleCallback(idle);
-    idle = 0;
+    stopWaiting();
     if (!due) return;
     due = false;
+    section.removeAttribute('aria-busy');
     draw();
   }
 
@@ -25,7 +34,15 @@ export function deferredRedraw(section, draw) {
 
   return function request() {
     due = true;
-    if (near) flush();
-    else if (!idle) idle = requestIdleCallback(flush, { timeout: IDLE_TIMEOUT_MS });
+    if (near) {
+      flush();
+      return;
+    }
+    if (!section.hasAttribute('aria-busy')) section.setAttribute('aria-busy', 'true');
+    stopWaiting();
+    quiet = setTimeout(() => {
+      quiet = 0;
+      idle = requestIdleCallback(flush, { timeout: IDLE_TIMEOUT_MS });
+    }, QUIET_MS);
   };
 }

@@ -4,7 +4,9 @@
 // k, its 1 is lit, row idx[k] of W glows and flows into row k of out, and the V − 1 rows of W
 // that its zeros multiply are dimmed. Big matrices are drawn summarised (equation-layout.mjs),
 // so the SVG stays a few hundred nodes. Moving to another token slides the glow and replays the
-// flow (CSS transitions and an animation, which style.css turns off for prefers-reduced-motion).
+// flow (CSS transitions and an animation, which style.css turns off for prefers-reduced-motion);
+// any other redraw (typing, a new width) is still, so that typing keeps no animation running
+// into the next keystroke's frame.
 import { element } from './dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from './equation-layout.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
@@ -278,7 +280,9 @@ export function createEquationView(root, { onStep }) {
 
   function draw(result, step) {
     const slots = slotsFor(result, step);
-    width = picture.parentNode.clientWidth || width;
+    // Read once, then kept by the ResizeObserver below: reading it here would force a layout in
+    // the middle of every keystroke's redraw.
+    if (!width) width = picture.parentNode.clientWidth;
     const at = layout(width, width < 600 ? 190 : 300, slots, result.ids);
     const key = [width, at.cell, slots.tokens, slots.vocab, slots.dim].join('|');
     if (result !== current.result || key !== drawn?.key) {
@@ -293,25 +297,21 @@ export function createEquationView(root, { onStep }) {
     select(result, step, slots, at);
   }
 
-  // Without transitions: the first drawing (nothing slides in from the corner) and a new width.
-  // The style flush between takes the new places as the start of any later transition.
-  function drawStill(result, step) {
-    figure.classList.remove('settled');
-    draw(result, step);
-    figure.getBoundingClientRect();
-    figure.classList.add('settled');
-  }
-
   // Redrawn at a new width: the cell size, and whether numbers fit, depend on it.
   new ResizeObserver(() => {
-    if (current.result && picture.parentNode.clientWidth !== width) drawStill(current.result, current.step);
+    const now = picture.parentNode.clientWidth;
+    if (!current.result || now === width) return;
+    width = now;
+    figure.classList.remove('moving');
+    draw(current.result, current.step);
   }).observe(figure);
 
   return {
     render(result, step) {
       const moved = current.result !== null && step !== current.step;
-      if (current.result) draw(result, step);
-      else drawStill(result, step);
+      // Transitions run from the places before this style change, when the new style has them.
+      figure.classList.toggle('moving', moved);
+      draw(result, step);
       if (moved) replayFlows();
       describe(result, step);
     },
