@@ -94,7 +94,7 @@ function start(lab) {
 
   function pick(picked) {
     step = picked;
-    render();
+    render({ everywhere: true });
     rememberInUrl();
   }
 
@@ -136,14 +136,16 @@ function start(lab) {
     for (const section of dataSections) section.classList.toggle('stale', stale);
   }
 
-  // A keystroke's frame draws the first screen: the picture, the verdict and the two routes.
-  function render() {
+  // A keystroke's frame draws the first screen: the picture, the verdict and the two routes; the
+  // sections below follow later. A token picked (one deliberate act, which every view follows)
+  // redraws everywhere at once.
+  function render({ everywhere = false } = {}) {
     equation.render(result, step);
     renderMatrices(routeBoxes, result, step, differs, hooks);
     jump.render(result.ids.length, step);
     links.refresh(result);
     textMode.select(step, result.ids.length);
-    for (const request of redrawBelow) request();
+    for (const request of redrawBelow) request(everywhere);
   }
 
   // An error in ids still being typed waits for a pause (update() runs again then); meanwhile

@@ -6,7 +6,8 @@ const NEAR = '200px';
 const QUIET_MS = 250;
 const IDLE_TIMEOUT_MS = 1000;
 
-// Returns request(): draw() runs now or later, once per request however many came before it.
+// Returns request(now = false): draw() runs now (when near, or asked to) or later, once however
+// many requests came before it.
 export function deferredRedraw(section, draw) {
   let near = false;
   let due = false;
@@ -32,9 +33,9 @@ export function deferredRedraw(section, draw) {
     if (near) flush();
   }, { rootMargin: NEAR }).observe(section);
 
-  return function request() {
+  return function request(now = false) {
     due = true;
-    if (near) {
+    if (near || now) {
       flush();
       return;
     }

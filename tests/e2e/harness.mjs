@@ -53,17 +53,25 @@ export async function openSite() {
   };
 }
 
+// The words of the verdict while there is no new result to check.
+const PENDING_WORDS = ['computing', 'no result'];
+
+// Waits until the verdict says `word`. For a result, also until the sections below the first
+// screen have caught up with it (web/deferred-redraw.mjs marks them aria-busy until then).
 export function waitForVerdict(page, word, timeout = 10_000) {
-  return page.waitForFunction(
-    (expected) => document.querySelector('#verdict .verdict-word')?.textContent === expected,
-    word, { timeout });
+  return page.waitForFunction(([expected, pending]) =>
+    document.querySelector('#verdict .verdict-word')?.textContent === expected &&
+    (pending.includes(expected) || !document.querySelector('main [aria-busy="true"]')),
+  [word, PENDING_WORDS], { timeout });
 }
 
 // Waits until the lookup table shows a fresh result for these ids (its row labels, and its
-// caption's n), so that no check reads the result of an earlier input that also matched. A
-// table of more ids than it shows keeps the first and last three.
+// caption's n), so that no check reads the result of an earlier input that also matched, and
+// the sections below have caught up with it. A table of more ids than it shows keeps the first
+// and last three.
 export function waitForLookupRows(page, ids, timeout = 10_000) {
   return page.waitForFunction((expected) => {
+    if (document.querySelector('main [aria-busy="true"]')) return false;
     const caption = document.querySelector('#lookup-box caption')?.textContent ?? '';
     if (!caption.includes(`: ${expected.length} × `)) return false;
     const labels = [...document.querySelectorAll('#lookup-box tbody th')]

@@ -215,18 +215,22 @@ describe('linked views', () => {
     assert.ok(Number(row) > 4050 && Number(row) < 4096, row);
     assert.equal(col, '63');
 
-    // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap.
-    const zeroColour = () => page.$eval('#onehot-box canvas', (c) => {
+    // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap. The
+    // redraw follows the media change at the page's next frame, so the check waits for it.
+    const zeroMatches = () => page.waitForFunction(() => {
+      const c = document.querySelector('#onehot-box canvas');
       // Read through a copy: reading the heatmap itself twice draws a console warning.
       const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
       copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
       const pixel = copy.getImageData(0, 0, 1, 1).data;
-      return `rgb(${pixel[0]}, ${pixel[1]}, ${pixel[2]})`;
-    });
-    const zeroFill = () => page.$eval('#equation .eq-zero-cell', (rect) => getComputedStyle(rect).fill);
-    assert.equal(await zeroColour(), await zeroFill());
+      const fill = getComputedStyle(document.querySelector('#equation .eq-zero-cell')).fill;
+      return `rgb(${pixel[0]}, ${pixel[1]}, ${pixel[2]})` === fill;
+    }, null, { timeout: 5000 });
+    await zeroMatches();
+    const lightFill = await page.$eval('#equation .eq-zero-cell', (rect) => getComputedStyle(rect).fill);
     await page.emulateMedia({ colorScheme: 'dark' });
-    assert.equal(await zeroColour(), await zeroFill());
+    assert.notEqual(await page.$eval('#equation .eq-zero-cell', (rect) => getComputedStyle(rect).fill), lightFill);
+    await zeroMatches();
     await page.emulateMedia({ colorScheme: 'light' });
 
     // The lookup's top row is token 0: pointing at it marks token 0 in the picker; a click picks.

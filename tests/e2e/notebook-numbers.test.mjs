@@ -73,11 +73,11 @@ describe('the notebooks on the page', () => {
     // The notebook prints float32 arrays (0.22); PyTorch's notation has 4 decimals.
     const printed = printedAfterArray(notebook('003'), 'In [8]:');
     await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.2200');
+    await waitForVerdict(page, 'bit-identical');
     assert.deepEqual(cellsOnly(await tableCells(page, 'lookup-box')), printed);
     assert.deepEqual(cellsOnly(await tableCells(page, 'product-box')), printed);
     assert.deepEqual(cellsOnly(await tableCells(page, 'weight-box')),
       printedAfterArray(notebook('003'), 'In [7]:'));
-    await waitForVerdict(page, 'bit-identical');
     await page.check('#source-seed');
     await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.6957');
   });
