@@ -93,13 +93,25 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   function pixelValues(matrix, width, height) {
     const values = new Float64Array(width * height);
     const all = matrix.rows * matrix.cols <= READ_ALL;
-    const edge = (p, size, total) => Math.floor((p * total) / size);
+    // Pixel p's block of cells is [starts[p], ends[p]) along one axis, worked out once per axis.
+    const blocks = (size, total) => {
+      const starts = new Int32Array(size);
+      const ends = new Int32Array(size);
+      for (let p = 0; p < size; ++p) {
+        const centre = Math.floor(((p + 0.5) * total) / size);
+        starts[p] = all ? Math.floor((p * total) / size) : centre;
+        ends[p] = all ? Math.floor(((p + 1) * total) / size) : centre + 1;
+      }
+      return { starts, ends };
+    };
+    const rows = blocks(height, matrix.rows);
+    const cols = blocks(width, matrix.cols);
     for (let y = 0; y < height; ++y) {
-      const [i0, i1] = all ? [edge(y, height, matrix.rows), edge(y + 1, height, matrix.rows)]
-        : [edge(y + 0.5, height, matrix.rows), edge(y + 0.5, height, matrix.rows) + 1];
+      const i0 = rows.starts[y];
+      const i1 = rows.ends[y];
       for (let x = 0; x < width; ++x) {
-        const [j0, j1] = all ? [edge(x, width, matrix.cols), edge(x + 1, width, matrix.cols)]
-          : [edge(x + 0.5, width, matrix.cols), edge(x + 0.5, width, matrix.cols) + 1];
+        const j0 = cols.starts[x];
+        const j1 = cols.ends[x];
         if (matrix.peak) {
           values[y * width + x] = matrix.peak(i0, i1, j0, j1);
           continue;
