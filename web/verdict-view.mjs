@@ -5,6 +5,9 @@ import { element } from './dom.mjs';
 import { count } from './format-number.mjs';
 import { DEFINITIONS, formatAbsDiff, gradeComparison } from './verdict.mjs';
 
+// box -> the verdict it shows, as showVerdict() last drew it.
+const lastShown = new WeakMap();
+
 function stat(term, value, definition) {
   const row = element('div');
   const dt = element('dt');
@@ -20,22 +23,29 @@ function stat(term, value, definition) {
 // differ, which style.css outlines in the grade's colour ('differs-<state>').
 export function showVerdict(box, comparison, expected, actual, reasons) {
   const grade = gradeComparison(comparison, expected.data, actual.data, reasons);
-  box.className = `verdict ${grade.state}`;
-  box.dataset.state = grade.state;
   const all = count(comparison.elements);
-  const stats = element('dl', 'verdict-stats');
-  stats.append(
-    stat('max |diff|', formatAbsDiff(grade.maxAbsDiff)),
-    stat('bit-identical', `${count(comparison.bitIdentical)} of ${all}`, DEFINITIONS.identical),
-    stat('equal in value', `${count(comparison.valueEqual)} of ${all}`, DEFINITIONS.value),
-  );
-  if (grade.state === 'rounding') stats.append(stat('max ulps', count(grade.maxUlps)));
-  box.replaceChildren(
-    element('p', 'verdict-word', grade.headline),
-    element('p', 'verdict-sentence', grade.sentence),
-    stats,
-    element('p', 'verdict-terms', `${DEFINITIONS.identical} ${DEFINITIONS.value}`),
-  );
+  const rows = [
+    ['max |diff|', formatAbsDiff(grade.maxAbsDiff)],
+    ['bit-identical', `${count(comparison.bitIdentical)} of ${all}`, DEFINITIONS.identical],
+    ['equal in value', `${count(comparison.valueEqual)} of ${all}`, DEFINITIONS.value],
+  ];
+  if (grade.state === 'rounding') rows.push(['max ulps', count(grade.maxUlps)]);
+  // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
+  // the live region would read it out once more.
+  const shown = JSON.stringify([grade.state, grade.headline, grade.sentence, rows]);
+  if (lastShown.get(box) !== shown) {
+    lastShown.set(box, shown);
+    box.className = `verdict ${grade.state}`;
+    box.dataset.state = grade.state;
+    const stats = element('dl', 'verdict-stats');
+    stats.append(...rows.map((row) => stat(...row)));
+    box.replaceChildren(
+      element('p', 'verdict-word', grade.headline),
+      element('p', 'verdict-sentence', grade.sentence),
+      stats,
+      element('p', 'verdict-terms', `${DEFINITIONS.identical} ${DEFINITIONS.value}`),
+    );
+  }
   const { differing } = grade;
   const cols = expected.cols;
   const marked = `differs differs-${grade.state}`;
@@ -44,6 +54,7 @@ export function showVerdict(box, comparison, expected, actual, reasons) {
 
 // While the inputs are being fixed, or a large product is running: say what the tables show.
 export function showPending(box, word, sentence) {
+  lastShown.delete(box);
   box.className = `verdict ${word === 'computing' ? 'busy' : 'stale'}`;
   delete box.dataset.state;
   box.replaceChildren(element('p', 'verdict-word', word), element('p', 'verdict-sentence', sentence));
