@@ -23,6 +23,7 @@
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/routes.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
@@ -197,14 +198,11 @@ val compare_js(const val& expected, const val& actual) {
 // (copying it out and back in was most of a keystroke's time at n = 64, V = 4096).
 val both_routes_js(const val& weight, const val& ids) {
   return guarded([&] {
-    const Matrix w = matrix_from_js(weight, Argument::weights, "W");
-    const Ids idx = ids_from_js(ids);
-    const Matrix rows = lookup(w, idx);
-    const Matrix product = onehot_product(one_hot(idx, w.rows()), w);
+    const Routes routes = both_routes(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids));
     val out = val::object();
-    out.set("comparison", comparison_to_js(compare(rows, product)));
-    out.set("lookup", matrix_to_js(rows));
-    out.set("product", matrix_to_js(product));
+    out.set("comparison", comparison_to_js(routes.comparison));
+    out.set("lookup", matrix_to_js(routes.lookup));
+    out.set("product", matrix_to_js(routes.product));
     return out;
   });
 }

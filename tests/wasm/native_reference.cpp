@@ -36,6 +36,7 @@
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/routes.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
@@ -261,12 +262,9 @@ std::string run(const std::vector<std::string>& a) {
     return "{\"matrix\": " + matrix_json(onehot_product(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
   if (op == "linearWeight") return "{\"matrix\": " + matrix_json(linear_weight(matrix_of(a.at(1)))) + "}";
   if (op == "bothRoutes") {
-    const Matrix w = matrix_of(a.at(1));
-    const Ids ids = ids_of(a.at(2));
-    const Matrix rows = lookup(w, ids);
-    const Matrix product = onehot_product(one_hot(ids, w.rows()), w);
-    return "{\"routes\": {\"lookup\": " + matrix_json(rows) + ", \"product\": " + matrix_json(product) +
-           ", \"comparison\": " + compare_json(compare(rows, product)) + "}}";
+    const Routes routes = both_routes(matrix_of(a.at(1)), ids_of(a.at(2)));
+    return "{\"routes\": {\"lookup\": " + matrix_json(routes.lookup) + ", \"product\": " +
+           matrix_json(routes.product) + ", \"comparison\": " + compare_json(routes.comparison) + "}}";
   }
   if (op == "compare") return "{\"compare\": " + compare_json(compare(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
   if (op == "formatTensor")

@@ -1,0 +1,18 @@
+#pragma once
+// Both routes to the same rows, side by side: what the page computes on every keystroke.
+#include "embedlab/compare.hpp"
+#include "embedlab/limits.hpp"
+#include "embedlab/matrix.hpp"
+
+namespace embedlab {
+
+struct Routes {
+  Matrix lookup;          // lookup(weight, ids)
+  Matrix product;         // onehot_product(one_hot(ids, V), weight)
+  Comparison comparison;  // compare(lookup, product)
+};
+
+// Both routes for ids into weight (V, d), and how they compare. Validates like lookup().
+Routes both_routes(const Matrix& weight, const Ids& ids, const Limits& limits = default_limits);
+
+}  // namespace embedlab
