@@ -55,14 +55,16 @@ export async function openSite() {
 
 // The words of the verdict while there is no new result to check.
 const PENDING_WORDS = ['computing', 'no result'];
+// A section below the first screen that has not caught up yet (web/deferred-redraw.mjs).
+const BUSY_SECTION = 'main [aria-busy="true"]';
 
 // Waits until the verdict says `word`. For a result, also until the sections below the first
 // screen have caught up with it (web/deferred-redraw.mjs marks them aria-busy until then).
 export function waitForVerdict(page, word, timeout = 10_000) {
-  return page.waitForFunction(([expected, pending]) =>
+  return page.waitForFunction(([expected, pending, busy]) =>
     document.querySelector('#verdict .verdict-word')?.textContent === expected &&
-    (pending.includes(expected) || !document.querySelector('main [aria-busy="true"]')),
-  [word, PENDING_WORDS], { timeout });
+    (pending.includes(expected) || !document.querySelector(busy)),
+  [word, PENDING_WORDS, BUSY_SECTION], { timeout });
 }
 
 // Waits until the lookup table shows a fresh result for these ids (its row labels, and its
@@ -70,8 +72,8 @@ export function waitForVerdict(page, word, timeout = 10_000) {
 // the sections below have caught up with it. A table of more ids than it shows keeps the first
 // and last three.
 export function waitForLookupRows(page, ids, timeout = 10_000) {
-  return page.waitForFunction((expected) => {
-    if (document.querySelector('main [aria-busy="true"]')) return false;
+  return page.waitForFunction(([expected, busy]) => {
+    if (document.querySelector(busy)) return false;
     const caption = document.querySelector('#lookup-box caption')?.textContent ?? '';
     if (!caption.includes(`: ${expected.length} × `)) return false;
     const labels = [...document.querySelectorAll('#lookup-box tbody th')]
@@ -79,7 +81,7 @@ export function waitForLookupRows(page, ids, timeout = 10_000) {
     if (labels.length === expected.length) return labels.join(',') === expected.join(',');
     const ends = (list) => [...list.slice(0, 3), ...list.slice(-3)].join(',');
     return ends(labels) === ends(expected);
-  }, ids.map(String), { timeout });
+  }, [ids.map(String), BUSY_SECTION], { timeout });
 }
 
 // The cell texts of the table in box #id: [[row label, cell, cell, ...], ...] (tbody rows).
