@@ -2,19 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 
 namespace embedlab {
 namespace {
-
-std::uint32_t bits(float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
 
 std::string verdict_for(const Comparison& c) {
   const auto all = std::to_string(c.elements);
@@ -53,7 +47,7 @@ Comparison compare(const Matrix& expected, const Matrix& actual) {
   for (Index i = 0; i < c.elements; ++i) {
     const float a = expected.data()[i];
     const float b = actual.data()[i];
-    if (bits(a) == bits(b)) {
+    if (float_bits(a) == float_bits(b)) {
       ++c.bit_identical;
       ++c.value_equal;
     } else if (std::isnan(a) != std::isnan(b)) {

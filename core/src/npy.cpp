@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 #include "quoted.hpp"
 #include "table_file.hpp"
 
@@ -326,8 +327,7 @@ std::string to_npy(const Matrix& m) {
   out += header;
   out.reserve(out.size() + 4 * static_cast<std::size_t>(m.size()));
   for (Index i = 0; i < m.size(); ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, m.data() + i, sizeof bits);
+    const std::uint32_t bits = float_bits(m.data()[i]);
     for (int b = 0; b < 4; ++b) out += static_cast<char>((bits >> (8 * b)) & 0xff);
   }
   return out;

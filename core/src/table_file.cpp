@@ -7,6 +7,7 @@
 #include <string>
 
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 
 namespace embedlab {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 std::uint64_t little_endian(const char* p, int size) {
   std::uint64_t value = 0;
   for (int i = size; i-- > 0;) value = (value << 8) | static_cast<unsigned char>(p[i]);
-  return value;
-}
-
-float from_bits(std::uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
   return value;
 }
 
@@ -52,15 +47,15 @@ void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, fl
   switch (type) {
     case StoredFloat::f16:
       return each([](const char* p, Index) {
-        return from_bits(f16_to_f32_bits(static_cast<std::uint16_t>(little_endian(p, 2))));
+        return float_from_bits(f16_to_f32_bits(static_cast<std::uint16_t>(little_endian(p, 2))));
       });
     case StoredFloat::bf16:
       return each([](const char* p, Index) {
-        return from_bits(bf16_to_f32_bits(static_cast<std::uint16_t>(little_endian(p, 2))));
+        return float_from_bits(bf16_to_f32_bits(static_cast<std::uint16_t>(little_endian(p, 2))));
       });
     case StoredFloat::f32:
       return each([](const char* p, Index) {
-        return from_bits(static_cast<std::uint32_t>(little_endian(p, 4)));
+        return float_from_bits(static_cast<std::uint32_t>(little_endian(p, 4)));
       });
     case StoredFloat::f64:
       return each([=](const char* p, Index i) { return f64_to_f32(p, i, cols, first_row); });

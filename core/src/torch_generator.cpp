@@ -5,28 +5,16 @@
 #include "embedlab/torch_generator.hpp"
 
 #include <cmath>
-#include <cstring>
+#include <stdexcept>
 #include <string>
 
-#include <stdexcept>
+#include "embedlab/float_bits.hpp"
 
 namespace embedlab {
 namespace {
 
 constexpr int kStateSize = 624;
 constexpr int kShift = 397;
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
-float float_of(std::uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
 
 // Section 4.1: the low 24 bits of one draw, exact in float.
 float uniform_float(TorchGenerator& gen) {
@@ -44,8 +32,8 @@ constexpr float f(double x) { return static_cast<float>(x); }
 // Section 6.4: avx_mathfun's log256_ps for x in [2^-24, 1].
 float cephes_log(float x) {
   x = std::fmax(x, 0x1p-126f);
-  const auto e_int = static_cast<std::int32_t>(bits_of(x) >> 23) - 127;
-  float m = float_of((bits_of(x) & ~0x7F800000u) | bits_of(0.5f));  // mantissa in [0.5, 1)
+  const auto e_int = static_cast<std::int32_t>(float_bits(x) >> 23) - 127;
+  float m = float_from_bits((float_bits(x) & ~0x7F800000u) | float_bits(0.5f));  // mantissa in [0.5, 1)
   float e = static_cast<float>(e_int) + 1.0f;
   float t = 0.0f;
   if (m < f(0.707106781186547524)) {
@@ -70,7 +58,7 @@ float cephes_log(float x) {
 // Section 6.4: avx_mathfun's sincos256_ps for x in [0, 2*pi).
 void cephes_sincos(float x, float& sin_out, float& cos_out) {
   const std::uint32_t sign_mask = 0x80000000u;
-  std::uint32_t sin_sign = bits_of(x) & sign_mask;
+  std::uint32_t sin_sign = float_bits(x) & sign_mask;
   x = std::fabs(x);
   auto j = static_cast<std::int32_t>(x * f(1.27323954473516));  // truncation, like cvttps
   j = (j + 1) & ~1;
@@ -103,8 +91,8 @@ void cephes_sincos(float x, float& sin_out, float& cos_out) {
   const float cos_part = sine_poly_is_sin ? 0.0f : c;
   s = s - sin_part;
   c = c - cos_part;
-  sin_out = float_of(bits_of(cos_part + sin_part) ^ sin_sign);
-  cos_out = float_of(bits_of(c + s) ^ cos_sign);
+  sin_out = float_from_bits(float_bits(cos_part + sin_part) ^ sin_sign);
+  cos_out = float_from_bits(float_bits(c + s) ^ cos_sign);
 }
 
 // Section 6.3: Box-Muller on 16 uniforms in place, element j paired with j + 8.

@@ -1,7 +1,8 @@
 #include "tf32_reference.hpp"
 
 #include <cstdint>
-#include <cstring>
+
+#include "embedlab/float_bits.hpp"
 
 namespace embedlab::cuda {
 namespace {
@@ -39,17 +40,14 @@ const char* rounding_name(Tf32Rounding rounding) {
 }
 
 float round_to_tf32(float x, Tf32Rounding rounding) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
+  std::uint32_t bits = float_bits(x);
   if ((bits & kExponentMask) == kExponentMask) return x;  // Inf, NaN
   const std::uint32_t dropped = bits & kDroppedMask;
   bits -= dropped;
   // Sign and magnitude are separate, so one unit more rounds |x| up and keeps the sign; a
   // carry out of the mantissa lands in the exponent, as it should.
   if (rounds_up(bits, dropped, rounding)) bits += 1u << kDropped;
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
+  return float_from_bits(bits);
 }
 
 Matrix round_to_tf32(const Matrix& m, Tf32Rounding rounding) {

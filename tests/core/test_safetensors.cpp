@@ -12,6 +12,7 @@
 #include <string>
 
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
 #include "same_bits.hpp"
@@ -84,18 +85,6 @@ std::string u16_bytes(std::initializer_list<std::uint16_t> values) {
   std::string out;
   for (std::uint16_t v : values) out += {static_cast<char>(v & 0xff), static_cast<char>(v >> 8)};
   return out;
-}
-
-float from_bits(std::uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-std::uint32_t bits_of(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
 }
 
 // Little-endian bytes of float32 1.0, -2.0, 0.5 and of float64 0.1.
@@ -179,12 +168,12 @@ TEST_CASE("BF16 is the top half of a float32: every value, NaN bits included, is
   const Matrix m = table_of(file);
   CHECK(m(0, 0) == 1.0f);
   CHECK(m(0, 1) == -2.0f);
-  CHECK(bits_of(m(0, 2)) == 0x80000000u);    // -0
+  CHECK(embedlab::float_bits(m(0, 2)) == 0x80000000u);    // -0
   CHECK(m(0, 3) == std::ldexp(1.0f, -133));  // the smallest bf16 subnormal
   CHECK(m(1, 0) == std::numeric_limits<float>::infinity());
   CHECK(m(1, 1) == -std::numeric_limits<float>::infinity());
-  CHECK(bits_of(m(1, 2)) == 0x7fc10000u);
-  CHECK(bits_of(m(1, 3)) == 0x7f810000u);
+  CHECK(embedlab::float_bits(m(1, 2)) == 0x7fc10000u);
+  CHECK(embedlab::float_bits(m(1, 3)) == 0x7f810000u);
 }
 
 TEST_CASE("F16 converts exactly: normals, subnormals, +-0, +-Inf, and NaNs come back quiet") {
@@ -201,12 +190,12 @@ TEST_CASE("F16 converts exactly: normals, subnormals, +-0, +-Inf, and NaNs come 
   CHECK(m(1, 0) == std::ldexp(1.0f, -24));
   CHECK(m(1, 1) == std::ldexp(1023.0f, -24));
   CHECK(m(1, 2) == std::ldexp(1.0f, -14));
-  CHECK(bits_of(m(1, 3)) == 0x80000000u);
+  CHECK(embedlab::float_bits(m(1, 3)) == 0x80000000u);
   CHECK(m(2, 0) == std::numeric_limits<float>::infinity());
   CHECK(m(2, 1) == -std::numeric_limits<float>::infinity());
-  CHECK(bits_of(m(2, 2)) == 0x7fc00000u);
+  CHECK(embedlab::float_bits(m(2, 2)) == 0x7fc00000u);
   // Sign and payload kept, quiet bit set, as PyTorch's .float() gives it.
-  CHECK(bits_of(m(2, 3)) == 0xffc02000u);
+  CHECK(embedlab::float_bits(m(2, 3)) == 0xffc02000u);
 }
 
 TEST_CASE("F64 is rounded to float32 and must fit") {
@@ -631,7 +620,7 @@ Matrix torch_values(const std::string& file, const std::string& name, Index rows
   for (Index i = 0; i < m.size(); ++i) {
     std::uint32_t bits = 0;
     for (int b = 3; b >= 0; --b) bits = bits << 8 | static_cast<unsigned char>(bytes[4 * i + b]);
-    m.data()[i] = from_bits(bits);
+    m.data()[i] = embedlab::float_from_bits(bits);
   }
   return m;
 }

@@ -9,10 +9,13 @@
 #include <limits>
 #include <string>
 
+#include "embedlab/float_bits.hpp"
 #include "embedlab/safetensors.hpp"
 #include "half_matrix.hpp"
 #include "tf32_reference.hpp"
 
+using embedlab::float_bits;
+using embedlab::float_from_bits;
 using embedlab::Index;
 using embedlab::Matrix;
 using embedlab::cuda::Tf32Rounding;
@@ -20,24 +23,12 @@ namespace cuda = embedlab::cuda;
 
 namespace {
 
-std::uint32_t bits(float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
-float from_bits(std::uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-
 // x rounded each way: {nearest even, nearest away, toward zero}, compared as bits.
 void check_tf32(float x, float even, float away, float zero) {
-  INFO("x = " << x << " (bits " << std::hex << bits(x) << ")");
-  CHECK(bits(cuda::round_to_tf32(x, Tf32Rounding::nearest_even)) == bits(even));
-  CHECK(bits(cuda::round_to_tf32(x, Tf32Rounding::nearest_away)) == bits(away));
-  CHECK(bits(cuda::round_to_tf32(x, Tf32Rounding::toward_zero)) == bits(zero));
+  INFO("x = " << x << " (bits " << std::hex << float_bits(x) << ")");
+  CHECK(float_bits(cuda::round_to_tf32(x, Tf32Rounding::nearest_even)) == float_bits(even));
+  CHECK(float_bits(cuda::round_to_tf32(x, Tf32Rounding::nearest_away)) == float_bits(away));
+  CHECK(float_bits(cuda::round_to_tf32(x, Tf32Rounding::toward_zero)) == float_bits(zero));
 }
 
 // Every 16-bit pattern, as a (256, 256) table.
@@ -69,7 +60,7 @@ void check_widening(const Matrix& got, const Matrix& reference) {
   for (Index i = 0; i < got.size(); ++i) {
     const float r = reference.data()[i];
     const float g = got.data()[i];
-    wrong += std::isnan(r) ? !std::isnan(g) : bits(g) != bits(r);
+    wrong += std::isnan(r) ? !std::isnan(g) : float_bits(g) != float_bits(r);
   }
   CHECK(wrong == 0);
 }
@@ -123,11 +114,11 @@ TEST_CASE("TF32 keeps 10 mantissa bits, rounded each of three ways") {
 TEST_CASE("TF32 at the edges: the top of the range, subnormals, zeros, Inf and NaN") {
   const float inf = std::numeric_limits<float>::infinity();
   const float max = std::numeric_limits<float>::max();  // 0x7f7fffff
-  check_tf32(max, inf, inf, from_bits(0x7f7fe000u));
-  check_tf32(from_bits(0x00001fffu), from_bits(0x00002000u), from_bits(0x00002000u), 0.0f);
+  check_tf32(max, inf, inf, float_from_bits(0x7f7fe000u));
+  check_tf32(float_from_bits(0x00001fffu), float_from_bits(0x00002000u), float_from_bits(0x00002000u), 0.0f);
   check_tf32(-0.0f, -0.0f, -0.0f, -0.0f);
   check_tf32(-inf, -inf, -inf, -inf);
-  const float nan = from_bits(0x7fc01234u);  // low bits of a NaN's payload are not rounded
+  const float nan = float_from_bits(0x7fc01234u);  // low bits of a NaN's payload are not rounded
   check_tf32(nan, nan, nan, nan);
 }
 
@@ -135,9 +126,9 @@ TEST_CASE("a matrix rounds to TF32 element by element") {
   Matrix m(1, 3);
   m << 1.0f + std::ldexp(1.0f, -11), -3.0f, 0.1f;  // 0.1f = 0x3dcccccd, low 13 bits 0x0ccd
   const Matrix r = cuda::round_to_tf32(m, Tf32Rounding::nearest_even);
-  CHECK(bits(r(0, 0)) == bits(1.0f));
+  CHECK(float_bits(r(0, 0)) == float_bits(1.0f));
   CHECK(r(0, 1) == -3.0f);
-  CHECK(bits(r(0, 2)) == 0x3dccc000u);  // 0x0ccd < 0x1000: down
+  CHECK(float_bits(r(0, 2)) == 0x3dccc000u);  // 0x0ccd < 0x1000: down
 }
 
 TEST_CASE("float32 to bfloat16 rounds to nearest, ties to even") {

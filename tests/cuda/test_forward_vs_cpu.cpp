@@ -8,6 +8,7 @@
 
 #include "cuda_backend.hpp"
 #include "embedlab/compare.hpp"
+#include "embedlab/float_bits.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
 #include "random_inputs.hpp"
@@ -56,13 +57,8 @@ TEST_CASE("the GPU gathers equal the CPU lookup on the benchmark's largest shape
 
 TEST_CASE("the GPU gathers copy NaN payloads, infinities and -0.0 bit for bit") {
   Matrix w = Matrix::Ones(3, 8);
-  const auto from_bits = [](std::uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-  };
-  w(0, 1) = from_bits(0x7fc00123u);  // a quiet NaN with a payload
-  w(1, 2) = from_bits(0xff800000u);  // -Inf
+  w(0, 1) = embedlab::float_from_bits(0x7fc00123u);  // a quiet NaN with a payload
+  w(1, 2) = embedlab::float_from_bits(0xff800000u);  // -Inf
   w(2, 3) = -0.0f;
   check_gathers(w, {2, 0, 1, 0});
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 #include "embedlab/safetensors.hpp"
 #include "fuzz_check.hpp"
 #include "same_bits.hpp"
@@ -21,12 +22,6 @@ using embedlab::fuzz::require;
 using embedlab::test::same_bits;
 
 namespace {
-
-std::uint32_t f32_bits(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
 
 std::uint64_t little_endian(const char* p, int size) {
   std::uint64_t value = 0;
@@ -47,9 +42,9 @@ void check_values(const embedlab::SafetensorsEntry& e, std::string_view bytes,
   const float* out = m.data();
   for (embedlab::Index i = 0; i < m.size(); ++i) {
     if (e.dtype == "F32") {
-      require(f32_bits(out[i]) == little_endian(bytes.data() + 4 * i, 4), "F32 keeps its bits");
+      require(embedlab::float_bits(out[i]) == little_endian(bytes.data() + 4 * i, 4), "F32 keeps its bits");
     } else if (e.dtype == "BF16") {
-      require(f32_bits(out[i]) == little_endian(bytes.data() + 2 * i, 2) << 16,
+      require(embedlab::float_bits(out[i]) == little_endian(bytes.data() + 2 * i, 2) << 16,
               "BF16 is the top half of the float32");
     } else if (e.dtype == "F16") {
       const auto h = static_cast<std::uint16_t>(little_endian(bytes.data() + 2 * i, 2));

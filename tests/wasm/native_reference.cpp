@@ -29,6 +29,7 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
@@ -73,8 +74,8 @@ Matrix matrix_of(const std::string& field) {
   const std::size_t x = field.find('x'), colon = field.find(':');
   Matrix m(std::stoll(field.substr(0, x)), std::stoll(field.substr(x + 1, colon - x - 1)));
   for (Index i = 0; i < m.size(); ++i) {
-    const auto bits = static_cast<std::uint32_t>(std::stoul(field.substr(colon + 1 + 8 * i, 8), nullptr, 16));
-    std::memcpy(m.data() + i, &bits, sizeof bits);
+    m.data()[i] = float_from_bits(
+        static_cast<std::uint32_t>(std::stoul(field.substr(colon + 1 + 8 * i, 8), nullptr, 16)));
   }
   return m;
 }
@@ -146,10 +147,8 @@ std::string number_json(double x) {
 std::string matrix_json(const Matrix& m) {
   std::string out = "\"" + std::to_string(m.rows()) + "x" + std::to_string(m.cols()) + ":";
   for (Index i = 0; i < m.size(); ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, m.data() + i, sizeof bits);
     char hex[9];
-    std::snprintf(hex, sizeof hex, "%08" PRIx32, bits);
+    std::snprintf(hex, sizeof hex, "%08" PRIx32, float_bits(m.data()[i]));
     out += hex;
   }
   return out + "\"";
