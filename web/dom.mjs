@@ -13,3 +13,15 @@ export function byData(root, key) {
   return Object.fromEntries([...root.querySelectorAll(`[data-${key}]`)]
     .map((node) => [node.dataset[key], node]));
 }
+
+// The option a radio group's key moves to (ARIA's pattern): the arrows step from `current`,
+// Home and End go to the ends, clamped to the `count` options; null for any other key.
+export function radioKeyTarget(key, current, count) {
+  const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  let k;
+  if (key in moves) k = current + moves[key];
+  else if (key === 'Home') k = 0;
+  else if (key === 'End') k = count - 1;
+  else return null;
+  return Math.max(0, Math.min(count - 1, k));
+}

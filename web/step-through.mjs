@@ -1,7 +1,7 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
 // each route does for it and for the whole batch. The token picker is a radio group of buttons
 // with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
-import { element } from './dom.mjs';
+import { element, radioKeyTarget } from './dom.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
 import { gradeComparison } from './verdict.mjs';
@@ -110,14 +110,10 @@ export function createStepThrough(lab, elements, onPick) {
     if (button) pick(Number(button.dataset.step));
   });
   tokens.addEventListener('keydown', (event) => {
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let step;
-    if (event.key in moves) step = current + moves[event.key];
-    else if (event.key === 'Home') step = 0;
-    else if (event.key === 'End') step = n - 1;
-    else return;
+    const step = radioKeyTarget(event.key, current, n);
+    if (step === null) return;
     event.preventDefault();
-    pick(Math.max(0, Math.min(n - 1, step)));
+    pick(step);
   });
 
   // A gap ("…") or a token button of the radio group, before updateToken() fills it in.

@@ -5,7 +5,7 @@
 // picked. Each chip carries data-token, so that on the page pointing at it or focusing it marks
 // its token in every view (linked-views.mjs). Beyond CHIPS_SHOWN tokens the rest are counted,
 // not drawn; the ids field holds them all.
-import { element } from './dom.mjs';
+import { element, radioKeyTarget } from './dom.mjs';
 import { count, plural } from './format-number.mjs';
 
 const CHIPS_SHOWN = 1000;
@@ -37,15 +37,10 @@ export function createTokenChips(container, onPick, { pickOnHover = false } = {}
   container.addEventListener('focusin', pickChip);
   container.addEventListener('click', pickChip);
   container.addEventListener('keydown', (event) => {
-    const shown = Math.min(n, CHIPS_SHOWN);
-    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-    let k;
-    if (event.key in moves) k = current + moves[event.key];
-    else if (event.key === 'Home') k = 0;
-    else if (event.key === 'End') k = shown - 1;
-    else return;
+    const k = radioKeyTarget(event.key, current, Math.min(n, CHIPS_SHOWN));
+    if (k === null) return;
     event.preventDefault();
-    container.children[Math.max(0, Math.min(shown - 1, k))]?.focus();
+    container.children[k]?.focus();
   });
 
   function chip(id, label, k) {
