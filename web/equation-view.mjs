@@ -2,20 +2,33 @@
 // Values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos in style.css, which
 // follow light and dark mode), with numbers where a cell is wide enough. For the selected token
 // k, its 1 is lit, row idx[k] of W glows and flows into row k of out, and the V − 1 rows of W
-// that its zeros multiply are dimmed. Big matrices are drawn summarised (equation-layout.mjs),
-// so the SVG stays a few hundred nodes. Moving to another token slides the glow and replays the
-// flow (CSS transitions and an animation, which style.css turns off for prefers-reduced-motion);
-// any other redraw (typing, a new width) is still, so that typing keeps no animation running
-// into the next keystroke's frame.
+// that its zeros multiply are dimmed. Big matrices are drawn summarised (equation-layout.mjs).
+//
+// The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
+// shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
+// the canvas keeps what moves or is pointed at: the glow, the flows, and each token's row label
+// and row of out (data-token, for linked-views.mjs). Moving to another token slides the glow and
+// replays the flow (CSS transitions and an animation, which style.css turns off for
+// prefers-reduced-motion); any other redraw (typing, a new width) is still, so that typing keeps
+// no animation running into the next keystroke's frame.
 import { element } from './dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from './equation-layout.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
 import { percent } from './step-through.mjs';
+import { cssColor, mix, onColorScheme, readColors } from './theme-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const NUMBER_CELL = 46;  // px: wide enough for "-1.8061"
 const DIGIT_CELL = 15;   // px: wide enough for the one-hot's 0 and 1
 const LABEL_CHAR = 6.2;  // px per digit of a 10 px label
+const DIMMED = 0.22;     // the opacity of what the selected token multiplies by zero
+const ONE_SHARE = 0.35;  // an unlit 1: this much of the accent over the zero colour
+
+const COLORS = {
+  neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'],
+  nan: ['--eq-nan', '#ae3ec9'], strongText: ['--eq-strong-text', '#fff'], accent: ['--accent', '#0a62b8'],
+  accentText: ['--accent-text', '#fff'], text: ['--text', '#1f2328'], muted: ['--muted', '#59636e'],
+};
 
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG, tag);
@@ -24,23 +37,14 @@ function svg(tag, attributes = {}, text) {
   return node;
 }
 
-// A value's fill: a share of --eq-pos or --eq-neg over --eq-zero (NaN has a colour of its own),
-// and whether it is strong enough to need the light text.
-function fillOf(value, scale) {
-  if (Number.isNaN(value)) return { className: 'eq-value-cell nan', style: '', strong: true };
-  const share = Math.min(1, Math.abs(value) / scale);
-  const end = value < 0 ? 'var(--eq-neg)' : 'var(--eq-pos)';
-  return {
-    className: 'eq-value-cell',
-    style: `fill: color-mix(in oklab, ${end} ${Math.round(share * 100)}%, var(--eq-zero))`,
-    strong: share > 0.55,
-  };
-}
-
-// The grids for result and its slots at geometry `at`, as SVG groups: the labels, one_hot, W
-// and out. Returns them with what select() marks: the one-hot cells, the nodes of each row of W,
-// the labels naming an id or a token, and each drawn row's y.
-function drawGrids(result, slots, at) {
+// What the picture shows of result and its slots at geometry `at`, before any token is selected:
+//   cells: { grid: 'onehot' | 'weight' | 'out', x, y, k (a token's row) or v (a vocabulary
+//            row), one (the one-hot's 1), value (W's and out's), text (the number or digit) }
+//   texts: { x, y, text, kind (a font and colour in paint()), align, id (the vocabulary id a
+//            label names), crowded (drawn only while it names the selected id) }
+//   tokens: { k, y, label } for each drawn token row; the svg overlay's labels and targets.
+// Pure: no DOM, so that painting it again for another token costs no layout.
+function sceneOf(result, slots, at) {
   const { ids, weight, product } = result;
   const { cell } = at;
   const shownWeights = slots.vocab.flatMap((v) => (v === null ? [] : slots.dim
@@ -50,47 +54,24 @@ function drawGrids(result, slots, at) {
   // a pass over a GPT-2-sized W would hold up the page for tens of milliseconds).
   const scale = shownWeights.reduce(
     (max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
-  const groups = { labels: [], onehot: [], weight: [], out: [] };
-  const marks = {
-    onehot: [],                                          // { rect, digit?, k, one }
-    weightRows: new Map(),                               // id -> its nodes in W
-    labels: { vocab: new Map(), token: new Map() },      // id -> labels, k -> label
-    tokenY: new Map(), vocabY: new Map(),
-  };
-  const add = (group, node) => {
-    groups[group].push(node);
-    return node;
-  };
-  const text = (group, x, y, className, content, extra = {}) =>
-    add(group, svg('text', { x, y, class: className, 'text-anchor': 'middle', ...extra }, content));
-  const cellRect = (group, x, y, className, style = '') => {
-    const rect = svg('rect', { x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 2, class: className });
-    if (style) rect.setAttribute('style', style);
-    return add(group, rect);
-  };
-  const inCell = (group, x, y, className, content, size) => text(group, x + cell / 2, y + cell / 2,
-    className, content, { 'dominant-baseline': 'central', 'font-size': size });
-  const remember = (map, key, node) => map.set(key, [...(map.get(key) ?? []), node]);
+  const scene = { cell, scale, cells: [], texts: [], tokens: [], vocabY: new Map(), tokenY: new Map() };
+  const text = (x, y, kind, content, extra = {}) => scene.texts.push({ x, y, kind, text: content, align: 'center', ...extra });
 
-  // Column indices above the grids, row labels beside them, "…" and "⋮" for the gaps. A label
-  // wider than its cell is drawn only while it names the selected token's id (style.css).
+  // Column indices above the grids, row labels beside them, "…" and "⋮" for the gaps.
   const headerY = HEADER - 5;
-  const columnLabels = (xs, indices, named) => indices.forEach((index, c) => {
+  const columnLabels = (xs, indices, names) => indices.forEach((index, c) => {
     if (index === null) {
-      text('labels', xs.at[c] + cell / 4, headerY, 'eq-gap', '…');
+      text(xs.at[c] + cell / 4, headerY, 'gap', '…');
       return;
     }
     const label = String(index);
-    const crowded = label.length * LABEL_CHAR > cell + 1;
-    const node = text('labels', xs.at[c] + cell / 2, headerY, `eq-label${crowded ? ' crowded' : ''}`, label);
-    if (named) remember(named, index, node);
+    text(xs.at[c] + cell / 2, headerY, 'label', label,
+      { crowded: label.length * LABEL_CHAR > cell + 1, id: names ? index : undefined });
   });
-  columnLabels(at.onehotX, slots.vocab, marks.labels.vocab);
-  columnLabels(at.weightX, slots.dim);
-  columnLabels(at.outX, slots.dim);
-  const rowLabel = (x, y, label) => text('labels', x, y + cell / 2 + 3.5,
-    `eq-label${cell < 10 ? ' crowded' : ''}`, label, { 'text-anchor': 'end' });
-  const rowGap = (x, y) => text('labels', x, y + cell / 4 + 4, 'eq-gap', '⋮');
+  columnLabels(at.onehotX, slots.vocab, true);
+  columnLabels(at.weightX, slots.dim, false);
+  columnLabels(at.outX, slots.dim, false);
+  const rowGap = (x, y) => text(x, y + cell / 4 + 4, 'gap', '⋮');
   slots.tokens.forEach((k, r) => {
     const y = at.tokenY.at[r];
     if (k === null) {
@@ -98,10 +79,8 @@ function drawGrids(result, slots, at) {
       rowGap((at.outX.at[0] + at.outX.end) / 2, y);
       return;
     }
-    const label = rowLabel(at.tokenLabels - 5, y, String(ids[k]));
-    label.dataset.token = String(k);  // linked-views.mjs: pointing at it marks token k everywhere
-    marks.labels.token.set(k, label);
-    marks.tokenY.set(k, y);
+    scene.tokens.push({ k, y, label: String(ids[k]) });
+    scene.tokenY.set(k, y);
   });
   slots.vocab.forEach((v, r) => {
     const y = at.vocabY.at[r];
@@ -109,63 +88,124 @@ function drawGrids(result, slots, at) {
       rowGap(at.weightX.at[0] - at.vocabLabels / 2, y);
       return;
     }
-    remember(marks.labels.vocab, v, rowLabel(at.weightX.at[0] - 5, y, String(v)));
-    marks.vocabY.set(v, y);
+    text(at.weightX.at[0] - 5, y + cell / 2 + 3.5, 'label', String(v), { align: 'right', crowded: cell < 10, id: v });
+    scene.vocabY.set(v, y);
   });
 
-  // one_hot: the 1 of row k in column idx[k].
-  const digitSize = Math.min(12, Math.max(8, cell / 3.5));
-  for (const [k, y] of marks.tokenY) {
+  // one_hot: the 1 of row k in column idx[k]; W and out: values as colour, numbers where they fit.
+  for (const [k, y] of scene.tokenY) {
     slots.vocab.forEach((v, c) => {
       if (v === null) return;
       const one = ids[k] === v;
-      const x = at.onehotX.at[c];
-      const rect = cellRect('onehot', x, y, one ? 'eq-one' : 'eq-zero-cell');
-      const digit = cell >= DIGIT_CELL
-        ? inCell('onehot', x, y, one ? 'eq-digit one' : 'eq-digit', one ? '1' : '0', digitSize)
-        : undefined;
-      marks.onehot.push({ rect, digit, k, one });
+      scene.cells.push({ grid: 'onehot', x: at.onehotX.at[c], y, k, one,
+        text: cell >= DIGIT_CELL ? (one ? '1' : '0') : undefined });
     });
   }
-  // W and out: values as colour, numbers where they fit.
-  const valueSize = Math.min(11, Math.max(8, cell / 4.6));
-  const valueCells = (group, matrix, row, y, xs, onNode = () => {}) => slots.dim.forEach((j, c) => {
+  const valueCells = (grid, matrix, row, y, xs, owner) => slots.dim.forEach((j, c) => {
     if (j === null) return;
     const value = matrix.data[row * matrix.cols + j];
-    const fill = fillOf(value, scale);
-    onNode(cellRect(group, xs.at[c], y, fill.className, fill.style));
-    if (cell >= NUMBER_CELL) {
-      onNode(inCell(group, xs.at[c], y, `eq-value${fill.strong ? ' strong' : ''}`, format(value), valueSize));
-    }
+    scene.cells.push({ grid, x: xs.at[c], y, value, ...owner, text: cell >= NUMBER_CELL ? format(value) : undefined });
   });
-  for (const [v, y] of marks.vocabY) {
-    valueCells('weight', weight, v, y, at.weightX, (node) => remember(marks.weightRows, v, node));
-  }
+  for (const [v, y] of scene.vocabY) valueCells('weight', weight, v, y, at.weightX, { v });
   // out is the product, the equation's own right-hand side: where W holds an Inf, its NaNs show.
-  for (const [k, y] of marks.tokenY) {
-    valueCells('out', product, k, y, at.outX, (node) => { node.dataset.token = String(k); });
-  }
+  for (const [k, y] of scene.tokenY) valueCells('out', product, k, y, at.outX, { k });
 
   // The operators, and each grid's name and shape below it.
-  add('labels', svg('circle', { cx: at.onehotX.end + OPERATOR / 2, cy: at.middle, r: 3.5, class: 'eq-dot' }));
-  text('labels', at.weightX.end + OPERATOR / 2, at.middle + 6, 'eq-operator', '=');
+  scene.dot = { x: at.onehotX.end + OPERATOR / 2, y: at.middle };
+  text(at.weightX.end + OPERATOR / 2, at.middle + 6, 'operator', '=');
   const footY = at.height - FOOTER + 14;
   const caption = (xs, name, shape) => {
     const x = (xs.at[0] + xs.end) / 2;
-    text('labels', x, footY, 'eq-label eq-name', name);
-    text('labels', x, footY + 14, 'eq-label eq-shape', shape);
+    text(x, footY, 'name', name);
+    text(x, footY + 14, 'shape', shape);
   };
   const n = ids.length;
   caption(at.onehotX, 'one_hot(idx)', `${count(n)} × ${count(result.vocab)}`);
   caption(at.weightX, 'W', `${count(result.vocab)} × ${count(result.dim)}`);
   caption(at.outX, 'out', `${count(n)} × ${count(result.dim)}`);
+  return scene;
+}
 
-  const nodes = Object.entries(groups).map(([name, children]) => {
-    const group = svg('g', { class: `eq-${name}` });
-    group.append(...children);
-    return group;
-  });
-  return { nodes, marks };
+// Each cell's fill, opacity and number colour for token `step` (whose id is `id`), resolved
+// against the palette: what paint() draws, and what the e2e tests read back (canvas.scene).
+function shade(scene, step, id, colors, fonts) {
+  const { cell } = scene;
+  const digitFont = `${Math.min(12, Math.max(8, cell / 3.5))}px ${fonts.mono}`;
+  const valueFont = `${Math.min(11, Math.max(8, cell / 4.6))}px ${fonts.mono}`;
+  for (const c of scene.cells) {
+    if (c.grid === 'onehot') {
+      const selected = c.k === step;
+      c.lit = selected && c.one;
+      c.dimmed = selected && !c.one;
+      c.fill = c.lit ? colors.accent : c.one ? mix(colors.zero, colors.accent, ONE_SHARE) : colors.zero;
+      c.ink = c.lit ? colors.accentText : c.one ? colors.text : colors.muted;
+      c.font = c.one ? `700 ${digitFont}` : digitFont;
+      continue;
+    }
+    const share = Math.min(1, Math.abs(c.value) / scene.scale);
+    c.dimmed = c.grid === 'weight' && c.v !== id;
+    c.fill = Number.isNaN(c.value) ? colors.nan : mix(colors.zero, c.value < 0 ? colors.neg : colors.pos, share);
+    c.ink = Number.isNaN(c.value) || share > 0.55 ? colors.strongText : colors.text;
+    c.font = valueFont;
+  }
+  for (const t of scene.texts) {
+    t.current = t.id !== undefined && t.id === id;
+    [t.font, t.ink] = {
+      label: [`${t.current ? '700 ' : ''}10px ${fonts.mono}`, t.current ? colors.accent : colors.muted],
+      gap: [`13px ${fonts.mono}`, colors.muted],
+      operator: [`700 26px ${fonts.mono}`, colors.muted],
+      name: [`700 12px ${fonts.mono}`, colors.text],
+      shape: [`11px ${fonts.sans}`, colors.muted],
+    }[t.kind];
+  }
+}
+
+function paint(canvas, scene, colors) {
+  const ratio = devicePixelRatio || 1;
+  const context = canvas.getContext('2d');
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
+  // Each font and colour is parsed when set: set them only when they change.
+  let font = '';
+  const write = (content, x, y, textFont, ink) => {
+    if (textFont !== font) context.font = font = textFont;
+    context.fillStyle = cssColor(ink);
+    context.fillText(content, x, y);
+  };
+  const { cell } = scene;
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  for (const c of scene.cells) {
+    context.globalAlpha = c.dimmed ? DIMMED : 1;
+    context.fillStyle = cssColor(c.fill);
+    context.beginPath();
+    context.roundRect(c.x + 1, c.y + 1, cell - 2, cell - 2, 2);
+    context.fill();
+    if (c.text === undefined) continue;
+    // The one-hot's digits stay whole: the dimmed zeros still read as zeros.
+    if (c.grid === 'onehot') context.globalAlpha = 1;
+    write(c.text, c.x + cell / 2, c.y + cell / 2, c.font, c.ink);
+  }
+  context.globalAlpha = 1;
+  context.textBaseline = 'alphabetic';
+  for (const t of scene.texts) {
+    if (t.crowded && !t.current) continue;
+    context.textAlign = t.align;
+    write(t.text, t.x, t.y, t.font, t.ink);
+  }
+  context.fillStyle = cssColor(colors.muted);
+  context.beginPath();
+  context.arc(scene.dot.x, scene.dot.y, 3.5, 0, 2 * Math.PI);
+  context.fill();
+}
+
+// Writes only what changed: an SVG attribute or inline style set again, even to its old value,
+// has Chromium lay the picture out again.
+function setAttribute(node, name, value) {
+  if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
+}
+function setStyle(node, name, value) {
+  if (node.style[name] !== value) node.style[name] = value;
 }
 
 // root: an empty element the picture fills; onStep(k) when the learner picks another token.
@@ -181,9 +221,14 @@ export function createEquationView(root, { onStep }) {
   prev.setAttribute('aria-label', 'Previous token');
   next.setAttribute('aria-label', 'Next token');
   bar.append(prev, token, next);
+  const frame = element('div', 'equation-picture');
+  const cells = element('div', 'equation-cells');  // shows the picture's part of the canvas
+  const canvas = element('canvas', 'equation-canvas');
+  cells.append(canvas);
+  canvas.setAttribute('aria-hidden', 'true');  // the SVG's title describes the picture
   const picture = svg('svg', { class: 'equation-svg', role: 'img' });
   const title = svg('title');
-  const grids = svg('g', { class: 'eq-grids' });
+  const rows = svg('g', { class: 'eq-rows' });
   // Kept from one drawing to the next, so that a new token slides them (a CSS transition).
   const glow = {
     token: svg('rect', { class: 'eq-glow eq-glow-token', rx: 3 }),
@@ -193,44 +238,62 @@ export function createEquationView(root, { onStep }) {
   };
   // pathLength 1: a replayed flow draws itself as its dash offset runs from 1 to 0.
   const flows = [0, 1].map(() => svg('path', { class: 'eq-flow', pathLength: 1 }));
-  picture.append(title, grids, ...Object.values(glow), ...flows);
+  picture.append(title, rows, ...Object.values(glow), ...flows);
+  frame.append(cells, picture);
   const counts = element('figcaption', 'equation-counts');
-  figure.append(bar, picture, counts);
+  figure.append(bar, frame, counts);
   root.append(figure);
 
   let current = { result: null, step: 0, n: 0 };
-  let drawn = null;    // { key, marks }: the grids drawn, and what select() marks in them
+  let drawn = null;    // { key, scene, slots, at, labels }: what the picture shows now
   let width = 0;
+  let canvasFor = 0;   // the width the canvas was sized for
+  let described = '';
+  // Read at the first paint (getComputedStyle forces a style pass), again on a new scheme.
+  let colors = null;
+  let fonts = null;
 
   prev.addEventListener('click', () => current.step > 0 && onStep(current.step - 1));
   next.addEventListener('click', () => current.step < current.n - 1 && onStep(current.step + 1));
 
-  // The glow, the dimming and the flows for token `step`.
-  function select(result, step, slots, at) {
+  // The overlay's nodes for the drawn token rows: the label naming each token's id, and a
+  // target over its row of out.
+  function drawRows({ scene, at }) {
+    const { cell } = at;
+    const labels = new Map();
+    rows.replaceChildren(...scene.tokens.flatMap(({ k, y, label }) => {
+      const text = svg('text', { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5,
+        class: `eq-label${cell < 10 ? ' crowded' : ''}`, 'text-anchor': 'end', 'data-token': k }, label);
+      labels.set(k, text);
+      const target = svg('rect', { class: 'eq-row-target', x: at.outX.at[0] + 1, y: y + 1,
+        width: at.outX.end - at.outX.at[0] - 2, height: cell - 2, rx: 2, 'data-token': k });
+      return [text, target];
+    }));
+    return labels;
+  }
+
+  // The dimming, the glow and the flows for token `step`.
+  function select(result, step) {
+    const { scene, slots, at, labels } = drawn;
     const id = result.ids[step];
     const { cell } = at;
-    const { marks } = drawn;
-    for (const { rect, digit, k, one } of marks.onehot) {
-      rect.classList.toggle('lit', k === step && one);
-      rect.classList.toggle('dimmed', k === step && !one);
-      digit?.classList.toggle('lit', k === step && one);
+    if (!colors) {
+      colors = readColors(figure, COLORS);
+      const style = getComputedStyle(figure);
+      fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
     }
-    for (const [v, nodes] of marks.weightRows) {
-      for (const node of nodes) node.classList.toggle('dimmed', v !== id);
-    }
-    for (const [v, labels] of marks.labels.vocab) {
-      for (const label of labels) label.classList.toggle('current', v === id);
-    }
-    for (const [k, label] of marks.labels.token) label.classList.toggle('current', k === step);
+    shade(scene, step, id, colors, fonts);
+    paint(canvas, scene, colors);
+    canvas.scene = scene;  // what it shows, for the e2e tests: text cannot be read back from pixels
+    for (const [k, label] of labels) label.classList.toggle('current', k === step);
 
-    const tokenY = marks.tokenY.get(step);
-    const rowY = marks.vocabY.get(id);
+    const tokenY = scene.tokenY.get(step);
+    const rowY = scene.vocabY.get(id);
     const oneX = at.onehotX.at[slots.vocab.indexOf(id)];
     const place = (rect, xs, x, y, size) => {
-      const w = xs ? xs.end - xs.at[0] + 2 : size;
-      rect.setAttribute('width', w);
-      rect.setAttribute('height', size);
-      rect.style.transform = `translate(${xs ? xs.at[0] - 1 : x}px, ${y}px)`;
+      setAttribute(rect, 'width', xs ? xs.end - xs.at[0] + 2 : size);
+      setAttribute(rect, 'height', size);
+      setStyle(rect, 'transform', `translate(${xs ? xs.at[0] - 1 : x}px, ${y}px)`);
     };
     place(glow.token, at.onehotX, 0, tokenY - 1, cell + 2);
     place(glow.one, null, oneX - 2, tokenY - 2, cell + 4);
@@ -242,8 +305,8 @@ export function createEquationView(root, { onStep }) {
       return `path("M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}")`;
     };
     // From the 1 to W's row, and from W's row to out's row.
-    flows[0].style.d = curve(oneX + cell + 2, mid(tokenY), at.weightX.at[0] - 2, mid(rowY));
-    flows[1].style.d = curve(at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY));
+    setStyle(flows[0], 'd', curve(oneX + cell + 2, mid(tokenY), at.weightX.at[0] - 2, mid(rowY)));
+    setStyle(flows[1], 'd', curve(at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)));
   }
 
   function replayFlows() {
@@ -258,6 +321,9 @@ export function createEquationView(root, { onStep }) {
     const { ids, vocab, dim } = result;
     const n = ids.length;
     const id = ids[step];
+    const key = [n, vocab, dim, step, id].join();
+    if (key === described) return;
+    described = key;
     token.replaceChildren(`token ${count(step + 1)} of ${count(n)}: `,
       element('code', '', `idx[${step}] = ${id}`));
     prev.disabled = step === 0;
@@ -282,29 +348,48 @@ export function createEquationView(root, { onStep }) {
     const slots = slotsFor(result, step);
     // Read once, then kept by the ResizeObserver below: reading it here would force a layout in
     // the middle of every keystroke's redraw.
-    if (!width) width = picture.parentNode.clientWidth;
+    if (!width) width = figure.clientWidth;
     const at = layout(width, width < 600 ? 190 : 300, slots, result.ids);
     const key = [width, at.cell, slots.tokens, slots.vocab, slots.dim].join('|');
     if (result !== current.result || key !== drawn?.key) {
-      picture.setAttribute('viewBox', `0 0 ${at.width} ${at.height}`);
-      picture.setAttribute('width', at.width);
-      picture.setAttribute('height', at.height);
-      const { nodes, marks } = drawGrids(result, slots, at);
-      grids.replaceChildren(...nodes);
-      drawn = { key, marks };
+      // The canvas only grows while the width stays, so that typing (which changes the
+      // picture's size) seldom resizes it: a new size costs Chromium a new buffer, several
+      // milliseconds. The frame shows the picture's part of it.
+      const ratio = devicePixelRatio || 1;
+      const fresh = canvasFor !== width;
+      canvasFor = width;
+      for (const [side, size] of [['width', at.width], ['height', at.height]]) {
+        const pixels = Math.round(size * ratio);
+        if (fresh || canvas[side] < pixels) {
+          canvas[side] = pixels;
+          canvas.style[side] = `${pixels / ratio}px`;
+        }
+      }
+      setStyle(frame, 'width', `${at.width}px`);
+      setStyle(frame, 'height', `${at.height}px`);
+      // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
+      setStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
+      setAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
+      drawn = { key, slots, at, scene: sceneOf(result, slots, at) };
+      drawn.labels = drawRows(drawn);
     }
     current = { result, step, n: result.ids.length };
-    select(result, step, slots, at);
+    select(result, step);
   }
 
   // Redrawn at a new width: the cell size, and whether numbers fit, depend on it.
   new ResizeObserver(() => {
-    const now = picture.parentNode.clientWidth;
+    const now = figure.clientWidth;
     if (!current.result || now === width) return;
     width = now;
     figure.classList.remove('moving');
     draw(current.result, current.step);
   }).observe(figure);
+  // The canvas does not follow the page's colours by itself.
+  onColorScheme(() => {
+    colors = null;
+    if (current.result) select(current.result, current.step);
+  });
 
   return {
     render(result, step) {

@@ -7,33 +7,16 @@
 // token's row (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element } from './dom.mjs';
 import { tensorFormatter } from './format-number.mjs';
+import { onColorScheme, readColors } from './theme-colors.mjs';
 
 const MAX_WIDTH = 512;
 const MAX_HEIGHT = 256;
 const READ_ALL = 1 << 22;
 
-// A CSS colour (any syntax the canvas knows) as [r, g, b]. Remembered: reading a pixel back
-// costs milliseconds, and every render asks again for the same few colours.
-const rgbs = new Map();
-function rgbOf(color) {
-  if (!rgbs.has(color)) {
-    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-    probe.fillStyle = color;
-    probe.fillRect(0, 0, 1, 1);
-    rgbs.set(color, Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)));
-  }
-  return rgbs.get(color);
-}
-
 // The three ends of the scale and the NaN colour, as the page's style resolves them now.
-function palette(node) {
-  const style = getComputedStyle(node);
-  const read = (name, fallback) => rgbOf(style.getPropertyValue(name).trim() || fallback);
-  return {
-    neg: read('--eq-neg', '#1c6fd1'), zero: read('--eq-zero', '#eef0f2'),
-    pos: read('--eq-pos', '#d9480f'), nan: read('--eq-nan', '#000'),
-  };
-}
+const palette = (node) => readColors(node, {
+  neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'], nan: ['--eq-nan', '#000'],
+});
 
 // onHover(i, j) with the cell under the pointer (null when it leaves); onPick(i, j) on a click.
 export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
@@ -160,8 +143,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
         const v = values[p];
         const end = v < 0 ? colors.neg : colors.pos;
         const share = Math.min(1, Math.abs(v) / scale);
-        for (let c = 0; c < 3; ++c) rgba[4 * p + c] = Number.isNaN(v) ? nan[c] : zero[c] + share * (end[c] - zero[c]);
-        rgba[4 * p + 3] = 255;
+        for (let c = 0; c < 4; ++c) {
+          const unit = c === 3 ? 255 : 1;  // colours are [r, g, b] in 0–255 and an opacity
+          rgba[4 * p + c] = unit * (Number.isNaN(v) ? nan[c] : zero[c] + share * (end[c] - zero[c]));
+        }
       }
       canvas.getContext('2d').putImageData(image, 0, 0);
       placeBand('outline');
@@ -179,7 +164,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     },
   };
   // The scale's colours follow light and dark mode, as the picture's do.
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  onColorScheme(() => {
     colors = null;
     if (spec) heatmap.render(spec.matrix, spec.name);
   });

@@ -10,6 +10,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, pageOverflow, showLargeCase, waitForVerdict } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
+import { changed, misPainted, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const nb = notebook('002');
@@ -20,28 +21,33 @@ const V = 4;
 const D = 5;
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
-function pictureState(page, root = '#equation') {
-  return page.evaluate((selector) => {
+async function pictureState(page, root = '#equation') {
+  const { cells } = await readPicture(page, root);
+  const overlay = await page.evaluate((selector) => {
     const host = document.querySelector(selector);
     const base = host.shadowRoot ?? host;
-    const all = (s) => [...base.querySelectorAll(s)];
-    const onehot = all('.eq-onehot rect');
     return {
       token: base.querySelector('.equation-token').textContent,
-      onehotCells: onehot.length,
-      ones: all('.eq-onehot rect.eq-one').length,
-      lit: onehot.findIndex((rect) => rect.classList.contains('lit')),
-      litCount: all('.eq-onehot rect.lit').length,
-      dimmedZeros: all('.eq-onehot rect.dimmed').length,
-      weightCells: all('.eq-weight rect').length,
-      dimmedWeights: all('.eq-weight rect.dimmed').length,
-      weightNumbers: all('.eq-weight text').map((t) => t.textContent),
-      outNumbers: all('.eq-out text').map((t) => t.textContent),
       counts: base.querySelector('.equation-counts').textContent,
       rowGlow: base.querySelector('.eq-glow-row').style.transform,
-      replays: all('.eq-flow.replay').length,
+      replays: base.querySelectorAll('.eq-flow.replay').length,
     };
   }, root);
+  const grid = (name) => cells.filter((c) => c.grid === name);
+  const onehot = grid('onehot');
+  return {
+    ...overlay,
+    onehotCells: onehot.length,
+    ones: onehot.filter((c) => c.one).length,
+    lit: onehot.findIndex((c) => c.lit),
+    litCount: onehot.filter((c) => c.lit).length,
+    dimmedZeros: onehot.filter((c) => c.dimmed).length,
+    weightCells: grid('weight').length,
+    dimmedWeights: grid('weight').filter((c) => c.dimmed).length,
+    weightNumbers: grid('weight').flatMap((c) => c.text ?? []),
+    outNumbers: grid('out').flatMap((c) => c.text ?? []),
+    misPainted: misPainted(cells),
+  };
 }
 
 const rows = (flat, width) => Array.from({ length: flat.length / width }, (_, i) => flat.slice(i * width, (i + 1) * width));
@@ -96,20 +102,24 @@ describe('the equation picture', () => {
     // Wide cells at 1280 px show the numbers, which are the notebook's.
     assert.deepEqual(rows(state.weightNumbers, D), NOTEBOOK_W);
     assert.deepEqual(rows(state.outNumbers, D), NOTEBOOK_LOOKUP);
+    // The canvas shows each cell in its fill, the dimmed ones faded.
+    assert.deepEqual(state.misPainted, []);
     assert.match(state.counts, /useful multiply-adds n·d = 15/);
     assert.match(state.counts, /by zero \(dimmed\) n·\(V−1\)·d = 45 \(75\.0%\)/);
   });
 
   test('values are colours on a diverging scale that follows light and dark mode', async () => {
     const { page } = env;
-    const fills = () => page.$$eval('#equation .eq-weight rect', (cells) =>
-      cells.slice(0, 2).map((cell) => getComputedStyle(cell).fill));
-    const light = await fills();  // W[0, 0] = 0.3374 and W[0, 1] = -0.1778
-    assert.notEqual(light[0], light[1], 'positive and negative values differ in colour');
+    // W[0, 0] = 0.3374 and W[0, 1] = -0.1778, as painted.
+    const fills = async () => (await readPicture(page)).cells.filter((c) => c.grid === 'weight')
+      .slice(0, 2).map((c) => c.pixel);
+    const light = await fills();
+    assert.notDeepEqual(light[0], light[1], 'positive and negative values differ in colour');
     await page.emulateMedia({ colorScheme: 'dark' });
-    const dark = await fills();
-    assert.notEqual(dark[0], light[0]);
-    assert.notEqual(dark[0], dark[1]);
+    const dark = await changed(page, fills, light);
+    assert.notDeepEqual(dark[0], light[0]);
+    assert.notDeepEqual(dark[0], dark[1]);
+    assert.deepEqual((await pictureState(page)).misPainted, []);
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
@@ -124,6 +134,7 @@ describe('the equation picture', () => {
     assert.notEqual(after.rowGlow, before.rowGlow, 'the glow moves to row 3 of W');
     assert.equal(after.replays, 2);
     assert.equal(after.dimmedWeights, (V - 1) * D);
+    assert.deepEqual(after.misPainted, []);
     // The step-through below follows the same token.
     assert.equal(await page.textContent('#step-detail .step-title'), 'Token 2 of 3: id 3');
 
@@ -172,6 +183,7 @@ describe('the equation picture', () => {
     assert.equal(state.token, 'token 2 of 3: idx[1] = 3');
     assert.equal(state.lit, 1 * V + IDS[1]);
     assert.equal(state.dimmedWeights, (V - 1) * D);
+    assert.deepEqual(state.misPainted, []);
     assert.equal(await demoText(page, '#e', '.verdict-word'), 'bit-identical');
     await page.evaluate(() => document.getElementById('e').shadowRoot
       .querySelector('button[aria-label="Next token"]').click());

@@ -12,8 +12,8 @@ import { saveScreenshot } from './screenshots.mjs';
 
 const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:')).flat().map(Number);  // 4 x 5
 const D = 5;
-// What the picture marks of a token at 1280 px: its label, and its D cells of out with their numbers.
-const PICTURE_ROW = 1 + 2 * D;
+// What the picture marks of a token: its label, and its row of out.
+const PICTURE_ROW = 2;
 
 describe('linked views', () => {
   let env;
@@ -215,22 +215,32 @@ describe('linked views', () => {
     assert.ok(Number(row) > 4050 && Number(row) < 4096, row);
     assert.equal(col, '63');
 
-    // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap. The
-    // redraw follows the media change at the page's next frame, so the check waits for it.
-    const zeroMatches = () => page.waitForFunction(() => {
-      const c = document.querySelector('#onehot-box canvas');
-      // Read through a copy: reading the heatmap itself twice draws a console warning.
+    // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap and a
+    // zero of the picture's one-hot (neither lit nor dimmed), as painted. Both canvases repaint
+    // after the media change on their own schedule, so the check waits for them.
+    const zeros = () => page.evaluate(() => {
+      // Read through a copy: reading a canvas itself again and again draws a console warning.
       const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-      copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
-      const pixel = copy.getImageData(0, 0, 1, 1).data;
-      const fill = getComputedStyle(document.querySelector('#equation .eq-zero-cell')).fill;
-      return `rgb(${pixel[0]}, ${pixel[1]}, ${pixel[2]})` === fill;
-    }, null, { timeout: 5000 });
-    await zeroMatches();
-    const lightFill = await page.$eval('#equation .eq-zero-cell', (rect) => getComputedStyle(rect).fill);
+      const heatmap = document.querySelector('#onehot-box canvas');
+      copy.drawImage(heatmap, heatmap.width - 1, 0, 1, 1, 0, 0, 1, 1);
+      const picture = document.querySelector('#equation .equation-canvas');
+      const zero = picture.scene.cells.find((cell) => cell.grid === 'onehot' && !cell.one && !cell.dimmed);
+      const ratio = picture.width / parseFloat(picture.style.width);
+      copy.drawImage(picture, Math.round((zero.x + 4) * ratio), Math.round((zero.y + 4) * ratio), 1, 1, 0, 1, 1, 1);
+      const rgb = (y) => Array.from(copy.getImageData(0, y, 1, 1).data.slice(0, 3));
+      return { heatmap: rgb(0), picture: rgb(1) };
+    });
+    const light = await zeros();
+    assert.deepEqual(light.heatmap, light.picture);
     await page.emulateMedia({ colorScheme: 'dark' });
-    assert.notEqual(await page.$eval('#equation .eq-zero-cell', (rect) => getComputedStyle(rect).fill), lightFill);
-    await zeroMatches();
+    let dark = light;
+    for (let tries = 0; tries < 100 && (dark.heatmap.join() === light.heatmap.join()
+      || dark.picture.join() === light.picture.join()); ++tries) {
+      await page.waitForTimeout(20);
+      dark = await zeros();
+    }
+    assert.notDeepEqual(dark.picture, light.picture, 'the picture repaints for dark mode');
+    assert.deepEqual(dark.heatmap, dark.picture);
     await page.emulateMedia({ colorScheme: 'light' });
 
     // The lookup's top row is token 0: pointing at it marks token 0 in the picker; a click picks.
