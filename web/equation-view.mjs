@@ -126,6 +126,22 @@ function sceneOf(result, slots, at) {
   return scene;
 }
 
+// The page's colours, with an unlit 1's, and a value's colour on the scale: `share` of the end
+// `side` ('neg' or 'pos') over the zero colour, in whole per cent (100 steps look continuous),
+// each mixed once.
+function paletteOf(colors) {
+  const steps = { neg: [], pos: [] };
+  return {
+    ...colors,
+    one: mix(colors.zero, colors.accent, ONE_SHARE),
+    step(side, share) {
+      const percent = Math.round(share * 100);
+      steps[side][percent] ??= mix(colors.zero, colors[side], percent / 100);
+      return steps[side][percent];
+    },
+  };
+}
+
 // Each cell's fill, opacity and number colour for token `step` (whose id is `id`), resolved
 // against the palette: what paint() draws, and what the e2e tests read back (canvas.scene).
 function shade(scene, step, id, colors, fonts) {
@@ -137,14 +153,14 @@ function shade(scene, step, id, colors, fonts) {
       const selected = c.k === step;
       c.lit = selected && c.one;
       c.dimmed = selected && !c.one;
-      c.fill = c.lit ? colors.accent : c.one ? mix(colors.zero, colors.accent, ONE_SHARE) : colors.zero;
+      c.fill = c.lit ? colors.accent : c.one ? colors.one : colors.zero;
       c.ink = c.lit ? colors.accentText : c.one ? colors.text : colors.muted;
       c.font = c.one ? `700 ${digitFont}` : digitFont;
       continue;
     }
     const share = Math.min(1, Math.abs(c.value) / scene.scale);
     c.dimmed = c.grid === 'weight' && c.v !== id;
-    c.fill = Number.isNaN(c.value) ? colors.nan : mix(colors.zero, c.value < 0 ? colors.neg : colors.pos, share);
+    c.fill = Number.isNaN(c.value) ? colors.nan : colors.step(c.value < 0 ? 'neg' : 'pos', share);
     c.ink = Number.isNaN(c.value) || share > 0.55 ? colors.strongText : colors.text;
     c.font = valueFont;
   }
@@ -201,11 +217,16 @@ function paint(canvas, scene, colors) {
 
 // Writes only what changed: an SVG attribute or inline style set again, even to its old value,
 // has Chromium lay the picture out again.
-function setAttribute(node, name, value) {
+function writeAttribute(node, name, value) {
   if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
 }
-function setStyle(node, name, value) {
-  if (node.style[name] !== value) node.style[name] = value;
+// A style reads back in its own spelling (a path's commas dropped): compare with what was written.
+const written = new WeakMap();
+function writeStyle(node, name, value) {
+  const styles = written.get(node) ?? {};
+  if (styles[name] === value) return;
+  node.style[name] = value;
+  written.set(node, { ...styles, [name]: value });
 }
 
 // root: an empty element the picture fills; onStep(k) when the learner picks another token.
@@ -230,15 +251,18 @@ export function createEquationView(root, { onStep }) {
   const title = svg('title');
   const rows = svg('g', { class: 'eq-rows' });
   // Kept from one drawing to the next, so that a new token slides them (a CSS transition).
+  // The 1, W's row and out's row have a halo under their outline: a wide faint stroke, which
+  // software rasterisers draw in a fraction of the time a blur filter (drop-shadow) takes.
+  const outlined = (name, halo) => [
+    ...(halo ? [svg('rect', { class: 'eq-glow eq-halo', rx: 3 })] : []),
+    svg('rect', { class: `eq-glow eq-glow-${name}`, rx: 3 })];
   const glow = {
-    token: svg('rect', { class: 'eq-glow eq-glow-token', rx: 3 }),
-    one: svg('rect', { class: 'eq-glow eq-glow-one', rx: 3 }),
-    row: svg('rect', { class: 'eq-glow eq-glow-row', rx: 3 }),
-    out: svg('rect', { class: 'eq-glow eq-glow-out', rx: 3 }),
+    token: outlined('token', false), one: outlined('one', true),
+    row: outlined('row', true), out: outlined('out', true),
   };
   // pathLength 1: a replayed flow draws itself as its dash offset runs from 1 to 0.
   const flows = [0, 1].map(() => svg('path', { class: 'eq-flow', pathLength: 1 }));
-  picture.append(title, rows, ...Object.values(glow), ...flows);
+  picture.append(title, rows, ...Object.values(glow).flat(), ...flows);
   frame.append(cells, picture);
   const counts = element('figcaption', 'equation-counts');
   figure.append(bar, frame, counts);
@@ -257,18 +281,30 @@ export function createEquationView(root, { onStep }) {
   next.addEventListener('click', () => current.step < current.n - 1 && onStep(current.step + 1));
 
   // The overlay's nodes for the drawn token rows: the label naming each token's id, and a
-  // target over its row of out.
+  // target over its row of out. A keystroke mostly keeps the rows: their nodes are reused.
   function drawRows({ scene, at }) {
     const { cell } = at;
     const labels = new Map();
-    rows.replaceChildren(...scene.tokens.flatMap(({ k, y, label }) => {
-      const text = svg('text', { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5,
-        class: `eq-label${cell < 10 ? ' crowded' : ''}`, 'text-anchor': 'end', 'data-token': k }, label);
+    const kept = rows.children;
+    scene.tokens.forEach(({ k, y, label }, r) => {
+      if (!kept[2 * r]) {
+        rows.append(svg('text', { class: 'eq-label', 'text-anchor': 'end' }),
+          svg('rect', { class: 'eq-row-target', rx: 2 }));
+      }
+      const text = kept[2 * r];
+      const target = kept[2 * r + 1];
+      for (const [node, attributes] of [
+        [text, { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5, 'data-token': k }],
+        [target, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2,
+          height: cell - 2, 'data-token': k }],
+      ]) {
+        for (const [name, value] of Object.entries(attributes)) writeAttribute(node, name, value);
+      }
+      text.classList.toggle('crowded', cell < 10);
+      if (text.textContent !== label) text.textContent = label;
       labels.set(k, text);
-      const target = svg('rect', { class: 'eq-row-target', x: at.outX.at[0] + 1, y: y + 1,
-        width: at.outX.end - at.outX.at[0] - 2, height: cell - 2, rx: 2, 'data-token': k });
-      return [text, target];
-    }));
+    });
+    while (kept.length > 2 * scene.tokens.length) kept[kept.length - 1].remove();
     return labels;
   }
 
@@ -278,7 +314,7 @@ export function createEquationView(root, { onStep }) {
     const id = result.ids[step];
     const { cell } = at;
     if (!colors) {
-      colors = readColors(figure, COLORS);
+      colors = paletteOf(readColors(figure, COLORS));
       const style = getComputedStyle(figure);
       fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
     }
@@ -290,10 +326,12 @@ export function createEquationView(root, { onStep }) {
     const tokenY = scene.tokenY.get(step);
     const rowY = scene.vocabY.get(id);
     const oneX = at.onehotX.at[slots.vocab.indexOf(id)];
-    const place = (rect, xs, x, y, size) => {
-      setAttribute(rect, 'width', xs ? xs.end - xs.at[0] + 2 : size);
-      setAttribute(rect, 'height', size);
-      setStyle(rect, 'transform', `translate(${xs ? xs.at[0] - 1 : x}px, ${y}px)`);
+    const place = (rects, xs, x, y, size) => {
+      for (const rect of rects) {
+        writeAttribute(rect, 'width', xs ? xs.end - xs.at[0] + 2 : size);
+        writeAttribute(rect, 'height', size);
+        writeStyle(rect, 'transform', `translate(${xs ? xs.at[0] - 1 : x}px, ${y}px)`);
+      }
     };
     place(glow.token, at.onehotX, 0, tokenY - 1, cell + 2);
     place(glow.one, null, oneX - 2, tokenY - 2, cell + 4);
@@ -305,8 +343,8 @@ export function createEquationView(root, { onStep }) {
       return `path("M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}")`;
     };
     // From the 1 to W's row, and from W's row to out's row.
-    setStyle(flows[0], 'd', curve(oneX + cell + 2, mid(tokenY), at.weightX.at[0] - 2, mid(rowY)));
-    setStyle(flows[1], 'd', curve(at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)));
+    writeStyle(flows[0], 'd', curve(oneX + cell + 2, mid(tokenY), at.weightX.at[0] - 2, mid(rowY)));
+    writeStyle(flows[1], 'd', curve(at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)));
   }
 
   function replayFlows() {
@@ -365,11 +403,11 @@ export function createEquationView(root, { onStep }) {
           canvas.style[side] = `${pixels / ratio}px`;
         }
       }
-      setStyle(frame, 'width', `${at.width}px`);
-      setStyle(frame, 'height', `${at.height}px`);
+      writeStyle(frame, 'width', `${at.width}px`);
+      writeStyle(frame, 'height', `${at.height}px`);
       // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
-      setStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
-      setAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
+      writeStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
+      writeAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
       drawn = { key, slots, at, scene: sceneOf(result, slots, at) };
       drawn.labels = drawRows(drawn);
     }

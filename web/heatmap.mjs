@@ -34,6 +34,8 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   // the colour scheme changes.
   let colors = null;
   const placed = { outline: null, linked: null };  // each { row } or { col } or null
+  const bandStyles = { outline: '', linked: '' };   // the style each band was given last
+  let buffers = null;  // buffersFor() the shape drawn
 
   const cellAt = (event) => {
     // offsetX/Y: from the inside of the border, across clientWidth × clientHeight.
@@ -58,37 +60,53 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   function placeBand(which) {
     const band = bands[which];
     const outlined = placed[which];
-    band.hidden = !outlined;
+    if (band.hidden !== !outlined) band.hidden = !outlined;
     if (!outlined) return;
     const { rows, cols } = spec.matrix;
     const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
     const [start, size, index, count] = along;
     const [otherStart, otherSize] = 'row' in outlined ? ['left', 'width'] : ['top', 'height'];
-    Object.assign(band.style, {
+    const style = {
       [start]: `calc(${(100 * index) / count}% - 2px)`, [size]: `calc(${100 / count}% + 4px)`,
       [otherStart]: '0', [otherSize]: '100%',
-    });
+    };
+    // Written only when it moves: each keystroke renders the heatmap, mostly with the same band.
+    const key = JSON.stringify(style);
+    if (bandStyles[which] === key) return;
+    bandStyles[which] = key;
+    Object.assign(band.style, style);
+  }
+
+  // Pixel p's block of cells is [starts[p], ends[p]) along an axis of `total` cells drawn in
+  // `size` pixels: all the cells it covers, or (beyond READ_ALL) the one at its centre.
+  function blocks(size, total, all) {
+    const starts = new Int32Array(size);
+    const ends = new Int32Array(size);
+    for (let p = 0; p < size; ++p) {
+      const centre = Math.floor(((p + 0.5) * total) / size);
+      starts[p] = all ? Math.floor((p * total) / size) : centre;
+      ends[p] = all ? Math.floor(((p + 1) * total) / size) : centre + 1;
+    }
+    return { starts, ends };
+  }
+
+  // What a render of one shape needs, made once per shape and reused by every keystroke (fewer
+  // allocations, fewer garbage collections in the frame): each axis's blocks, the pixels'
+  // values, and the image.
+  function buffersFor(matrix, width, height) {
+    const all = matrix.rows * matrix.cols <= READ_ALL;
+    return {
+      rows: blocks(height, matrix.rows, all),
+      cols: blocks(width, matrix.cols, all),
+      values: new Float64Array(width * height),
+      image: new ImageData(width, height),
+    };
   }
 
   // The colour of each pixel: the value of largest magnitude in its block of cells (matrix.peak
   // where the matrix knows it without reading every cell), or the value at the block's centre
   // for a matrix beyond READ_ALL.
-  function pixelValues(matrix, width, height) {
-    const values = new Float64Array(width * height);
-    const all = matrix.rows * matrix.cols <= READ_ALL;
-    // Pixel p's block of cells is [starts[p], ends[p]) along one axis, worked out once per axis.
-    const blocks = (size, total) => {
-      const starts = new Int32Array(size);
-      const ends = new Int32Array(size);
-      for (let p = 0; p < size; ++p) {
-        const centre = Math.floor(((p + 0.5) * total) / size);
-        starts[p] = all ? Math.floor((p * total) / size) : centre;
-        ends[p] = all ? Math.floor(((p + 1) * total) / size) : centre + 1;
-      }
-      return { starts, ends };
-    };
-    const rows = blocks(height, matrix.rows);
-    const cols = blocks(width, matrix.cols);
+  function pixelValues(matrix, width, height, { rows, cols, values }) {
     for (let y = 0; y < height; ++y) {
       const i0 = rows.starts[y];
       const i1 = rows.ends[y];
@@ -122,6 +140,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       // Only what changed is written: a keystroke redraws the one-hot's heatmap, same size.
       const shape = `${name}: ${matrix.rows} × ${matrix.cols}`;
       if (spec?.shape !== shape) {
+        buffers = buffersFor(matrix, width, height);
         canvas.width = width;
         canvas.height = height;
         // Its width follows the page; its height a few px a row, within one screen.
@@ -132,11 +151,11 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       if (readout.textContent !== prompt) readout.textContent = prompt;
       colors ??= palette(node);
       spec = { matrix, name, shape };
-      const values = pixelValues(matrix, width, height);
+      const values = pixelValues(matrix, width, height, buffers);
       let scale = 0;
       for (const v of values) if (Number.isFinite(v)) scale = Math.max(scale, Math.abs(v));
       scale ||= 1;
-      const image = new ImageData(width, height);
+      const { image } = buffers;
       const rgba = image.data;  // clamped: a write rounds to the nearest whole number
       const { zero, nan } = colors;
       for (let p = 0; p < values.length; ++p) {

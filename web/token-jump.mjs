@@ -22,17 +22,25 @@ export function createTokenJump(after, onPick) {
   box.append(label, slider);
   after.after(box);
   let n = 0;
+  let shown = -1;  // the step the controls show
 
   const read = (input) => {
     const k = Number(input.value) - 1;
     if (Number.isInteger(k) && k >= 0 && k < n) onPick(k);
   };
-  field.addEventListener('input', () => read(field));
+  field.addEventListener('input', () => {
+    shown = -1;  // the next render puts the step back in place of a number out of range
+    read(field);
+  });
   slider.addEventListener('input', () => read(slider));
 
   return {
     render(tokens, step) {
+      // Nothing to write on a keystroke that keeps n and the step (most of them): setting an
+      // input's value, even to the same, costs a style pass.
+      if (tokens === n && step === shown && document.activeElement !== field) return;
       n = tokens;
+      shown = step;
       field.max = slider.max = String(n);
       total.textContent = ` of ${count(n)}`;
       // A number being typed is left as typed.

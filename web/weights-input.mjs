@@ -18,7 +18,9 @@ export function createWeightsInput(lab, worker, elements, onChange) {
   let typedShape = null;  // { vocab, dim } as typed, kept while a file sets the shape
   let safetensors = null;  // { file, headerBytes } of the .safetensors file chosen last
 
-  const source = () => form.elements.source.value;
+  // The radio buttons, found once: form.elements.source walks the form on each keystroke.
+  const sources = [...form.querySelectorAll('input[name="source"]')];
+  const source = () => sources.find((radio) => radio.checked)?.value ?? '';
 
   function syncShapeFields() {
     const fromFile = source() === 'npy';
