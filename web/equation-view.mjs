@@ -272,6 +272,7 @@ export function createEquationView(root, { onStep }) {
   let drawn = null;    // { key, scene, slots, at, labels }: what the picture shows now
   let width = 0;
   let canvasFor = 0;   // the width the canvas was sized for
+  let tallest = { shape: '', height: 0 };  // the frame's height for a shape (width, n, V, d)
   let described = '';
   // Read at the first paint (getComputedStyle forces a style pass), again on a new scheme.
   let colors = null;
@@ -403,8 +404,13 @@ export function createEquationView(root, { onStep }) {
           canvas.style[side] = `${pixels / ratio}px`;
         }
       }
+      // Typing the same shape keeps the frame's height (only growing), so that the page below
+      // does not move by a few px, to be laid out and painted again, at every keystroke.
+      const shape = [width, result.ids.length, result.vocab, result.dim].join();
+      tallest = { shape, height: shape === tallest.shape ? Math.max(tallest.height, at.height) : at.height };
       writeStyle(frame, 'width', `${at.width}px`);
-      writeStyle(frame, 'height', `${at.height}px`);
+      writeStyle(frame, 'height', `${tallest.height}px`);
+      writeStyle(picture, 'height', `${at.height}px`);
       // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
       writeStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
       writeAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
