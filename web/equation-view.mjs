@@ -15,7 +15,7 @@ import { element } from './dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from './equation-layout.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
 import { percent } from './step-through.mjs';
-import { cssColor, mix, onColorScheme, readColors } from './theme-colors.mjs';
+import { cssColor, mix, onThemeChange, readColors } from './theme-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const NUMBER_CELL = 46;  // px: wide enough for "-1.8061"
@@ -24,10 +24,13 @@ const LABEL_CHAR = 6.2;  // px per digit of a 10 px label
 const DIMMED = 0.22;     // the opacity of what the selected token multiplies by zero
 const ONE_SHARE = 0.35;  // an unlit 1: this much of the accent over the zero colour
 
+// What the canvas paints with: the custom properties of style.css (element.css in
+// <embedding-demo>), with light mode's values should one be missing.
 const COLORS = {
   neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'],
-  nan: ['--eq-nan', '#ae3ec9'], strongText: ['--eq-strong-text', '#fff'], accent: ['--accent', '#0a62b8'],
-  accentText: ['--accent-text', '#fff'], text: ['--text', '#1f2328'], muted: ['--muted', '#59636e'],
+  nan: ['--eq-nan', '#ae3ec9'], strongText: ['--eq-strong-text', '#fff'],
+  accent: ['--accent', '#0a62b8'], accentText: ['--accent-text', '#fff'],
+  text: ['--text', '#1f2328'], muted: ['--muted', '#57606a'],
 };
 
 function svg(tag, attributes = {}, text) {
@@ -40,7 +43,7 @@ function svg(tag, attributes = {}, text) {
 // What the picture shows of result and its slots at geometry `at`, before any token is selected:
 //   cells: { grid: 'onehot' | 'weight' | 'out', x, y, k (a token's row) or v (a vocabulary
 //            row), one (the one-hot's 1), value (W's and out's), text (the number or digit) }
-//   texts: { x, y, text, kind (a font and colour in paint()), align, id (the vocabulary id a
+//   texts: { x, y, text, kind (a font and colour, see shade()), align, id (the vocabulary id a
 //            label names), crowded (drawn only while it names the selected id) }
 //   tokens: { k, y, label } for each drawn token row; the svg overlay's labels and targets.
 // Pure: no DOM, so that painting it again for another token costs no layout.
@@ -55,7 +58,8 @@ function sceneOf(result, slots, at) {
   const scale = shownWeights.reduce(
     (max, v) => (Number.isFinite(v) ? Math.max(max, Math.abs(v)) : max), 0) || 1;
   const scene = { cell, scale, cells: [], texts: [], tokens: [], vocabY: new Map(), tokenY: new Map() };
-  const text = (x, y, kind, content, extra = {}) => scene.texts.push({ x, y, kind, text: content, align: 'center', ...extra });
+  const text = (x, y, kind, content, extra = {}) =>
+    scene.texts.push({ x, y, kind, text: content, align: 'center', ...extra });
 
   // Column indices above the grids, row labels beside them, "…" and "⋮" for the gaps.
   const headerY = HEADER - 5;
@@ -430,7 +434,7 @@ export function createEquationView(root, { onStep }) {
     draw(current.result, current.step);
   }).observe(figure);
   // The canvas does not follow the page's colours by itself.
-  onColorScheme(() => {
+  onThemeChange(() => {
     colors = null;
     if (current.result) select(current.result, current.step);
   });

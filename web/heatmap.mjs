@@ -7,7 +7,7 @@
 // token's row (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element } from './dom.mjs';
 import { tensorFormatter } from './format-number.mjs';
-import { onColorScheme, readColors } from './theme-colors.mjs';
+import { onThemeChange, readColors } from './theme-colors.mjs';
 
 const MAX_WIDTH = 512;
 const MAX_HEIGHT = 256;
@@ -183,7 +183,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     },
   };
   // The scale's colours follow light and dark mode, as the picture's do.
-  onColorScheme(() => {
+  onThemeChange(() => {
     colors = null;
     if (spec) heatmap.render(spec.matrix, spec.name);
   });

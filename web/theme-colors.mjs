@@ -32,9 +32,13 @@ export function readColors(node, names) {
   return colors;
 }
 
-// callback() when the colour scheme changes (light and dark mode set other custom properties).
-export function onColorScheme(callback) {
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', callback);
+// callback() when the page's colours may have changed: a new colour scheme (light and dark mode
+// set other custom properties), or a page that switches its own theme, which it does on <html>
+// or <body> (a class, an attribute, a style), as a page embedding <embedding-demo> may.
+export function onThemeChange(callback) {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => callback());
+  const observer = new MutationObserver(() => callback());
+  for (const root of [document.documentElement, document.body]) observer.observe(root, { attributes: true });
 }
 
 // Mixing in Oklab, as CSS color-mix(in oklab, …) does: halfway between two colours looks

@@ -193,5 +193,15 @@ describe('the equation picture', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });  // the glow where it ends, for the picture
     await saveScreenshot(page.locator('#e'), 'element-equation.png');
     await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+    // A host page that switches its own theme (color-scheme on <html>, as a dark-mode toggle
+    // does) gets the element's dark colours in the picture too, painted on its canvas.
+    const positive = async () => (await readPicture(page, '#e')).cells
+      .find((c) => c.grid === 'weight' && !c.dimmed).pixel;
+    const light = await positive();
+    await page.evaluate(() => { document.documentElement.style.colorScheme = 'dark'; });
+    const dark = await changed(page, positive, light);
+    assert.notDeepEqual(dark, light);
+    assert.deepEqual((await pictureState(page, '#e')).misPainted, []);
   });
 });
