@@ -47,15 +47,16 @@ const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 
 // Room for the longest label of 10 px monospace digits.
 const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * 6.2 + 8;
 
-// The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px: the cell size, the
-// offsets of every row and column, the label columns, the total size and the grids' middle.
-export function layout(width, maxHeight, slots, ids) {
+// The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
+// `largestCell` px: the cell size, the offsets of every row and column, the label columns, the
+// total size and the grids' middle.
+export function layout(width, maxHeight, slots, ids, largestCell = MAX_CELL) {
   const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : ids[k])));
   const vocabLabels = labelWidth(slots.vocab);
   const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
   const across = units(slots.vocab) + 2 * units(slots.dim);
   const down = Math.max(units(slots.tokens), units(slots.vocab));
-  const cell = Math.floor(Math.max(MIN_CELL, Math.min(MAX_CELL, (width - fixed) / across,
+  const cell = Math.floor(Math.max(MIN_CELL, Math.min(largestCell, (width - fixed) / across,
     (maxHeight - HEADER - FOOTER) / down)));
   const gridHeight = Math.ceil(down * cell);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);

@@ -150,8 +150,9 @@ function paletteOf(colors) {
 // against the palette: what paint() draws, and what the e2e tests read back (canvas.scene).
 function shade(scene, step, id, colors, fonts) {
   const { cell } = scene;
-  const digitFont = `${Math.min(12, Math.max(8, cell / 3.5))}px ${fonts.mono}`;
-  const valueFont = `${Math.min(11, Math.max(8, cell / 4.6))}px ${fonts.mono}`;
+  // Whole px: each new size is a font the canvas looks up and rasterises glyphs for.
+  const digitFont = `${Math.round(Math.min(12, Math.max(8, cell / 3.5)))}px ${fonts.mono}`;
+  const valueFont = `${Math.round(Math.min(11, Math.max(8, cell / 4.6)))}px ${fonts.mono}`;
   for (const c of scene.cells) {
     if (c.grid === 'onehot') {
       const selected = c.k === step;
@@ -276,7 +277,7 @@ export function createEquationView(root, { onStep }) {
   let drawn = null;    // { key, scene, slots, at, labels }: what the picture shows now
   let width = 0;
   let canvasFor = 0;   // the width the canvas was sized for
-  let tallest = { shape: '', height: 0 };  // the frame's height for a shape (width, n, V, d)
+  let kept = { shape: '', cell: 0, height: 0 };  // a shape's (width, n, V, d) cell and height
   let described = '';
   // Read at the first paint (getComputedStyle forces a style pass), again on a new scheme.
   let colors = null;
@@ -392,7 +393,13 @@ export function createEquationView(root, { onStep }) {
     // Read once, then kept by the ResizeObserver below: reading it here would force a layout in
     // the middle of every keystroke's redraw.
     if (!width) width = figure.clientWidth;
-    const at = layout(width, width < 600 ? 190 : 300, slots, result.ids);
+    // While the same shape is typed (width, n, V, d), the cells only shrink and the frame only
+    // grows: an id typed or deleted changes which columns show, and the picture would otherwise
+    // swell and shrink, its numbers come and go, and the page below it move, at every keystroke.
+    const shape = [width, result.ids.length, result.vocab, result.dim].join();
+    const same = shape === kept.shape;
+    const at = layout(width, width < 600 ? 190 : 300, slots, result.ids, same ? kept.cell : undefined);
+    kept = { shape, cell: at.cell, height: same ? Math.max(kept.height, at.height) : at.height };
     const key = [width, at.cell, slots.tokens, slots.vocab, slots.dim].join('|');
     if (result !== current.result || key !== drawn?.key) {
       // The canvas only grows while the width stays, so that typing (which changes the
@@ -408,12 +415,8 @@ export function createEquationView(root, { onStep }) {
           canvas.style[side] = `${pixels / ratio}px`;
         }
       }
-      // Typing the same shape keeps the frame's height (only growing), so that the page below
-      // does not move by a few px, to be laid out and painted again, at every keystroke.
-      const shape = [width, result.ids.length, result.vocab, result.dim].join();
-      tallest = { shape, height: shape === tallest.shape ? Math.max(tallest.height, at.height) : at.height };
       writeStyle(frame, 'width', `${at.width}px`);
-      writeStyle(frame, 'height', `${tallest.height}px`);
+      writeStyle(frame, 'height', `${kept.height}px`);
       writeStyle(picture, 'height', `${at.height}px`);
       // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
       writeStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
