@@ -181,8 +181,8 @@ function shade(scene, step, id, colors, fonts) {
   }
 }
 
-function paint(canvas, scene, colors) {
-  const ratio = devicePixelRatio || 1;
+// ratio: device pixels per CSS px of the canvas's buffer.
+function paint(canvas, scene, colors, ratio) {
   const context = canvas.getContext('2d');
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
   context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
@@ -276,10 +276,11 @@ export function createEquationView(root, { onStep }) {
   let current = { result: null, step: 0, n: 0 };
   let drawn = null;    // { key, scene, slots, at, labels }: what the picture shows now
   let width = 0;
-  let canvasFor = 0;   // the width the canvas was sized for
+  let sizedFor = '';   // the width and pixel ratio the canvas was sized for
+  let ratio = 1;       // its device pixels per CSS px
   let kept = { shape: '', cell: 0, height: 0 };  // a shape's (width, n, V, d) cell and height
   let described = '';
-  // Read at the first paint (getComputedStyle forces a style pass), again on a new scheme.
+  // Read at the first paint (getComputedStyle forces a style pass), again on a theme change.
   let colors = null;
   let fonts = null;
 
@@ -291,14 +292,14 @@ export function createEquationView(root, { onStep }) {
   function drawRows({ scene, at }) {
     const { cell } = at;
     const labels = new Map();
-    const kept = rows.children;
+    const nodes = rows.children;  // live: [label, target] per row
     scene.tokens.forEach(({ k, y, label }, r) => {
-      if (!kept[2 * r]) {
+      if (!nodes[2 * r]) {
         rows.append(svg('text', { class: 'eq-label', 'text-anchor': 'end' }),
           svg('rect', { class: 'eq-row-target', rx: 2 }));
       }
-      const text = kept[2 * r];
-      const target = kept[2 * r + 1];
+      const text = nodes[2 * r];
+      const target = nodes[2 * r + 1];
       for (const [node, attributes] of [
         [text, { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5, 'data-token': k }],
         [target, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2,
@@ -310,7 +311,7 @@ export function createEquationView(root, { onStep }) {
       if (text.textContent !== label) text.textContent = label;
       labels.set(k, text);
     });
-    while (kept.length > 2 * scene.tokens.length) kept[kept.length - 1].remove();
+    while (nodes.length > 2 * scene.tokens.length) nodes[nodes.length - 1].remove();
     return labels;
   }
 
@@ -325,7 +326,7 @@ export function createEquationView(root, { onStep }) {
       fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
     }
     shade(scene, step, id, colors, fonts);
-    paint(canvas, scene, colors);
+    paint(canvas, scene, colors, ratio);
     canvas.scene = scene;  // what it shows, for the e2e tests: text cannot be read back from pixels
     for (const [k, label] of labels) label.classList.toggle('current', k === step);
 
@@ -405,9 +406,9 @@ export function createEquationView(root, { onStep }) {
       // The canvas only grows while the width stays, so that typing (which changes the
       // picture's size) seldom resizes it: a new size costs Chromium a new buffer, several
       // milliseconds. The frame shows the picture's part of it.
-      const ratio = devicePixelRatio || 1;
-      const fresh = canvasFor !== width;
-      canvasFor = width;
+      const fresh = sizedFor !== `${width}@${devicePixelRatio}`;
+      sizedFor = `${width}@${devicePixelRatio}`;
+      if (fresh) ratio = devicePixelRatio || 1;
       for (const [side, size] of [['width', at.width], ['height', at.height]]) {
         const pixels = Math.round(size * ratio);
         if (fresh || canvas[side] < pixels) {
