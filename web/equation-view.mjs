@@ -321,6 +321,7 @@ export function createEquationView(root, { onStep }) {
     const id = result.ids[step];
     const { cell } = at;
     if (!colors) {
+      if (!fonts) onThemeChange(figure, repaint);  // the first paint: the figure is in place
       colors = paletteOf(readColors(figure, COLORS));
       const style = getComputedStyle(figure);
       fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
@@ -438,10 +439,10 @@ export function createEquationView(root, { onStep }) {
     draw(current.result, current.step);
   }).observe(figure);
   // The canvas does not follow the page's colours by itself.
-  onThemeChange(() => {
+  function repaint() {
     colors = null;
     if (current.result) select(current.result, current.step);
-  });
+  }
 
   return {
     render(result, step) {

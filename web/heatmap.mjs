@@ -149,7 +149,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       }
       const prompt = `${shape}. Point at a cell for its value.`;
       if (readout.textContent !== prompt) readout.textContent = prompt;
-      colors ??= palette(node);
+      if (!colors) {
+        if (!spec) onThemeChange(node, repaint);  // the first render: the heatmap is in place
+        colors = palette(node);
+      }
       spec = { matrix, name, shape };
       const values = pixelValues(matrix, width, height, buffers);
       let scale = 0;
@@ -182,10 +185,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
       if (spec) placeBand('linked');
     },
   };
-  // The scale's colours follow light and dark mode, as the picture's do.
-  onThemeChange(() => {
+  // The scale's colours follow the page's theme, as the picture's do.
+  function repaint() {
     colors = null;
     if (spec) heatmap.render(spec.matrix, spec.name);
-  });
+  }
   return heatmap;
 }

@@ -32,13 +32,17 @@ export function readColors(node, names) {
   return colors;
 }
 
-// callback() when the page's colours may have changed: a new colour scheme (light and dark mode
-// set other custom properties), or a page that switches its own theme, which it does on <html>
-// or <body> (a class, an attribute, a style), as a page embedding <embedding-demo> may.
-export function onThemeChange(callback) {
+// callback() when the colours `node` resolves may have changed: a new colour scheme (light and
+// dark mode set other custom properties); a page that switches its own theme, which it does on
+// <html> or <body> (a class, an attribute, a style); or new --embedlab-* properties on the
+// <embedding-demo> around it (its style or class). Call it once `node` is in its document.
+export function onThemeChange(node, callback) {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => callback());
   const observer = new MutationObserver(() => callback());
   for (const root of [document.documentElement, document.body]) observer.observe(root, { attributes: true });
+  for (let root = node.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    observer.observe(root.host, { attributes: true, attributeFilter: ['style', 'class'] });
+  }
 }
 
 // Mixing in Oklab, as CSS color-mix(in oklab, …) does: halfway between two colours looks

@@ -203,5 +203,13 @@ describe('the equation picture', () => {
     const dark = await changed(page, positive, light);
     assert.notDeepEqual(dark, light);
     assert.deepEqual((await pictureState(page, '#e')).misPainted, []);
+    // So does an author who restyles the element itself (its --embedlab-* properties).
+    await page.evaluate(() => {
+      const demo = document.getElementById('e');
+      demo.style.setProperty('--embedlab-positive', 'rgb(0, 160, 0)');
+      demo.style.setProperty('--embedlab-negative', 'rgb(160, 0, 160)');
+    });
+    assert.notDeepEqual(await changed(page, positive, dark), dark);
+    assert.deepEqual((await pictureState(page, '#e')).misPainted, []);
   });
 });
