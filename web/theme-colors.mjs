@@ -32,17 +32,36 @@ export function readColors(node, names) {
   return colors;
 }
 
+// The canvases to repaint on a theme change, held weakly: a heatmap or a picture that the page
+// has replaced (a box turned back into a table, another view of <embedding-demo>) goes with its
+// node, and with it the matrices it drew.
+const watched = new Set();         // WeakRef(node)
+const callbacks = new WeakMap();   // node -> callback
+let observer = null;               // one for every page-wide source of a theme change
+
+function themeChanged() {
+  for (const ref of watched) {
+    const node = ref.deref();
+    if (node) callbacks.get(node)();
+    else watched.delete(ref);
+  }
+}
+
 // callback() when the colours `node` resolves may have changed: a new colour scheme (light and
 // dark mode set other custom properties); a page that switches its own theme, which it does on
 // <html> or <body> (a class, an attribute, a style); or new --embedlab-* properties on the
 // <embedding-demo> around it (its style or class). Call it once `node` is in its document.
 export function onThemeChange(node, callback) {
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => callback());
-  const observer = new MutationObserver(() => callback());
-  for (const root of [document.documentElement, document.body]) observer.observe(root, { attributes: true });
+  if (!observer) {
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', themeChanged);
+    observer = new MutationObserver(themeChanged);
+    for (const root of [document.documentElement, document.body]) observer.observe(root, { attributes: true });
+  }
   for (let root = node.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
     observer.observe(root.host, { attributes: true, attributeFilter: ['style', 'class'] });
   }
+  callbacks.set(node, callback);
+  watched.add(new WeakRef(node));
 }
 
 // Mixing in Oklab, as CSS color-mix(in oklab, …) does: halfway between two colours looks
