@@ -25,3 +25,18 @@ export function radioKeyTarget(key, current, count) {
   else return null;
   return Math.max(0, Math.min(count - 1, k));
 }
+
+// Writes only what changed: an attribute or inline style set again, even to its old value,
+// has Chromium style and lay the element out again (an SVG's viewBox: the whole picture).
+export function writeAttribute(node, name, value) {
+  if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
+}
+// A style reads back in its own spelling (a path's commas dropped): compare with what was written.
+const written = new WeakMap();  // node -> { property: value written }
+export function writeStyle(node, name, value) {
+  const styles = written.get(node) ?? {};
+  if (styles[name] === value) return;
+  styles[name] = value;
+  written.set(node, styles);
+  node.style[name] = value;
+}

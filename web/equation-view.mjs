@@ -11,7 +11,7 @@
 // replays the flow (CSS transitions and an animation, which style.css turns off for
 // prefers-reduced-motion); any other redraw (typing, a new width) is still, so that typing keeps
 // no animation running into the next keystroke's frame.
-import { element } from './dom.mjs';
+import { element, writeAttribute, writeStyle } from './dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from './equation-layout.mjs';
 import { count, tensorFormatter } from './format-number.mjs';
 import { percent } from './step-through.mjs';
@@ -218,20 +218,6 @@ function paint(canvas, scene, colors, ratio) {
   context.beginPath();
   context.arc(scene.dot.x, scene.dot.y, 3.5, 0, 2 * Math.PI);
   context.fill();
-}
-
-// Writes only what changed: an SVG attribute or inline style set again, even to its old value,
-// has Chromium lay the picture out again.
-function writeAttribute(node, name, value) {
-  if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
-}
-// A style reads back in its own spelling (a path's commas dropped): compare with what was written.
-const written = new WeakMap();
-function writeStyle(node, name, value) {
-  const styles = written.get(node) ?? {};
-  if (styles[name] === value) return;
-  node.style[name] = value;
-  written.set(node, { ...styles, [name]: value });
 }
 
 // root: an empty element the picture fills; onStep(k) when the learner picks another token.

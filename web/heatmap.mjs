@@ -5,7 +5,7 @@
 // visible); beyond READ_ALL cells, the cell at its centre (reading all of GPT-2's W would hold
 // up the page). Hovering shows the cell's (row, col) and value in a line below; the selected
 // token's row (or column) is outlined by an element over the canvas, sharp at any scale.
-import { element } from './dom.mjs';
+import { element, writeStyle } from './dom.mjs';
 import { tensorFormatter } from './format-number.mjs';
 import { onThemeChange, readColors } from './theme-colors.mjs';
 
@@ -34,7 +34,6 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   // the colour scheme changes.
   let colors = null;
   const placed = { outline: null, linked: null };  // each { row } or { col } or null
-  const bandStyles = { outline: '', linked: '' };   // the style each band was given last
   let buffers = null;  // buffersFor() the shape drawn
 
   const cellAt = (event) => {
@@ -66,15 +65,11 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
     const [start, size, index, count] = along;
     const [otherStart, otherSize] = 'row' in outlined ? ['left', 'width'] : ['top', 'height'];
-    const style = {
-      [start]: `calc(${(100 * index) / count}% - 2px)`, [size]: `calc(${100 / count}% + 4px)`,
-      [otherStart]: '0', [otherSize]: '100%',
-    };
     // Written only when it moves: each keystroke renders the heatmap, mostly with the same band.
-    const key = JSON.stringify(style);
-    if (bandStyles[which] === key) return;
-    bandStyles[which] = key;
-    Object.assign(band.style, style);
+    writeStyle(band, start, `calc(${(100 * index) / count}% - 2px)`);
+    writeStyle(band, size, `calc(${100 / count}% + 4px)`);
+    writeStyle(band, otherStart, '0');
+    writeStyle(band, otherSize, '100%');
   }
 
   // Pixel p's block of cells is [starts[p], ends[p]) along an axis of `total` cells drawn in
