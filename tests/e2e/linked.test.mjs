@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
+import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:')).flat().map(Number);  // 4 x 5
@@ -217,29 +218,20 @@ describe('linked views', () => {
 
     // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap and a
     // zero of the picture's one-hot (neither lit nor dimmed), as painted. Both canvases repaint
-    // after the media change on their own schedule, so the check waits for them.
-    const zeros = () => page.evaluate(() => {
-      // Read through a copy: reading a canvas itself again and again draws a console warning.
+    // after the media change on their own schedule, so the check waits for each.
+    const heatmapZero = () => page.$eval('#onehot-box canvas', (c) => {
+      // Read through a copy: reading the heatmap itself again and again draws a console warning.
       const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-      const heatmap = document.querySelector('#onehot-box canvas');
-      copy.drawImage(heatmap, heatmap.width - 1, 0, 1, 1, 0, 0, 1, 1);
-      const picture = document.querySelector('#equation .equation-canvas');
-      const zero = picture.scene.cells.find((cell) => cell.grid === 'onehot' && !cell.one && !cell.dimmed);
-      const ratio = picture.width / parseFloat(picture.style.width);
-      copy.drawImage(picture, Math.round((zero.x + 4) * ratio), Math.round((zero.y + 4) * ratio), 1, 1, 0, 1, 1, 1);
-      const rgb = (y) => Array.from(copy.getImageData(0, y, 1, 1).data.slice(0, 3));
-      return { heatmap: rgb(0), picture: rgb(1) };
+      copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
+      return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
     });
-    const light = await zeros();
+    const pictureZero = async () => (await readPicture(page)).cells
+      .find((c) => c.grid === 'onehot' && !c.one && !c.dimmed).pixel.slice(0, 3);
+    const light = { heatmap: await heatmapZero(), picture: await pictureZero() };
     assert.deepEqual(light.heatmap, light.picture);
     await page.emulateMedia({ colorScheme: 'dark' });
-    let dark = light;
-    for (let tries = 0; tries < 100 && (dark.heatmap.join() === light.heatmap.join()
-      || dark.picture.join() === light.picture.join()); ++tries) {
-      await page.waitForTimeout(20);
-      dark = await zeros();
-    }
-    assert.notDeepEqual(dark.picture, light.picture, 'the picture repaints for dark mode');
+    const dark = { heatmap: await changed(page, heatmapZero, light.heatmap),
+                   picture: await changed(page, pictureZero, light.picture) };
     assert.deepEqual(dark.heatmap, dark.picture);
     await page.emulateMedia({ colorScheme: 'light' });
 
