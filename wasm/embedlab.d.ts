@@ -244,12 +244,19 @@ export interface Embedlab {
   readonly argumentNames: readonly EmbedlabArgument[];
 }
 
-/** Emscripten module options passed through on the first load, e.g. { wasmBinary } or { locateFile }. */
+/** Where the module comes from, read on the first load only. By default the .wasm is the file
+ * beside the module (embedlab-core.wasm); Node's entry reads it from disk. */
 export interface LoadOptions {
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** The .wasm's address (relative to the page), e.g. a CDN's or a bundler's asset URL. */
+  wasmURL?: string | URL;
+  /** Emscripten's hook: the address of each file the module asks for by name. */
   locateFile?: (path: string, scriptDirectory: string) => string;
-  [option: string]: unknown;
+  /** The .wasm's bytes themselves. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
 /** The one shared instance (a cached promise): every call returns the same Embedlab. */
 export function loadEmbedlab(options?: LoadOptions): Promise<Embedlab>;
+
+/** The .wasm address the shared instance was loaded from (workers load theirs from it). */
+export function embedlabWasmURL(): string;

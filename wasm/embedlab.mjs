@@ -1,7 +1,8 @@
 // The embedlab core compiled to WebAssembly, as a small JavaScript API (README.md; types in
-// embedlab.d.ts). Loads in a page, a module Web Worker and Node 20. Every function checks its
-// arguments' types here; the core checks their values and its messages arrive verbatim as
-// EmbedlabError.
+// embedlab.d.ts). This is the browser's entry (a page or a module Web Worker): it never touches
+// Node's modules, so every bundler takes it as it is. Node's entry, embedlab.node.mjs, hands this
+// one the .wasm's bytes. Every function checks its arguments' types here; the core checks their
+// values and its messages arrive verbatim as EmbedlabError.
 import createEmbedlabCore from './embedlab-core.mjs';
 
 export class EmbedlabError extends Error {
@@ -28,20 +29,19 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   name: 'weights',
 });
 
-const isNode = typeof process === 'object' && typeof process.versions === 'object' &&
-    typeof process.versions.node === 'string';
-
-// Node's fetch cannot load a file path, so Node reads the .wasm next to this file itself.
-async function nodeWasmBinary() {
-  const { readFile } = await import('node:fs/promises');
-  return readFile(new URL('./embedlab-core.wasm', import.meta.url));
-}
+// Where the .wasm is unless the host says otherwise: beside this file. A literal
+// new URL('./file', import.meta.url) is what Vite, webpack and Parcel follow to copy the file into
+// a build; esbuild and Rollup leave it be, and the file is then found beside the bundle.
+const WASM_URL = new URL('./embedlab-core.wasm', import.meta.url);
 
 let shared = null;
 
 // One WASM instance per page (or worker, or Node process), however many callers ask.
-// options: Emscripten module options such as { wasmBinary } or { locateFile }; only the first
-// call's options count. A failed load is not cached, so a later call can retry.
+// options, used on the first call only, say where the module comes from:
+//   wasmURL: the .wasm's address (a string or URL), e.g. a CDN's;
+//   locateFile(name): Emscripten's hook, the address of each file the module asks for by name;
+//   wasmBinary: the .wasm's bytes themselves (an ArrayBuffer or Uint8Array).
+// A failed load is not cached, so a later call can retry.
 export function loadEmbedlab(options = {}) {
   if (!shared) {
     shared = instantiate(options).catch((error) => {
@@ -52,10 +52,46 @@ export function loadEmbedlab(options = {}) {
   return shared;
 }
 
-async function instantiate(options) {
-  const moduleOptions = { ...options };
-  if (isNode && !moduleOptions.wasmBinary) moduleOptions.wasmBinary = await nodeWasmBinary();
-  return makeApi(await createEmbedlabCore(moduleOptions));
+// The .wasm's address as the first load resolved it: workers load an instance of their own from it.
+let loadedFrom = WASM_URL.href;
+export function embedlabWasmURL() {
+  return loadedFrom;
+}
+
+// The module from `url`, compiled as it downloads where the server says application/wasm. A
+// file that is not there is an error that says where it was looked for and what to do.
+async function compileFrom(url, imports) {
+  const cannot = (why) => new Error(`embedlab's WebAssembly file could not be loaded from ${url} ` +
+    `(${why}): serve embedlab-core.wasm beside embedlab.mjs (a bundler that does not copy it, such ` +
+    'as esbuild or Rollup, needs the package\'s dist/ files copied beside the bundle), or pass ' +
+    'its address as loadEmbedlab({ wasmURL })');
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (error) {
+    throw cannot(error.message);
+  }
+  if (!response.ok) throw cannot(`HTTP ${response.status}`);
+  if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {
+    return WebAssembly.instantiateStreaming(response, imports);
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+async function instantiate({ wasmURL, locateFile, wasmBinary } = {}) {
+  if (locateFile) loadedFrom = locateFile('embedlab-core.wasm', '');
+  else if (wasmURL !== undefined) loadedFrom = new URL(wasmURL, globalThis.location?.href).href;
+  if (wasmBinary !== undefined) return makeApi(await createEmbedlabCore({ wasmBinary }));
+  // Emscripten's own loader only logs a failed download and never settles: load it here.
+  let failed;
+  const failure = new Promise((resolve, reject) => { failed = reject; });
+  const core = createEmbedlabCore({
+    instantiateWasm(imports, receive) {
+      compileFrom(loadedFrom, imports).then(({ instance, module }) => receive(instance, module), failed);
+      return {};
+    },
+  });
+  return makeApi(await Promise.race([core, failure]));
 }
 
 function describe(value) {

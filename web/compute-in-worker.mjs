@@ -7,7 +7,8 @@
 // a .safetensors table is read there (loadTable).
 import { oneHotCells } from './cells.mjs';
 import { FieldError, run } from './compute.mjs';
-import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { EmbedlabError, embedlabWasmURL } from './embedlab/embedlab.mjs';
+import { startModuleWorker } from './start-worker.mjs';
 import { fileSource, readSafetensorsTable } from './table-file.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
@@ -155,10 +156,14 @@ export function createWorkerRunner(lab) {
 
   function start() {
     try {
-      worker = new Worker(new URL('./compute-worker.mjs', import.meta.url), { type: 'module' });
+      worker = startModuleWorker(
+        () => new Worker(new URL('./compute-worker.mjs', import.meta.url), { type: 'module' }),
+        './compute-worker.mjs', import.meta.url);
     } catch {
       return false;
     }
+    // Its instance of the module comes from where the page's came from.
+    worker.postMessage({ wasmURL: embedlabWasmURL() });
     worker.addEventListener('message', receive);
     worker.addEventListener('error', (event) => {
       if (!ready) {

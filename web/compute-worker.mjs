@@ -1,5 +1,6 @@
 // A module Web Worker that runs compute.run() off the page's main thread, with a WASM instance
 // and a cached W of its own. Protocol (compute-in-worker.mjs is the other side):
+//   in:  first { wasmURL }: where the page's module came from, to load this one's
 //   in:  { id, p: plan() (an npy table's matrix only when the worker lacks it), haveKey }
 //   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
 //        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
@@ -21,8 +22,12 @@ import { fileSource, readSafetensorsTable } from './table-file.mjs';
 import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
 
 const cache = { key: null, weight: null };
-const loaded = loadEmbedlab();
-loaded.then(() => postMessage({ ready: true }), (error) => postMessage({ loadError: error.message }));
+let loaded = null;  // the module, loaded on the first message
+
+function load(wasmURL) {
+  loaded = loadEmbedlab({ wasmURL });
+  loaded.then(() => postMessage({ ready: true }), (error) => postMessage({ loadError: error.message }));
+}
 
 function reply(id, p, haveKey, lab) {
   if (cache.key !== p.tableKey) {
@@ -82,6 +87,10 @@ async function replyLoad({ loadId, file, headerBytes, name, key }, lab) {
 }
 
 onmessage = async ({ data }) => {
+  if (data.wasmURL !== undefined) {
+    load(data.wasmURL);
+    return;
+  }
   const lab = await loaded.catch(() => null);
   if (!lab) return;  // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {

@@ -30,7 +30,7 @@ test('the timing entry points are in the benchmark module only', () => {
   const wasm = (file) => readFileSync(path.join(siteDir, 'embedlab', file)).toString('latin1');
   for (const name of ['benchLoad', 'benchRun', 'benchOutput']) {
     assert.ok(!wasm('embedlab-core.wasm').includes(name), `the page's module registers no ${name}`);
-    assert.ok(wasm('bench/embedlab-bench-core.wasm').includes(name), `the benchmark module registers ${name}`);
+    assert.ok(wasm('embedlab-bench-core.wasm').includes(name), `the benchmark module registers ${name}`);
   }
 });
 

@@ -9,7 +9,7 @@ export async function openHost(env, name, body, head = '') {
     contentType: 'text/html; charset=utf-8',
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
       <link rel="icon" href="data:,"><title>${name}</title>
-      <script type="module" src="element/embedding-demo.mjs"></script>${head}</head>
+      <script type="module" src="embedlab/element.mjs"></script>${head}</head>
       <body>${body}</body></html>`,
   }));
   await env.page.goto(url);

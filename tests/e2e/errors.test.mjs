@@ -2,7 +2,10 @@
 // page stays usable, the last good result stays visible and marked stale, and fixing the input
 // brings a fresh result back. Nothing typed is ever parsed as HTML.
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { siteDir } from '../site-dir.mjs';
 import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
@@ -203,17 +206,11 @@ describe('bad input', () => {
   });
 
   test('every argument the core can raise has a place on the page', async () => {
-    const { page } = env;
-    const { names, placed } = await page.evaluate(async () => {
-      const fields = await import('./error-fields.mjs');
-      const { loadEmbedlab } = await import('./embedlab/embedlab.mjs');
-      const lab = await loadEmbedlab();
-      return {
-        names: [...lab.argumentNames],
-        placed: [...Object.keys(fields.PAGE_FIELDS), ...Object.keys(fields.BACKWARD_FIELDS),
-                 ...Object.keys(fields.BAG_FIELDS), ...fields.UNPLACED_ARGUMENTS],
-      };
-    });
+    const fields = await import('../../web/error-fields.mjs');
+    const { loadEmbedlab } = await import(pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href);
+    const names = [...(await loadEmbedlab()).argumentNames];
+    const placed = [...Object.keys(fields.PAGE_FIELDS), ...Object.keys(fields.BACKWARD_FIELDS),
+                    ...Object.keys(fields.BAG_FIELDS), ...fields.UNPLACED_ARGUMENTS];
     assert.ok(names.length >= 14);
     for (const name of names) assert.ok(placed.includes(name), `no place on the page for ${name}`);
     for (const name of placed) assert.ok(names.includes(name), `${name} is not an argument of the core`);

@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { siteDir } from '../site-dir.mjs';
 import { serveDirectory } from './static-server.mjs';
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];

@@ -33,8 +33,9 @@ async function fileFor(root, urlPath) {
   }
 }
 
-// Resolves to { url, close() } once listening.
-export function serveDirectory(directory) {
+// Resolves to { url, close() } once listening. cors: answer every origin, as a CDN does
+// (Access-Control-Allow-Origin: *).
+export function serveDirectory(directory, { cors = false } = {}) {
   const root = path.resolve(directory);
   const server = createServer(async (request, response) => {
     const file = await fileFor(root, request.url);
@@ -49,6 +50,7 @@ export function serveDirectory(directory) {
     response.writeHead(200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
+      ...(cors ? { 'access-control-allow-origin': '*' } : {}),
       ...(gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
     });
     const body = createReadStream(file);

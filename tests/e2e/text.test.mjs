@@ -53,7 +53,7 @@ describe('Text mode', () => {
 
   test('"Hello world" through GPT-2: its ids feed the ids field, V and d, and both routes', async () => {
     const { page } = env;
-    assert.deepEqual(requests.filter((url) => /tokenizers\/(worker|vendor|data)/.test(url)), [],
+    assert.deepEqual(requests.filter((url) => /\/tokenizer-/.test(url)), [],
       'nothing of a tokenizer loads before Text mode');
     await page.click('label[for="from-text"]');
     await waitForIds(page, HELLO_WORLD.gpt2);
@@ -64,8 +64,8 @@ describe('Text mode', () => {
     await waitForLookupRows(page, HELLO_WORLD.gpt2);
     await waitForVerdict(page, 'bit-identical');
     assert.match(await page.textContent('#text-status'), /^2 tokens; GPT-2 has 50,257 in its vocabulary\./);
-    assert.deepEqual(requests.filter((url) => url.includes('/tokenizers/data/')).map((url) => new URL(url).pathname),
-      ['/tokenizers/data/manifest.json', '/tokenizers/data/gpt2.json.gz']);
+    assert.deepEqual(requests.filter((url) => url.includes('/tokenizer-')).map((url) => new URL(url).pathname),
+      ['/embedlab/tokenizer-worker.mjs', '/embedlab/tokenizer-sizes.json', '/embedlab/tokenizer-gpt2.json.gz']);
   });
 
   test('each tokenizer loads when picked, showing its progress, and gives its known ids', async () => {
@@ -77,7 +77,7 @@ describe('Text mode', () => {
         .observe(status, { childList: true, characterData: true, subtree: true });
     });
     for (const name of ['llama3', 'qwen3', 'gemma3']) {
-      assert.ok(!requests.some((url) => url.endsWith(`/${name}.json.gz`)), `${name} is not loaded before it is picked`);
+      assert.ok(!requests.some((url) => url.endsWith(`/tokenizer-${name}.json.gz`)), `${name} is not loaded before it is picked`);
       await page.selectOption('#tokenizer', name);
       await waitForIds(page, HELLO_WORLD[name]);
       assert.equal(await page.inputValue('#vocab'), String(VOCAB[name]));
@@ -87,7 +87,7 @@ describe('Text mode', () => {
       assert.ok(seen.some((text) => loading.test(text)), `progress of ${name}: ${seen.join(' / ')}`);
       await waitForLookupRows(page, HELLO_WORLD[name], 30_000);
     }
-    assert.equal(requests.filter((url) => url.endsWith('/gemma3.json.gz')).length, 1);
+    assert.equal(requests.filter((url) => url.endsWith('/tokenizer-gemma3.json.gz')).length, 1);
   });
 
   test('pointing at a chip marks its token in every view; a click or the arrow keys pick it', async () => {
@@ -246,7 +246,7 @@ describe('Text mode', () => {
     const elsewhere = requests.filter((url) => !url.startsWith(env.url) && !url.startsWith('data:'));
     assert.deepEqual(elsewhere, []);
     for (const name of ['gpt2', 'llama3', 'qwen3', 'gemma3']) {
-      assert.ok(requests.includes(`${env.url}tokenizers/data/${name}.json.gz`), `${name}'s vocabulary was seen`);
+      assert.ok(requests.includes(`${env.url}embedlab/tokenizer-${name}.json.gz`), `${name}'s vocabulary was seen`);
     }
   });
 

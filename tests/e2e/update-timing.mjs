@@ -1,8 +1,9 @@
 // How long the page's main thread is busy per update, in headless Chromium (a measurement, not
 // a test: `node tests/e2e/update-timing.mjs [runs]` after a wasm preset build). Prints medians:
 //   small: n = 64, V = 4096, d = 64: the last id changed per update, as when typing (W cached),
-//     all 64 ids changed per update (W cached), and a new seed per update (a new W); each from the input event to the end of style and layout, split into
-//     compute.run() alone and the rest (rendering the tables and the views).
+//     all 64 ids changed per update (W cached), and a new seed per update (a new W); each from
+//     the input event to the end of style and layout, split into the module's work alone and
+//     the rest (rendering the tables and the views).
 //   gpt2: V = 50257, d = 768, n = 64 and a new seed: the wall time until the verdict shows, and
 //     the longest main-thread task while the worker computes and after its result arrives.
 import { openSite, waitForVerdict } from './harness.mjs';
@@ -27,22 +28,19 @@ function timeUpdate([field, value]) {
   });
 }
 
-// In the page: the median ms of compute.run() alone for the page's inputs, with W cached.
+// In the page: the median ms of the module's work alone (both routes, one call, W made once)
+// for the page's inputs.
 async function timeRun(count) {
   const { loadEmbedlab } = await import('./embedlab/embedlab.mjs');
-  const { plan, run } = await import('./compute.mjs');
   const lab = await loadEmbedlab();
   const value = (id) => document.getElementById(id).value;
-  const p = plan(lab, {
-    idsText: value('ids'), vocabText: value('vocab'), dimText: value('dim'), source: 'seed',
-    seedText: value('seed'), npy: null,
-  });
-  const cache = { key: null, weight: null };
-  run(lab, p, cache);
+  const ids = lab.parseIds(value('ids'));
+  const W = lab.seededTable(Number(value('seed')), Number(value('vocab')), Number(value('dim')));
+  lab.bothRoutes(W, ids);
   const times = [];
   for (let i = 0; i < count; ++i) {
     const start = performance.now();
-    run(lab, p, cache);
+    lab.bothRoutes(W, ids);
     times.push(performance.now() - start);
   }
   return times.sort((a, b) => a - b)[Math.floor(count / 2)];

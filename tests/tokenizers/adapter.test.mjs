@@ -1,5 +1,5 @@
-// The Text mode's tokenizers as the site ships them (web/tokenizers/ with the vendor bundles and
-// the packed vocabularies of scripts/build-tokenizers.mjs), in Node:
+// The Text mode's tokenizers (web/tokenizers/, which the site bundles into its tokenizer worker)
+// with the vocabularies as the site ships them (packed by scripts/build-tokenizers.mjs), in Node:
 // - "Hello world" gives the ids each model's tokenizer is known to give (GPT-2: 15496, 995), and
 //   each of those ids is the token's entry in the vocabulary file the package ships (OpenAI's
 //   r50k_base.tiktoken, Hugging Face's tokenizer.json), read here without any tokenizer code;
@@ -10,12 +10,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { siteDir } from '../site-dir.mjs';
 
 const nodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-const fromSite = (file) => import(pathToFileURL(path.join(siteDir, 'tokenizers', file)).href);
+const source = (file) => import(new URL(`../../web/tokenizers/${file}`, import.meta.url).href);
 const NAMES = ['gpt2', 'llama3', 'qwen3', 'gemma3'];
 const MAX_IDS = 65536;  // the core's lab.limits.maxIds
 
@@ -62,19 +62,19 @@ async function upstreamEncode(name) {
   return (text) => tokenizer.encode(text, { add_special_tokens: false });
 }
 
-describe('the Text mode\'s tokenizers, as the site ships them', () => {
+describe('the Text mode\'s tokenizers, with the vocabularies the site ships', () => {
   const tokenizers = {};
   let tokenize;
   let TextError;
   let tokenLabel;
 
   before(async () => {
-    const { createTokenizer } = await fromSite('adapters.mjs');
-    const { parseTokenizerData } = await fromSite('tokenizer-data.mjs');
-    ({ tokenize, TextError } = await fromSite('tokenize.mjs'));
-    ({ tokenLabel } = await fromSite('token-label.mjs'));
+    const { createTokenizer } = await source('adapters.mjs');
+    const { parseTokenizerData } = await source('tokenizer-data.mjs');
+    ({ tokenize, TextError } = await source('tokenize.mjs'));
+    ({ tokenLabel } = await source('token-label.mjs'));
     for (const name of NAMES) {
-      const bytes = readFileSync(path.join(siteDir, 'tokenizers/data', `${name}.json.gz`));
+      const bytes = readFileSync(path.join(siteDir, 'embedlab', `tokenizer-${name}.json.gz`));
       tokenizers[name] = await createTokenizer(name, await parseTokenizerData(bytes));
     }
   });

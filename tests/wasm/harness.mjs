@@ -8,9 +8,9 @@ import { siteDir } from '../site-dir.mjs';
 
 export { siteDir };
 
-// The wrapper's exports. A missing build is a failure, never a skip.
+// The module's exports, through Node's entry. A missing build is a failure, never a skip.
 export async function importEmbedlab() {
-  const wrapper = path.join(siteDir, 'embedlab', 'embedlab.mjs');
+  const wrapper = path.join(siteDir, 'embedlab', 'embedlab.node.mjs');
   if (!existsSync(wrapper)) {
     throw new Error(`${wrapper} does not exist: build the wasm preset first ` +
                     '(cmake --preset wasm && cmake --build --preset wasm)');

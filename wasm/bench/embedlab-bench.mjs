@@ -2,7 +2,7 @@
 // built apart from the module the page and the package load) as a small checked API for the
 // two harnesses: the Node one (wasm_bench.mjs) and the page's Benchmark worker.
 //
-//   const bench = await loadEmbedlabBench(options);  // Emscripten options, e.g. { wasmBinary }
+//   const bench = await loadEmbedlabBench(options);  // { wasmBinary } in Node
 //   bench.load(table: Float32Array (V*d, row-major), vocab, dim, ids: Int32Array)
 //   bench.run(method: string, calls: number)   // `calls` calls inside WASM, no copies
 //   bench.output(): Float32Array               // a copy of the last (n, d) result
@@ -34,8 +34,12 @@ function unwrap(result) {
   return result;
 }
 
-export async function loadEmbedlabBench(options = {}) {
-  const core = await createEmbedlabBench({ ...options });
+// Beside this file unless the bytes are handed over (a literal, so that bundlers copy it).
+const WASM_URL = new URL('./embedlab-bench-core.wasm', import.meta.url);
+
+export async function loadEmbedlabBench({ wasmBinary } = {}) {
+  const core = await createEmbedlabBench(wasmBinary === undefined
+    ? { locateFile: () => WASM_URL.href } : { wasmBinary });
   return {
     load(table, vocab, dim, ids) {
       expect(table instanceof Float32Array, 'load', 'the table must be a Float32Array');

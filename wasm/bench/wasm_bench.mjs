@@ -1,13 +1,13 @@
 // Times the WASM core in Node over the native suites' sweep (V x d x n), next to the plain-
 // JavaScript baseline, and compares with the native run when its JSON is there.
 //
-//   node wasm/bench/wasm_bench.mjs [--site build/wasm/site] [--out results/wasm]
+//   node wasm/bench/wasm_bench.mjs [--stage build/wasm/stage] [--out results/wasm]
 //        [--min-ms 50] [--repetitions 3] [--max-call-ms 2000]
 //        [--native results/benchmarks/lookup.json]
 //        [--filter V:50257/d:768/n:1024] [--publish]
 //
-// It loads the benchmark module (embedlab-bench.mjs over wasm/bench_bindings.cpp) from the
-// site's embedlab/bench/, where a wasm build puts it. Times are
+// It loads the benchmark module (embedlab-bench.mjs over wasm/bench_bindings.cpp) from
+// embedlab/bench/ in the wasm build's stage (the site's sources). Times are
 // the process's CPU time (user + system), like the native suites' CPU time: on a shared
 // machine the time other processes hold the core does not count. Writes <out>/wasm.json
 // (ms per call per method and shape) and <out>/wasm_vs_native.md; --publish also copies the
@@ -23,7 +23,7 @@ import { METHODS, measureShape } from './timing.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: options } = parseArgs({
   options: {
-    site: { type: 'string', default: path.join(root, 'build/wasm/site') },
+    stage: { type: 'string', default: path.join(root, 'build/wasm/stage') },
     out: { type: 'string', default: path.join(root, 'results/wasm') },
     'min-ms': { type: 'string', default: '50' },
     repetitions: { type: 'string', default: '3' },
@@ -44,8 +44,8 @@ const DIMS = [5, 64, 768];
 const NS = [3, 64, 1024];
 const TARGET = 'V:50257/d:768/n:1024';
 
-async function loadBench(site) {
-  const folder = path.join(site, 'embedlab', 'bench');
+async function loadBench(stage) {
+  const folder = path.join(stage, 'embedlab', 'bench');
   const wrapper = path.join(folder, 'embedlab-bench.mjs');
   if (!existsSync(wrapper)) {
     throw new Error(`${wrapper} does not exist: build the wasm preset first`);
@@ -106,7 +106,7 @@ function report(results, nativeGather, nativeFloor) {
 }
 
 async function main() {
-  const bench = await loadBench(options.site);
+  const bench = await loadBench(options.stage);
   mkdirSync(options.out, { recursive: true });
   const shapes = [];
   for (const dim of DIMS) {

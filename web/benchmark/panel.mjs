@@ -1,10 +1,13 @@
 // The page's Benchmark panel: times the lookup against the one-hot product in this browser.
-// All timing runs in a Web Worker (worker.mjs), so the page stays responsive; this file only
+// All timing runs in a Web Worker (bench-worker.mjs), so the page stays responsive; this file only
 // builds the form, relays progress, and draws the table and the chart. At a glance it shows
 // the lookup, the one-hot product and the speedup; "Details" adds the other timings.
 import { METHODS } from '../embedlab/bench/timing.mjs';
 import { count, duration } from '../format-number.mjs';
+import { adoptStyleSheet } from '../style-sheets.mjs';
+import { startModuleWorker } from '../start-worker.mjs';
 import { drawChart } from './chart.mjs';
+import panelCss from './panel.css';
 
 const VOCAB_STOPS = [4, 16, 64, 256, 1000, 4096, 8192, 16384, 32768, 50257];
 const DIMS = [5, 64, 768];
@@ -38,18 +41,9 @@ function options(values, selected) {
   return values.map((v) => `<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`).join('');
 }
 
-// Into the section's root: the document's head, or the shadow root of an <embedding-demo>.
-function addStylesheet(section) {
-  const href = new URL('./panel.css', import.meta.url).href;
-  const root = section.getRootNode();
-  if (![...root.styleSheets].some((sheet) => sheet.href === href)) {
-    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
-    (root === document ? document.head : root).append(link);
-  }
-}
-
 export async function mountBenchmarkPanel(section) {
-  addStylesheet(section);
+  // Into the section's root: the document, or the shadow root of an <embedding-demo>.
+  adoptStyleSheet(section.getRootNode(), panelCss);
   section.classList.add('bench-panel');
   section.replaceChildren(html`
     <h2 id="bench-title">Benchmark: lookup vs one-hot product, in this browser</h2>
@@ -183,7 +177,9 @@ export async function mountBenchmarkPanel(section) {
     progress.value = 0;
     run.disabled = true;
     stop.disabled = false;
-    worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+    worker = startModuleWorker(
+      () => new Worker(new URL('./bench-worker.mjs', import.meta.url), { type: 'module' }),
+      './bench-worker.mjs', import.meta.url);
     worker.onmessage = ({ data }) => {
       if (data.type === 'start') {
         status.textContent = `Timing V = ${data.shape.vocab} (${data.index + 1} of ${shapes.length}), ` +

@@ -12,7 +12,7 @@ import { createTokenChips } from '../token-chips.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
 import { createControls } from './controls.mjs';
-import { sharedStyleSheets } from './styles.mjs';
+import { elementStyleSheets } from './styles.mjs';
 import { VIEW_SPECS } from './views.mjs';
 
 const IDS_SHOWN = 8;
@@ -72,6 +72,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
+    this.#root.adoptedStyleSheets = elementStyleSheets();
     const template = document.createElement('template');
     template.innerHTML = SKELETON;
     this.#root.append(template.content);
@@ -137,9 +138,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   // current(): false once a newer update has started, after which this one stops at its next await.
   async #render(current) {
     if (!this.#lab) {
-      const [lab, sheets] = await Promise.all([loadEmbedlab(), sharedStyleSheets()]);
-      this.#root.adoptedStyleSheets = sheets;
-      this.#lab = lab;
+      this.#lab = await loadEmbedlab();
       if (!current()) return;
     }
     const get = (name) => this.getAttribute(name);

@@ -12,7 +12,7 @@ const utf8 = new TextEncoder();
 // gpt-tokenizer, from its byte-pair ranks: entry i is token i's text, or its bytes where they
 // are not UTF-8 on their own; the special tokens (GPT-2's <|endoftext|>, 50256) come after.
 async function gptTokenizer(spec, ranks) {
-  const { GptEncoding } = await import('./vendor/gpt-tokenizer.mjs');
+  const { GptEncoding } = await import('gpt-tokenizer/GptEncoding');
   const encoding = GptEncoding.getEncodingApi(spec.encoding, () => ranks);
   const special = new Map([...encoding.specialTokensEncoder].map(([text, id]) => [id, text]));
   return {
@@ -34,7 +34,7 @@ const BYTE_TOKEN = /^<0x([0-9A-F]{2})>$/;
 // byte as one printable character (' ' is 'Ġ') and its decoder maps them back; SentencePiece-
 // style BPE (Gemma 3) writes text as it is, with '▁' for a space and <0xNN> for a lone byte.
 async function lenmlTokenizer(spec, { tokenizerJSON, tokenizerConfig }) {
-  const { TokenizerLoader } = await import('./vendor/lenml-tokenizers.mjs');
+  const { TokenizerLoader } = await import('@lenml/tokenizers');
   const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON, tokenizerConfig });
   const { vocab } = tokenizer.model;
   const added = new Set(tokenizer.added_tokens.map((token) => token.content));

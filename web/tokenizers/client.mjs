@@ -1,9 +1,10 @@
-// The page's side of the tokenizer worker (worker.mjs): one worker for the whole page, shared by
-// the Text mode and every <embedding-demo>, started on the first request, so that a page that
+// The page's side of the tokenizer worker (tokenizer-worker.mjs): one worker for the whole page,
+// shared by the Text mode and every <embedding-demo>, started on the first request, so that a page that
 // never tokenizes loads nothing. Each user of it opens a channel; on a channel the newest
 // request wins: older ones still queued are dropped, and the one running is left to finish
 // unless it runs on past KILL_AFTER_MS in a phase the newest does not need (tokenizing an old
 // text, or loading a tokenizer no request wants), when the worker is ended and started afresh.
+import { startModuleWorker } from '../start-worker.mjs';
 import { TOKENIZERS } from './catalog.mjs';
 
 const KILL_AFTER_MS = 1000;
@@ -35,7 +36,9 @@ function finish(answer) {
 }
 
 function startWorker() {
-  const started = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+  const started = startModuleWorker(
+    () => new Worker(new URL('./tokenizer-worker.mjs', import.meta.url), { type: 'module' }),
+    './tokenizer-worker.mjs', import.meta.url);
   started.addEventListener('message', ({ data }) => {
     if (started !== worker || data.job !== running?.id) return;
     if (!data.progress) {
@@ -73,7 +76,7 @@ function keepOrEnd(job) {
 }
 
 // Returns { tokenize(name, text, maxIds, onProgress) -> Promise<answer | null> }.
-// answer: { ids, labels, vocabSize } or { error, textError } (worker.mjs); null when a newer
+// answer: { ids, labels, vocabSize } or { error, textError } (tokenizer-worker.mjs); null when a newer
 // request on the channel came first. onProgress({ name, phase, loaded?, total? }).
 export function createTokenizeChannel() {
   const channel = { latest: null };

@@ -1,4 +1,4 @@
-// data/NAME.json.gz (scripts/build-tokenizers.mjs) from its bytes to its JSON. A server may
+// tokenizer-NAME.json.gz (scripts/build-tokenizers.mjs) from its bytes to its JSON. A server may
 // already have inflated it (Content-Encoding: gzip); only bytes that start with gzip's magic
 // number are inflated here, with the platform's DecompressionStream.
 const GZIP_MAGIC = [0x1f, 0x8b];

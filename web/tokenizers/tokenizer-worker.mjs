@@ -1,5 +1,5 @@
 // The tokenizer worker (a module Web Worker, client.mjs starts it): loads a tokenizer's files
-// from the site the first time it is asked for, then tokenizes, so that neither a 5 MB
+// from beside itself the first time it is asked for (data-files.mjs), then tokenizes, so that neither a 5 MB
 // vocabulary nor a long text ever holds up the page. One request at a time:
 //   in:  { job, name, text, maxIds }
 //   out: { job, progress: { phase: 'download', loaded, total } | { phase: 'prepare' | 'encode' } }
@@ -7,11 +7,12 @@
 // textError: the text is at fault (tokenize.mjs's TextError), not the loading.
 import { createTokenizer } from './adapters.mjs';
 import { TOKENIZERS } from './catalog.mjs';
+import { DATA_FILES, SIZES_FILE } from './data-files.mjs';
 import { parseTokenizerData } from './tokenizer-data.mjs';
 import { TextError, tokenize } from './tokenize.mjs';
 
 const loaded = new Map();  // name -> the adapter, kept for the worker's life
-let manifest = null;       // data/manifest.json: name -> { bytes }
+let sizes = null;          // tokenizer-sizes.json: name -> { bytes }
 
 async function fetchOk(url) {
   const response = await fetch(url);
@@ -19,11 +20,11 @@ async function fetchOk(url) {
   return response;
 }
 
-// The body of data/NAME.json.gz, reporting the bytes read so far against the manifest's size.
+// The body of tokenizer-NAME.json.gz, reporting the bytes read so far against its size.
 async function download(name, report) {
-  manifest ??= await (await fetchOk(new URL('./data/manifest.json', import.meta.url))).json();
-  const total = manifest[name].bytes;
-  const reader = (await fetchOk(new URL(`./data/${name}.json.gz`, import.meta.url))).body.getReader();
+  sizes ??= await (await fetchOk(SIZES_FILE())).json();
+  const total = sizes[name].bytes;
+  const reader = (await fetchOk(DATA_FILES[name]())).body.getReader();
   const chunks = [];
   let received = 0;
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {

@@ -1,0 +1,92 @@
+// Builds the served site from the staged sources (wasm/copy_site.cmake stages web/, the module and
+// the tokenizers' data): node scripts/build-site.mjs STAGE SITE
+//   SITE/*.html, *.css, examples/   the pages, as they are in web/
+//   SITE/embedlab/                  the module and everything it loads, in one flat folder: what
+//                                   the npm package ships as its dist/ (scripts/pack.mjs), plus the
+//                                   page's own bundle (page.mjs)
+// Each entry point is one ES module bundled by esbuild (from the npm package package-lock.json
+// pins). The page and the element import the API as a separate file, ./embedlab.mjs, so that a
+// page with both shares one WebAssembly instance; each worker is self-contained (no imports, no
+// top-level await), since a host's bundler may rebuild it as a classic script. What a module
+// loads at run time it names with a literal new URL('./file', import.meta.url): every file so
+// named sits in the same folder, so the names hold whether a host serves the folder as it is,
+// bundles it (Vite, webpack) or bundles beside it (esbuild, Rollup).
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [stageArg, siteArg] = process.argv.slice(2);
+if (!stageArg || !siteArg) throw new Error('usage: node scripts/build-site.mjs STAGE SITE');
+const { build } = await import('esbuild').catch(() => {
+  throw new Error('esbuild is not installed: run npm ci (scripts/install-deps.sh does) first');
+});
+const stage = path.resolve(stageArg);
+const site = path.resolve(siteArg);
+const lib = path.join(site, 'embedlab');
+const staged = (file) => path.join(stage, file);
+
+// The API module, for the page and the element: an import of it stays an import of ./embedlab.mjs.
+const sharedApi = {
+  name: 'shared-api',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)embedlab\/embedlab\.mjs$/ }, () => ({ path: './embedlab.mjs', external: true }));
+  },
+};
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  // Classes and functions keep their names: an author reads EmbeddingDemoElement in a stack trace.
+  keepNames: true,
+  target: 'es2022',
+  // The element's style sheets travel inside its module, as text.
+  loader: { '.css': 'text' },
+  // Licences of the bundled npm packages (the tokenizers' libraries) stay in the output.
+  outExtension: { '.js': '.mjs' },
+  legalComments: 'eof',
+  logLevel: 'warning',
+  // The npm packages the tokenizer worker bundles.
+  nodePaths: [fileURLToPath(new URL('../node_modules', import.meta.url))],
+};
+
+rmSync(site, { recursive: true, force: true });
+mkdirSync(lib, { recursive: true });
+// The pages, their style sheets, the reference page's script and the examples; the modules are
+// bundled below.
+for (const entry of readdirSync(stage, { withFileTypes: true })) {
+  if (entry.isFile() && /\.(html|css)$|^reference\.mjs$/.test(entry.name)) {
+    copyFileSync(staged(entry.name), path.join(site, entry.name));
+  }
+}
+cpSync(staged('examples'), path.join(site, 'examples'), { recursive: true });
+
+await build({ ...common, entryPoints: { embedlab: staged('embedlab/embedlab.mjs') }, outdir: lib });
+await build({
+  ...common,
+  entryPoints: {
+    element: staged('element/embedding-demo.mjs'),
+    page: staged('app.mjs'),
+  },
+  outdir: lib,
+  plugins: [sharedApi],
+});
+await build({
+  ...common,
+  entryPoints: {
+    'compute-worker': staged('compute-worker.mjs'),
+    'tokenizer-worker': staged('tokenizers/tokenizer-worker.mjs'),
+    'bench-worker': staged('benchmark/bench-worker.mjs'),
+  },
+  outdir: lib,
+});
+
+for (const file of ['embedlab.node.mjs', 'embedlab.d.ts', 'embedlab-core.wasm', 'bench/embedlab-bench-core.wasm']) {
+  copyFileSync(staged(`embedlab/${file}`), path.join(lib, path.basename(file)));
+}
+// The element's declarations beside the module's, which they import.
+writeFileSync(path.join(lib, 'element.d.ts'), readFileSync(staged('element/embedding-demo.d.ts'), 'utf8')
+  .replaceAll("'../embedlab/embedlab.js'", "'./embedlab.js'"));
+// The tokenizers' vocabularies, their sizes and the licences (scripts/build-tokenizers.mjs).
+cpSync(staged('tokenizers/data'), lib, { recursive: true });
+cpSync(staged('tokenizers/licenses'), path.join(lib, 'licenses'), { recursive: true });
