@@ -1,0 +1,11 @@
+// What an author's page does with the package: the element, and the API beside it. Every
+// consumer of tests/package/consumers.test.mjs bundles (or imports) this file as it is.
+import 'embedlab/element';
+import { loadEmbedlab } from 'embedlab';
+
+loadEmbedlab().then((lab) => {
+  const W = lab.seededTable(123, 4, 5);
+  const rows = lab.lookup(W, lab.parseIds('tensor([2, 3, 1])'));
+  document.getElementById('api').textContent =
+    lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] });
+});
