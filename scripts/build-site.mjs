@@ -1,6 +1,6 @@
 // Builds the served site from the staged sources (wasm/copy_site.cmake stages web/, the module and
 // the tokenizers' data): node scripts/build-site.mjs STAGE SITE
-//   SITE/*.html, *.css, examples/   the pages, as they are in web/
+//   SITE/*.html, styles/, examples/, reference.mjs   the pages, as they are in web/
 //   SITE/embedlab/                  the module and everything it loads, in one flat folder: what
 //                                   the npm package ships as its dist/ (scripts/pack.mjs), plus the
 //                                   page's own bundle (page.mjs)
@@ -55,18 +55,17 @@ mkdirSync(lib, { recursive: true });
 // The pages, their style sheets, the reference page's script and the examples; the modules are
 // bundled below.
 for (const entry of readdirSync(stage, { withFileTypes: true })) {
-  if (entry.isFile() && /\.(html|css)$|^reference\.mjs$/.test(entry.name)) {
-    copyFileSync(staged(entry.name), path.join(site, entry.name));
-  }
+  if (entry.isFile() && entry.name.endsWith('.html')) copyFileSync(staged(entry.name), path.join(site, entry.name));
 }
-cpSync(staged('examples'), path.join(site, 'examples'), { recursive: true });
+for (const folder of ['styles', 'examples']) cpSync(staged(folder), path.join(site, folder), { recursive: true });
+copyFileSync(staged('page/reference.mjs'), path.join(site, 'reference.mjs'));
 
 await build({ ...common, entryPoints: { embedlab: staged('embedlab/embedlab.mjs') }, outdir: lib });
 await build({
   ...common,
   entryPoints: {
     element: staged('element/embedding-demo.mjs'),
-    page: staged('app.mjs'),
+    page: staged('page/app.mjs'),
   },
   outdir: lib,
   plugins: [sharedApi],
@@ -74,7 +73,7 @@ await build({
 await build({
   ...common,
   entryPoints: {
-    'compute-worker': staged('compute-worker.mjs'),
+    'compute-worker': staged('compute/compute-worker.mjs'),
     'tokenizer-worker': staged('tokenizers/tokenizer-worker.mjs'),
     'bench-worker': staged('benchmark/bench-worker.mjs'),
   },

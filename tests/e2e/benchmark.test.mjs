@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { duration } from '../../web/format-number.mjs';
+import { duration } from '../../web/model/format-number.mjs';
 import { siteDir } from '../site-dir.mjs';
 import { openSite, pageOverflow } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';

@@ -206,7 +206,7 @@ describe('bad input', () => {
   });
 
   test('every argument the core can raise has a place on the page', async () => {
-    const fields = await import('../../web/error-fields.mjs');
+    const fields = await import('../../web/model/error-fields.mjs');
     const { loadEmbedlab } = await import(pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href);
     const names = [...(await loadEmbedlab()).argumentNames];
     const placed = [...Object.keys(fields.PAGE_FIELDS), ...Object.keys(fields.BACKWARD_FIELDS),

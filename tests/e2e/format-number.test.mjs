@@ -2,7 +2,7 @@
 // what torch 1.13.1 printed for it (repr, default print options). Runs in Node, no browser.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tensorFormatter } from '../../web/format-number.mjs';
+import { tensorFormatter } from '../../web/model/format-number.mjs';
 
 const PRINTED_BY_TORCH = [
   // ties at the 4th decimal go to the even digit, as Python's format() does

@@ -55,11 +55,11 @@ export async function openSite() {
 
 // The words of the verdict while there is no new result to check.
 const PENDING_WORDS = ['computing', 'no result'];
-// A section below the first screen that has not caught up yet (web/deferred-redraw.mjs).
+// A section below the first screen that has not caught up yet (web/page/deferred-redraw.mjs).
 const BUSY_SECTION = 'main [aria-busy="true"]';
 
 // Waits until the verdict says `word`. For a result, also until the sections below the first
-// screen have caught up with it (web/deferred-redraw.mjs marks them aria-busy until then).
+// screen have caught up with it (web/page/deferred-redraw.mjs marks them aria-busy until then).
 export function waitForVerdict(page, word, timeout = 10_000) {
   return page.waitForFunction(([expected, pending, busy]) =>
     document.querySelector('#verdict .verdict-word')?.textContent === expected &&

@@ -1,9 +1,9 @@
-// The graded verdict (web/verdict.mjs) in Node, no browser: ulp distances against the float32
+// The graded verdict (web/model/verdict.mjs) in Node, no browser: ulp distances against the float32
 // format worked out by hand, and each of the four grades for small results whose comparison
 // counts are written out here as the core reports them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatAbsDiff, gradeComparison, REASONS, ulpDistance } from '../../web/verdict.mjs';
+import { formatAbsDiff, gradeComparison, REASONS, ulpDistance } from '../../web/model/verdict.mjs';
 
 const f32 = (values) => Float32Array.from(values);
 // The float32 whose bits are `bits`.

@@ -1,5 +1,5 @@
 // What the tests of the page's views with inputs of their own share (#backward, #bag; see
-// web/view-form.mjs): the page opened on the test's ids, readers of one view's inputs, tables,
+// web/views/view-form.mjs): the page opened on the test's ids, readers of one view's inputs, tables,
 // verdict and alert, and the check that a bad input is shown inline, as text.
 import assert from 'node:assert/strict';
 import { openSite, tableCells, waitForLookupRows } from './harness.mjs';

@@ -1,7 +1,7 @@
 // A log-log line chart in SVG: time per call against V, one line per method. No library.
 // It is laid out for the width it is shown at (one SVG unit = one CSS pixel), so its labels
 // keep their 12 px on a phone instead of shrinking with a scaled-down drawing.
-import { duration } from '../format-number.mjs';
+import { duration } from '../model/format-number.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MARGIN = { left: 70, right: 12, top: 12, bottom: 44 };

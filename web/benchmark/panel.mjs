@@ -3,9 +3,9 @@
 // builds the form, relays progress, and draws the table and the chart. At a glance it shows
 // the lookup, the one-hot product and the speedup; "Details" adds the other timings.
 import { METHODS } from '../embedlab/bench/timing.mjs';
-import { count, duration } from '../format-number.mjs';
-import { adoptStyleSheet } from '../style-sheets.mjs';
-import { startModuleWorker } from '../start-worker.mjs';
+import { count, duration } from '../model/format-number.mjs';
+import { adoptStyleSheet } from '../draw/style-sheets.mjs';
+import { startModuleWorker } from '../compute/start-worker.mjs';
 import { drawChart } from './chart.mjs';
 import panelCss from './panel.css';
 

@@ -11,7 +11,7 @@ const MARKUP = `
   </select></label>
   <label class="control">seed <input name="seed" type="text" inputmode="numeric" spellcheck="false"></label>`;
 
-// Which input a FieldError of compute.mjs (its field: the core's argument) or an AttributeError
+// Which input a FieldError of compute/plan.mjs (its field: the core's argument) or an AttributeError
 // belongs to: each control is named after its attribute, and the W select stands for the file.
 const INVALID = { ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'weights',
                   src: 'weights' };

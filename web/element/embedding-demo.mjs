@@ -5,10 +5,10 @@
 // element as text (role="alert"), never thrown at the host page. Attributes: README.md in
 // package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
-import { FieldError, plan, run } from '../compute.mjs';
-import { shownIndices } from '../shown-indices.mjs';
-import { readTableFromUrl } from '../table-from-url.mjs';
-import { createTokenChips } from '../token-chips.mjs';
+import { FieldError, plan, run } from '../compute/plan.mjs';
+import { shownIndices } from '../model/shown-indices.mjs';
+import { readTableFromUrl } from '../compute/table-from-url.mjs';
+import { createTokenChips } from '../inputs/token-chips.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
 import { createControls } from './controls.mjs';

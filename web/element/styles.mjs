@@ -1,9 +1,9 @@
 // The shadow roots' style sheets, parsed once per page and adopted by every <embedding-demo>:
-// the page's style.css (tables, verdict, step-through, printout), text-mode.css (the token
+// the page's styles/base.css (tables, verdict, step-through, printout), styles/text-mode.css (the token
 // chips) and element.css (the element's palette and layout), in that order.
-import pageCss from '../style.css';
-import { styleSheet } from '../style-sheets.mjs';
-import textModeCss from '../text-mode.css';
+import pageCss from '../styles/base.css';
+import { styleSheet } from '../draw/style-sheets.mjs';
+import textModeCss from '../styles/text-mode.css';
 import elementCss from './element.css';
 
 export const elementStyleSheets = () => [pageCss, textModeCss, elementCss].map(styleSheet);

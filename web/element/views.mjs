@@ -1,16 +1,16 @@
 // The views of <embedding-demo>, built from the page's own renderers: the equation picture
-// (equation-view.mjs), the tables (matrix-views.mjs), the verdict (verdict-view.mjs), the
-// step-through (step-through.mjs), the
+// (views/equation.mjs), the tables (views/matrices.mjs), the verdict (views/verdict.mjs), the
+// step-through (views/step.mjs), the
 // printout (printout.mjs), the backward and bag views and the benchmark panel. Templates are
 // constant markup; every value a view shows is set as text by those renderers.
-import { createBackwardView } from '../backward-view.mjs';
-import { createBagView } from '../bag-view.mjs';
-import { byData } from '../dom.mjs';
-import { createEquationView } from '../equation-view.mjs';
-import { renderMatrices } from '../matrix-views.mjs';
-import { renderPrintout } from '../printout.mjs';
-import { createStepThrough } from '../step-through.mjs';
-import { showPending, showVerdict } from '../verdict-view.mjs';
+import { createBackwardView } from '../views/backward.mjs';
+import { createBagView } from '../views/bag.mjs';
+import { byData } from '../draw/dom.mjs';
+import { createEquationView } from '../views/equation.mjs';
+import { renderMatrices } from '../views/matrices.mjs';
+import { renderPrintout } from '../views/printout.mjs';
+import { createStepThrough } from '../views/step.mjs';
+import { showPending, showVerdict } from '../views/verdict.mjs';
 
 function fragment(markup) {
   const template = document.createElement('template');

@@ -4,7 +4,7 @@
 // request wins: older ones still queued are dropped, and the one running is left to finish
 // unless it runs on past KILL_AFTER_MS in a phase the newest does not need (tokenizing an old
 // text, or loading a tokenizer no request wants), when the worker is ended and started afresh.
-import { startModuleWorker } from '../start-worker.mjs';
+import { startModuleWorker } from '../compute/start-worker.mjs';
 import { TOKENIZERS } from './catalog.mjs';
 
 const KILL_AFTER_MS = 1000;

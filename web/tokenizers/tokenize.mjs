@@ -1,7 +1,7 @@
 // A text's tokens for the demo, or a TextError that says what is wrong with the text: it is
 // empty, it holds a lone surrogate (which has no UTF-8 bytes to tokenize), or it makes more
 // tokens than the core takes at once. tokenizer: adapters.mjs's createTokenizer().
-import { count } from '../format-number.mjs';
+import { count } from '../model/format-number.mjs';
 import { tokenLabel } from './token-label.mjs';
 
 export class TextError extends Error {}

@@ -5,9 +5,9 @@
 // main thread after a pause that lets the page paint its 'computing' state first.
 // The backward and bag views send their work too (runView), to run beside the worker's W, and
 // a .safetensors table is read there (loadTable).
-import { oneHotCells } from './cells.mjs';
-import { FieldError, run } from './compute.mjs';
-import { EmbedlabError, embedlabWasmURL } from './embedlab/embedlab.mjs';
+import { oneHotCells } from '../model/cells.mjs';
+import { FieldError, run } from './plan.mjs';
+import { EmbedlabError, embedlabWasmURL } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
 import { fileSource, readSafetensorsTable } from './table-file.mjs';
 
@@ -213,7 +213,7 @@ export function createWorkerRunner(lab) {
         }
       });
     },
-    // A view's computation (view-compute.mjs) for a result with tableKey, after the requests
+    // A view's computation (compute/view-compute.mjs) for a result with tableKey, after the requests
     // sent before it. Resolves to its result, or null where the worker cannot run it (no worker,
     // or its W is no longer tableKey's): the page computes it itself. Rejects with the core's
     // EmbedlabError.

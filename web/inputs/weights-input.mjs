@@ -1,14 +1,14 @@
 // Where W comes from: PyTorch's initialisation with a seed, the TensorFlow notebook's fixed
 // table, or a file (chosen or dropped): a .npy file, or a model's .safetensors file, of which
-// only the header and the picked tensor are read, in the compute worker (table-file.mjs). A file
+// only the header and the picked tensor are read, in the compute worker (compute/table-file.mjs). A file
 // fixes V and d, so while it is the source the shape fields show its shape, read-only, and get
 // the learner's own values back afterwards. The source named 'npy' is any file.
-import { EmbedlabError } from './embedlab/embedlab.mjs';
-import { fileSource, isNpyFile, readFirstBytes, readSafetensorsHeader } from './table-file.mjs';
+import { EmbedlabError } from '../embedlab/embedlab.mjs';
+import { fileSource, isNpyFile, readFirstBytes, readSafetensorsHeader } from '../compute/table-file.mjs';
 import { createTensorPicker } from './tensor-picker.mjs';
 
 // elements: { form, seed, file, dropZone, fileName, vocab, dim, tensorField, tensor,
-// tensorProgress, tensorStatus }; worker: compute-in-worker.mjs's runner, which reads a
+// tensorProgress, tensorStatus }; worker: compute/worker-client.mjs's runner, which reads a
 // .safetensors table; onChange() after any change that the input events do not announce (a
 // file read finishing).
 export function createWeightsInput(lab, worker, elements, onChange) {

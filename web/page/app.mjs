@@ -2,30 +2,30 @@
 // and the step-through; recompute on every input event (once per frame). A request too large
 // for one frame (a new W or a product beyond the budgets below) runs in a Web Worker while the
 // page says 'computing' and stays responsive; the newest input wins.
-import { loadEmbedlab } from './embedlab/embedlab.mjs';
-import { createBackwardView } from './backward-view.mjs';
-import { createBagView } from './bag-view.mjs';
-import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './compute.mjs';
-import { createWorkerRunner } from './compute-in-worker.mjs';
+import { loadEmbedlab } from '../embedlab/embedlab.mjs';
+import { createBackwardView } from '../views/backward.mjs';
+import { createBagView } from '../views/bag.mjs';
+import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from '../compute/plan.mjs';
+import { createWorkerRunner } from '../compute/worker-client.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
-import { createEquationView } from './equation-view.mjs';
-import { mountBenchmarkPanel } from './benchmark/panel.mjs';
-import { setFieldErrors } from './field-errors.mjs';
-import { count } from './format-number.mjs';
-import { linkHeatmaps, renderMatrices } from './matrix-views.mjs';
-import { renderPrintout } from './printout.mjs';
-import { readUrlState, urlFor } from './url-state.mjs';
-import { createSelection } from './selection.mjs';
-import { linkViews } from './linked-views.mjs';
-import { linkBackward, linkBag } from './group-links.mjs';
-import { createStepThrough } from './step-through.mjs';
-import { createTextInput } from './text-input.mjs';
-import { createTokenJump } from './token-jump.mjs';
-import { showPending, showVerdict } from './verdict-view.mjs';
-import { createWeightsInput } from './weights-input.mjs';
+import { createEquationView } from '../views/equation.mjs';
+import { mountBenchmarkPanel } from '../benchmark/panel.mjs';
+import { setFieldErrors } from '../inputs/field-errors.mjs';
+import { count } from '../model/format-number.mjs';
+import { linkHeatmaps, renderMatrices } from '../views/matrices.mjs';
+import { renderPrintout } from '../views/printout.mjs';
+import { readUrlState, urlFor } from '../model/url-state.mjs';
+import { createSelection } from '../model/selection.mjs';
+import { linkViews } from '../views/linked-views.mjs';
+import { linkBackward, linkBag } from '../views/group-links.mjs';
+import { createStepThrough } from '../views/step.mjs';
+import { createTextInput } from '../inputs/text-input.mjs';
+import { createTokenJump } from '../inputs/token-jump.mjs';
+import { showPending, showVerdict } from '../views/verdict.mjs';
+import { createWeightsInput } from '../inputs/weights-input.mjs';
 
 // Main-thread budgets of a few milliseconds each, at the rates measured in headless Chromium
-// (GPT-2's shape): PRODUCT_BUDGET (compute.mjs) for the product, and a seeded W runs about
+// (GPT-2's shape): PRODUCT_BUDGET (compute/plan.mjs) for the product, and a seeded W runs about
 // 2.6·10^7 floats a second. Beyond either, the request goes to the worker; n = 64, V = 4096,
 // d = 64 stays here.
 const TABLE_BUDGET = 1 << 18;

@@ -1,8 +1,8 @@
 // From what the learner typed to both routes' results, in two steps: plan() checks the inputs
 // and every size limit (cheap), run() builds W and computes (the work grows with n·V·d). Every
 // failure becomes a FieldError naming the argument it is about, with the core's message verbatim.
-import { oneHotCells } from './cells.mjs';
-import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { oneHotCells } from '../model/cells.mjs';
+import { EmbedlabError } from '../embedlab/embedlab.mjs';
 
 export class FieldError extends Error {
   // field: the core's name of the argument (error-fields.mjs places it), or null for none.

@@ -3,7 +3,7 @@
 // ulps, which cells differ, and the grade with its one-sentence reason. Pure: no DOM, no WASM.
 import { count, scientific } from './format-number.mjs';
 
-// The grades, best first. Each has its own colour in style.css (.verdict.<state>).
+// The grades, best first. Each has its own colour in styles/base.css (.verdict.<state>).
 export const STATES = Object.freeze({
   identical: 'bit-identical',
   value: 'equal in value',

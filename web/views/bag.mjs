@@ -2,15 +2,15 @@
 // (sum, mean or max), as F.embedding_bag does; per_sample_weights scale each id's row (sum only);
 // ids equal to padding_idx are left out. For sum and mean a bag is also a row of a multi-hot
 // matrix M (B × V) times W; max has no such form.
-import { FieldError } from './compute.mjs';
-import { BAG_FIELDS } from './error-fields.mjs';
-import { byData, element } from './dom.mjs';
-import { count, plural } from './format-number.mjs';
-import { cells } from './cells.mjs';
-import { matrixTable } from './render-matrix.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
-import { REASONS } from './verdict.mjs';
-import { showPending, showVerdict } from './verdict-view.mjs';
+import { FieldError } from '../compute/plan.mjs';
+import { BAG_FIELDS } from '../model/error-fields.mjs';
+import { byData, element } from '../draw/dom.mjs';
+import { count, plural } from '../model/format-number.mjs';
+import { cells } from '../model/cells.mjs';
+import { matrixTable } from '../draw/render-matrix.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { REASONS } from '../model/verdict.mjs';
+import { showPending, showVerdict } from './verdict.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';

@@ -2,10 +2,10 @@
 // products of the one-hot row with column c of W. The zeros are dimmed and the one survivor
 // (j = idx[k]) lit; a big vocabulary shows the survivor, a few zeros each side and the ends,
 // with the rest counted. "Play" reveals the terms one after another (a CSS animation, which
-// style.css turns off for prefers-reduced-motion).
-import { element } from './dom.mjs';
-import { count, tensorFormatter } from './format-number.mjs';
-import { shownIndices } from './shown-indices.mjs';
+// styles/base.css turns off for prefers-reduced-motion).
+import { element } from '../draw/dom.mjs';
+import { count, tensorFormatter } from '../model/format-number.mjs';
+import { shownIndices } from '../model/shown-indices.mjs';
 
 const AROUND = 2;  // zeros shown each side of the survivor
 const CAP = 9;     // a vocabulary up to this size is shown whole

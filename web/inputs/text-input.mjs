@@ -4,10 +4,10 @@
 // ids get. V becomes the tokenizer's vocabulary size and d = TEXT_DIM when a tokenizer's first
 // tokens arrive; leaving the mode gives back the ids, V and d typed before. A text the
 // tokenizer cannot take is said under the text, and the chips and ids of the last good text stay.
-import { count, plural } from './format-number.mjs';
+import { count, plural } from '../model/format-number.mjs';
 import { createTokenChips } from './token-chips.mjs';
-import { TEXT_DIM, TOKENIZERS } from './tokenizers/catalog.mjs';
-import { createTokenizeChannel, progressMessage } from './tokenizers/client.mjs';
+import { TEXT_DIM, TOKENIZERS } from '../tokenizers/catalog.mjs';
+import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 
 // elements: { modes (the radio group), panel (what Text mode shows), text, tokenizer (a select),
 // status, error, chips, ids, idsHint, vocab, dim }; onPick(k) when a chip is picked.

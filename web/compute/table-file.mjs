@@ -5,7 +5,7 @@
 // A source of bytes: { size, read(begin, end) -> Promise<Uint8Array> }: a File (fileSource) or
 // bytes in memory (bytesSource) read any range; a fetch response (responseSource) reads forwards
 // only, dropping what is not wanted.
-import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { EmbedlabError } from '../embedlab/embedlab.mjs';
 
 // Bytes read and converted at once: large enough that the per-block costs vanish, small enough
 // that the block is nothing beside the table.

@@ -1,5 +1,5 @@
 // The picture on the first screen: one_hot(idx) (n × V) · W (V × d) = out (n × d) as cell grids.
-// Values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos in style.css, which
+// Values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos in styles/base.css, which
 // follow light and dark mode), with numbers where a cell is wide enough. For the selected token
 // k, its 1 is lit, row idx[k] of W glows and flows into row k of out, and the V − 1 rows of W
 // that its zeros multiply are dimmed. Big matrices are drawn summarised (equation-layout.mjs).
@@ -7,15 +7,15 @@
 // The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
 // shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
 // the canvas keeps what moves or is pointed at: the glow, the flows, and each token's row label
-// and row of out (data-token, for linked-views.mjs). Moving to another token slides the glow and
-// replays the flow (CSS transitions and an animation, which style.css turns off for
+// and row of out (data-token, for views/linked-views.mjs). Moving to another token slides the glow and
+// replays the flow (CSS transitions and an animation, which styles/base.css turns off for
 // prefers-reduced-motion); any other redraw (typing, a new width) is still, so that typing keeps
 // no animation running into the next keystroke's frame.
-import { element, writeAttribute, writeStyle } from './dom.mjs';
-import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from './equation-layout.mjs';
-import { count, tensorFormatter } from './format-number.mjs';
-import { percent } from './step-through.mjs';
-import { cssColor, mix, onThemeChange, readColors } from './theme-colors.mjs';
+import { element, writeAttribute, writeStyle } from '../draw/dom.mjs';
+import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from '../model/equation-layout.mjs';
+import { count, tensorFormatter } from '../model/format-number.mjs';
+import { percent } from './step.mjs';
+import { cssColor, mix, onThemeChange, readColors } from '../draw/theme-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const NUMBER_CELL = 46;  // px: wide enough for "-1.8061"
@@ -24,7 +24,7 @@ const LABEL_CHAR = 6.2;  // px per digit of a 10 px label
 const DIMMED = 0.22;     // the opacity of what the selected token multiplies by zero
 const ONE_SHARE = 0.35;  // an unlit 1: this much of the accent over the zero colour
 
-// What the canvas paints with: the custom properties of style.css (element.css in
+// What the canvas paints with: the custom properties of styles/base.css (element.css in
 // <embedding-demo>), with light mode's values should one be missing.
 const COLORS = {
   neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'],

@@ -3,10 +3,10 @@
 // clicking a chip or moving along with the arrow keys, Home and End picks that token (onPick(k),
 // at most once a frame; with pickOnHover, pointing at it too), and select(k) marks the token
 // picked. Each chip carries data-token, so that on the page pointing at it or focusing it marks
-// its token in every view (linked-views.mjs). Beyond CHIPS_SHOWN tokens the rest are counted,
+// its token in every view (views/linked-views.mjs). Beyond CHIPS_SHOWN tokens the rest are counted,
 // not drawn; the ids field holds them all.
-import { element, radioKeyTarget } from './dom.mjs';
-import { count, plural } from './format-number.mjs';
+import { element, radioKeyTarget } from '../draw/dom.mjs';
+import { count, plural } from '../model/format-number.mjs';
 
 const CHIPS_SHOWN = 1000;
 

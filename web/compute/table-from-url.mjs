@@ -1,11 +1,11 @@
 // The table at a URL, for <embedding-demo src="...">: a .npy file, fetched whole, or a model's
 // .safetensors file, streamed: its header, then the table's bytes converted as they arrive
-// (table-file.mjs), everything else dropped as it streams past, and the download stopped at the
+// (compute/table-file.mjs), everything else dropped as it streams past, and the download stopped at the
 // table's end. No Range request is made (plain static servers answer without one), so the bytes
 // before the table are downloaded, though never kept: a table at the end of a 1 GB file costs
 // 1 GB of download and the table's memory. src="model.safetensors#model.embed_tokens.weight"
 // names the tensor where the file's names point to none or to several.
-import { EmbedlabError } from './embedlab/embedlab.mjs';
+import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import {
   bytesSource, isNpyFile, readFirstBytes, readSafetensorsHeader, readSafetensorsTable,
   responseSource,

@@ -3,10 +3,10 @@
 // input that is wrong, as text, with aria-invalid on that input, and the view's output below.
 // The view recomputes when the page's result is new and once per frame after an input event;
 // beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
-import { FieldError, PRODUCT_BUDGET, wholeNumber } from './compute.mjs';
-import { element } from './dom.mjs';
-import { EmbedlabError } from './embedlab/embedlab.mjs';
-import { VIEW_COMPUTATIONS, viewWork } from './view-compute.mjs';
+import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
+import { element } from '../draw/dom.mjs';
+import { EmbedlabError } from '../embedlab/embedlab.mjs';
+import { VIEW_COMPUTATIONS, viewWork } from '../compute/view-compute.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
@@ -82,7 +82,7 @@ export function matrixItem(name, title, note) {
 
 // root: an empty element the view fills: the form (controls, fields as for createViewForm),
 // then a div.view-output holding the constant markup output.
-// kind: the view's computation in view-compute.mjs; read(result, form): its arguments, throwing
+// kind: the view's computation in compute/view-compute.mjs; read(result, form): its arguments, throwing
 // a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
 // core's EmbedlabError for a wrong input is shown by the form while the last output stays,
 // marked stale. offload: the page's createWorkerRunner(), which takes a computation beyond

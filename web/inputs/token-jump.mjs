@@ -1,8 +1,8 @@
 // Jump to token k of n in one action: a number field ("token k of n") and a slider beside the
 // step-through's arrows. Both answer the keyboard as inputs do (arrow keys; Home and End on
 // the slider), so token 500 of 10,000 is one keystroke or one drag away, not 500 presses of →.
-import { element } from './dom.mjs';
-import { count } from './format-number.mjs';
+import { element } from '../draw/dom.mjs';
+import { count } from '../model/format-number.mjs';
 
 // after: the element the controls follow; onPick(k) with the 0-based token chosen.
 export function createTokenJump(after, onPick) {

@@ -3,16 +3,16 @@
 // The lookup's gradient is a scatter-add: row v of dW adds, in position order, the rows of G
 // whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
 // GEMM that knows nothing of padding_idx.
-import { wholeNumber } from './compute.mjs';
-import { BACKWARD_FIELDS } from './error-fields.mjs';
-import { byData, element } from './dom.mjs';
-import { count, plural } from './format-number.mjs';
-import { cells, transposed } from './cells.mjs';
-import { matrixTable } from './render-matrix.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
-import { vectorText } from './step-through.mjs';
-import { REASONS } from './verdict.mjs';
-import { showPending, showVerdict } from './verdict-view.mjs';
+import { wholeNumber } from '../compute/plan.mjs';
+import { BACKWARD_FIELDS } from '../model/error-fields.mjs';
+import { byData, element } from '../draw/dom.mjs';
+import { count, plural } from '../model/format-number.mjs';
+import { cells, transposed } from '../model/cells.mjs';
+import { matrixTable } from '../draw/render-matrix.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { vectorText } from './step.mjs';
+import { REASONS } from '../model/verdict.mjs';
+import { showPending, showVerdict } from './verdict.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';

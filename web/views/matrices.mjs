@@ -2,11 +2,11 @@
 // Token rows are labelled by their id; the step-through token's row and id are marked in each.
 // On the page, a matrix too big for its table is drawn as a heatmap, its summarised table
 // behind a "Numbers" toggle.
-import { cells, transposed } from './cells.mjs';
-import { element } from './dom.mjs';
-import { createHeatmap } from './heatmap.mjs';
-import { renderMatrixTable } from './render-matrix.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
+import { cells, transposed } from '../model/cells.mjs';
+import { element } from '../draw/dom.mjs';
+import { createHeatmap } from '../draw/heatmap.mjs';
+import { renderMatrixTable } from '../draw/render-matrix.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 
 const label = (i) => String(i);
 

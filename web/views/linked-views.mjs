@@ -77,7 +77,7 @@ export function linkViews(root, selection, onPick) {
     update();
   });
   root.addEventListener('click', (event) => {
-    // Buttons pick on their own (step-through.mjs, equation-view.mjs).
+    // Buttons pick on their own (views/step.mjs, views/equation.mjs).
     if (event.target.closest?.('button')) return;
     const k = tokenOf(event.target);
     if (k !== null) onPick(k);

@@ -1,7 +1,7 @@
 // The tensors of a .safetensors file, to pick W from: its 2-D tensors in a <select> (name, dtype,
 // shape), the embedding table preselected when the names point to one, a progress bar while
 // the chosen tensor's bytes are read, and how its values became float32 once they are.
-import { count } from './format-number.mjs';
+import { count } from '../model/format-number.mjs';
 
 // "34 of 154 MB", "1,536 of 3,072 bytes": progress through a tensor's bytes in the file.
 export function bytesProgress(done, total) {

@@ -1,12 +1,12 @@
 // A big matrix as a <canvas> heatmap: each value a colour on the picture's diverging scale
-// (--eq-neg, --eq-zero, --eq-pos in style.css, light or dark), one canvas element however big the
+// (--eq-neg, --eq-zero, --eq-pos in styles/base.css, light or dark), one canvas element however big the
 // matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells a pixel stands
 // for a block of cells and shows the largest in magnitude (so a one-hot's lone 1 stays
 // visible); beyond READ_ALL cells, the cell at its centre (reading all of GPT-2's W would hold
 // up the page). Hovering shows the cell's (row, col) and value in a line below; the selected
 // token's row (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element, writeStyle } from './dom.mjs';
-import { tensorFormatter } from './format-number.mjs';
+import { tensorFormatter } from '../model/format-number.mjs';
 import { onThemeChange, readColors } from './theme-colors.mjs';
 
 const MAX_WIDTH = 512;
@@ -25,7 +25,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
   canvas.setAttribute('role', 'img');
   const readout = element('figcaption', 'heatmap-readout');
   const frame = element('div', 'heatmap-frame');
-  // The selected token's band, and the band of the token pointed at elsewhere (linked-views.mjs).
+  // The selected token's band, and the band of the token pointed at elsewhere (views/linked-views.mjs).
   const bands = { outline: element('div', 'heatmap-outline'), linked: element('div', 'heatmap-outline linked') };
   frame.append(canvas, bands.outline, bands.linked);
   node.append(frame, readout);

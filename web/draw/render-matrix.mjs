@@ -3,8 +3,8 @@
 // resizes that table and rewrites only the cells whose text or classes changed, so typing one
 // id costs a few DOM writes instead of thousands of new elements.
 import { element } from './dom.mjs';
-import { tensorFormatter } from './format-number.mjs';
-import { countShown } from './shown-indices.mjs';
+import { tensorFormatter } from '../model/format-number.mjs';
+import { countShown } from '../model/shown-indices.mjs';
 
 function shownValues(matrix, rows, cols) {
   const values = [];

@@ -1,10 +1,10 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
 // each route does for it and for the whole batch. The token picker is a radio group of buttons
 // with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
-import { element, radioKeyTarget } from './dom.mjs';
-import { count, tensorFormatter } from './format-number.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from './shown-indices.mjs';
-import { gradeComparison } from './verdict.mjs';
+import { element, radioKeyTarget } from '../draw/dom.mjs';
+import { count, tensorFormatter } from '../model/format-number.mjs';
+import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { gradeComparison } from '../model/verdict.mjs';
 import { termByTerm } from './term-by-term.mjs';
 
 // "75.0%", with more decimals where one would round a share below 100% up to "100.0%".

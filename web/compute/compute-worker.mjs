@@ -1,23 +1,23 @@
 // A module Web Worker that runs compute.run() off the page's main thread, with a WASM instance
-// and a cached W of its own. Protocol (compute-in-worker.mjs is the other side):
+// and a cached W of its own. Protocol (compute/worker-client.mjs is the other side):
 //   in:  first { wasmURL }: where the page's module came from, to load this one's
 //   in:  { id, p: plan() (an npy table's matrix only when the worker lacks it), haveKey }
 //   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
 //        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
 //        | { id, bug }. result holds W only when haveKey (the page's W) is not p's table.
-// A view's request (view-compute.mjs) runs beside the cached W:
+// A view's request (compute/view-compute.mjs) runs beside the cached W:
 //   in:  { viewId, kind, tableKey, args };
 //   out: { viewId, computed } | { viewId, error: the core's message } | { viewId, missing: true }
 //        (the worker's W is not tableKey's) | { viewId, bug }.
 // A .safetensors table is read here, so a large one never blocks the page; it becomes the
-// worker's W (loadTable() in compute-in-worker.mjs is the other side):
+// worker's W (loadTable() in compute/worker-client.mjs is the other side):
 //   in:  { loadId, file: a File, headerBytes, name, key }; a newer loadId stops an older read,
 //        and { loadId } alone only stops it
 //   out: { loadId, progress: { name, done, total } } per block, then { loadId, cachedKey,
 //        loaded: { weight (a copy), table } } | { loadId, error: the core's message }
 //        | { loadId, stopped: true } | { loadId, bug }.
-import { FieldError, run, tableFor } from './compute.mjs';
-import { EmbedlabError, loadEmbedlab } from './embedlab/embedlab.mjs';
+import { FieldError, run, tableFor } from './plan.mjs';
+import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { fileSource, readSafetensorsTable } from './table-file.mjs';
 import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
 

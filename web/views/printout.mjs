@@ -2,7 +2,7 @@
 // (the core's formatTensor), so the page can be read line by line next to the notebook, and the
 // Copy button gives a script that prints the same text in PyTorch. Costs a pass over W: built
 // only when shown.
-import { element } from './dom.mjs';
+import { element } from '../draw/dom.mjs';
 
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 

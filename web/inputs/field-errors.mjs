@@ -2,7 +2,7 @@
 // (error-fields.mjs). Each input has one role="alert" paragraph, "<input id>-error" (the .npy
 // file's is "weights-error"); the input gets aria-invalid while it shows a message. An argument
 // no input stands for is shown under the ids, marking nothing. Messages are set as text, never HTML.
-import { PAGE_FIELDS } from './error-fields.mjs';
+import { PAGE_FIELDS } from '../model/error-fields.mjs';
 
 const BOXES = { ids: 'ids-error', vocab: 'vocab-error', dim: 'dim-error', seed: 'seed-error',
                 'npy-file': 'weights-error' };

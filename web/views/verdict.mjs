@@ -1,9 +1,9 @@
 // The verdict: do the two routes agree, and how closely? One of four grades (verdict.mjs), each
 // with its colour and one sentence, the counts behind it and what its terms mean. The box is an
 // aria-live region, so a screen reader hears each new verdict.
-import { element } from './dom.mjs';
-import { count } from './format-number.mjs';
-import { DEFINITIONS, formatAbsDiff, gradeComparison } from './verdict.mjs';
+import { element } from '../draw/dom.mjs';
+import { count } from '../model/format-number.mjs';
+import { DEFINITIONS, formatAbsDiff, gradeComparison } from '../model/verdict.mjs';
 
 // box -> the verdict it shows, as showVerdict() last drew it.
 const lastShown = new WeakMap();
@@ -20,7 +20,7 @@ function stat(term, value, definition) {
 // comparison: the core's compare(expected, actual); expected, actual: the two results as
 // matrices { rows, cols, data: Float32Array }; reasons: one of verdict.mjs's REASONS.
 // Returns cellClass(value, i, j) for the two results' tables: 'differs' on each cell whose bits
-// differ, which style.css outlines in the grade's colour ('differs-<state>').
+// differ, which styles/base.css outlines in the grade's colour ('differs-<state>').
 export function showVerdict(box, comparison, expected, actual, reasons) {
   const grade = gradeComparison(comparison, expected.data, actual.data, reasons);
   const all = count(comparison.elements);
