@@ -108,7 +108,7 @@ describe('bag view', () => {
     const output = await cellsOf('output');
     assertCellsClose(output, torch.output, 'F.embedding_bag');
     // Bag 1 = [1, 2] less the padding id: row 2 of W alone.
-    const W = await tableCells(env.page, 'weight-box');
+    const W = await tableCells(env.page, '#matrices [data-box="weight"]');
     assert.deepEqual(output[1].slice(1), W[2].slice(1));
     assert.equal(await verdictWord(), 'bit-identical');
     assert.equal(await env.page.locator(`${view} .bag-id.skipped`).count(), 1);

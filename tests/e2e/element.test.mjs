@@ -95,7 +95,7 @@ describe('<embedding-demo>', () => {
     assert.equal(await alert('bad'),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.equal(await alert('view'),
-      'view="matrix" is not one of: equation, compare, lookup, onehot, step, printout, backward, bag, benchmark');
+      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, bag, benchmark');
     assert.equal(await page.evaluate(() => document.getElementById('bad').error),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
@@ -190,7 +190,7 @@ describe('<embedding-demo>', () => {
     assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'product')), NOTEBOOK_PRODUCT);
     assert.equal(await demoText(page, '#onehot', '.verdict-word'), 'bit-identical');
     const printed = await page.evaluate(() =>
-      [...document.getElementById('printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
+      [...document.querySelector('#printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
     // Their numbers are checked against PyTorch in backward.test.mjs and bag.test.mjs.
     assert.equal((await demoCells(page, '#backward', 'grad')).length, 4);

@@ -21,7 +21,7 @@ const V = 4;
 const D = 5;
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
-async function pictureState(page, root = '#equation') {
+async function pictureState(page, root = '#results .equation-figure') {
   const { cells } = await readPicture(page, root);
   const overlay = await page.evaluate((selector) => {
     const host = document.querySelector(selector);
@@ -66,10 +66,10 @@ describe('the equation picture', () => {
 
   // The bottoms of the picture and the verdict, and the viewport's height.
   const firstScreen = () => env.page.evaluate(() => ({
-    picture: document.querySelector('#equation svg').getBoundingClientRect().bottom,
-    counts: document.querySelector('#equation .equation-counts').getBoundingClientRect().bottom,
-    verdict: document.getElementById('verdict').getBoundingClientRect().bottom,
-    top: document.querySelector('#equation svg').getBoundingClientRect().top,
+    picture: document.querySelector('#results .equation-figure svg').getBoundingClientRect().bottom,
+    counts: document.querySelector('#results .equation-figure .equation-counts').getBoundingClientRect().bottom,
+    verdict: document.querySelector('#results .verdict').getBoundingClientRect().bottom,
+    top: document.querySelector('#results .equation-figure svg').getBoundingClientRect().top,
     height: innerHeight,
   }));
 
@@ -126,8 +126,8 @@ describe('the equation picture', () => {
   test('another token: the glow moves and the flow replays; no motion when reduced', async () => {
     const { page } = env;
     const before = await pictureState(page);
-    await page.click('#equation button[aria-label="Next token"]');
-    await page.waitForFunction(() => document.querySelector('#equation .equation-token').textContent.includes('idx[1]'));
+    await page.click('#results .equation-figure button[aria-label="Next token"]');
+    await page.waitForFunction(() => document.querySelector('#results .equation-figure .equation-token').textContent.includes('idx[1]'));
     const after = await pictureState(page);
     assert.equal(after.token, 'token 2 of 3: idx[1] = 3');
     assert.equal(after.lit, 1 * V + IDS[1]);
@@ -136,11 +136,11 @@ describe('the equation picture', () => {
     assert.equal(after.dimmedWeights, (V - 1) * D);
     assert.deepEqual(after.misPainted, []);
     // The step-through below follows the same token.
-    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 2 of 3: id 3');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 2 of 3: id 3');
 
     const motion = () => page.evaluate(() => ({
-      glow: getComputedStyle(document.querySelector('#equation .eq-glow-row')).transitionDuration,
-      flow: getComputedStyle(document.querySelector('#equation .eq-flow')).animationName,
+      glow: getComputedStyle(document.querySelector('#results .equation-figure .eq-glow-row')).transitionDuration,
+      flow: getComputedStyle(document.querySelector('#results .equation-figure .eq-flow')).animationName,
     }));
     const moving = await motion();
     assert.notEqual(moving.glow, '0s');
@@ -148,7 +148,7 @@ describe('the equation picture', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     assert.deepEqual(await motion(), { glow: '0s', flow: 'none' });
     await page.emulateMedia({ reducedMotion: 'no-preference' });
-    await page.click('#equation button[aria-label="Previous token"]');
+    await page.click('#results .equation-figure button[aria-label="Previous token"]');
   });
 
   test('n = 64, V = 4096, d = 64: drawn summarised, the page under 3,000 elements', async () => {
@@ -162,7 +162,7 @@ describe('the equation picture', () => {
     await page.locator('#benchmark').scrollIntoViewIfNeeded();
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
     assert.ok(elements < 3000, `${elements} elements`);
-    const picture = await page.$eval('#equation', (box) => box.getElementsByTagName('*').length);
+    const picture = await page.$eval('#results .equation-figure', (box) => box.getElementsByTagName('*').length);
     assert.ok(picture < 400, `the picture has ${picture} elements`);
 
     const state = await pictureState(page);

@@ -14,7 +14,7 @@ const DEFAULT_ROWS = ['2', '3', '1'];
 // A valid intermediate input becomes the last good result: wait until W has this shape.
 function waitForWeightShape(page, shape) {
   return page.waitForFunction((text) =>
-    document.querySelector('#weight-box caption')?.textContent.includes(`: ${text}`), shape);
+    document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes(`: ${text}`), shape);
 }
 
 describe('bad input', () => {
@@ -37,8 +37,8 @@ describe('bad input', () => {
     await waitForVerdict(page, 'no result');
     assert.ok(await page.locator('#results').evaluate((node) => node.classList.contains('stale')));
     // The last good result is still there, and said to be so.
-    assert.deepEqual((await tableCells(page, 'lookup-box')).map((row) => row[0]), DEFAULT_ROWS);
-    assert.ok((await page.textContent('#verdict .verdict-sentence')).endsWith(`last valid input: ${lastValid}.`));
+    assert.deepEqual((await tableCells(page, '#results [data-box="lookup"]')).map((row) => row[0]), DEFAULT_ROWS);
+    assert.ok((await page.textContent('#results .verdict .verdict-sentence')).endsWith(`last valid input: ${lastValid}.`));
   }
 
   // Back to the default input (2, 3, 1; V = max id + 1 = 4; d = 5): the W of that input shown,
@@ -49,7 +49,7 @@ describe('bad input', () => {
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await errorText(page, errorId), '');
     assert.ok(!(await page.locator('#results').evaluate((node) => node.classList.contains('stale'))));
-    assert.deepEqual((await tableCells(page, 'lookup-box')).map((row) => row[0]), DEFAULT_ROWS);
+    assert.deepEqual((await tableCells(page, '#results [data-box="lookup"]')).map((row) => row[0]), DEFAULT_ROWS);
   }
 
   const cases = [
@@ -160,8 +160,8 @@ describe('bad input', () => {
     const { page } = env;
     await page.evaluate(() => {
       window.verdictTexts = [];
-      new MutationObserver(() => window.verdictTexts.push(document.getElementById('verdict').textContent))
-        .observe(document.getElementById('verdict'), { childList: true, subtree: true, characterData: true });
+      new MutationObserver(() => window.verdictTexts.push(document.querySelector('#results .verdict').textContent))
+        .observe(document.querySelector('#results .verdict'), { childList: true, subtree: true, characterData: true });
     });
     await page.fill('#dim', '8192');
     await waitForWeightShape(page, '4 × 8192');
@@ -218,7 +218,7 @@ describe('bad input', () => {
 
   test('the file source without a file asks for one', async () => {
     const { page } = env;
-    await page.check('#source-npy');
+    await page.check('#source-file');
     await expectError('weights-error', 'choose or drop a .npy or .safetensors file holding W (V × d)');
     assert.ok(await page.isDisabled('#vocab'));
     await page.check('#source-seed');
@@ -227,13 +227,13 @@ describe('bad input', () => {
 
   test('a file named .npy that is not one, and a file of neither kind', async () => {
     const { page } = env;
-    await page.setInputFiles('#npy-file', {
+    await page.setInputFiles('#weights-file', {
       name: 'notes.npy', mimeType: 'text/plain', buffer: Buffer.from('hello'),
     });
     await expectError('weights-error',
       'notes.npy: not a .npy file: it should start with "\\x93NUMPY" (what np.save writes), but starts with "hello"');
     // Any other file is read as .safetensors, as the CLI reads it.
-    await page.setInputFiles('#npy-file', {
+    await page.setInputFiles('#weights-file', {
       name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello'),
     });
     await expectError('weights-error', 'notes.txt: not a .safetensors file: it is 5 bytes long, ' +
@@ -246,7 +246,7 @@ describe('bad input', () => {
     const { page } = env;
     const bytes = npyFloat32(2, 2, [1, 2, 3, 4]);
     bytes.write("(4,),   ", bytes.indexOf('(2, 2)'), 'latin1');
-    await page.setInputFiles('#npy-file', { name: 'v.npy', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.setInputFiles('#weights-file', { name: 'v.npy', mimeType: 'application/octet-stream', buffer: bytes });
     await expectError('weights-error', 'v.npy: expected a 2-D array (V, d), found shape (4,) (1-D)');
     await page.check('#source-seed');
     await expectRecovered('weights-error');
@@ -269,10 +269,10 @@ describe('bad input', () => {
       await expectRecovered(errorId);
     }
     const name = '<img src=y onerror=window.__pwned=3>.npy';
-    await page.setInputFiles('#npy-file', { name, mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
+    await page.setInputFiles('#weights-file', { name, mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
     await waitForVerdict(page, 'no result');
     assert.match(await errorText(page, 'weights-error'), /^<img src=y onerror=window.__pwned=3>\.npy: /);
-    assert.equal(await page.textContent('#npy-name'), name);
+    assert.equal(await page.textContent('#file-name'), name);
     assert.equal(await page.$$eval('main img, main script, main b', (nodes) => nodes.length), 0);
     await page.check('#source-seed');
     await expectRecovered('weights-error');

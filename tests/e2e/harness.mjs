@@ -62,7 +62,7 @@ const BUSY_SECTION = 'main [aria-busy="true"]';
 // screen have caught up with it (web/page/deferred-redraw.mjs marks them aria-busy until then).
 export function waitForVerdict(page, word, timeout = 10_000) {
   return page.waitForFunction(([expected, pending, busy]) =>
-    document.querySelector('#verdict .verdict-word')?.textContent === expected &&
+    document.querySelector('#results .verdict .verdict-word')?.textContent === expected &&
     (pending.includes(expected) || !document.querySelector(busy)),
   [word, PENDING_WORDS, BUSY_SECTION], { timeout });
 }
@@ -74,9 +74,9 @@ export function waitForVerdict(page, word, timeout = 10_000) {
 export function waitForLookupRows(page, ids, timeout = 10_000) {
   return page.waitForFunction(([expected, busy]) => {
     if (document.querySelector(busy)) return false;
-    const caption = document.querySelector('#lookup-box caption')?.textContent ?? '';
+    const caption = document.querySelector('#results [data-box="lookup"] caption')?.textContent ?? '';
     if (!caption.includes(`: ${expected.length} × `)) return false;
-    const labels = [...document.querySelectorAll('#lookup-box tbody th')]
+    const labels = [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
       .map((th) => th.textContent).filter((label) => label !== '⋮');
     if (labels.length === expected.length) return labels.join(',') === expected.join(',');
     const ends = (list) => [...list.slice(0, 3), ...list.slice(-3)].join(',');
@@ -84,9 +84,17 @@ export function waitForLookupRows(page, ids, timeout = 10_000) {
   }, [ids.map(String), BUSY_SECTION], { timeout });
 }
 
-// The cell texts of the table in box #id: [[row label, cell, cell, ...], ...] (tbody rows).
-export function tableCells(page, id) {
-  return page.$$eval(`#${id} tbody tr`, (rows) =>
+// The page's table boxes, by the name of the matrix each shows.
+export const BOXES = Object.freeze({
+  lookup: '#results [data-box="lookup"]', product: '#results [data-box="product"]',
+  weight: '#matrices [data-box="weight"]', onehot: '#matrices [data-box="onehot"]',
+  linear: '#matrices [data-box="linear"]',
+});
+
+// The cell texts of the table in the box `selector` names: [[row label, cell, cell, ...], ...]
+// (tbody rows).
+export function tableCells(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (rows) =>
     rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
 }
 
@@ -98,7 +106,7 @@ export async function showLargeCase(page) {
   await page.fill('#vocab', '4096');
   await page.fill('#dim', '64');
   await page.fill('#ids', ids.join(', '));
-  await page.waitForFunction(() => document.querySelector('#lookup-box caption')?.textContent.includes('64 × 64'));
+  await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('64 × 64'));
   await waitForVerdict(page, 'bit-identical');
   return ids;
 }

@@ -34,15 +34,15 @@ describe('keyboard only', () => {
     throw new Error(`Tab never reached ${selector}; passed ${passed.map((p) => p.name).join(', ')}`);
   }
 
-  const stepTitle = () => env.page.textContent('#step-detail .step-title');
+  const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
 
   test('Tab order follows the page, with a visible focus ring on each control', async () => {
-    const passed = await tabTo('#step-tokens [aria-checked="true"]');
+    const passed = await tabTo('#step [data-part="tokens"] [aria-checked="true"]');
     const names = passed.map((p) => p.name);
     // The skip link first; the header's links, if any, then the controls in reading order.
     assert.equal(names[0], 'Skip to the results');
     // '→': the picture's next-token button (its previous-token button is disabled on token 1).
-    assert.deepEqual(names.slice(-8), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'npy-file', '→', '2']);
+    assert.deepEqual(names.slice(-8), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'weights-file', '→', '2']);
     for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
   });
 
@@ -51,16 +51,16 @@ describe('keyboard only', () => {
     await page.focus('#ids');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('3, 2, 0, 1');
-    await page.waitForFunction(() => document.querySelectorAll('#lookup-box tbody tr').length === 4);
-    assert.deepEqual((await tableCells(page, 'lookup-box'))[0].slice(1),
+    await page.waitForFunction(() => document.querySelectorAll('#results [data-box="lookup"] tbody tr').length === 4);
+    assert.deepEqual((await tableCells(page, '#results [data-box="lookup"]'))[0].slice(1),
       ['-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953']);
     await tabTo('#source-seed');
     await page.keyboard.press('ArrowDown');
     assert.ok(await page.isChecked('#source-tf'));
-    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '0.3300');
+    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.3300');
     await page.keyboard.press('ArrowUp');
     assert.ok(await page.isChecked('#source-seed'));
-    await page.waitForFunction(() => document.querySelector('#lookup-box td')?.textContent === '-2.8400');
+    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '-2.8400');
   });
 
   test('stepping through the tokens of 2, 3, 1', async () => {
@@ -68,54 +68,54 @@ describe('keyboard only', () => {
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
-    await page.focus('#npy-file');
-    await tabTo('#step-tokens [aria-checked="true"]');
+    await page.focus('#weights-file');
+    await tabTo('#step [data-part="tokens"] [aria-checked="true"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
-    assert.equal(await page.textContent('#step-detail .step-list li:first-child code'), '[0, 0, 1, 0]');
-    assert.equal(await page.textContent('#step-detail .step-list li:first-child mark'), '1');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child code'), '[0, 0, 1, 0]');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child mark'), '1');
 
     await page.keyboard.press('ArrowRight');
     assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-checked')), 'true');
     assert.equal(await page.evaluate(() => document.activeElement.textContent), '3');
-    assert.equal(await page.textContent('#step-detail .step-list li:first-child code'), '[0, 0, 0, 1]');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child code'), '[0, 0, 0, 1]');
     // The chosen token is marked in every table: its W row, its one-hot row, both outputs.
-    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '3');
-    assert.equal(await page.getAttribute('#onehot-box tr.current', 'data-index'), '1');
-    assert.equal(await page.getAttribute('#lookup-box tr.current', 'data-index'), '1');
-    assert.equal(await page.getAttribute('#product-box tr.current', 'data-index'), '1');
-    assert.equal(await page.textContent('#linear-box thead th.current'), '3');
+    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '3');
+    assert.equal(await page.getAttribute('#matrices [data-box="onehot"] tr.current', 'data-index'), '1');
+    assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '1');
+    assert.equal(await page.getAttribute('#results [data-box="product"] tr.current', 'data-index'), '1');
+    assert.equal(await page.textContent('#matrices [data-box="linear"] thead th.current'), '3');
 
     await page.keyboard.press('End');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.ok(await page.isDisabled('#step-next'));
+    assert.ok(await page.isDisabled('#step [data-part="next"]'));
     await page.keyboard.press('ArrowRight');  // stays on the last token
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
     await page.keyboard.press('Home');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
-    assert.ok(await page.isDisabled('#step-prev'));
+    assert.ok(await page.isDisabled('#step [data-part="prev"]'));
 
     // Tab leaves the group (one tab stop) for the next button; Enter and Space press it.
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.part), 'next');
     await page.keyboard.press('Enter');
     assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
-    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-next');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.part), 'next');
     // At the last token the button is disabled; the focus moves to the chosen token, not away.
     await page.keyboard.press('Space');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.ok(await page.isDisabled('#step-next'));
+    assert.ok(await page.isDisabled('#step [data-part="next"]'));
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'token 3 of 3, id 1');
   });
 
   test('the work each route does', async () => {
     const { page } = env;
-    const detail = await page.textContent('#step-detail');
+    const detail = await page.textContent('#step [data-part="detail"]');
     // For one token of V = 4, d = 5: 20 multiply-adds, 15 of them by zero, against 5 copies.
     assert.match(detail, /d = 5 copies/);
     assert.match(detail, /V·d = 20 multiply-adds, 15 of them by zero/);
     assert.match(detail, /0·W\[0\] \+ 1·W\[1\] \+ 0·W\[2\] \+ 0·W\[3\]/);
-    const work = (await tableCells(page, 'step-detail')).map((row) => row.join(' | '));
+    const work = (await tableCells(page, '#step [data-part="detail"]')).map((row) => row.join(' | '));
     assert.deepEqual(work, [
       'operations | n·d = 15 copies | n·V·d = 60 multiply-adds',
       'multiplications by zero | 0 | n·(V−1)·d = 45 (75.0%)',

@@ -72,12 +72,12 @@ export async function loadThroughPage(env, file, { vocab, dim, ids }) {
   });
   const memory = sampleMemory(env.profile);
   const start = performance.now();
-  await page.setInputFiles('#npy-file', file);
+  await page.setInputFiles('#weights-file', file);
   await page.waitForFunction((name) => document.getElementById('tensor-status').textContent.startsWith(`${name} (`),
     TABLE_NAME, { timeout: 300_000 });
   const readMs = performance.now() - start;
   const read = memory.stop();
-  await page.waitForFunction((shape) => document.querySelector('#weight-box caption')?.textContent.includes(shape),
+  await page.waitForFunction((shape) => document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes(shape),
     `${vocab} × ${dim}`, { timeout: 300_000 });
   await waitForLookupRows(page, ids, 300_000);
   await waitForVerdict(page, 'bit-identical', 300_000);

@@ -59,11 +59,11 @@ describe('layout', () => {
     await shoot('phone-full.png', true);
 
     await page.fill('#dim', '24');
-    await page.waitForFunction(() => document.querySelector('#weight-box caption')?.textContent.includes('× 24'));
+    await page.waitForFunction(() => document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes('× 24'));
     assert.equal(await pageOverflow(env.page), 0);
-    const box = await page.$eval('#weight-box', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
+    const box = await page.$eval('#matrices [data-box="weight"]', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
     assert.ok(box.scroll > box.client, 'the 24-column table scrolls inside its box');
     await page.fill('#dim', '5');
-    await page.waitForFunction(() => document.querySelector('#weight-box caption')?.textContent.includes('× 5'));
+    await page.waitForFunction(() => document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes('× 5'));
   });
 });

@@ -6,7 +6,7 @@
 // the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, showLargeCase, waitForVerdict } from './harness.mjs';
+import { BOXES, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -22,7 +22,7 @@ describe('linked views', () => {
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
-  const stepTitle = () => env.page.textContent('#step-detail .step-title');
+  const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
   // The screen from the top of a section, at 1280 and 375 px wide (an element's own screenshot
   // of a section below the fold can come out blank: content-visibility).
   async function shoot(selector, name) {
@@ -36,18 +36,18 @@ describe('linked views', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   }
   // The views that mark a node as linked, by what they are.
-  const linked = () => env.page.evaluate(() => {
+  const linked = () => env.page.evaluate((boxes) => {
     const all = (s) => [...document.querySelectorAll(s)];
-    const indices = (box) => all(`#${box} tbody tr.linked`).map((tr) => Number(tr.dataset.index));
+    const indices = (box) => all(`${boxes[box]} tbody tr.linked`).map((tr) => Number(tr.dataset.index));
     return {
-      weight: indices('weight-box'), onehot: indices('onehot-box'),
-      lookup: indices('lookup-box'), product: indices('product-box'),
-      linear: all('#linear-box thead th.linked').map((th) => th.textContent),
-      onehotColumns: all('#onehot-box thead th.linked').map((th) => th.textContent),
-      steps: all('#step-tokens button.linked').map((b) => Number(b.dataset.step)),
-      picture: all('#equation .linked').map((node) => Number(node.dataset.token)),
+      weight: indices('weight'), onehot: indices('onehot'),
+      lookup: indices('lookup'), product: indices('product'),
+      linear: all('#matrices [data-box="linear"] thead th.linked').map((th) => th.textContent),
+      onehotColumns: all('#matrices [data-box="onehot"] thead th.linked').map((th) => th.textContent),
+      steps: all('#step [data-part="tokens"] button.linked').map((b) => Number(b.dataset.step)),
+      picture: all('#results .equation-figure .linked').map((node) => Number(node.dataset.token)),
     };
-  });
+  }, BOXES);
   // Token k of ids [2, 3, 1] marked in every view (its id in W and W.T).
   const everywhere = (k, id, pictureNodes) => ({
     weight: [id], onehot: [k], lookup: [k], product: [k], linear: [String(id)],
@@ -58,41 +58,41 @@ describe('linked views', () => {
     const { page } = env;
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
     // A row of the lookup's output: token 1 (id 3).
-    await page.hover('#lookup-box tbody tr[data-index="1"] td');
+    await page.hover('#results [data-box="lookup"] tbody tr[data-index="1"] td');
     assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2', 'hovering leaves the step alone');
     // W's row 1 belongs to token 2; W.T's column header 2 to token 0; a step button; the picture.
-    await page.hover('#weight-box tbody tr[data-index="1"] th');
+    await page.hover('#matrices [data-box="weight"] tbody tr[data-index="1"] th');
     assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
-    await page.hover('#linear-box thead th:nth-child(4)');  // the header of column 2
+    await page.hover('#matrices [data-box="linear"] thead th:nth-child(4)');  // the header of column 2
     assert.deepEqual(await linked(), everywhere(0, 2, PICTURE_ROW));
-    await page.hover('#step-tokens button[data-step="2"]');
+    await page.hover('#step [data-part="tokens"] button[data-step="2"]');
     assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
-    await page.hover('#equation text[data-token="1"]');
+    await page.hover('#results .equation-figure text[data-token="1"]');
     assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
-    await page.hover('#lookup-box tbody tr[data-index="1"] td');
+    await page.hover('#results [data-box="lookup"] tbody tr[data-index="1"] td');
     await saveScreenshot(page, 'linked-hover-1280.png');
     // Pointing elsewhere clears the marks; focusing a token marks it too.
     await page.hover('#matrices h2');
     assert.deepEqual((await linked()).lookup, []);
-    await page.focus('#step-tokens [aria-checked="true"]');
+    await page.focus('#step [data-part="tokens"] [aria-checked="true"]');
     assert.deepEqual((await linked()).lookup, [0]);
 
-    await page.click('#product-box tbody tr[data-index="2"] td');
+    await page.click('#results [data-box="product"] tbody tr[data-index="2"] td');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '1');
-    await page.click('#equation text[data-token="0"]');
+    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '1');
+    await page.click('#results .equation-figure text[data-token="0"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
   });
 
   test('the product term by term: V products, the zeros dimmed, one survivor', async () => {
     const { page } = env;
     const terms = () => page.evaluate(() => ({
-      zeros: [...document.querySelectorAll('#step-detail .term.zero')].map((t) => t.textContent),
-      survivor: [...document.querySelectorAll('#step-detail .term.survivor')].map((t) => t.textContent),
-      gaps: document.querySelectorAll('#step-detail .term.gap').length,
-      count: document.querySelector('#step-detail .terms-count').textContent,
-      opacity: getComputedStyle(document.querySelector('#step-detail .term.zero')).opacity,
+      zeros: [...document.querySelectorAll('#step [data-part="detail"] .term.zero')].map((t) => t.textContent),
+      survivor: [...document.querySelectorAll('#step [data-part="detail"] .term.survivor')].map((t) => t.textContent),
+      gaps: document.querySelectorAll('#step [data-part="detail"] .term.gap').length,
+      count: document.querySelector('#step [data-part="detail"] .terms-count').textContent,
+      opacity: getComputedStyle(document.querySelector('#step [data-part="detail"] .term.zero')).opacity,
     }));
     // Token 1 (id 2) of V = 4: 1·W[2, 0] and three zeros, each times its W[j, 0] (the notebook's).
     const shown = await terms();
@@ -111,8 +111,8 @@ describe('linked views', () => {
     assert.equal(shown.count, 'V = 4 products with column 0 of W: 3 by zero (dimmed), 1 survivor, W[2, 0].');
 
     // Play reveals the terms in turn, and not at all under prefers-reduced-motion.
-    const animation = () => page.$eval('#step-detail .terms.playing .term', (t) => getComputedStyle(t).animationName);
-    await page.click('#step-detail .terms-play');
+    const animation = () => page.$eval('#step [data-part="detail"] .terms.playing .term', (t) => getComputedStyle(t).animationName);
+    await page.click('#step [data-part="detail"] .terms-play');
     assert.equal(await animation(), 'term-in');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     assert.equal(await animation(), 'none');
@@ -121,7 +121,7 @@ describe('linked views', () => {
     // V = 1000, id 500: the survivor, two zeros each side, the ends, and the rest counted.
     await page.fill('#vocab', '1000');
     await page.fill('#ids', '500');
-    await page.waitForFunction(() => document.querySelector('#step-detail .step-title')?.textContent === 'Token 1 of 1: id 500');
+    await page.waitForFunction(() => document.querySelector('#step [data-part="detail"] .step-title')?.textContent === 'Token 1 of 1: id 500');
     const big = await terms();
     assert.equal(big.survivor.length, 1);
     assert.equal(big.zeros.length, 3 + 4 + 3);
@@ -137,13 +137,13 @@ describe('linked views', () => {
     const ids = Array.from({ length: 10_000 }, (_, i) => (i * 7) % 50);
     await page.fill('#vocab', '50');
     await page.fill('#ids', ids.join(', '));
-    await page.waitForFunction(() => document.querySelector('#step-detail .step-title')?.textContent.includes('of 10,000'));
+    await page.waitForFunction(() => document.querySelector('#step [data-part="detail"] .step-title')?.textContent.includes('of 10,000'));
     await page.fill('#step-index', '500');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     assert.equal(await page.inputValue('#step-slider'), '500');
     // The chosen token is marked in the tables and the picker, far from the ends.
-    assert.equal(await page.getAttribute('#lookup-box tr.current', 'data-index'), '499');
-    assert.equal(await page.getAttribute('#step-tokens [aria-checked="true"]', 'data-step'), '499');
+    assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '499');
+    assert.equal(await page.getAttribute('#step [data-part="tokens"] [aria-checked="true"]', 'data-step'), '499');
 
     await page.focus('#step-slider');
     await page.keyboard.press('End');
@@ -171,23 +171,23 @@ describe('linked views', () => {
     await page.locator('#backward').scrollIntoViewIfNeeded();
     await page.waitForSelector('#backward [data-part="verdict"][data-state]');
     // id 3 is at positions 1 and 3: dW[3] = G[1] + G[3].
-    await page.hover('#backward-view [data-box="grad"] tbody tr[data-index="3"] th');
-    assert.deepEqual(await marked('#backward-view [data-box="upstream"] tr.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#backward-view [data-box="product"] tr.linked'), ['3']);
-    await page.hover('#backward-view [data-box="upstream"] tbody tr[data-index="2"] td');
-    assert.deepEqual(await marked('#backward-view [data-box="grad"] tr.linked'), ['1']);
-    assert.deepEqual(await marked('#backward-view [data-box="upstream"] tr.linked'), ['2']);
+    await page.hover('#backward [data-box="grad"] tbody tr[data-index="3"] th');
+    assert.deepEqual(await marked('#backward [data-box="upstream"] tr.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#backward [data-box="product"] tr.linked'), ['3']);
+    await page.hover('#backward [data-box="upstream"] tbody tr[data-index="2"] td');
+    assert.deepEqual(await marked('#backward [data-box="grad"] tr.linked'), ['1']);
+    assert.deepEqual(await marked('#backward [data-box="upstream"] tr.linked'), ['2']);
 
     // offsets 0, 2: bag 1 holds idx[2:4] = ids 1 and 3.
     await page.locator('#bag').scrollIntoViewIfNeeded();
     await page.waitForSelector('#bag [data-part="verdict"][data-state]');
-    await page.hover('#bag-view [data-box="output"] tbody tr[data-index="1"] td');
-    assert.deepEqual(await marked('#bag-view .bag-id.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#bag-view [data-box="multihot"] thead th.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#bag-view [data-box="product"] tr.linked'), ['1']);
-    await page.hover('#bag-view li[data-bag="0"] .bag-label');
-    assert.deepEqual(await marked('#bag-view .bag-id.linked'), ['2', '3']);
-    assert.deepEqual(await marked('#bag-view [data-box="output"] tr.linked'), ['0']);
+    await page.hover('#bag [data-box="output"] tbody tr[data-index="1"] td');
+    assert.deepEqual(await marked('#bag .bag-id.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#bag [data-box="multihot"] thead th.linked'), ['1', '3']);
+    assert.deepEqual(await marked('#bag [data-box="product"] tr.linked'), ['1']);
+    await page.hover('#bag li[data-bag="0"] .bag-label');
+    assert.deepEqual(await marked('#bag .bag-id.linked'), ['2', '3']);
+    assert.deepEqual(await marked('#bag [data-box="output"] tr.linked'), ['0']);
     await saveScreenshot(page.locator('#bag'), 'bag-linked-1280.png');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
@@ -196,30 +196,30 @@ describe('linked views', () => {
   test('n = 64, V = 4096, d = 64: heatmaps with a readout, linked, the page under 3,000 elements', async () => {
     const { page } = env;
     const ids = await showLargeCase(page);
-    for (const box of ['weight-box', 'onehot-box', 'linear-box', 'lookup-box', 'product-box']) {
-      assert.equal(await page.locator(`#${box} canvas.heatmap-canvas`).count(), 1, box);
-      assert.equal(await page.locator(`#${box} details.numbers:not([open]) table`).count(), 1, box);
+    for (const box of Object.values(BOXES)) {
+      assert.equal(await page.locator(`${box} canvas.heatmap-canvas`).count(), 1, box);
+      assert.equal(await page.locator(`${box} details.numbers:not([open]) table`).count(), 1, box);
     }
     // The top-left cell of W: its readout against the summarised table's W[0, 0].
-    const canvas = page.locator('#weight-box canvas');
+    const canvas = page.locator('#matrices [data-box="weight"] canvas');
     await canvas.scrollIntoViewIfNeeded();
     await canvas.hover({ position: { x: 0, y: 0 } });  // a row is 0.07 px high
-    const readout = await page.textContent('#weight-box .heatmap-readout');
+    const readout = await page.textContent('#matrices [data-box="weight"] .heatmap-readout');
     const match = /^W\[0, 0\] = (\S+)$/.exec(readout);
     assert.ok(match, readout);
-    const tableValue = Number(await page.textContent('#weight-box tbody tr[data-index="0"] td'));
+    const tableValue = Number(await page.textContent('#matrices [data-box="weight"] tbody tr[data-index="0"] td'));
     assert.ok(Math.abs(Number(match[1]) - tableValue) < 1e-4, `${match[1]} against ${tableValue}`);
     // Near the bottom-right corner: the last rows, the last column.
     const box = await canvas.boundingBox();
     await canvas.hover({ position: { x: box.width - 3, y: box.height - 3 } });
-    const [, row, col] = /^W\[(\d+), (\d+)\] = /.exec(await page.textContent('#weight-box .heatmap-readout'));
+    const [, row, col] = /^W\[(\d+), (\d+)\] = /.exec(await page.textContent('#matrices [data-box="weight"] .heatmap-readout'));
     assert.ok(Number(row) > 4050 && Number(row) < 4096, row);
     assert.equal(col, '63');
 
     // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap and a
     // zero of the picture's one-hot (neither lit nor dimmed), as painted. Both canvases repaint
     // after the media change on their own schedule, so the check waits for each.
-    const heatmapZero = () => page.$eval('#onehot-box canvas', (c) => {
+    const heatmapZero = () => page.$eval('#matrices [data-box="onehot"] canvas', (c) => {
       // Read through a copy: reading the heatmap itself again and again draws a console warning.
       const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
       copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
@@ -236,19 +236,19 @@ describe('linked views', () => {
     await page.emulateMedia({ colorScheme: 'light' });
 
     // The lookup's top row is token 0: pointing at it marks token 0 in the picker; a click picks.
-    const lookup = page.locator('#lookup-box canvas');
+    const lookup = page.locator('#results [data-box="lookup"] canvas');
     await lookup.scrollIntoViewIfNeeded();
     await lookup.hover({ position: { x: 3, y: 1 } });
-    assert.deepEqual(await page.$$eval('#step-tokens button.linked', (b) => b.map((x) => x.dataset.step)), ['0']);
+    assert.deepEqual(await page.$$eval('#step [data-part="tokens"] button.linked', (b) => b.map((x) => x.dataset.step)), ['0']);
     // A token pointed at elsewhere gets a dashed band in each heatmap: token 0's row of the
     // lookup, its id's row of W.
-    await page.hover('#step-tokens button[data-step="0"]');
-    const band = (box) => page.$eval(`#${box} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
-    assert.equal(await band('lookup-box'), 'calc(0% - 2px)');
-    const weightTop = /^calc\(([\d.]+)% - 2px\)$/.exec(await band('weight-box'));
+    await page.hover('#step [data-part="tokens"] button[data-step="0"]');
+    const band = (box) => page.$eval(`${BOXES[box]} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
+    assert.equal(await band('lookup'), 'calc(0% - 2px)');
+    const weightTop = /^calc\(([\d.]+)% - 2px\)$/.exec(await band('weight'));
     assert.ok(Math.abs(Number(weightTop[1]) - (100 * ids[0]) / 4096) < 1e-3, weightTop[0]);
     await page.hover('#step-title');
-    assert.equal(await band('lookup-box'), null);
+    assert.equal(await band('lookup'), null);
     const lookupBox = await lookup.boundingBox();
     await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
     assert.equal(await stepTitle(), `Token 64 of 64: id ${ids[63]}`);

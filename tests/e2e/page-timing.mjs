@@ -51,7 +51,7 @@ function recordLoad() {
     }
   }).observe({ type: 'layout-shift', buffered: true });
   const watch = new MutationObserver(() => {
-    if (document.querySelector('#verdict .verdict-word')?.textContent !== 'bit-identical') return;
+    if (document.querySelector('#results .verdict .verdict-word')?.textContent !== 'bit-identical') return;
     watch.disconnect();
     requestAnimationFrame(() => { window.__timing.verdictMs = performance.now(); });
   });
@@ -128,7 +128,7 @@ async function typingSession(page) {
   }
   await page.waitForTimeout(1000);
   const watched = await page.evaluate(stopKeyWatch);
-  const last = await page.$$eval('#lookup-box tbody th', (ths) => ths.at(-1)?.textContent);
+  const last = await page.$$eval('#results [data-box="lookup"] tbody th', (ths) => ths.at(-1)?.textContent);
   if (last !== '1') throw new Error(`the lookup table's last row is ${last}, not the typed id 1`);
   return watched;
 }

@@ -7,7 +7,7 @@ const DIMMED = 0.22;  // the opacity of what the selected token multiplies by ze
 
 // The picture in `root` (a selector, or an <embedding-demo> whose shadow root holds it):
 // { cells: [{ grid, one, lit, dimmed, text, fill, pixel }], labels: [text] }.
-export function readPicture(page, root = '#equation') {
+export function readPicture(page, root = '#results .equation-figure') {
   return page.evaluate((selector) => {
     const host = document.querySelector(selector);
     const canvas = (host.shadowRoot ?? host).querySelector('.equation-canvas');

@@ -35,15 +35,15 @@ describe('the printout runs in PyTorch', () => {
   async function copied(ids) {
     const { page } = env;
     await waitForLookupRows(page, ids);
-    if (!(await page.locator('#printout').evaluate((node) => node.open))) await page.click('#printout summary');
+    if (!(await page.locator('#printout-section details').evaluate((node) => node.open))) await page.click('#printout-section details summary');
     await page.waitForFunction((expected) =>
-      document.querySelector('#printout-body .printout-in')?.textContent.includes(`idx = torch.tensor([${expected}])`),
+      document.querySelector('#printout-section .printout .printout-in')?.textContent.includes(`idx = torch.tensor([${expected}])`),
     ids.join(', '));
     await page.evaluate(() => { window.copiedText = null; });
-    await page.click('#printout-body .copy-script');
-    await page.waitForFunction(() => document.querySelector('#printout-body .copy-script').textContent === 'Copied');
+    await page.click('#printout-section .printout .copy-script');
+    await page.waitForFunction(() => document.querySelector('#printout-section .printout .copy-script').textContent === 'Copied');
     const script = await page.evaluate(() => window.copiedText);
-    const printed = await page.$$eval('#printout-body .printout-out', (outs) => outs.map((out) => out.textContent));
+    const printed = await page.$$eval('#printout-section .printout .printout-out', (outs) => outs.map((out) => out.textContent));
     return { script, printed };
   }
 
@@ -99,7 +99,7 @@ describe('the printout runs in PyTorch', () => {
     const values = [0.5, -1.25, 3, 1e-3, -0, 7.75, 2.5, -3];
     const bytes = npyFloat32(4, 2, values);
     writeFileSync(path.join(dir, 'W.npy'), bytes);
-    await page.setInputFiles('#npy-file', { name: 'W.npy', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.setInputFiles('#weights-file', { name: 'W.npy', mimeType: 'application/octet-stream', buffer: bytes });
     await page.fill('#ids', '3, 1');
     const script = await check([3, 1]);
     assert.match(script, /np\.load\('W\.npy'\)/);

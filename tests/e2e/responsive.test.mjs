@@ -38,13 +38,13 @@ function recordPage() {
   const log = window.recorded;
   document.getElementById('ids')
     .addEventListener('input', (event) => log.push({ input: event.target.value }));
-  const rows = () => [...document.querySelectorAll('#lookup-box tbody th')]
+  const rows = () => [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
     .map((th) => th.textContent).join(',');
   new MutationObserver(() => log.push({ rows: rows() }))
-    .observe(document.getElementById('lookup-box'), { childList: true, subtree: true });  // redrawn in place
-  const word = () => document.querySelector('#verdict .verdict-word')?.textContent;
+    .observe(document.querySelector('#results [data-box="lookup"]'), { childList: true, subtree: true });  // redrawn in place
+  const word = () => document.querySelector('#results .verdict .verdict-word')?.textContent;
   new MutationObserver(() => log.push({ verdict: word() }))
-    .observe(document.getElementById('verdict'), { childList: true });
+    .observe(document.querySelector('#results .verdict'), { childList: true });
   window.animationFrames = 0;
   const tick = () => {
     window.animationFrames += 1;
@@ -115,7 +115,7 @@ describe('responsiveness', () => {
 
     await waitForLookupRows(page, [...ids, 7], 120_000);
     await waitForVerdict(page, 'bit-identical');
-    assert.equal(await page.textContent('#verdict .verdict-sentence'),
+    assert.equal(await page.textContent('#results .verdict .verdict-sentence'),
       `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`);
     const entries = await log();
     // The request the keystrokes superseded never showed (its table: the first and last three
@@ -208,8 +208,8 @@ describe('responsiveness', () => {
     assert.equal(await workerAnswers('result'), 1);
     const tables = (await log()).filter((entry) => entry.rows !== undefined);
     assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
-    assert.ok((await page.textContent('#weight-box caption')).includes(': 4 × 5'));
-    assert.equal(await page.textContent('#verdict .verdict-word'), 'bit-identical');
+    assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 4 × 5'));
+    assert.equal(await page.textContent('#results .verdict .verdict-word'), 'bit-identical');
   });
 
   test('a request over the limits is refused in the core\'s words before the worker is asked', async () => {
@@ -264,7 +264,7 @@ describe('without a worker', () => {
         await page.fill('#vocab', '8192');  // a new W of 2^19 floats, beyond the main thread's budget
         await waitForVerdict(page, 'computing');
         await waitForVerdict(page, 'bit-identical');
-        assert.ok((await page.textContent('#weight-box caption')).includes(': 8192 × 64'));
+        assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 8192 × 64'));
         await page.fill('#vocab', '50257');  // and an error, in the core's words
         await page.fill('#dim', '8192');
         await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);

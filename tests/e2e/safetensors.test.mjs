@@ -88,9 +88,9 @@ describe('a .safetensors file on the page', () => {
   afterEach(() => env.assertClean());
 
   async function choose(name, shape) {
-    await env.page.setInputFiles('#npy-file', fileOf(name));
+    await env.page.setInputFiles('#weights-file', fileOf(name));
     if (shape) {
-      await env.page.waitForFunction((text) => document.getElementById('npy-name').textContent === text,
+      await env.page.waitForFunction((text) => document.getElementById('file-name').textContent === text,
         `${name}: ${shape}`);
     }
   }
@@ -106,13 +106,13 @@ describe('a .safetensors file on the page', () => {
       { text: 'lm_head.extra: F32, 3 × 4', value: 'lm_head.extra', selected: false, disabled: false }]);
     assert.equal(await statusText(page),
       'transformer.wte.weight (6 × 4): BF16 (bfloat16), converted to float32 exactly');
-    assert.ok(await page.isChecked('#source-npy'));
+    assert.ok(await page.isChecked('#source-file'));
     assert.deepEqual([await page.inputValue('#vocab'), await page.inputValue('#dim')], ['6', '4']);
     await waitForLookupRows(page, ids);
     await waitForVerdict(page, 'bit-identical');
-    assertCellsClose(await tableCells(page, 'weight-box'), torch.wte.rows, 'W');
-    assertCellsClose(await tableCells(page, 'lookup-box'), pick(torch.wte.rows, ids), 'lookup');
-    assertCellsClose(await tableCells(page, 'product-box'), pick(torch.wte.rows, ids), 'product');
+    assertCellsClose(await tableCells(page, '#matrices [data-box="weight"]'), torch.wte.rows, 'W');
+    assertCellsClose(await tableCells(page, '#results [data-box="lookup"]'), pick(torch.wte.rows, ids), 'lookup');
+    assertCellsClose(await tableCells(page, '#results [data-box="product"]'), pick(torch.wte.rows, ids), 'product');
     assert.equal(await errorText(page, 'weights-error'), '');
     // On a phone the list keeps to the form's width.
     await page.setViewportSize({ width: 375, height: 800 });
@@ -124,25 +124,25 @@ describe('a .safetensors file on the page', () => {
     const { page } = env;
     await page.fill('#ids', '4, 1');
     await page.selectOption('#tensor', 'transformer.wpe.weight');
-    await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'model.safetensors: 5 × 4');
+    await page.waitForFunction(() => document.getElementById('file-name').textContent === 'model.safetensors: 5 × 4');
     assert.equal(await statusText(page), 'transformer.wpe.weight (5 × 4): F16 (float16), converted to float32 exactly');
     await waitForLookupRows(page, [4, 1]);
     await waitForVerdict(page, 'bit-identical');
-    assertCellsClose(await tableCells(page, 'lookup-box'), pick(torch.wpe.rows, [4, 1]), 'lookup');
+    assertCellsClose(await tableCells(page, '#results [data-box="lookup"]'), pick(torch.wpe.rows, [4, 1]), 'lookup');
   });
 
   test('the printout loads the tensor with load_file, and runs to the text the page shows', async () => {
     const { page } = env;
     await page.fill('#ids', '4, 1');
     await page.selectOption('#tensor', 'transformer.wte.weight');
-    await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'model.safetensors: 6 × 4');
+    await page.waitForFunction(() => document.getElementById('file-name').textContent === 'model.safetensors: 6 × 4');
     await waitForLookupRows(page, [4, 1]);
-    await page.click('#printout summary');
+    await page.click('#printout-section details summary');
     await page.waitForFunction(() =>
-      document.querySelector('#printout-body .printout-in')?.textContent.includes('load_file'));
+      document.querySelector('#printout-section .printout .printout-in')?.textContent.includes('load_file'));
     // What the Copy button copies: the steps' code, a line each (printout.mjs).
-    const code = await page.$$eval('#printout-body .printout-in', (pres) => pres.map((pre) => pre.textContent));
-    const printed = await page.$$eval('#printout-body .printout-out', (pres) => pres.map((pre) => pre.textContent));
+    const code = await page.$$eval('#printout-section .printout .printout-in', (pres) => pres.map((pre) => pre.textContent));
+    const printed = await page.$$eval('#printout-section .printout .printout-out', (pres) => pres.map((pre) => pre.textContent));
     const script = `${code.join('\n')}\n`;
     assert.match(script, /\nfrom safetensors\.torch import load_file\n/);
     assert.match(script, /embedding\.weight\.copy_\(load_file\('model\.safetensors'\)\['transformer\.wte\.weight'\]\.float\(\)\)/);
@@ -155,7 +155,7 @@ describe('a .safetensors file on the page', () => {
       env: { ...process.env, PYTHONPATH: path.join(dir, 'python') },
     });
     assert.equal(output, `${printed.join('\n')}\n`);
-    await page.click('#printout summary');
+    await page.click('#printout-section details summary');
   });
 
   test('names that point to several tables: the learner is asked, and the pick is read', async () => {
@@ -169,10 +169,10 @@ describe('a .safetensors file on the page', () => {
       [['', true, true], ['model.embed_tokens.weight', false, false], ['shared.weight', false, false]]);
     await waitForVerdict(page, 'no result');
     await page.selectOption('#tensor', 'shared.weight');
-    await page.waitForFunction(() => document.getElementById('npy-name').textContent === 'two.safetensors: 3 × 4');
+    await page.waitForFunction(() => document.getElementById('file-name').textContent === 'two.safetensors: 3 × 4');
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await errorText(page, 'weights-error'), '');
-    assertCellsClose(await tableCells(page, 'lookup-box'), pick(torch.head.rows, [1, 2]), 'lookup');
+    assertCellsClose(await tableCells(page, '#results [data-box="lookup"]'), pick(torch.head.rows, [1, 2]), 'lookup');
   });
 
   test('corrupt files: each says what is wrong under the file field', async () => {
@@ -195,7 +195,7 @@ describe('a .safetensors file on the page', () => {
       const shown = await errorText(page, 'weights-error');
       if (typeof message === 'string') assert.equal(shown, message);
       else assert.match(shown, message);
-      assert.equal(await page.getAttribute('#npy-file', 'aria-invalid'), 'true');
+      assert.equal(await page.getAttribute('#weights-file', 'aria-invalid'), 'true');
       await waitForVerdict(page, 'no result');
     }
     await page.fill('#ids', '0');
@@ -262,7 +262,7 @@ describe('a table at the end of a 1.5 GiB file', () => {
     assert.ok(progress.length >= 2, `progress shown: ${statuses.join(' | ')}`);
     assert.equal(progress.at(-1), `reading ${TABLE_NAME}: 34 of 34 MB`);
     assert.equal(statuses.at(-1), `${TABLE_NAME} (16,384 × 1,024): BF16 (bfloat16), converted to float32 exactly`);
-    const lookup = cellsOnly(await tableCells(env.page, 'lookup-box'));
+    const lookup = cellsOnly(await tableCells(env.page, '#results [data-box="lookup"]'));
     const shownColumns = [0, 1, 2, dim - 3, dim - 2, dim - 1];
     assert.deepEqual(lookup.map((row) => row.filter((cell) => cell !== '…')),
       ids.map((r) => shownColumns.map((c) => tableValue(r, c).toFixed(4))));

@@ -95,25 +95,25 @@ describe('Text mode', () => {
     await page.selectOption('#tokenizer', 'gpt2');
     await waitForIds(page, HELLO_WORLD.gpt2);
     await waitForLookupRows(page, HELLO_WORLD.gpt2);
-    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 1 of 2: id 15496');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 1 of 2: id 15496');
     // Pointing: the light highlight of linked-views.mjs, the step left alone.
     await page.hover('.token-chip[data-token="1"]');
-    await page.waitForSelector('#lookup-box tr.linked[data-index="1"]');
-    assert.equal(await page.getAttribute('#weight-box tr.linked', 'data-index'), '995');
-    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 1 of 2: id 15496');
+    await page.waitForSelector('#results [data-box="lookup"] tr.linked[data-index="1"]');
+    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.linked', 'data-index'), '995');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 1 of 2: id 15496');
     // A click picks it.
     await page.click('.token-chip[data-token="1"]');
     await page.waitForSelector('.token-chip[data-token="1"][aria-checked="true"]');
-    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 2 of 2: id 995');
-    assert.equal(await page.getAttribute('#lookup-box tr.current', 'data-index'), '1');
-    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '995');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 2 of 2: id 995');
+    assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '1');
+    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '995');
     // The arrow keys move along the chips and pick as they go; one tab stop.
     await page.mouse.move(0, 0);
     await page.keyboard.press('ArrowLeft');
     await page.waitForSelector('.token-chip[data-token="0"][aria-checked="true"]');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.token), '0');
-    assert.equal(await page.textContent('#step-detail .step-title'), 'Token 1 of 2: id 15496');
-    assert.equal(await page.getAttribute('#weight-box tr.current', 'data-index'), '15496');
+    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 1 of 2: id 15496');
+    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '15496');
     assert.deepEqual(await page.$$eval('.token-chip', (all) => all.map((chip) => chip.tabIndex)), [0, -1]);
   });
 

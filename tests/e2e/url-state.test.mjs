@@ -20,8 +20,8 @@ describe('state in the address', () => {
     assert.equal(await page.inputValue('#vocab'), '10');
     assert.equal(await page.inputValue('#dim'), '3');
     assert.equal(await page.inputValue('#seed'), '7');
-    assert.ok((await page.textContent('#weight-box caption')).includes(': 10 × 3'));
-    assert.equal((await tableCells(page, 'lookup-box')).length, 2);
+    assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 10 × 3'));
+    assert.equal((await tableCells(page, '#results [data-box="lookup"]')).length, 2);
     assert.equal(param(page, 'k'), '1');
     await page.goto(`${env.url}?ids=1,2&w=tf&dim=2`);
     await waitForVerdict(page, 'bit-identical');
@@ -37,12 +37,12 @@ describe('state in the address', () => {
     await page.waitForFunction(() => new URL(location.href).searchParams.get('dim') === '4');
     assert.equal(param(page, 'ids'), '0, 5, 5');
     const link = page.url();
-    const cells = await tableCells(page, 'lookup-box');
+    const cells = await tableCells(page, '#results [data-box="lookup"]');
     await page.goto('about:blank');
     await page.goto(link);
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await page.inputValue('#ids'), '0, 5, 5');
-    assert.deepEqual(await tableCells(page, 'lookup-box'), cells);
+    assert.deepEqual(await tableCells(page, '#results [data-box="lookup"]'), cells);
   });
 
   test('a bad value in the address is shown under its field, as if typed', async () => {

@@ -40,7 +40,7 @@ describe('the four grades of the verdict', () => {
 
   async function loadTable(name, rows, cols, values, ids) {
     await env.page.fill('#ids', ids.join(', '));
-    await env.page.setInputFiles('#npy-file', {
+    await env.page.setInputFiles('#weights-file', {
       name, mimeType: 'application/octet-stream', buffer: npyFloat32(rows, cols, values),
     });
     await waitForLookupRows(env.page, ids);
@@ -56,14 +56,14 @@ describe('the four grades of the verdict', () => {
   }
 
   test('bit-identical: the notebook\'s table', async () => {
-    const verdict = await verdictOf(env.page, '#verdict');
+    const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'identical');
     assert.equal(verdict.headline, 'bit-identical');
     assert.equal(verdict.sentence, 'All 15 elements hold the same 32 bits in both results.');
     assert.deepEqual(verdict.stats, { 'max |diff|': '0', 'bit-identical': '15 of 15', 'equal in value': '15 of 15' });
     checkCommon(verdict);
-    assert.deepEqual(await outlined(env.page, '#lookup-box'), []);
-    assert.deepEqual(await outlined(env.page, '#product-box'), []);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), []);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), []);
   });
 
   test('equal in value: a −0.0 in W is copied by the lookup, added to +0.0 by the product', async () => {
@@ -71,26 +71,26 @@ describe('the four grades of the verdict', () => {
     // 1·(-0) + 0·2 = +0 and 1·1 + 0·3 = 1.
     await loadTable('negative-zero.npy', 2, 2, [-0, 1, 2, 3], [0, 1]);
     await waitForVerdict(env.page, 'equal in value');
-    const verdict = await verdictOf(env.page, '#verdict');
+    const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'value');
     assert.match(verdict.sentence, /^1 of 4 elements differ only in the sign of zero: .*−0\.0 \+ 0\.0 = \+0\.0\.$/);
     assert.deepEqual(verdict.stats, { 'max |diff|': '0', 'bit-identical': '3 of 4', 'equal in value': '4 of 4' });
     checkCommon(verdict);
-    assert.deepEqual(await outlined(env.page, '#lookup-box'), [[0, 0]]);
-    assert.deepEqual(await outlined(env.page, '#product-box'), [[0, 0]]);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), [[0, 0]]);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), [[0, 0]]);
   });
 
   test('differs: an Inf in W makes NaN in the product (0·Inf = NaN)', async () => {
     // W = [[Inf, 1], [2, 3]], idx = [1, 0]: the product's row 0 is 0·Inf + 1·2 = NaN in column 0.
     await loadTable('inf.npy', 2, 2, [Infinity, 1, 2, 3], [1, 0]);
     await waitForVerdict(env.page, 'differs');
-    const verdict = await verdictOf(env.page, '#verdict');
+    const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'differs');
     assert.match(verdict.sentence, /^1 of 4 elements are NaN in one result only: W holds an Inf or NaN, .*0·Inf = NaN/);
     assert.deepEqual(verdict.stats, { 'max |diff|': 'nan', 'bit-identical': '3 of 4', 'equal in value': '3 of 4' });
     checkCommon(verdict);
-    assert.deepEqual(await outlined(env.page, '#lookup-box'), [[0, 0]]);
-    assert.deepEqual(await outlined(env.page, '#product-box'), [[0, 0]]);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), [[0, 0]]);
+    assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), [[0, 0]]);
     await saveScreenshot(env.page.locator('#results'), 'verdict-differs.png');
     await env.page.check('#source-seed');
   });

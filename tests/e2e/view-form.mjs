@@ -17,7 +17,7 @@ export function formView(getPage, id) {
   const view = `#${id}`;
   const alertSelector = `${view} .error[role="alert"]`;
   const input = (name) => `${view} [name="${name}"]`;
-  const cellsOf = (box) => tableCells(getPage(), `${id} [data-box="${box}"]`);
+  const cellsOf = (box) => tableCells(getPage(), `#${id} [data-box="${box}"]`);
   // Resolves once the alert is shown (shown = true) or hidden (false).
   const waitForAlert = (shown) => getPage().waitForFunction(([selector, visible]) =>
     document.querySelector(selector).hidden !== visible, [alertSelector, shown]);

@@ -242,3 +242,12 @@ function chartSeries(rows, withDetails) {
     points: rows.filter((r) => r.ms[style.id] > 0).map((r) => [r.shape.vocab, r.ms[style.id]]),
   }));
 }
+
+// The panel takes no input from the store: mounted once, it times in its own worker.
+export const benchmarkView = {
+  title: 'Benchmark',
+  async build(container) {
+    await mountBenchmarkPanel(container);
+    return { update() {} };
+  },
+};

@@ -1,13 +1,14 @@
 // A module Web Worker that runs compute.run() off the page's main thread, with a WASM instance
 // and a cached W of its own. Protocol (compute/worker-client.mjs is the other side):
 //   in:  first { wasmURL }: where the page's module came from, to load this one's
-//   in:  { id, p: plan() (an npy table's matrix only when the worker lacks it), haveKey }
+//   in:  { id, p: plan() (a file's table only when the worker lacks it), haveKey }
 //   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
 //        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
 //        | { id, bug }. result holds W only when haveKey (the page's W) is not p's table.
 // A view's request (compute/view-compute.mjs) runs beside the cached W:
 //   in:  { viewId, kind, tableKey, args };
-//   out: { viewId, computed } | { viewId, error: the core's message } | { viewId, missing: true }
+//   out: { viewId, computed } | { viewId, error, argument: the core's message and argument }
+//        | { viewId, missing: true }
 //        (the worker's W is not tableKey's) | { viewId, bug }.
 // A .safetensors table is read here, so a large one never blocks the page; it becomes the
 // worker's W (loadTable() in compute/worker-client.mjs is the other side):
@@ -52,7 +53,7 @@ function replyView({ viewId, kind, tableKey, args }, lab) {
     const computed = VIEW_COMPUTATIONS[kind](lab, cache.weight, args);
     postMessage({ viewId, computed }, viewBuffers(kind, computed));
   } catch (error) {
-    postMessage(error instanceof EmbedlabError ? { viewId, error: error.message }
+    postMessage(error instanceof EmbedlabError ? { viewId, error: error.message, argument: error.argument }
       : { viewId, bug: String(error?.stack ?? error) });
   }
 }

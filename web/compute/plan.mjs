@@ -39,22 +39,24 @@ export function wholeNumber(text, what, field) {
   return value;
 }
 
-// input: { idsText, vocabText, dimText, source: 'seed'|'tf'|'npy', seedText,
-//          npy: null | { key, name, table } | { name, error } }
+// input: { idsText (or ids, already parsed), vocabText, dimText, source (table-source.mjs), seedText,
+//          file: null | { key, name, format: 'npy' | 'safetensors', tensor, table } | { name, error } }
 // Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
-// says how W is made: { source: 'seed', seed } | { source: 'tf' } | { source: 'npy', matrix }.
+// says how W is made: { source: 'seed', seed } | { source: 'tf' } |
+// { source: 'file', format, name, tensor, matrix }.
 export function plan(lab, input) {
-  const ids = attempt(() => lab.parseIds(input.idsText));
-  if (input.source === 'npy') {
-    if (!input.npy) {
+  const ids = input.ids ?? attempt(() => lab.parseIds(input.idsText));
+  if (input.source === 'file') {
+    const { file } = input;
+    if (!file) {
       throw new FieldError('weights', 'choose or drop a .npy or .safetensors file holding W (V × d)');
     }
-    if (input.npy.error) throw new FieldError('weights', input.npy.error);
-    const matrix = input.npy.table;
+    if (file.error) throw new FieldError('weights', file.error);
+    const matrix = file.table;
     attempt(() => lab.checkIds(ids, matrix.rows));
     attempt(() => lab.checkSizes(ids.length, matrix.rows, matrix.cols));
-    return { ids, vocab: matrix.rows, dim: matrix.cols, tableKey: input.npy.key,
-             table: { source: 'npy', matrix } };
+    return { ids, vocab: matrix.rows, dim: matrix.cols, tableKey: file.key,
+             table: { source: 'file', format: file.format, name: file.name, tensor: file.tensor, matrix } };
   }
   const vocabFromIds = input.vocabText.trim() === '';
   const vocab = vocabFromIds ? attempt(() => lab.defaultVocab(ids))
@@ -68,6 +70,12 @@ export function plan(lab, input) {
   }
   const seed = wholeNumber(input.seedText, 'the seed', 'seed');
   return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
+}
+
+// How a plan's W was made, without W itself: what a result keeps to say where W came from.
+export function tableOrigin({ table }) {
+  const { matrix, ...origin } = table;
+  return origin;
 }
 
 // The most multiply-adds of a dense product run on the main thread: a few milliseconds at the
@@ -85,7 +93,7 @@ export function productWork(p) {
 export function tableFor(lab, p, cache) {
   if (cache.key === p.tableKey) return cache.weight;
   const { vocab, dim, table } = p;
-  const weight = table.source === 'npy' ? table.matrix
+  const weight = table.source === 'file' ? table.matrix
     : attempt(() => (table.source === 'tf' ? lab.tfTable(vocab, dim)
       : lab.seededTable(table.seed, vocab, dim)));
   cache.key = p.tableKey;
@@ -98,6 +106,6 @@ export function tableFor(lab, p, cache) {
 export function run(lab, p, cache) {
   const weight = tableFor(lab, p, cache);
   const { lookup, product, comparison } = attempt(() => lab.bothRoutes(weight, p.ids));
-  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, weight, lookup,
-           onehot: oneHotCells(p.ids, p.vocab), product, comparison };
+  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, table: tableOrigin(p), weight,
+           lookup, onehot: oneHotCells(p.ids, p.vocab), product, comparison };
 }

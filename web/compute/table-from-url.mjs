@@ -19,8 +19,8 @@ function lengthOf(response) {
   return Number(length);
 }
 
-// compute.plan()'s npy input for the file at href (url as the page wrote it, for messages):
-// { key, name, table } or { name, error }.
+// plan()'s file input for the file at href (url as the page wrote it, for messages):
+// { key, name, format, tensor, table } or { name, error }.
 export async function readTableFromUrl(lab, url, href) {
   let source;
   try {
@@ -39,12 +39,12 @@ export async function readTableFromUrl(lab, url, href) {
       const bytes = new Uint8Array(source.size);
       bytes.set(first);
       bytes.set(await source.read(first.length, source.size), first.length);
-      return { key: `npy:${href}`, name: url, table: lab.npyTable(bytes) };
+      return { key: `npy:${href}`, name: url, format: 'npy', table: lab.npyTable(bytes) };
     }
     const { headerBytes } = await readSafetensorsHeader(lab, source, first);
     const tensor = decodeURIComponent(hash.slice(1));
-    const { weight } = await readSafetensorsTable(lab, source, headerBytes, tensor);
-    return { key: `safetensors:${href}`, name: url, table: weight };
+    const { weight, table } = await readSafetensorsTable(lab, source, headerBytes, tensor);
+    return { key: `safetensors:${href}`, name: url, format: 'safetensors', tensor: table.name, table: weight };
   } catch (error) {
     if (!(error instanceof EmbedlabError || error instanceof URIError)) throw error;  // URIError: a bad #name
     return { name: url, error: `${url}: ${error.message}` };

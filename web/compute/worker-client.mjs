@@ -6,7 +6,7 @@
 // The backward and bag views send their work too (runView), to run beside the worker's W, and
 // a .safetensors table is read there (loadTable).
 import { oneHotCells } from '../model/cells.mjs';
-import { FieldError, run } from './plan.mjs';
+import { FieldError, run, tableOrigin } from './plan.mjs';
 import { EmbedlabError, embedlabWasmURL } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
 import { fileSource, readSafetensorsTable } from './table-file.mjs';
@@ -106,7 +106,7 @@ export function createWorkerRunner(lab) {
     if (!job) return;
     views.delete(data.viewId);
     if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
-    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error));
+    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error, data.argument));
     else job.resolve(data.missing ? null : data.computed);
   }
 
@@ -145,12 +145,12 @@ export function createWorkerRunner(lab) {
     const { p, cache } = job;
     const { weight, ...routes } = data.result;
     // Without W in the answer, the page has p's W: its file's table, or its cache's (haveKey).
-    const pageWeight = weight ?? (p.table.source === 'npy' ? p.table.matrix : cache.weight);
+    const pageWeight = weight ?? (p.table.source === 'file' ? p.table.matrix : cache.weight);
     if (!job.superseded) {
       cache.key = p.tableKey;
       cache.weight = pageWeight;
     }
-    settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey,
+    settle(job, { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, table: tableOrigin(p),
                   weight: pageWeight, onehot: oneHotCells(p.ids, p.vocab), ...routes });
   }
 
@@ -191,8 +191,8 @@ export function createWorkerRunner(lab) {
     const { p, cache } = job;
     // A file's table crosses once; the worker keeps it with its key. The page holds it already,
     // so it never comes back.
-    const fromFile = p.table.source === 'npy';
-    const sent = fromFile && workerKey === p.tableKey ? { ...p, table: { source: 'npy' } } : p;
+    const fromFile = p.table.source === 'file';
+    const sent = fromFile && workerKey === p.tableKey ? { ...p, table: tableOrigin(p) } : p;
     worker.postMessage({ id: job.id, p: sent, haveKey: fromFile ? p.tableKey : cache.key });
   }
 

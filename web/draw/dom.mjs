@@ -8,6 +8,13 @@ export function element(tag, className, text) {
   return node;
 }
 
+// A fragment of constant markup (never a value: those are set as text afterwards).
+export function fragment(markup) {
+  const template = document.createElement('template');
+  template.innerHTML = markup;
+  return template.content;
+}
+
 // The elements under root that carry a data-KEY attribute, by its value.
 export function byData(root, key) {
   return Object.fromEntries([...root.querySelectorAll(`[data-${key}]`)]

@@ -45,6 +45,17 @@ function setCell(row, record, c, className, text) {
   if (record.texts[c] !== text) row.cells[c].textContent = record.texts[c] = text;
 }
 
+// data-token="i" or data-vocab="i" on node for role 'token' or 'vocab'; nothing for a gap.
+function setRole(node, role, i) {
+  for (const other of ['token', 'vocab']) {
+    const value = other === role && i !== null ? String(i) : undefined;
+    if (node.dataset[other] !== value) {
+      if (value === undefined) delete node.dataset[other];
+      else node.dataset[other] = value;
+    }
+  }
+}
+
 function headerCell(scope, className) {
   const th = element('th', className);
   th.scope = scope;
@@ -59,6 +70,8 @@ function headerCell(scope, className) {
 //   integer: boolean                  an integer tensor such as F.one_hot's
 //   rowLabel(i), colLabel(j): header text
 //   rowClass(i), colClass(j), cellClass(value, i, j): extra classes ('' for none)
+//   rowRole, colRole: 'token' | 'vocab' | undefined: what a row's index (or a column header's)
+//                     stands for, written as data-token or data-vocab, which views/linking.mjs reads
 // }
 // Fills table (made by emptyTable()) with spec's matrix, reusing the rows and cells it has.
 function fillTable(table, spec) {
@@ -74,8 +87,10 @@ function fillTable(table, spec) {
   const headRecord = resizeCells(head, cols.length, () => headerCell('col', ''));
   setCell(head, headRecord, 0, 'corner', spec.corner);
   const columnClasses = cols.map((j) => (j === null ? 'gap' : colClass(j)));
-  cols.forEach((j, c) =>
-    setCell(head, headRecord, c + 1, columnClasses[c], j === null ? '…' : spec.colLabel(j)));
+  cols.forEach((j, c) => {
+    setCell(head, headRecord, c + 1, columnClasses[c], j === null ? '…' : spec.colLabel(j));
+    setRole(head.cells[c + 1], spec.colRole, j);
+  });
 
   const body = table.tBodies[0];
   while (body.rows.length > rows.length) body.lastChild.remove();
@@ -90,6 +105,7 @@ function fillTable(table, spec) {
     if (tr.className !== trClass) tr.className = trClass;
     if (i === null) delete tr.dataset.index;
     else if (tr.dataset.index !== String(i)) tr.dataset.index = String(i);
+    setRole(tr, spec.rowRole, i);
     const record = resizeCells(tr, cols.length, () => element('td'));
     setCell(tr, record, 0, '', i === null ? '⋮' : spec.rowLabel(i));
     cols.forEach((j, c) => {

@@ -1,12 +1,13 @@
-// The attributes of <embedding-demo>, read into what compute.plan() takes. No DOM, no WASM: the
-// values are checked here only as far as the core does not check them (the view, the step,
-// the tokenizer).
+// The attributes of <embedding-demo>, read into the store's inputs (model/state.mjs). No DOM, no
+// WASM: the values are checked here only as far as the core does not check them (the view, the
+// step, the tokenizer, the source).
+import { initialState } from '../model/state.mjs';
+import { DEFAULT_SOURCE, SOURCES } from '../model/table-source.mjs';
 import { DEFAULT_TOKENIZER, TEXT_DIM, TOKENIZER_NAMES } from '../tokenizers/catalog.mjs';
 
-// What each view shows; the order is the one the reference page documents.
-export const VIEWS = ['equation', 'compare', 'lookup', 'onehot', 'step', 'printout', 'backward', 'bag', 'benchmark'];
-export const WEIGHTS = ['seed', 'tf', 'npy'];
-export const DEFAULTS = Object.freeze({ ids: '2, 3, 1', dim: '5', seed: '123', view: 'compare' });
+// The page's defaults are the element's: the notebook's ids, d and seed.
+const DEFAULT_INPUTS = initialState().inputs;
+export const DEFAULT_VIEW = 'compare';
 export const OBSERVED_ATTRIBUTES = Object.freeze(
   ['ids', 'vocab', 'dim', 'seed', 'weights', 'src', 'view', 'step', 'label', 'controls', 'text',
    'tokenizer']);
@@ -36,35 +37,37 @@ function stepOf(text) {
   return Number(text);
 }
 
-// get(name): the attribute's text, or null when it is absent. What compute.plan() takes, less
-// `npy`, unchecked: `source` is the weights attribute, or its default. With a text, the ids
-// are its tokens' (the element puts them in) and d starts small.
+// get(name): the attribute's text, or null when it is absent. The store's inputs, less the file,
+// unchecked: `source` is the weights attribute, or its default. With a text, the ids are its
+// tokens' and d starts small.
 export function planInput(get) {
   return {
-    idsText: get('ids') ?? DEFAULTS.ids,
-    vocabText: get('vocab') ?? '',
-    dimText: get('dim') ?? (get('text') === null ? DEFAULTS.dim : String(TEXT_DIM)),
-    source: get('weights')?.trim() || (get('src')?.trim() ? 'npy' : 'seed'),
-    seedText: get('seed') ?? DEFAULTS.seed,
+    ...DEFAULT_INPUTS,
+    idsText: get('ids') ?? DEFAULT_INPUTS.idsText,
+    vocabText: get('vocab') ?? DEFAULT_INPUTS.vocabText,
+    dimText: get('dim') ?? (get('text') === null ? DEFAULT_INPUTS.dimText : String(TEXT_DIM)),
+    source: get('weights')?.trim() || (get('src')?.trim() ? 'file' : DEFAULT_SOURCE),
+    seedText: get('seed') ?? DEFAULT_INPUTS.seedText,
   };
 }
 
 // Returns { view, step, label, src, text, tokenizer, input }, checked: input is planInput(get);
-// src is the .npy file's URL when the weights come from one, else null; text is the text to
+// src is the file's URL when the weights come from one, else null; text is the text to
 // tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it.
-export function readAttributes(get) {
+// views: the names `view` may take.
+export function readAttributes(get, views) {
   const input = planInput(get);
   const src = get('src')?.trim() || null;
-  oneOf('weights', input.source, WEIGHTS);
-  if (input.source === 'npy' && !src) {
+  oneOf('weights', input.source, SOURCES);
+  if (input.source === 'file' && !src) {
     throw new AttributeError('src',
-      'weights="npy" needs src="…": the URL of a .npy file holding W (V × d)');
+      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d)');
   }
   return {
-    view: oneOf('view', (get('view') ?? DEFAULTS.view).trim(), VIEWS),
+    view: oneOf('view', (get('view') ?? DEFAULT_VIEW).trim(), views),
     step: stepOf(get('step')),
     label: get('label')?.trim() || null,
-    src: input.source === 'npy' ? src : null,
+    src: input.source === 'file' ? src : null,
     text: get('text'),
     tokenizer: oneOf('tokenizer', get('tokenizer')?.trim() || DEFAULT_TOKENIZER, TOKENIZER_NAMES),
     input,

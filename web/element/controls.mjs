@@ -7,7 +7,7 @@ const MARKUP = `
   <label class="control">W <select name="weights">
     <option value="seed">torch.manual_seed</option>
     <option value="tf">row i = 0.11·i</option>
-    <option value="npy">the .npy file (src)</option>
+    <option value="file">the file at src</option>
   </select></label>
   <label class="control">seed <input name="seed" type="text" inputmode="numeric" spellcheck="false"></label>`;
 
@@ -43,9 +43,9 @@ export function createControls(form, host, errorId) {
       }
       fields.vocab.placeholder = autoVocab === null ? 'auto' : `auto: ${autoVocab}`;
       fields.ids.readOnly = host.hasAttribute('text');  // the ids are the text's tokens
-      const fromFile = input.source === 'npy';
+      const fromFile = input.source === 'file';
       for (const name of ['vocab', 'dim', 'seed']) fields[name].disabled = fromFile;
-      fields.weights.querySelector('option[value="npy"]').hidden = !host.hasAttribute('src');
+      fields.weights.querySelector('option[value="file"]').hidden = !host.hasAttribute('src');
       for (const control of fields) {
         if (control.name === INVALID[field]) control.setAttribute('aria-invalid', 'true');
         else control.removeAttribute('aria-invalid');

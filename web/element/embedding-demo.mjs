@@ -1,22 +1,27 @@
-// <embedding-demo ids="2,3,1" dim="5" seed="123" view="compare">: the page's demo as a custom
-// element for tutorial pages. Every attribute is live (changes are rendered once per frame),
-// styles are scoped in a shadow root, and every element on a page shares one WebAssembly
-// instance (loadEmbedlab() caches it). Errors, bad attributes included, are shown inside the
-// element as text (role="alert"), never thrown at the host page. Attributes: README.md in
-// package/ and reference.html; types: embedding-demo.d.ts.
+// <embedding-demo ids="2,3,1" dim="5" seed="123" view="compare">: the page's views in a shadow
+// root, for tutorial pages. Each element has the page's program: a store of its own
+// (model/state.mjs) that its attributes write, the session that computes from it (in the compute
+// worker beyond a frame's work, compute/session.mjs), a view from the registry
+// (views/registry.mjs) and the page's linking. Every attribute is live (changes are rendered once
+// per frame); every element on a page shares one WebAssembly instance. Errors, bad attributes
+// included, are shown inside the element as text (role="alert"), never thrown at the host page.
+// Attributes: README.md in package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
-import { FieldError, plan, run } from '../compute/plan.mjs';
-import { shownIndices } from '../model/shown-indices.mjs';
+import { FieldError } from '../compute/plan.mjs';
+import { createSession } from '../compute/session.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
+import { inputsText } from '../model/describe.mjs';
+import { createStore, initialState } from '../model/state.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
+import { linkViews } from '../views/linking.mjs';
+import { VIEWS } from '../views/registry.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
 import { createControls } from './controls.mjs';
 import { elementStyleSheets } from './styles.mjs';
-import { VIEW_SPECS } from './views.mjs';
 
-const IDS_SHOWN = 8;
 const LOADING = 'Loading the embedding demo…';
+const VIEW_NAMES = Object.keys(VIEWS);
 
 const SKELETON = `
   <div class="demo" role="group" aria-labelledby="title">
@@ -27,14 +32,9 @@ const SKELETON = `
     <div class="demo-view"></div>
   </div>`;
 
-// "[2, 3, 1]", summarised like PyTorch beyond IDS_SHOWN ids: "[2, 3, 1, …, 7, 0, 5]".
-function idsText(ids) {
-  return `[${shownIndices(ids.length, IDS_SHOWN).map((k) => (k === null ? '…' : ids[k])).join(', ')}]`;
-}
-
 function weightsText(input, src) {
   if (input.source === 'tf') return 'W: row i = 0.11·i';
-  if (input.source === 'npy') return `W from ${src}`;
+  if (input.source === 'file') return `W from ${src}`;
   return `W from torch.manual_seed(${input.seedText.trim()})`;
 }
 
@@ -49,6 +49,18 @@ function messageOf(error) {
   return `Something went wrong inside the demo: ${error?.message ?? error}`;
 }
 
+// The element's headings would enter the host page's outline: inside it they are text, styled
+// as before (class view-heading).
+function demoteHeadings(root) {
+  for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const text = document.createElement('p');
+    text.className = `view-heading ${heading.className}`.trim();
+    if (heading.id) text.id = heading.id;
+    text.append(...heading.childNodes);
+    heading.replaceWith(text);
+  }
+}
+
 export class EmbeddingDemoElement extends HTMLElement {
   static observedAttributes = OBSERVED_ATTRIBUTES;
 
@@ -60,13 +72,12 @@ export class EmbeddingDemoElement extends HTMLElement {
   #settle = null;
   #done = Promise.resolve();
   #lab = null;
-  #view = null;       // { name, render?, fail? }
-  #cache = { key: null, weight: null };  // compute.run()'s W, reused while its inputs stay
-  #npy = null;        // { href, value: plan()'s npy } for the last src
-  #tokens = null;     // { tokenizer, text, answer } for the last text (tokenizers/client.mjs)
+  #store = createStore(initialState());
+  #session = null;
+  #view = null;       // { name, update } of the view shown
+  #file = null;       // { href, value: the store's file input } for the last src
   #chips = null;
   #channel = null;
-  #result = null;
   #error = null;
 
   constructor() {
@@ -79,6 +90,14 @@ export class EmbeddingDemoElement extends HTMLElement {
     const $ = (selector) => this.#root.querySelector(selector);
     this.#parts = { title: $('#title'), form: $('form'), error: $('#error'), tokens: $('.demo-tokens'),
                     view: $('.demo-view') };
+    // A token picked in the view (its picker, a row) becomes the step attribute; a step the
+    // session clamped to the ids is left as the page wrote it.
+    this.#store.subscribe(({ step, result }, changed) => {
+      if (!changed.has('step')) return;
+      this.#chips?.select(step);
+      const written = Number(this.getAttribute('step') ?? 0);
+      if (step !== Math.min(written, (result?.ids.length ?? Infinity) - 1)) this.setAttribute('step', String(step));
+    });
   }
 
   connectedCallback() {
@@ -102,9 +121,10 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (oldValue !== newValue) this.#schedule();
   }
 
-  // The last result shown: compute.run()'s { ids, vocab, dim, weight, lookup, onehot, product,
-  // comparison }, or null. It stays while the attributes are being fixed (see `error`).
-  get result() { return this.#result; }
+  // The last result shown: compute/plan.mjs's run() result { ids, vocab, dim, table, weight,
+  // lookup, onehot, product, comparison }, or null. It stays while the attributes are being
+  // fixed (see `error`).
+  get result() { return this.#store.get().result; }
 
   // The message shown in the element's alert, or null.
   get error() { return this.#error; }
@@ -132,50 +152,50 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (generation !== this.#generation || this.#frame) return;  // a newer update follows
     this.#settle();
     this.#settle = null;
-    this.dispatchEvent(new CustomEvent('render', { detail: { result: this.#result, error: this.#error } }));
+    this.dispatchEvent(new CustomEvent('render', { detail: { result: this.result, error: this.#error } }));
   }
 
   // current(): false once a newer update has started, after which this one stops at its next await.
   async #render(current) {
     if (!this.#lab) {
       this.#lab = await loadEmbedlab();
+      this.#session = createSession(this.#lab, this.#store);
+      linkViews(this.#root, this.#store);
       if (!current()) return;
     }
-    const get = (name) => this.getAttribute(name);
-    const attrs = readAttributes(get);
-    const spec = VIEW_SPECS[attrs.view];
+    const attrs = readAttributes((name) => this.getAttribute(name), VIEW_NAMES);
     if (this.#view?.name !== attrs.view) await this.#buildView(attrs.view);
     if (!current()) return;
-    // Until a result names its inputs, the title names the view.
-    if (!spec.result || !this.#result) this.#showTitle(attrs.label ?? spec.title, null);
-    if (!spec.result) {
-      this.#showError(null);
-      this.#syncControls(attrs.input, null, null);
-      return;
-    }
-    const input = attrs.text === null ? this.#dropTokens(attrs.input) : await this.#tokenized(attrs, current);
-    if (!input || !current()) return;
-    const npy = attrs.src ? await this.#loadNpy(attrs.src) : null;
+    const title = attrs.label ?? VIEWS[attrs.view].title;
+    if (!this.result) this.#showTitle(title, null);
+    const text = attrs.text === null ? this.#dropTokens() : await this.#tokenized(attrs, current);
+    if (text === undefined || !current()) return;
+    const file = attrs.src ? await this.#loadFile(attrs.src) : null;
     if (!current()) return;
-    const p = plan(this.#lab, { ...input, npy });
-    const result = run(this.#lab, p, this.#cache);
-    const step = Math.min(attrs.step, result.ids.length - 1);
-    this.#result = result;
+    // With a text, V is the tokenizer's vocabulary size unless set.
+    const vocabText = text.tokens && this.getAttribute('vocab') === null
+      ? String(text.tokens.vocabSize) : attrs.input.vocabText;
+    const inputs = { ...attrs.input, vocabText, file };
+    this.#store.set({ inputs: sameInputs(inputs, this.#store.get().inputs) ? this.#store.get().inputs : inputs,
+                      ...text, step: attrs.step });
+    await this.#session.settled();
+    if (!current()) return;
+    const { status, result } = this.#store.get();
+    if (status.state === 'failed') throw new FieldError(status.field, status.message);
     this.#showError(null);
-    this.#view.render(result, step);
-    this.#chips?.select(step);
-    this.#showTitle(attrs.label ?? spec.title,
-      `idx = ${idsText(result.ids)}, V = ${result.vocab}, d = ${result.dim}, ${weightsText(attrs.input, attrs.src)}`);
-    this.#syncControls(input, input.vocabText.trim() === '' ? result.vocab : null, null);
+    this.#showTitle(title, `${inputsText(result)}, ${weightsText(attrs.input, attrs.src)}`);
+    this.#syncControls(inputs, vocabText.trim() === '' ? result.vocab : null, null);
   }
 
-  // The text's tokens, as chips and as plan()'s input: the ids are theirs and V, unless set, is
-  // the tokenizer's vocabulary size. Tokenized in the page's tokenizer worker, once per text and
-  // tokenizer; the title shows the loading. A text the tokenizer cannot take is an error of
-  // the text attribute. null when a newer update came meanwhile.
+  // The store's text and tokens for a text attribute: the text's tokens, as chips, whose ids
+  // the session computes with; V, unless set, is the tokenizer's vocabulary size. Tokenized in
+  // the page's tokenizer worker, once per text and tokenizer; the title shows the loading. A text
+  // the tokenizer cannot take is an error of the text attribute. undefined when a newer update
+  // came meanwhile.
   async #tokenized(attrs, current) {
     const { text, tokenizer } = attrs;
-    if (this.#tokens?.text !== text || this.#tokens?.tokenizer !== tokenizer) {
+    let { tokens } = this.#store.get();
+    if (tokens?.text !== text || tokens?.tokenizer !== tokenizer) {
       this.#channel ??= createTokenizeChannel();
       this.#chips ??= createTokenChips(this.#parts.tokens, (step) => this.setAttribute('step', String(step)),
         { pickOnHover: true });
@@ -183,48 +203,51 @@ export class EmbeddingDemoElement extends HTMLElement {
       const answer = await this.#channel.tokenize(tokenizer, text, this.#lab.limits.maxIds, (progress) => {
         if (current()) this.#showTitle(progressMessage(progress), null);
       });
-      if (!answer) return null;
+      if (!answer) return undefined;
       this.#showTitle(title, null);
       this.#parts.tokens.classList.toggle('stale', Boolean(answer.error));
       if (answer.error) throw new AttributeError('text', answer.error);
-      this.#tokens = { text, tokenizer, answer };
+      tokens = { text, tokenizer, ids: answer.ids, labels: answer.labels, vocabSize: answer.vocabSize };
       this.#chips.render(answer.ids, answer.labels, attrs.step);
     }
-    const { ids, vocabSize } = this.#tokens.answer;
-    return { ...attrs.input, idsText: ids.join(', '), vocabText: this.getAttribute('vocab') ?? String(vocabSize) };
+    return { text: { text, tokenizer }, tokens };
   }
 
-  // Without a text attribute: no chips. Returns input.
-  #dropTokens(input) {
-    if (this.#tokens) {
-      this.#tokens = null;
-      this.#chips.clear();
-    }
-    return input;
+  // Without a text attribute: no chips, no text in the store.
+  #dropTokens() {
+    if (this.#store.get().tokens) this.#chips.clear();
+    return { text: null, tokens: null };
   }
 
-  // Built in place: a view may need its shadow root (the benchmark panel adds its stylesheet).
+  // Built in place, its headings made text: a view may need its shadow root (the benchmark
+  // panel adopts its style sheet).
   async #buildView(name) {
     const container = document.createElement('div');
     container.className = `view view-${name}`;
     this.#parts.view.replaceChildren(container);
     this.#view = { name };
-    this.#result = null;
-    const built = await VIEW_SPECS[name].build(container, {
-      lab: this.#lab,
-      onStep: (step) => this.setAttribute('step', String(step)),
+    const built = await VIEWS[name].build(container, {
+      store: this.#store, lab: this.#lab, runner: this.#session.runner, embedded: true,
     });
-    if (this.#parts.view.firstChild === container) this.#view = { name, ...built };
+    demoteHeadings(container);
+    if (this.#parts.view.firstChild !== container) return;
+    this.#view = { name, ...built };
+    const all = new Set(Object.keys(this.#store.get()));
+    built.update(this.#store.get(), all);
+    const unsubscribe = this.#store.subscribe((state, changed) => {
+      if (this.#parts.view.firstChild === container) built.update(state, changed);
+      else unsubscribe();
+    });
   }
 
-  // The .npy or .safetensors file at url (relative to the page), read once per url: plan()'s
-  // npy input.
-  async #loadNpy(url) {
+  // The .npy or .safetensors file at url (relative to the page), read once per url: the store's
+  // file input.
+  async #loadFile(url) {
     const href = new URL(url, document.baseURI).href;
-    if (this.#npy?.href !== href) {
-      this.#npy = { href, value: await readTableFromUrl(this.#lab, url, href) };
+    if (this.#file?.href !== href) {
+      this.#file = { href, value: await readTableFromUrl(this.#lab, url, href) };
     }
-    return this.#npy.value;
+    return this.#file.value;
   }
 
   #showTitle(title, inputs) {
@@ -238,11 +261,12 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (box.textContent !== (message ?? '')) box.textContent = message ?? '';
     box.hidden = message === null;
     this.#error = message;
-    this.#parts.view.classList.toggle('stale', message !== null && this.#result !== null);
-    // A view that has never had a result has nothing to show beside the message.
-    this.#parts.view.hidden = message !== null && this.#result === null && this.#view?.render !== undefined;
+    const { result } = this.#store.get();
+    this.#parts.view.classList.toggle('stale', message !== null && result !== null);
+    // A view that has never had a result has nothing to show beside the message; the benchmark
+    // panel shows none.
+    this.#parts.view.hidden = message !== null && result === null && this.#view?.name !== 'benchmark';
     if (message !== null) {
-      this.#view?.fail?.(this.#result !== null);
       const field = error.field ?? error.attribute ?? null;
       this.#syncControls(planInput((name) => this.getAttribute(name)), null, field);
       if (this.#parts.title.textContent === LOADING) {
@@ -258,6 +282,11 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#controls ??= createControls(form, this, 'error');
     this.#controls.sync(input, autoVocab, field);
   }
+}
+
+// Equal inputs keep the store's object, so that the session does not compute them again.
+function sameInputs(a, b) {
+  return Object.keys(a).every((key) => a[key] === b[key]) && Object.keys(a).length === Object.keys(b).length;
 }
 
 // Property access to every attribute: el.ids = '4, 2' sets ids="4, 2"; null removes it.

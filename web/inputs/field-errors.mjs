@@ -5,7 +5,7 @@
 import { PAGE_FIELDS } from '../model/error-fields.mjs';
 
 const BOXES = { ids: 'ids-error', vocab: 'vocab-error', dim: 'dim-error', seed: 'seed-error',
-                'npy-file': 'weights-error' };
+                'weights-file': 'weights-error' };
 
 function setField(input, message, invalid) {
   const box = document.getElementById(BOXES[input]);

@@ -1,50 +1,29 @@
-// Where W comes from: PyTorch's initialisation with a seed, the TensorFlow notebook's fixed
-// table, or a file (chosen or dropped): a .npy file, or a model's .safetensors file, of which
-// only the header and the picked tensor are read, in the compute worker (compute/table-file.mjs). A file
-// fixes V and d, so while it is the source the shape fields show its shape, read-only, and get
-// the learner's own values back afterwards. The source named 'npy' is any file.
+// Where W comes from (model/table-source.mjs): PyTorch's initialisation with a seed, the
+// TensorFlow notebook's fixed table, or a file (chosen or dropped): a .npy file, or a model's
+// .safetensors file, of which only the header and the picked tensor are read, in the compute
+// worker (compute/table-file.mjs). The choice and the file go into the store's inputs; the shape
+// fields show a file's shape (inputs/form-fields.mjs).
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { fileSource, isNpyFile, readFirstBytes, readSafetensorsHeader } from '../compute/table-file.mjs';
 import { createTensorPicker } from './tensor-picker.mjs';
 
-// elements: { form, seed, file, dropZone, fileName, vocab, dim, tensorField, tensor,
-// tensorProgress, tensorStatus }; worker: compute/worker-client.mjs's runner, which reads a
-// .safetensors table; onChange() after any change that the input events do not announce (a
-// file read finishing).
-export function createWeightsInput(lab, worker, elements, onChange) {
-  const { form, seed, file, dropZone, fileName, vocab, dim } = elements;
-  let npy = null;  // null | { key, name, table } | { name, error }
+// elements: { form, file, dropZone, fileName, tensorField, tensor, tensorProgress, tensorStatus };
+// runner: the session's compute worker runner, which reads a .safetensors table.
+export function createWeightsInput(lab, store, runner, elements) {
+  const { form, file, dropZone, fileName } = elements;
   let loads = 0;   // a new key per file and per tensor, so a new table never reuses a cached W
-  let typedShape = null;  // { vocab, dim } as typed, kept while a file sets the shape
   let safetensors = null;  // { file, headerBytes } of the .safetensors file chosen last
 
   // The radio buttons, found once: form.elements.source walks the form on each keystroke.
-  const sources = [...form.querySelectorAll('input[name="source"]')];
-  const source = () => sources.find((radio) => radio.checked)?.value ?? '';
-
-  function syncShapeFields() {
-    const fromFile = source() === 'npy';
-    if (fromFile && !typedShape) typedShape = { vocab: vocab.value, dim: dim.value };
-    if (!fromFile && typedShape) {
-      vocab.value = typedShape.vocab;
-      dim.value = typedShape.dim;
-      typedShape = null;
-    }
-    if (fromFile) {
-      vocab.value = npy?.table ? String(npy.table.rows) : '';
-      dim.value = npy?.table ? String(npy.table.cols) : '';
-    }
-    vocab.disabled = fromFile;
-    dim.disabled = fromFile;
-  }
+  const radios = [...form.querySelectorAll('input[name="source"]')];
+  const showSource = ({ source }) => {
+    for (const radio of radios) if (radio.checked !== (radio.value === source)) radio.checked = !radio.checked;
+  };
 
   // The file is W's source from now on: its table, or the reason it has none.
   function use(next, label) {
-    npy = next;
     fileName.textContent = label;
-    form.elements.source.value = 'npy';
-    syncShapeFields();
-    onChange();
+    store.setInputs({ source: 'file', file: next });
   }
 
   const failed = (name, error) => {
@@ -54,11 +33,11 @@ export function createWeightsInput(lab, worker, elements, onChange) {
 
   async function readTensor(tensorName) {
     const load = ++loads;
-    const key = `safetensors:${load}:${tensorName}`;  // names the tensor for the printout
+    const key = `safetensors:${load}`;
     const { file: chosen, headerBytes } = safetensors;
     let read;
     try {
-      read = await worker.loadTable(chosen, headerBytes, tensorName, key,
+      read = await runner.loadTable(chosen, headerBytes, tensorName, key,
         (progress) => picker.reading(progress));
     } catch (error) {
       if (load !== loads) return;
@@ -68,7 +47,7 @@ export function createWeightsInput(lab, worker, elements, onChange) {
     }
     if (!read || load !== loads) return;  // a later file or tensor replaced this one
     picker.read(read.table);
-    use({ key, name: chosen.name, table: read.weight },
+    use({ key, name: chosen.name, format: 'safetensors', tensor: read.table.name, table: read.weight },
         `${chosen.name}: ${read.table.rows} × ${read.table.cols}`);
   }
 
@@ -81,7 +60,7 @@ export function createWeightsInput(lab, worker, elements, onChange) {
     const load = ++loads;
     const current = () => load === loads;  // false once a later file replaced this one
     safetensors = null;
-    worker.stopLoading();
+    runner.stopLoading();
     picker.hide();
     fileName.textContent = chosen.name;
     try {
@@ -92,7 +71,8 @@ export function createWeightsInput(lab, worker, elements, onChange) {
         const whole = new Uint8Array(await chosen.arrayBuffer());
         if (!current()) return;
         const table = lab.npyTable(whole);
-        use({ key: `npy:${load}`, name: chosen.name, table }, `${chosen.name}: ${table.rows} × ${table.cols}`);
+        use({ key: `npy:${load}`, name: chosen.name, format: 'npy', table },
+            `${chosen.name}: ${table.rows} × ${table.cols}`);
         return;
       }
       const { headerBytes, header } = await readSafetensorsHeader(lab, bytes, first);
@@ -109,12 +89,12 @@ export function createWeightsInput(lab, worker, elements, onChange) {
     }
   }
 
-  seed.addEventListener('input', () => {
-    form.elements.source.value = 'seed';
-    syncShapeFields();
-  });
   form.addEventListener('change', (event) => {
-    if (event.target.name === 'source') syncShapeFields();
+    if (event.target.name === 'source') store.setInputs({ source: event.target.value });
+  });
+  showSource(store.get().inputs);
+  store.subscribe(({ inputs }, changed) => {
+    if (changed.has('inputs')) showSource(inputs);
   });
   file.addEventListener('change', () => {
     if (file.files.length > 0) load(file.files[0]);
@@ -131,6 +111,4 @@ export function createWeightsInput(lab, worker, elements, onChange) {
     dropZone.classList.remove('dragging');
     if (event.dataTransfer.files.length > 0) load(event.dataTransfer.files[0]);
   });
-
-  return { source, npy: () => npy };
 }

@@ -6,7 +6,7 @@
 // The page's main form and the element's controls (input names; the element's W select stands
 // for both the seed and the .npy file).
 export const PAGE_FIELDS = Object.freeze({
-  ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'npy-file',
+  ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'weights-file',
 });
 
 export const BACKWARD_FIELDS = Object.freeze({ grad: 'grad-seed', padding_idx: 'padding-idx' });

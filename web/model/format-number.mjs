@@ -1,6 +1,8 @@
 // Numbers as the page writes them: counts in prose ("1,234 rows"), and table cells in PyTorch's
 // notation (torch/_tensor_str.py, default print options): one notation per matrix, chosen from
 // the values shown, 4 decimals; Python's rounding, half to even.
+import { COL_CAP, shownIndices } from './shown-indices.mjs';
+
 const PRECISION = 4;
 
 // 1234 -> "1,234". One formatter for the page: toLocaleString makes one per call, which the
@@ -86,3 +88,20 @@ export function tensorFormatter(values, { integer = false } = {}) {
   else finite = (x) => fixed(x);
   return (x) => (Number.isFinite(x) ? finite(x) : nonFinite(x));
 }
+
+// "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
+export function percent(part, whole) {
+  const share = (100 * part) / whole;
+  let digits = 1;
+  while (digits < 6 && part < whole && Number(share.toFixed(digits)) === 100) ++digits;
+  return `${share.toFixed(digits)}%`;
+}
+
+// A row of a matrix in PyTorch's notation: "[0.6957, -1.8061, …]".
+export function vectorText(data, start, length) {
+  const shown = shownIndices(length, COL_CAP);
+  const values = shown.filter((j) => j !== null).map((j) => data[start + j]);
+  const format = tensorFormatter(values);
+  return `[${shown.map((j) => (j === null ? '…' : format(data[start + j]))).join(', ')}]`;
+}
+

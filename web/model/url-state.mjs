@@ -1,36 +1,37 @@
 // What the learner sees, in the page's address: ?ids=2,3,1&vocab=&dim=5&seed=123&w=seed&k=0
 // &view=backward, so a link shares exactly that state. Values from the address go into the
-// inputs as if typed, so a bad one gets the same message under the same field as a typed one.
+// store's inputs as if typed, so a bad one gets the same message under the same field as a typed
+// one. Pure: no DOM.
+import { LINKABLE_SOURCES } from './table-source.mjs';
 
-// Address parameter -> input id; w is the table's source (seed | tf; a file cannot be linked).
-const INPUTS = { ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed' };
-const SOURCES = ['seed', 'tf'];
+// Address parameter -> the store's input (model/state.mjs); w is the table's source.
+const INPUTS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
 // The sections a link can open at.
-export const VIEWS = ['results', 'step', 'matrices', 'printout-section', 'backward', 'bag',
-                      'benchmark'];
+export const SECTIONS = ['results', 'step', 'matrices', 'printout-section', 'backward', 'bag',
+                         'benchmark'];
 
-// The state in search (location.search): { inputs: { id: text }, source, step, view }, each
-// part present only when the address has it.
+// The state in search (location.search): { inputs, step, view }, inputs holding only what the
+// address has, step and view only when it has them.
 export function readUrlState(search) {
   const params = new URLSearchParams(search);
   const inputs = {};
-  for (const [param, id] of Object.entries(INPUTS)) {
-    if (params.has(param)) inputs[id] = params.get(param);
+  for (const [param, key] of Object.entries(INPUTS)) {
+    if (params.has(param)) inputs[key] = params.get(param);
   }
+  if (LINKABLE_SOURCES.includes(params.get('w'))) inputs.source = params.get('w');
   const state = { inputs };
-  if (SOURCES.includes(params.get('w'))) state.source = params.get('w');
   const step = Number(params.get('k'));
   if (params.has('k') && Number.isSafeInteger(step) && step >= 0) state.step = step;
-  if (VIEWS.includes(params.get('view'))) state.view = params.get('view');
+  if (SECTIONS.includes(params.get('view'))) state.view = params.get('view');
   return state;
 }
 
-// The address for the inputs' texts, the source, the selected token and the view; params the
-// page does not own are kept.
-export function urlFor(href, { inputs, source, step, view }) {
+// The address for the store's inputs, the selected token and the section; params the page does
+// not own are kept.
+export function urlFor(href, { inputs, step }, view) {
   const url = new URL(href);
-  for (const [param, id] of Object.entries(INPUTS)) url.searchParams.set(param, inputs[id] ?? '');
-  if (SOURCES.includes(source)) url.searchParams.set('w', source);
+  for (const [param, key] of Object.entries(INPUTS)) url.searchParams.set(param, inputs[key]);
+  if (LINKABLE_SOURCES.includes(inputs.source)) url.searchParams.set('w', inputs.source);
   else url.searchParams.delete('w');
   url.searchParams.set('k', String(step));
   if (view) url.searchParams.set('view', view);

@@ -150,3 +150,13 @@ export function gradeComparison(comparison, expected, actual, why = REASONS.look
   return grade('differs', `${ofAll(differing, c)} differ by more than rounding explains ` +
     `(${largest}, over 2^-12 of the largest magnitude, ${formatAbsDiff(scale)}).`);
 }
+
+// The grade of a result's two routes (compute/plan.mjs's run()), worked out once per result for
+// every view that shows it.
+const routeGrades = new WeakMap();
+export function routesGrade(result) {
+  if (!routeGrades.has(result)) {
+    routeGrades.set(result, gradeComparison(result.comparison, result.lookup.data, result.product.data));
+  }
+  return routeGrades.get(result);
+}

@@ -6,13 +6,13 @@
 import { wholeNumber } from '../compute/plan.mjs';
 import { BACKWARD_FIELDS } from '../model/error-fields.mjs';
 import { byData, element } from '../draw/dom.mjs';
-import { count, plural } from '../model/format-number.mjs';
+import { linkBackward } from './group-links.mjs';
+import { count, plural, vectorText } from '../model/format-number.mjs';
 import { cells, transposed } from '../model/cells.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { vectorText } from './step.mjs';
-import { REASONS } from '../model/verdict.mjs';
-import { showPending, showVerdict } from './verdict.mjs';
+import { gradeComparison, REASONS } from '../model/verdict.mjs';
+import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
@@ -167,10 +167,10 @@ function read({ ids, vocab, dim }, form) {
   return { ids, vocab, dim, seed, paddingIdx, padding: paddingRow(paddingIdx, vocab) };
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the page's
-// compute worker runner, or none. render(result): compute.run()'s result (ids, vocab, dim,
+// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the
+// session's compute worker runner. render(result): compute.run()'s result (ids, vocab, dim,
 // onehot, tableKey); recomputed only when new.
-export function createBackwardView(root, lab, offload) {
+function createBackwardView(root, lab, offload) {
   const view = createFormView(root, {
     controls: CONTROLS, fields: BACKWARD_FIELDS, output: OUTPUT, lab, kind: 'backward', read, show, computing, offload,
   });
@@ -196,7 +196,9 @@ export function createBackwardView(root, lab, offload) {
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
       ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.');
-    const differs = showVerdict(parts.verdict, b.comparison, b.grad, b.product, REASONS.backward);
+    const grade = gradeComparison(b.comparison, b.grad.data, b.product.data, REASONS.backward);
+    showVerdict(parts.verdict, b.comparison, grade);
+    const differs = differingCells(grade, dim);
     parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
     const scatter = parts.scatter;
@@ -215,22 +217,35 @@ export function createBackwardView(root, lab, offload) {
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) => matrixTable({
       matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
-      rowLabel: label, colLabel: label, rowClass, cellClass: differs,
+      rowLabel: label, colLabel: label, rowClass, cellClass: differs, rowRole: 'vocab',
     });
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
     boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));
     boxes.upstream.replaceChildren(matrixTable({
       matrix: cells(b.G), caption: 'G = dL/dout (n × d)', corner: 'k: id',
       rows: shownIndices(ids.length, ROW_CAP, listedPositions), cols: dimCols,
-      rowLabel: (k) => `${k}: ${ids[k]}`, colLabel: label, rowClass: tokenClass,
+      rowLabel: (k) => `${k}: ${ids[k]}`, colLabel: label, rowClass: tokenClass, rowRole: 'token',
     }));
     boxes.onehotT.replaceChildren(matrixTable({
       matrix: transposed(result.onehot), caption: 'onehot.T (V × n)', corner: 'id',
       rows: vocabRows, cols: shownIndices(ids.length, COL_CAP, listedPositions),
-      rowLabel: label, colLabel: label, rowClass, integer: true,
+      rowLabel: label, colLabel: label, rowClass, integer: true, rowRole: 'vocab', colRole: 'token',
       cellClass: (value) => (value === 1 ? 'one' : ''),
     }));
   }
 
   return { render: view.render };
 }
+
+export const backwardView = {
+  title: 'Gradients of both routes',
+  build(container, { lab, runner }) {
+    const view = createBackwardView(container, lab, runner);
+    linkBackward(container);
+    return {
+      update({ result }, changed) {
+        if (result && changed.has('result')) view.render(result);
+      },
+    };
+  },
+};

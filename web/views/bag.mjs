@@ -5,12 +5,13 @@
 import { FieldError } from '../compute/plan.mjs';
 import { BAG_FIELDS } from '../model/error-fields.mjs';
 import { byData, element } from '../draw/dom.mjs';
+import { linkBag } from './group-links.mjs';
 import { count, plural } from '../model/format-number.mjs';
 import { cells } from '../model/cells.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { REASONS } from '../model/verdict.mjs';
-import { showPending, showVerdict } from './verdict.mjs';
+import { gradeComparison, REASONS } from '../model/verdict.mjs';
+import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
   createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
@@ -134,10 +135,10 @@ function cliText(offsets, b) {
   return parts.join(' ');
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the page's
-// compute worker runner, or none. render(result): compute.run()'s result (ids, vocab, dim,
+// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the
+// session's compute worker runner. render(result): compute.run()'s result (ids, vocab, dim,
 // weight, tableKey); recomputed only when new.
-export function createBagView(root, lab, offload) {
+function createBagView(root, lab, offload) {
   const view = createFormView(root, {
     controls: CONTROLS, fields: BAG_FIELDS, output: OUTPUT, lab, kind: 'bag', read, show, computing, offload,
   });
@@ -173,7 +174,9 @@ export function createBagView(root, lab, offload) {
     const { comparison } = b;
     let differs;  // the cells where the bags and M @ W differ
     if (comparison) {
-      differs = showVerdict(parts.verdict, comparison, b.forward.output, b.product, REASONS.bag);
+      const grade = gradeComparison(comparison, b.forward.output.data, b.product.data, REASONS.bag);
+      showVerdict(parts.verdict, comparison, grade);
+      differs = differingCells(grade, dim);
     } else {
       showPending(parts.verdict, 'no product form',
         "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
@@ -216,3 +219,16 @@ export function createBagView(root, lab, offload) {
 
   return { render: view.render };
 }
+
+export const bagView = {
+  title: 'EmbeddingBag',
+  build(container, { lab, runner }) {
+    const view = createBagView(container, lab, runner);
+    linkBag(container);
+    return {
+      update({ result }, changed) {
+        if (result && changed.has('result')) view.render(result);
+      },
+    };
+  },
+};

@@ -13,8 +13,7 @@
 // no animation running into the next keystroke's frame.
 import { element, writeAttribute, writeStyle } from '../draw/dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from '../model/equation-layout.mjs';
-import { count, tensorFormatter } from '../model/format-number.mjs';
-import { percent } from './step.mjs';
+import { count, percent, tensorFormatter } from '../model/format-number.mjs';
 import { cssColor, mix, onThemeChange, readColors } from '../draw/theme-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -221,8 +220,8 @@ function paint(canvas, scene, colors, ratio) {
 }
 
 // root: an empty element the picture fills; onStep(k) when the learner picks another token.
-// Returns { render(result, step) } for compute.run()'s result.
-export function createEquationView(root, { onStep }) {
+// Returns { render(result, step) } for compute/plan.mjs's run() result.
+function createEquationView(root, { onStep }) {
   const figure = element('figure', 'equation-figure');
   const bar = element('div', 'equation-bar');
   const prev = element('button', 'step-move', '←');
@@ -435,9 +434,22 @@ export function createEquationView(root, { onStep }) {
       const moved = current.result !== null && step !== current.step;
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
+      figure.classList.add('drawn');
       draw(result, step);
       if (moved) replayFlows();
       describe(result, step);
     },
   };
 }
+
+export const pictureView = {
+  title: 'one_hot(idx) · W = out',
+  build(container, { store }) {
+    const picture = createEquationView(container, { onStep: (k) => store.set({ step: k }) });
+    return {
+      update({ result, step }, changed) {
+        if (result && (changed.has('result') || changed.has('step'))) picture.render(result, step);
+      },
+    };
+  },
+};

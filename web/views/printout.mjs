@@ -6,15 +6,6 @@ import { element } from '../draw/dom.mjs';
 
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
-// Where W comes from, read from compute.run()'s tableKey ('seed:<seed>:V:d', 'tf:V:d',
-// 'npy:<n>', 'safetensors:<n>:<tensor>'): { source: 'seed', seed } | { source: 'tf' } |
-// { source: 'npy' } | { source: 'safetensors', tensor }.
-function tableSource(tableKey) {
-  const [source, seed] = tableKey.split(':');
-  if (source === 'safetensors') return { source, tensor: tableKey.split(':').slice(2).join(':') };
-  return source === 'seed' ? { source, seed } : { source };
-}
-
 // A Python string literal: 'wte.weight', or JSON's double-quoted form (valid Python too) for a
 // name with quotes, backslashes or other characters.
 const pythonString = (text) => (/^[\w.\-/]*$/.test(text) ? `'${text}'` : JSON.stringify(text));
@@ -25,11 +16,11 @@ const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
 // The steps of the script for a result: { code: Python lines, printed: what it prints, or
 // undefined for a step that prints nothing }.
 export function scriptSteps(lab, result) {
-  const { ids, vocab, dim, weight, lookup, product } = result;
-  const table = tableSource(result.tableKey);
+  const { ids, vocab, dim, weight, lookup, product, table } = result;
   const imports = ['import torch', 'import torch.nn.functional as F', 'from torch import nn'];
-  if (table.source === 'npy') imports.push('import numpy as np');
-  if (table.source === 'safetensors') imports.push('from safetensors.torch import load_file');
+  const file = table.source === 'file' ? table.format : null;
+  if (file === 'npy') imports.push('import numpy as np');
+  if (file === 'safetensors') imports.push('from safetensors.torch import load_file');
   const make = [];
   if (table.source === 'seed') make.push(`torch.manual_seed(${table.seed})`);
   make.push(`embedding = nn.Embedding(${vocab}, ${dim})`);
@@ -37,11 +28,11 @@ export function scriptSteps(lab, result) {
     make.push('with torch.no_grad():  # the TensorFlow notebook\'s table: row i = 0.11·i',
       `    embedding.weight.copy_(torch.tensor([[11 * i / 100] * ${dim} for i in range(${vocab})]))`);
   }
-  if (table.source === 'npy') {
+  if (file === 'npy') {
     make.push('with torch.no_grad():  # W.npy: the file you chose',
       "    embedding.weight.copy_(torch.from_numpy(np.load('W.npy')))");
   }
-  if (table.source === 'safetensors') {
+  if (file === 'safetensors') {
     make.push('with torch.no_grad():  # model.safetensors: the file you chose',
       `    embedding.weight.copy_(load_file('model.safetensors')[${pythonString(table.tensor)}].float())`);
   }
@@ -88,7 +79,7 @@ async function copy(button, text, script) {
 
 const shown = new WeakMap();  // body -> the script and printed texts it shows
 
-export function renderPrintout(body, lab, result) {
+function renderPrintout(body, lab, result) {
   const steps = scriptSteps(lab, result);
   const text = `${steps.map((step) => step.code.join('\n')).join('\n')}\n`;
   // The same input computed again (a field left, say) keeps the button the learner may be on.
@@ -106,3 +97,27 @@ export function renderPrintout(body, lab, result) {
   bar.append(button, note);
   body.replaceChildren(bar, cells);
 }
+
+// On the page, behind a disclosure (building it costs a pass over W); in <embedding-demo
+// view="printout">, which asks for nothing else, open.
+export const printoutView = {
+  title: 'As PyTorch prints it',
+  build(container, { lab, embedded }) {
+    const details = element('details', 'printout-details');
+    const body = element('div', 'printout');
+    details.append(element('summary', '', 'Show the script and what PyTorch prints'), body);
+    details.open = embedded;
+    container.append(details);
+    let latest = null;
+    const render = () => {
+      if (details.open && latest) renderPrintout(body, lab, latest);
+    };
+    details.addEventListener('toggle', render);
+    return {
+      update({ result }, changed) {
+        latest = result;
+        if (changed.has('result')) render();
+      },
+    };
+  },
+};

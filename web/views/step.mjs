@@ -1,19 +1,11 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
 // each route does for it and for the whole batch. The token picker is a radio group of buttons
 // with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
-import { element, radioKeyTarget } from '../draw/dom.mjs';
-import { count, tensorFormatter } from '../model/format-number.mjs';
+import { byData, element, fragment, radioKeyTarget } from '../draw/dom.mjs';
+import { count, percent, vectorText } from '../model/format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { gradeComparison } from '../model/verdict.mjs';
 import { termByTerm } from './term-by-term.mjs';
-
-// "75.0%", with more decimals where one would round a share below 100% up to "100.0%".
-export function percent(part, whole) {
-  const share = (100 * part) / whole;
-  let digits = 1;
-  while (digits < 6 && part < whole && Number(share.toFixed(digits)) === 100) ++digits;
-  return `${share.toFixed(digits)}%`;
-}
 
 // "[0, 0, 1, 0]" with the 1 marked; summarised like PyTorch beyond COL_CAP entries.
 function oneHotRow(vocab, id) {
@@ -27,14 +19,6 @@ function oneHotRow(vocab, id) {
   });
   out.append(']');
   return out;
-}
-
-// A row of a matrix in PyTorch's notation: "[0.6957, -1.8061, …]".
-export function vectorText(data, start, length) {
-  const shown = shownIndices(length, COL_CAP);
-  const values = shown.filter((j) => j !== null).map((j) => data[start + j]);
-  const format = tensorFormatter(values);
-  return `[${shown.map((j) => (j === null ? '…' : format(data[start + j]))).join(', ')}]`;
 }
 
 // "0·W[0] + 0·W[1] + 1·W[2] + 0·W[3]", summarised for a big vocabulary.
@@ -95,7 +79,7 @@ function workTable(n, vocab, dim) {
 }
 
 // elements: { tokens, prev, next, detail }; onPick(step) is called when the learner moves.
-export function createStepThrough(lab, elements, onPick) {
+function createStepThrough(lab, elements, onPick) {
   const { tokens, prev, next, detail } = elements;
   let n = 0;
   let current = 0;
@@ -132,6 +116,7 @@ export function createStepThrough(lab, elements, onPick) {
     const text = String(ids[k]);
     if (button.textContent !== text) button.textContent = text;
     set('data-step', String(k));
+    set('data-token', String(k));
     set('aria-checked', String(k === current));
     set('aria-label', `token ${k + 1} of ${ids.length}, id ${ids[k]}`);
     set('tabindex', k === current ? '0' : '-1');
@@ -200,3 +185,25 @@ export function createStepThrough(lab, elements, onPick) {
     },
   };
 }
+
+const MARKUP = `
+  <div class="step-picker">
+    <button type="button" class="step-move" data-part="prev" aria-label="Previous token">←</button>
+    <div class="step-tokens" data-part="tokens" role="radiogroup" aria-label="Token to step through"></div>
+    <button type="button" class="step-move" data-part="next" aria-label="Next token">→</button>
+  </div>
+  <div class="step-detail" data-part="detail"></div>`;
+
+export const stepView = {
+  title: 'Step through one token',
+  build(container, { store, lab }) {
+    container.append(fragment(MARKUP));
+    const parts = byData(container, 'part');
+    const stepThrough = createStepThrough(lab, parts, (k) => store.set({ step: k }));
+    return {
+      update({ result, step }, changed) {
+        if (result && (changed.has('result') || changed.has('step'))) stepThrough.render(result, step);
+      },
+    };
+  },
+};

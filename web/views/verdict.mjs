@@ -1,61 +1,29 @@
-// The verdict: do the two routes agree, and how closely? One of four grades (verdict.mjs), each
-// with its colour and one sentence, the counts behind it and what its terms mean. The box is an
-// aria-live region, so a screen reader hears each new verdict.
-import { element } from '../draw/dom.mjs';
-import { count } from '../model/format-number.mjs';
-import { DEFINITIONS, formatAbsDiff, gradeComparison } from '../model/verdict.mjs';
+// The verdict of both routes, from the store: the grade of the last result, or what is going
+// on while there is none to grade (a large product computing, an input to fix).
+import { showPending, showVerdict } from '../draw/verdict-box.mjs';
+import { inputsText } from '../model/describe.mjs';
+import { routesGrade } from '../model/verdict.mjs';
 
-// box -> the verdict it shows, as showVerdict() last drew it.
-const lastShown = new WeakMap();
-
-function stat(term, value, definition) {
-  const row = element('div');
-  const dt = element('dt');
-  dt.append(definition ? element('dfn', '', term) : term);
-  if (definition) dt.firstChild.title = definition;
-  row.append(dt, element('dd', '', value));
-  return row;
-}
-
-// comparison: the core's compare(expected, actual); expected, actual: the two results as
-// matrices { rows, cols, data: Float32Array }; reasons: one of verdict.mjs's REASONS.
-// Returns cellClass(value, i, j) for the two results' tables: 'differs' on each cell whose bits
-// differ, which styles/base.css outlines in the grade's colour ('differs-<state>').
-export function showVerdict(box, comparison, expected, actual, reasons) {
-  const grade = gradeComparison(comparison, expected.data, actual.data, reasons);
-  const all = count(comparison.elements);
-  const rows = [
-    ['max |diff|', formatAbsDiff(grade.maxAbsDiff)],
-    ['bit-identical', `${count(comparison.bitIdentical)} of ${all}`, DEFINITIONS.identical],
-    ['equal in value', `${count(comparison.valueEqual)} of ${all}`, DEFINITIONS.value],
-  ];
-  if (grade.state === 'rounding') rows.push(['max ulps', count(grade.maxUlps)]);
-  // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
-  // the live region would read it out once more.
-  const shown = JSON.stringify([grade.state, grade.headline, grade.sentence, rows]);
-  if (lastShown.get(box) !== shown) {
-    lastShown.set(box, shown);
-    box.className = `verdict ${grade.state}`;
-    box.dataset.state = grade.state;
-    const stats = element('dl', 'verdict-stats');
-    stats.append(...rows.map((row) => stat(...row)));
-    box.replaceChildren(
-      element('p', 'verdict-word', grade.headline),
-      element('p', 'verdict-sentence', grade.sentence),
-      stats,
-      element('p', 'verdict-terms', `${DEFINITIONS.identical} ${DEFINITIONS.value}`),
-    );
-  }
-  const { differing } = grade;
-  const cols = expected.cols;
-  const marked = `differs differs-${grade.state}`;
-  return (value, i, j) => (differing && differing[i * cols + j] ? marked : '');
-}
-
-// While the inputs are being fixed, or a large product is running: say what the tables show.
-export function showPending(box, word, sentence) {
-  lastShown.delete(box);
-  box.className = `verdict ${word === 'computing' ? 'busy' : 'stale'}`;
-  delete box.dataset.state;
-  box.replaceChildren(element('p', 'verdict-word', word), element('p', 'verdict-sentence', sentence));
-}
+export const verdictView = {
+  title: 'Do both routes agree?',
+  build(container) {
+    const box = document.createElement('div');
+    box.className = 'verdict';
+    box.setAttribute('aria-live', 'polite');
+    container.append(box);
+    return {
+      update({ result, status }, changed) {
+        if (!changed.has('status') && !changed.has('result')) return;
+        if (status.state === 'computing') {
+          showPending(box, 'computing', status.sentence);
+        } else if (status.state === 'failed') {
+          showPending(box, 'no result', result
+            ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
+            : 'Fix the input to see both routes.');
+        } else if (result) {
+          showVerdict(box, result.comparison, routesGrade(result));
+        }
+      },
+    };
+  },
+};

@@ -1,0 +1,37 @@
+// The page's text fields, bound to the store's inputs (model/state.mjs): typing writes the
+// store, and what the store holds shows in the fields. While a file is W's source its shape
+// shows in V and d, read-only; in Text mode the ids field shows the text's tokens, read-only;
+// what was typed comes back afterwards, since the store kept it.
+const KEYS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
+
+function setValue(input, value) {
+  if (input.value !== value) input.value = value;
+}
+
+// fields: { ids, vocab, dim, seed } inputs of `form`.
+export function bindFormFields(store, form, fields) {
+  form.addEventListener('input', (event) => {
+    const key = KEYS[event.target.id];
+    if (!key) return;
+    // Typing a seed picks the seed as W's source.
+    store.setInputs(key === 'seedText' ? { seedText: event.target.value, source: 'seed' }
+      : { [key]: event.target.value });
+  });
+
+  function show({ inputs, text, tokens, result }) {
+    const table = inputs.source === 'file' ? inputs.file?.table ?? null : undefined;
+    setValue(fields.vocab, table === undefined ? inputs.vocabText : table ? String(table.rows) : '');
+    setValue(fields.dim, table === undefined ? inputs.dimText : table ? String(table.cols) : '');
+    fields.vocab.disabled = fields.dim.disabled = table !== undefined;
+    setValue(fields.seed, inputs.seedText);
+    fields.ids.readOnly = text !== null;
+    if (!text) setValue(fields.ids, inputs.idsText);
+    else if (tokens) setValue(fields.ids, tokens.ids.join(', '));
+    const auto = table === undefined && inputs.vocabText.trim() === '' && result ? `auto: ${result.vocab}` : 'auto';
+    if (fields.vocab.placeholder !== auto) fields.vocab.placeholder = auto;
+  }
+  show(store.get());
+  store.subscribe((state, changed) => {
+    if (changed.has('inputs') || changed.has('text') || changed.has('tokens') || changed.has('result')) show(state);
+  });
+}

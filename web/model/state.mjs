@@ -1,0 +1,54 @@
+// The one state behind the page and every <embedding-demo>: inputs write to it, the session
+// (compute/session.mjs) turns its inputs into a result, and views subscribe to it. Pure: no DOM.
+//
+//   inputs   what the learner typed or picked, as text, as the core's plan() takes it:
+//            { idsText, vocabText, dimText, source: 'seed' | 'tf' | 'file', seedText,
+//              file: null | { key, name, table } | { name, error } }
+//   text     Text mode: null, or { text, tokenizer } whose tokens are the ids
+//   tokens   Text mode's tokens: null, or { text, tokenizer, ids, labels, vocabSize }
+//   result   the last good result of both routes (compute/plan.mjs's run()), shown until the next
+//   status   { state: 'ready' } | { state: 'computing', sentence } |
+//            { state: 'failed', field, message }: a FieldError's field and message |
+//            { state: 'typing' }: an error that waits for the learner to pause
+//   step     the token every view follows, from 0
+//   hovered  the token under the pointer or the focus, or null: a light mark everywhere
+export function initialState(inputs = {}) {
+  return {
+    inputs: {
+      idsText: '2, 3, 1', vocabText: '', dimText: '5', source: 'seed', seedText: '123', file: null,
+      ...inputs,
+    },
+    text: null,
+    tokens: null,
+    result: null,
+    status: { state: 'ready' },
+    step: 0,
+    hovered: null,
+  };
+}
+
+// A store of one state object, replaced (never mutated) by set(patch). Listeners hear
+// (state, changed) after each set that changed something: changed is the Set of top-level keys
+// whose values are new.
+export function createStore(state) {
+  const listeners = new Set();
+  return {
+    get: () => state,
+    set(patch) {
+      const changed = new Set(Object.keys(patch).filter((key) => patch[key] !== state[key]));
+      if (changed.size === 0) return;
+      state = { ...state, ...patch };
+      for (const listener of [...listeners]) listener(state, changed);
+    },
+    // A change to some of the inputs, the others kept.
+    setInputs(patch) {
+      const inputs = { ...state.inputs, ...patch };
+      if (Object.keys(patch).every((key) => patch[key] === state.inputs[key])) return;
+      this.set({ inputs });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Every view of the page and of <embedding-demo>, by the name the page's sections
+// (data-views="...") and the element's `view` attribute use. A view is built into an empty
+// container once:
+//   build(container, context) -> (a promise of) { update(state, changed) }
+//   context: { store (model/state.mjs), lab (the WebAssembly module), runner (the session's
+//              compute worker), embedded (true inside <embedding-demo>) }
+// and then hears every change of the store: update(state, changed), changed being the set of
+// state keys that are new (every key the first time). A new view is one file and one line here.
+import { backwardView } from './backward.mjs';
+import { bagView } from './bag.mjs';
+import { benchmarkView } from '../benchmark/panel.mjs';
+import { pictureView } from './equation.mjs';
+import { printoutView } from './printout.mjs';
+import { stepView } from './step.mjs';
+import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
+import { verdictView } from './verdict.mjs';
+
+// Views one above the other, as one view.
+function composite(title, ...views) {
+  return {
+    title,
+    async build(container, context) {
+      const built = [];
+      for (const view of views) {
+        const part = document.createElement('div');
+        container.append(part);
+        built.push(await view.build(part, context));
+      }
+      return { update: (state, changed) => built.forEach((view) => view.update(state, changed)) };
+    },
+  };
+}
+
+export const VIEWS = Object.freeze({
+  equation: composite('one_hot(idx) · W = out', pictureView, verdictView),
+  compare: composite('Lookup and one-hot product', verdictView, routesView),
+  routes: routesView,
+  lookup: lookupView,
+  onehot: composite('One-hot product', verdictView, onehotProductView),
+  matrices: matricesView,
+  step: stepView,
+  printout: printoutView,
+  backward: backwardView,
+  bag: bagView,
+  benchmark: benchmarkView,
+});
+
+// Builds the views `names` into container, one after another: (a promise of) one view.
+export function buildViews(names, container, context) {
+  return composite('', ...names.map((name) => VIEWS[name])).build(container, context);
+}
