@@ -14,7 +14,7 @@ import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { gradeComparison, REASONS } from '../model/verdict.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+  createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
 
 const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
@@ -237,15 +237,4 @@ function createBackwardView(root, lab, offload) {
   return { render: view.render };
 }
 
-export const backwardView = {
-  title: 'Gradients of both routes',
-  build(container, { lab, runner }) {
-    const view = createBackwardView(container, lab, runner);
-    linkBackward(container);
-    return {
-      update({ result }, changed) {
-        if (result && changed.has('result')) view.render(result);
-      },
-    };
-  },
-};
+export const backwardView = formViewEntry('Gradients of both routes', createBackwardView, linkBackward);

@@ -13,7 +13,7 @@ import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { gradeComparison, REASONS } from '../model/verdict.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+  createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
 
 const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
@@ -220,15 +220,4 @@ function createBagView(root, lab, offload) {
   return { render: view.render };
 }
 
-export const bagView = {
-  title: 'EmbeddingBag',
-  build(container, { lab, runner }) {
-    const view = createBagView(container, lab, runner);
-    linkBag(container);
-    return {
-      update({ result }, changed) {
-        if (result && changed.has('result')) view.render(result);
-      },
-    };
-  },
-};
+export const bagView = formViewEntry('EmbeddingBag', createBagView, linkBag);

@@ -153,3 +153,20 @@ export function createFormView(root, {
     },
   };
 }
+
+// A view of the registry (registry.mjs) made of a form view: create(container, lab, runner)
+// returns its { render(result) }, link(container) links the rows inside it.
+export function formViewEntry(title, create, link) {
+  return {
+    title,
+    build(container, { lab, runner }) {
+      const view = create(container, lab, runner);
+      link(container);
+      return {
+        update({ result }, changed) {
+          if (result && changed.has('result')) view.render(result);
+        },
+      };
+    },
+  };
+}
