@@ -43,8 +43,11 @@ void print_step(std::ostream& out, const std::string& code, const std::string& r
 
 void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
                    const Matrix& actual, RoutePair pair) {
-  const Verdict v = grade_comparison(compare(expected, actual), expected, actual, pair);
-  out << "# " << compared << ": " << v.headline << ". " << v.sentence << "\n";
+  print_verdict(out, compared, grade_comparison(compare(expected, actual), expected, actual, pair));
+}
+
+void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict) {
+  out << "# " << compared << ": " << verdict.headline << ". " << verdict.sentence << "\n";
 }
 
 }  // namespace embedlab::cli

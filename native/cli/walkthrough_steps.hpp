@@ -29,5 +29,6 @@ void print_step(std::ostream& out, const std::string& code, const std::string& r
 // "# <compared>: bit-identical. All 15 elements hold the same 32 bits in both results."
 void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
                    const Matrix& actual, RoutePair pair);
+void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict);
 
 }  // namespace embedlab::cli
