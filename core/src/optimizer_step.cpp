@@ -132,12 +132,12 @@ void Optimizer::step(Matrix& weight, const Matrix& grad) {
       const double bias_correction1 = 1.0 - std::pow(o.beta1, step);
       const double bias_correction2 = 1.0 - std::pow(o.beta2, step);
       const double step_size = o.lr / bias_correction1;
-      const float beta1 = to_float(o.beta1, Argument::betas, "beta1");
-      const float beta2 = to_float(o.beta2, Argument::betas, "beta2");
+      // betas are in [0, 1) (checked): these fit float32.
+      const float beta1 = static_cast<float>(o.beta1);
+      const float beta2 = static_cast<float>(o.beta2);
       const float one_minus_beta1 = static_cast<float>(1.0 - o.beta1);
       const float one_minus_beta2 = static_cast<float>(1.0 - o.beta2);
-      const float bias_sqrt = to_float(std::sqrt(bias_correction2), Argument::betas,
-                                       "sqrt(1 - beta2 ** step)");
+      const float bias_sqrt = static_cast<float>(std::sqrt(bias_correction2));
       const float eps = to_float(o.eps, Argument::eps, "eps");
       const float neg_step = to_float(-step_size, Argument::lr, "-lr / (1 - beta1 ** step)");
       const bool adamw = o.kind == OptimizerKind::adamw;

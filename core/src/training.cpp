@@ -93,7 +93,6 @@ TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) 
     out.embedding_grad = embedding_backward(batch, upstream, vocab, embedding, limits_);
   }
   out.linear_grad = onehot_backward(one_hot(batch, vocab, limits_), upstream, limits_);
-  out.step = ++steps_;  // every check has passed
 
   const Matrix before = embedding_weight_;
   if (options_.sparse) {
@@ -101,6 +100,7 @@ TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) 
   } else {
     embedding_optimizer_.step(embedding_weight_, out.embedding_grad);
   }
+  out.step = ++steps_;  // the optimizer's checks have passed too
   const RowCause outside = cause_outside_batch(options_.optimizer);
   for (const Index row : changed_rows(before, embedding_weight_)) {
     const bool named = row != padding_row_ &&

@@ -154,8 +154,8 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
     text << "# torch.manual_seed(" << t.seed << "); embedding = torch.nn.Embedding(" << shape
          << module_arguments(o) << ")\n";
   } else {
-    text << "# " << t.origin << ": embedding = torch.nn.Embedding.from_pretrained(W, freeze=False"
-         << module_arguments(o) << ")\n";
+    text << "# W: " << t.origin << "\n# embedding = torch.nn.Embedding.from_pretrained(W, "
+         << "freeze=False" << module_arguments(o) << ")\n";
   }
   text << "# with torch.no_grad(): linear.weight.copy_(embedding.weight.T)\n"
        << "# opt_e = " << optimizer_code(options.optimizer, "embedding.parameters()") << "\n";

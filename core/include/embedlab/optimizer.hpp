@@ -12,8 +12,15 @@
 //   p.mul_(s), p / s, p + s      one rounding each, s rounded to float32 first
 //   sqrt, maximum, neg           exact (maximum propagates NaN)
 // Sparse gradients follow sparse_rows.hpp: entry by entry, coalesced only where the optimizer
-// coalesces (SparseAdam, Adagrad). On a CPU without FMA PyTorch runs other kernels and
-// rounds otherwise; the differential tests skip there.
+// coalesces (SparseAdam, Adagrad).
+//
+// Where PyTorch itself differs: on a CPU without AVX2 and FMA it runs its DEFAULT kernels, which
+// do not fuse, and the differential tests skip there (exit 77). Merging sparse momentum buffers
+// goes through the BLAS's saxpy (OpenBLAS fuses it on such CPUs; a BLAS that does not would round
+// otherwise). Threads change nothing here: past 32768 elements ATen splits the elementwise loops
+// into chunks, and each chunk's vector body and scalar tail round alike. torch.maximum (amsgrad)
+// returns a NaN with all bits set in its vector body and 0x7fc00000 in its tail; embedlab returns
+// the latter everywhere, so a NaN in max_exp_avg_sq may differ from PyTorch's in its bits only.
 //
 // Checks: the constructor validates the options as torch.optim's constructors do, with their
 // messages (an InputError naming the option); check_gradient_kind() refuses a sparse or dense
