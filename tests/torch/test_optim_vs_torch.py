@@ -35,7 +35,7 @@ def f32(t):
     return oracle.f32(t).copy()
 
 STEPS = 5
-CASES_PER_CONFIG = 6
+CASES_PER_CONFIG = 10
 STATE_NAMES = ["momentum_buffer", "exp_avg", "exp_avg_sq", "max_exp_avg_sq", "sum", "square_avg",
                "grad_avg"]
 
