@@ -35,13 +35,17 @@ std::string verdict_for(const Comparison& c) {
 
 }  // namespace
 
-Comparison compare(const Matrix& expected, const Matrix& actual) {
+void check_comparable(const Matrix& expected, const Matrix& actual) {
   if (expected.rows() != actual.rows() || expected.cols() != actual.cols()) {
     throw InputError(Argument::compared, "cannot compare a " + std::to_string(expected.rows()) + " x " +
                      std::to_string(expected.cols()) + " result with a " +
                      std::to_string(actual.rows()) + " x " + std::to_string(actual.cols()) +
                      " one");
   }
+}
+
+Comparison compare(const Matrix& expected, const Matrix& actual) {
+  check_comparable(expected, actual);
   Comparison c;
   c.elements = expected.size();
   for (Index i = 0; i < c.elements; ++i) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 // Follows torch/_tensor_str.py with the default print options
 // (precision 4, threshold 1000, edgeitems 3, linewidth 80).
@@ -70,7 +72,7 @@ class Formatter {
   std::string text(double v) const {
     if (integer_) return std::to_string(static_cast<long long>(v));
     if (!std::isfinite(v)) return nonfinite(v);
-    if (sci_) return printed("%.*e", kPrecision, v);
+    if (sci_) return scientific_text(v);
     if (int_mode_) return printed("%.*f", 0, v) + ".";
     return printed("%.*f", kPrecision, v);
   }
@@ -96,6 +98,42 @@ std::string row_string(const Matrix& m, Index r, const std::vector<Index>& cols,
 }
 
 }  // namespace
+
+std::string scientific_text(double value) { return printed("%.*e", kPrecision, value); }
+
+std::string count_text(Index n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return (n < 0 ? "-" : "") + digits;
+}
+
+std::string python_float_text(double value) {
+  if (!std::isfinite(value)) return nonfinite(value);
+  // The shortest %.*e that reads back exactly gives Python's digits and decimal exponent.
+  char text[40];
+  for (int decimals = 0; decimals <= 16; ++decimals) {
+    std::snprintf(text, sizeof text, "%.*e", decimals, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  const std::string sci = text;
+  const auto e = sci.find('e');
+  const int exponent = std::stoi(sci.substr(e + 1));
+  std::string digits;  // the significant digits, no sign or point
+  for (std::size_t i = 0; i < e; ++i)
+    if (std::isdigit(static_cast<unsigned char>(sci[i]))) digits += sci[i];
+  const std::string sign = value < 0 || std::signbit(value) ? "-" : "";
+  if (exponent < -4 || exponent >= 16) {
+    std::string mantissa = digits.substr(0, 1);
+    if (digits.size() > 1) mantissa += "." + digits.substr(1);
+    const std::string power = std::to_string(exponent < 0 ? -exponent : exponent);
+    return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (power.size() < 2 ? "0" : "") +
+           power;
+  }
+  if (exponent < 0) return sign + "0." + std::string(-exponent - 1, '0') + digits;
+  const auto whole = static_cast<std::size_t>(exponent) + 1;
+  if (digits.size() <= whole) return sign + digits + std::string(whole - digits.size(), '0') + ".0";
+  return sign + digits.substr(0, whole) + "." + digits.substr(whole);
+}
 
 std::string format_tensor(const Matrix& m, const TensorStyle& style) {
   const std::string prefix = "tensor(";

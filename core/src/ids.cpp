@@ -185,6 +185,36 @@ Ids parse_ids(std::string_view text, const Limits& limits) {
   return ids;
 }
 
+std::vector<Ids> parse_batches(std::string_view text, const Limits& limits) {
+  std::vector<std::string_view> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = text.find(';', start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  const auto blank = [](std::string_view part) {
+    return std::all_of(part.begin(), part.end(), is_space);
+  };
+  if (parts.size() > 1 && blank(parts.back())) parts.pop_back();
+  std::vector<Ids> batches;
+  Index total = 0;
+  for (std::size_t b = 0; b < parts.size(); ++b) {
+    const std::string which = "batch " + std::to_string(b + 1);
+    if (blank(parts[b]))
+      throw InputError(Argument::ids, which + " is empty: give each batch at least one id, and "
+                                              "separate batches with semicolons, e.g. 1, 2; 3, 3");
+    try {
+      batches.push_back(parse_ids(parts[b], limits));
+    } catch (const InputError& e) {
+      throw InputError(Argument::ids, which + ": " + e.what());
+    }
+    total += static_cast<Index>(batches.back().size());
+    check_id_count(total, limits);
+  }
+  return batches;
+}
+
 void check_ids(const Ids& ids, Index vocab) {
   if (vocab < 1)
     throw InputError(Argument::vocab,

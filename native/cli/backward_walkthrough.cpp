@@ -4,7 +4,6 @@
 #include <map>
 
 #include "embedlab/backward.hpp"
-#include "embedlab/compare.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
 #include "embedlab/onehot.hpp"
@@ -124,19 +123,7 @@ void print_backward_walkthrough(const Table& t, const BackwardOptions& o, std::o
                  ").float(); onehot.T @ G",
              format_tensor(gemm));
 
-  const Comparison c = compare(grad, gemm);
-  out << "# embedding.weight.grad vs onehot.T @ G: ";
-  if (c.identical) {
-    out << "all " << c.elements << " elements are bit-identical\n";
-  } else {
-    out << c.bit_identical << " of " << c.elements << " elements are bit-identical, max "
-        << "|difference| = " << c.max_abs_diff;
-    if (c.nan_mismatches > 0) {
-      out << "; " << c.nan_mismatches << " are NaN in onehot.T @ G only (0 * Inf in G reaches "
-          << "every row of the product)";
-    }
-    out << "\n";
-  }
+  print_verdict(out, "embedding.weight.grad vs onehot.T @ G", grad, gemm, RoutePair::backward);
   if (padding >= 0 || o.scale_grad_by_freq) {
     out << "# onehot.T @ G knows nothing of"
         << (padding >= 0 ? " padding_idx (row " + std::to_string(padding) + " gets no gradient)"

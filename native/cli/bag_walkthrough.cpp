@@ -6,7 +6,6 @@
 #include <map>
 #include <vector>
 
-#include "embedlab/compare.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
@@ -168,16 +167,7 @@ void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream
                format_tensor(m));
     const Matrix product = bag_product(m, weight);
     print_step(out, "M @ bag.weight", format_tensor(product, grad_fn_style("MmBackward0")));
-    const Comparison c = compare(forward.output, product);
-    out << "# out vs M @ bag.weight: ";
-    if (c.identical) {
-      out << "all " << c.elements << " elements are bit-identical\n";
-    } else {
-      out << c.bit_identical << " of " << c.elements << " elements are bit-identical, max "
-          << "|difference| = " << c.max_abs_diff
-          << ": the bag adds its rows in position order, M @ W in vocabulary order"
-          << (options.mode == BagMode::mean ? ", and divides differently" : "") << "\n";
-    }
+    print_verdict(out, "out vs M @ bag.weight", forward.output, product, RoutePair::bag);
     const auto rows_read =
         std::count_if(bag_of.begin(), bag_of.end(), [](Index b) { return b >= 0; });
     out << "# the bags read " << rows_read << " rows of W (" << rows_read * d

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "embedlab/compare.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
@@ -51,8 +50,7 @@ void print_forward_walkthrough(const Table& t, std::ostream& out) {
   const Matrix product = onehot_product(onehot, t.weight);
   print_step(out, "linear(onehot.float())", format_tensor(product, grad_fn_style("MmBackward0")));
 
-  const Comparison c = compare(rows, product);
-  out << "# " << c.verdict << "\n";
+  print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product, RoutePair::lookup);
   out << "# the lookup copied n*d = " << n * d
       << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
       << n * (t.vocab - 1) * d << " of them multiplications by zero\n";

@@ -8,6 +8,7 @@
 #include "embedlab/error.hpp"
 #include "forward_walkthrough.hpp"
 #include "table_source.hpp"
+#include "train_walkthrough.hpp"
 
 int main(int argc, char** argv) {
   using namespace embedlab::cli;
@@ -25,6 +26,9 @@ int main(int argc, char** argv) {
       "  embedlab --weights model.safetensors --list-tensors    its tensors, the table marked\n"
       "  embedlab backward --ids 2,3,1,3      both routes' gradients for G = torch.randn(n, d)\n"
       "  embedlab bag --ids 2,3,1 --offsets 0,2 --mode sum   nn.EmbeddingBag and its matrix\n"
+      "  embedlab train --ids \"1,2; 3,3; 0,1\" --optimizer adam   which rows each step changes,\n"
+      "                                       next to nn.Linear on one-hot rows\n"
+      "  embedlab train --ids \"1,2; 3,3\" --optimizer sgd --momentum 0.9 --sparse\n"
       "Exit status: 0 ok, 2 bad input (the reason is printed on stderr).");
   TableOptions options;
   add_table_options(app, options);
@@ -39,6 +43,13 @@ int main(int argc, char** argv) {
                   ->fallthrough();
   BagWalkOptions bag_options;
   add_bag_options(*bag, bag_options);
+  auto* train = app.add_subcommand("train", "nn.Embedding and nn.Linear on one-hot rows trained "
+                                            "side by side with a torch.optim optimizer: which "
+                                            "rows each step changes, and why (--ids \"1,2; 3,3\": "
+                                            "one batch per semicolon)")
+                    ->fallthrough();
+  TrainOptions train_options;
+  add_train_options(*train, train_options);
   app.require_subcommand(0, 1);
 
   try {
@@ -50,6 +61,10 @@ int main(int argc, char** argv) {
   try {
     if (options.list_tensors) {
       print_tensor_list(options, std::cout);
+      return 0;
+    }
+    if (*train) {
+      print_train_walkthrough(options, train_options, std::cout);
       return 0;
     }
     const Table table = make_table(options);

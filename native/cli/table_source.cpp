@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <utility>
 
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
@@ -68,8 +69,12 @@ void add_table_options(CLI::App& app, TableOptions& options) {
 }
 
 Table make_table(const TableOptions& options) {
+  return make_table(options, parse_ids(options.ids_text));
+}
+
+Table make_table(const TableOptions& options, Ids ids) {
   Table t;
-  t.ids = parse_ids(options.ids_text);
+  t.ids = std::move(ids);
   const std::string& path = options.weights_file;
   if (!path.empty()) {
     t.kind = TableKind::file;

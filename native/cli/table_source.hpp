@@ -38,6 +38,8 @@ struct Table {
   std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
 };
 Table make_table(const TableOptions& options);
+// The same for ids already read from options.ids_text (the train walk-through's batches, joined).
+Table make_table(const TableOptions& options, Ids ids);
 
 // --list-tensors: the tensors of the --weights .safetensors file (name, dtype, shape), the
 // embedding table marked, and its metadata. Reads the header only.

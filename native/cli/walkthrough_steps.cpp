@@ -1,8 +1,8 @@
 #include "walkthrough_steps.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
+
+#include "embedlab/compare.hpp"
 
 namespace embedlab::cli {
 
@@ -15,14 +15,7 @@ std::string list_text(const Ids& values) {
 std::string python_float(double value) {
   if (std::isinf(value)) return value > 0 ? "float('inf')" : "float('-inf')";
   if (std::isnan(value)) return "float('nan')";
-  char text[32];
-  for (int digits = 1; digits <= 17; ++digits) {  // the shortest text that reads back exactly
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  std::string s = text;
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  return python_float_text(value);
 }
 
 TensorStyle parameter_style() {
@@ -46,6 +39,15 @@ TensorStyle integer_style() {
 
 void print_step(std::ostream& out, const std::string& code, const std::string& result) {
   out << ">>> " << code << "\n" << result << "\n\n";
+}
+
+void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
+                   const Matrix& actual, RoutePair pair) {
+  print_verdict(out, compared, grade_comparison(compare(expected, actual), expected, actual, pair));
+}
+
+void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict) {
+  out << "# " << compared << ": " << verdict.headline << ". " << verdict.sentence << "\n";
 }
 
 }  // namespace embedlab::cli

@@ -5,6 +5,7 @@
 
 #include "embedlab/format.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/verdict.hpp"
 
 namespace embedlab::cli {
 
@@ -23,5 +24,11 @@ TensorStyle integer_style();
 
 // ">>> code", the result, a blank line.
 void print_step(std::ostream& out, const std::string& code, const std::string& result);
+
+// expected and actual graded for one pair of routes, on one comment line:
+// "# <compared>: bit-identical. All 15 elements hold the same 32 bits in both results."
+void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
+                   const Matrix& actual, RoutePair pair);
+void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict);
 
 }  // namespace embedlab::cli

@@ -16,28 +16,16 @@
 #include "embedlab/onehot.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
+#include "error_of.hpp"
 #include "matrix_literals.hpp"
 
 using embedlab::Argument;
 using embedlab::Ids;
-using embedlab::InputError;
 using embedlab::Matrix;
 using Catch::Matchers::Contains;
 using Catch::Matchers::Equals;
 
 namespace {
-
-// The argument and message of the InputError f throws.
-template <class F>
-std::pair<Argument, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return {e.argument(), e.what()};
-  }
-  FAIL("no InputError was thrown");
-  return {};
-}
 
 template <class F>
 Argument argument_of(F&& f) {
@@ -55,6 +43,10 @@ TEST_CASE("argument names are PyTorch's, unique, and every argument has one", "[
   CHECK(names.count("per_sample_weights") == 1);
   CHECK(names.count("unknown") == 0);
   CHECK(argument_name(Argument::max_norm) == "max_norm");
+  CHECK(argument_name(Argument::weight_decay) == "weight_decay");
+  CHECK(argument_name(Argument::initial_accumulator_value) == "initial_accumulator_value");
+  CHECK(names.count("lr") == 1);
+  CHECK(names.count("betas") == 1);
 }
 
 TEST_CASE("errors name the input the learner has to change", "[arguments]") {

@@ -90,3 +90,33 @@ TEST_CASE("more than 1000 elements are summarised with edge items") {
         "        [1.6714e+02, 1.6729e+02, 1.6743e+02,  ..., 1.7100e+02, 1.7114e+02,\n"
         "         1.7129e+02]])");
 }
+
+TEST_CASE("counts with thousands separators, numbers in scientific notation", "[format]") {
+  CHECK(embedlab::count_text(0) == "0");
+  CHECK(embedlab::count_text(999) == "999");
+  CHECK(embedlab::count_text(1234) == "1,234");
+  CHECK(embedlab::count_text(38597376) == "38,597,376");
+  CHECK(embedlab::count_text(-1000) == "-1,000");
+  CHECK(embedlab::scientific_text(0x1p-23) == "1.1921e-07");
+  CHECK(embedlab::scientific_text(0.5) == "5.0000e-01");
+  CHECK(embedlab::scientific_text(-3e10) == "-3.0000e+10");
+}
+
+TEST_CASE("floats as Python's str() writes them in PyTorch's messages", "[format]") {
+  // Each expected text is what python3 -c 'print(str(x))' prints.
+  CHECK(embedlab::python_float_text(0.1) == "0.1");
+  CHECK(embedlab::python_float_text(-0.1) == "-0.1");
+  CHECK(embedlab::python_float_text(-1.0) == "-1.0");
+  CHECK(embedlab::python_float_text(-0.0) == "-0.0");
+  CHECK(embedlab::python_float_text(0.0001) == "0.0001");
+  CHECK(embedlab::python_float_text(1e-05) == "1e-05");
+  CHECK(embedlab::python_float_text(-1.5e-7) == "-1.5e-07");
+  CHECK(embedlab::python_float_text(123456789.0) == "123456789.0");
+  CHECK(embedlab::python_float_text(1e15) == "1000000000000000.0");
+  CHECK(embedlab::python_float_text(1e16) == "1e+16");
+  CHECK(embedlab::python_float_text(1.2345678901234567e+300) == "1.2345678901234567e+300");
+  CHECK(embedlab::python_float_text(2.5) == "2.5");
+  CHECK(embedlab::python_float_text(1.0 / 3) == "0.3333333333333333");
+  CHECK(embedlab::python_float_text(std::nan("")) == "nan");
+  CHECK(embedlab::python_float_text(-HUGE_VAL) == "-inf");
+}

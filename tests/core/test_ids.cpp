@@ -6,6 +6,7 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
+#include "embedlab/limits.hpp"
 
 using Catch::Contains;
 using Catch::Equals;
@@ -179,4 +180,20 @@ TEST_CASE("default_vocab is max(ids) + 1, as the notebook sets it") {
                     StartsWith("token 2 is \"-1\": token ids must be >= 0"));
   CHECK_THROWS_WITH(embedlab::default_vocab({std::numeric_limits<std::int64_t>::max()}),
                     Contains("would not fit in int64"));
+}
+
+TEST_CASE("batches are separated by semicolons", "[ids]") {
+  using embedlab::parse_batches;
+  CHECK(parse_batches("1,2; 3,3; 0,1") == std::vector<Ids>{{1, 2}, {3, 3}, {0, 1}});
+  CHECK(parse_batches("[4, 5];\n[6];") == std::vector<Ids>{{4, 5}, {6}});
+  CHECK(parse_batches("7") == std::vector<Ids>{{7}});
+  CHECK_THROWS_WITH(parse_batches("1,2;;3"),
+                    "batch 2 is empty: give each batch at least one id, and separate batches "
+                    "with semicolons, e.g. 1, 2; 3, 3");
+  CHECK_THROWS_WITH(parse_batches("1; 2, x"), Catch::StartsWith("batch 2: token 2 is \"x\""));
+  CHECK_THROWS_WITH(parse_batches(" ; "), Catch::StartsWith("batch 1 is empty"));
+  embedlab::Limits small;
+  small.max_ids = 3;
+  CHECK_THROWS_WITH(parse_batches("1, 2; 3, 4", small),
+                    Catch::Contains("too many token ids: 4 given, at most 3"));
 }

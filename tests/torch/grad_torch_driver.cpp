@@ -10,14 +10,12 @@
 //        embedding_bag -> output (B, d), then embedding_bag_backward with G -> (V, d)
 //   bag_matrix MODE ILO PAD V PSW | ID... | OFFSET...    bag_matrix -> (B, V)
 // PAD is a padding_idx or "none"; SGF and ILO are 0 or 1; PSW is a .npy file (1, n) or "none".
-#include <cstdio>
-#include <exception>
-#include <iostream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "driver_io.hpp"
 #include "embedlab/backward.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/lookup.hpp"
@@ -31,10 +29,7 @@ using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
 
-void write(const float* data, Index count) {
-  std::fwrite(data, sizeof(float), static_cast<std::size_t>(count), stdout);
-}
-void write(const Matrix& m) { write(m.data(), m.size()); }
+using driver::write;
 
 template <typename T>
 T read(std::istringstream& in, const std::string& line) {
@@ -134,13 +129,4 @@ void run_line(const std::string& line) {
 
 }  // namespace
 
-int main() {
-  std::string line;
-  try {
-    while (std::getline(std::cin, line)) run_line(line);
-  } catch (const std::exception& e) {
-    std::cerr << "grad_torch_driver: " << e.what() << "\n";
-    return 1;
-  }
-  return std::fflush(stdout) == 0 ? 0 : 1;
-}
+int main() { return driver::run_commands("grad_torch_driver", run_line); }

@@ -8,23 +8,19 @@
 //   linear IN OUT bias|nobias   nn.Linear(IN, OUT, bias).weight, then .bias if any
 //   lookup ID...                F.embedding(ids, W) with W the last embedding's weight
 //   onehot ID...                F.one_hot(ids, V).float() @ W, same W
-#include <cstdio>
-#include <exception>
 #include <optional>
-#include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "driver_io.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
 #include "embedlab/torch_init.hpp"
 
 namespace {
 
-void write(const embedlab::Matrix& m) {
-  std::fwrite(m.data(), sizeof(float), static_cast<std::size_t>(m.size()), stdout);
-}
+using driver::write;
 
 embedlab::Index read_index(std::istringstream& in, const std::string& line) {
   long long value = 0;
@@ -77,12 +73,6 @@ void run_line(const std::string& line, embedlab::TorchGenerator& gen, embedlab::
 int main() {
   embedlab::TorchGenerator gen;
   embedlab::Matrix table;
-  std::string line;
-  try {
-    while (std::getline(std::cin, line)) run_line(line, gen, table);
-  } catch (const std::exception& e) {
-    std::cerr << "torch_oracle_driver: " << e.what() << "\n";
-    return 1;
-  }
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  return driver::run_commands("torch_oracle_driver",
+                              [&](const std::string& line) { run_line(line, gen, table); });
 }

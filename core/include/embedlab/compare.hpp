@@ -20,4 +20,7 @@ struct Comparison {
 // expected: the lookup rows; actual: the one-hot product. Same shape required.
 Comparison compare(const Matrix& expected, const Matrix& actual);
 
+// The check compare() runs first: an InputError (Argument::compared) unless the shapes agree.
+void check_comparable(const Matrix& expected, const Matrix& actual);
+
 }  // namespace embedlab

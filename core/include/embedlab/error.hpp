@@ -23,6 +23,21 @@ enum class Argument {
   norm_type,
   onehot,    // a one-hot or multi-hot matrix passed in (WASM API), never typed by a learner
   compared,  // the two results compare() is handed
+  // torch.optim: which optimizer, and its hyperparameters
+  optimizer,
+  lr,
+  momentum,
+  dampening,
+  nesterov,
+  weight_decay,
+  betas,
+  eps,
+  amsgrad,
+  lr_decay,
+  initial_accumulator_value,
+  alpha,
+  centered,
+  maximize,
 };
 
 // "ids", "padding_idx", ...: how messages, the WASM API and the page name an argument.

@@ -19,4 +19,16 @@ struct TensorStyle {
 // them, more than 1000 elements summarised with "...", lines wrapped at 80 columns.
 std::string format_tensor(const Matrix& m, const TensorStyle& style = {});
 
+// PyTorch's scientific notation for one finite number, 4 decimals rounded half to even, at least
+// two exponent digits: 1.1920928955078125e-07 -> "1.1921e-07", 0.5 -> "5.0000e-01".
+std::string scientific_text(double value);
+
+// A count as prose writes it, thousands separated by commas: 1234567 -> "1,234,567".
+std::string count_text(Index n);
+
+// A float as Python's str() writes it, in the messages PyTorch formats with "{}": the shortest
+// digits that read back exactly; scientific below 1e-4 and from 1e16 ("1e-05", "1e+16"), else
+// fixed with at least one decimal ("0.1", "-1.0"); "nan", "inf", "-inf".
+std::string python_float_text(double value);
+
 }  // namespace embedlab

@@ -16,6 +16,11 @@ namespace embedlab {
 // there are no ids; and when there are more than limits.max_ids (counted before allocating).
 Ids parse_ids(std::string_view text, const Limits& limits = default_limits);
 
+// "1,2; 3,3; 0,1" -> {{1, 2}, {3, 3}, {0, 1}}: batches separated by semicolons (one trailing
+// semicolon allowed), each read as parse_ids reads ids; its messages begin "batch 2: ". At most
+// limits.max_ids ids in all batches together.
+std::vector<Ids> parse_batches(std::string_view text, const Limits& limits = default_limits);
+
 // Throws InputError (of vocab) if vocab < 1, or (of ids) if any id is outside [0, vocab), in PyTorch's words plus
 // the detail: "index out of range in self: id 7 at position 3 is not below the vocabulary size
 // V = 4 (valid ids are 0..3)".

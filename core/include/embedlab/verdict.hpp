@@ -1,0 +1,84 @@
+#pragma once
+// How far two float32 results agree, graded: compare() counts the elements (bits, values, NaN on
+// one side, signs of zero); the verdict adds the distance in ulps, which elements differ, and one
+// of four grades with a one-sentence reason. Every front end prints these texts as they are (the
+// page through WASM), so they are written here once.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "embedlab/compare.hpp"
+#include "embedlab/matrix.hpp"
+
+namespace embedlab {
+
+// The grades, best first.
+enum class Grade {
+  identical,  // every element holds the same 32 bits
+  value,      // equal as float32 numbers: -0.0 == +0.0, NaN matches NaN
+  rounding,   // the differences are within what float32 rounding explains
+  differs,    // NaN on one side, an infinity against a number, or more than rounding
+};
+
+// "identical", "value", "rounding", "differs": the grade's name in the API and in style sheets.
+std::string_view grade_name(Grade grade);
+// "bit-identical", "equal in value", "equal up to rounding", "differs": the headline.
+std::string_view grade_headline(Grade grade);
+
+// What the headlines mean, shown where they appear.
+inline constexpr std::string_view kBitIdenticalDefinition =
+    "Bit-identical: the same 32 bits in both results.";
+inline constexpr std::string_view kEqualInValueDefinition =
+    "Equal in value: equal as float32 numbers, so \u22120.0 equals +0.0 (and NaN matches NaN).";
+
+// A difference larger than this share of the largest magnitude in the two results is more than
+// rounding: float32 addition errs by at most 2^-24 of each partial sum, so even a sum of
+// thousands of terms, added in another order, stays far below it.
+inline constexpr double kRoundingShare = 1.0 / 4096.0;  // 2^-12
+
+// The pairs of routes whose results are compared, each with its own reasons.
+enum class RoutePair {
+  lookup,          // embedding(idx) against the one-hot product onehot @ W
+  backward,        // the scatter-add dL/dW against onehot.T @ G
+  bag,             // nn.EmbeddingBag's bags against M @ W
+  training,        // embedding.weight against linear.weight.T, both stepped on dense gradients
+  sparse_training, // the same, the embedding's gradient sparse (nn.Embedding(sparse=True))
+};
+
+// Why each kind of difference happens between a pair of routes: each completes
+// "... elements differ ...: <reason>."
+struct RouteReasons {
+  std::string_view rounding;     // the same terms, rounded in another order
+  std::string_view signed_zero;  // -0.0 against +0.0
+  std::string_view nan;          // NaN in one result only
+};
+const RouteReasons& route_reasons(RoutePair pair);
+
+// The number of float32 values from a to b: 0 when they are equal (+0.0 and -0.0 included), 1 for
+// neighbours. Both finite.
+std::int64_t ulp_distance(float a, float b);
+
+// A |difference| as every front end prints it: "0", "nan", "inf", or PyTorch's scientific
+// notation ("1.1921e-07").
+std::string abs_diff_text(double x);
+
+struct Verdict {
+  Grade grade = Grade::identical;
+  std::string_view headline;  // grade_headline(grade)
+  std::string sentence;       // why, in one sentence that does not repeat the headline
+  // The largest |difference|: NaN when some element is NaN on one side only, +inf where an
+  // infinity meets a finite number, else compare()'s max_abs_diff.
+  double max_abs_diff = 0.0;
+  std::int64_t max_ulps = 0;   // over the differing elements finite on both sides
+  std::vector<Index> differing;  // row-major positions of the elements whose bits differ
+};
+
+// comparison: compare(expected, actual) of the same two matrices. Grades in this order: all bits
+// equal; all values equal; NaN on one side only; an infinity against a finite number; the largest
+// |difference| within kRoundingShare of the largest finite magnitude in either result; else
+// differs. Only the differing elements cost more than a compare of their bits.
+Verdict grade_comparison(const Comparison& comparison, const Matrix& expected,
+                         const Matrix& actual, RoutePair pair);
+
+}  // namespace embedlab

@@ -1,0 +1,123 @@
+#include "embedlab/training.hpp"
+
+#include <algorithm>
+
+#include "embedlab/backward.hpp"
+#include "embedlab/compare.hpp"
+#include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
+#include "embedlab/onehot.hpp"
+#include "embedlab/padding_idx.hpp"
+
+namespace embedlab {
+namespace {
+
+// The constructor's checks, before anything is allocated: the table's shape, the optimizer's
+// options, padding_idx, and whether the embedding's step accepts its gradient.
+const TrainingOptions& checked(const TrainingOptions& options, const Matrix& weight,
+                               const Limits& limits) {
+  check_table_shape(weight.rows(), weight.cols(), limits);
+  check_optimizer_options(options.optimizer);
+  resolve_padding_idx(options.padding_idx, weight.rows());
+  check_gradient_kind(options.optimizer, options.sparse);
+  return options;
+}
+
+// Why a row outside the batch moved: see RowCause.
+RowCause cause_outside_batch(const OptimizerOptions& o) {
+  if (o.weight_decay != 0.0 && o.kind != OptimizerKind::sparse_adam) return RowCause::weight_decay;
+  const bool momentum = (o.kind == OptimizerKind::sgd && o.momentum != 0.0) ||
+                        (o.kind == OptimizerKind::rmsprop && o.momentum > 0.0);
+  return momentum ? RowCause::momentum : RowCause::optimizer_state;
+}
+
+// The rows of after whose bits differ from before's, ascending.
+std::vector<Index> changed_rows(const Matrix& before, const Matrix& after) {
+  std::vector<Index> rows;
+  for (Index r = 0; r < before.rows(); ++r) {
+    for (Index j = 0; j < before.cols(); ++j) {
+      if (float_bits(before(r, j)) != float_bits(after(r, j))) {
+        rows.push_back(r);
+        break;
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::string_view row_cause_text(RowCause cause) {
+  switch (cause) {
+    case RowCause::batch: return "in the batch";
+    case RowCause::weight_decay: return "weight decay";
+    case RowCause::momentum: return "momentum";
+    case RowCause::optimizer_state: return "optimizer state";
+  }
+  return "in the batch";
+}
+
+SideBySideTraining::SideBySideTraining(const Matrix& weight, const TrainingOptions& options,
+                                       const Limits& limits)
+    : options_(checked(options, weight, limits)),
+      limits_(limits),
+      padding_row_(resolve_padding_idx(options.padding_idx, weight.rows())),
+      embedding_weight_(weight),
+      linear_weight_(weight),
+      embedding_optimizer_(options.optimizer, weight.rows(), weight.cols()) {
+  try {
+    check_gradient_kind(options.optimizer, false);
+    linear_optimizer_.emplace(options.optimizer, weight.rows(), weight.cols());
+  } catch (const InputError& e) {
+    linear_refusal_ = e.what();
+  }
+}
+
+TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) {
+  const Index vocab = embedding_weight_.rows();
+  const Index dim = embedding_weight_.cols();
+  if (upstream.cols() != dim) {
+    throw InputError(Argument::grad, "the upstream gradient G has " +
+                                         std::to_string(upstream.cols()) +
+                                         " columns but the table has d = " + std::to_string(dim) +
+                                         ": G is (n, d), one row per id");
+  }
+  TrainingStep out;
+  if (options_.sparse) {
+    out.sparse_grad =
+        embedding_sparse_backward(batch, upstream, vocab, options_.padding_idx, limits_);
+    out.embedding_grad = to_dense(out.sparse_grad);
+  } else {
+    EmbeddingOptions embedding;
+    embedding.padding_idx = options_.padding_idx;
+    out.embedding_grad = embedding_backward(batch, upstream, vocab, embedding, limits_);
+  }
+  out.linear_grad = onehot_backward(one_hot(batch, vocab, limits_), upstream, limits_);
+
+  const Matrix before = embedding_weight_;
+  if (options_.sparse) {
+    embedding_optimizer_.step(embedding_weight_, out.sparse_grad);
+  } else {
+    embedding_optimizer_.step(embedding_weight_, out.embedding_grad);
+  }
+  out.step = ++steps_;  // the optimizer's checks have passed too
+  const RowCause outside = cause_outside_batch(options_.optimizer);
+  for (const Index row : changed_rows(before, embedding_weight_)) {
+    const bool named = row != padding_row_ &&
+                       std::find(batch.begin(), batch.end(), row) != batch.end();
+    out.changed.push_back({row, named ? RowCause::batch : outside});
+  }
+
+  if (linear_optimizer_) {
+    const Matrix linear_before = linear_weight_;
+    linear_optimizer_->step(linear_weight_, out.linear_grad);
+    out.linear_changed = changed_rows(linear_before, linear_weight_);
+    out.verdict = grade_comparison(compare(embedding_weight_, linear_weight_), embedding_weight_,
+                                   linear_weight_,
+                                   options_.sparse ? RoutePair::sparse_training
+                                                   : RoutePair::training);
+  }
+  return out;
+}
+
+}  // namespace embedlab

@@ -1,0 +1,203 @@
+#include "embedlab/verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "embedlab/error.hpp"
+#include "embedlab/float_bits.hpp"
+#include "embedlab/format.hpp"
+
+namespace embedlab {
+namespace {
+
+// \u2212 is the minus sign and \u00b7 the middle dot of "0\u00b7Inf", as the page writes them.
+constexpr std::string_view kStartsDifferently =
+    "the two routes start their sums differently, and \u22120.0 + 0.0 = +0.0";
+
+const RouteReasons kLookup{
+    "the two routes add the same terms in another order, and float32 addition rounds after "
+    "every step",
+    "the lookup copies a \u22120.0 of W as it is, while the product adds +0.0 terms "
+    "(0\u00b7w), and \u22120.0 + 0.0 = +0.0",
+    "W holds an Inf or NaN, and the product multiplies it by the one-hot zeros: "
+    "0\u00b7Inf = NaN, which poisons every output row, while the lookup copies rows "
+    "untouched"};
+
+const RouteReasons kBackward{
+    "the scatter-add adds the rows of G of a repeated id in position order, onehot.T @ G in its "
+    "own blocked order, and float32 addition rounds after every step",
+    kStartsDifferently,
+    "G holds an Inf or NaN, and onehot.T @ G multiplies it by the zeros of onehot.T: "
+    "0\u00b7Inf = NaN reaches every row of dW, while the scatter-add adds only the "
+    "rows a token names"};
+
+const RouteReasons kBag{
+    "a bag adds its rows in position order, M @ W in vocabulary order, and float32 rounds every "
+    "weighted term and every partial sum",
+    kStartsDifferently,
+    "W holds an Inf or NaN, and M @ W multiplies it by the zeros of M: 0\u00b7Inf = NaN reaches "
+    "every bag, while a bag adds only its own rows"};
+
+constexpr std::string_view kTrainingNan =
+    "G holds an Inf or NaN, and onehot.T @ G multiplies it by the zeros of onehot.T: "
+    "0\u00b7Inf = NaN reaches every row of the Linear route's gradient, and its "
+    "optimizer step writes it into the weight";
+
+const RouteReasons kTraining{
+    "the scatter-add adds the rows of G of an id repeated three or more times in position order, "
+    "onehot.T @ G in its own blocked order, so the two gradients round differently, and every "
+    "optimizer step carries the difference into the weight",
+    kStartsDifferently, kTrainingNan};
+
+const RouteReasons kSparseTraining{
+    "the sparse gradient is stepped with other float32 operations than the Linear route's dense "
+    "one: a repeated id's rows of G are applied one at a time or summed in sorted order, and "
+    "Adagrad's sparse branch squares, adds and divides in another order, so each rounds "
+    "differently",
+    kStartsDifferently, kTrainingNan};
+
+// A float32's bits as a signed integer in the order of the numbers: adjacent floats are adjacent
+// integers, and +0.0 and -0.0 both map to 0.
+std::int64_t ordered(float x) {
+  const std::uint32_t bits = float_bits(x);
+  return bits >= 0x80000000u ? -static_cast<std::int64_t>(bits - 0x80000000u)
+                             : static_cast<std::int64_t>(bits);
+}
+
+// The largest finite magnitude in either result: the scale rounding is measured against.
+double largest_magnitude(const Matrix& expected, const Matrix& actual) {
+  double largest = 0.0;
+  for (const Matrix* m : {&expected, &actual}) {
+    for (Index i = 0; i < m->size(); ++i) {
+      const float v = m->data()[i];
+      if (std::isfinite(v)) largest = std::max(largest, double(std::abs(v)));
+    }
+  }
+  return largest;
+}
+
+// "3 of 15 elements"
+std::string of_all(Index part, const Comparison& c) {
+  return count_text(part) + " of " + count_text(c.elements) + " elements";
+}
+
+}  // namespace
+
+std::string_view grade_name(Grade grade) {
+  switch (grade) {
+    case Grade::identical: return "identical";
+    case Grade::value: return "value";
+    case Grade::rounding: return "rounding";
+    case Grade::differs: return "differs";
+  }
+  return "differs";
+}
+
+std::string_view grade_headline(Grade grade) {
+  switch (grade) {
+    case Grade::identical: return "bit-identical";
+    case Grade::value: return "equal in value";
+    case Grade::rounding: return "equal up to rounding";
+    case Grade::differs: return "differs";
+  }
+  return "differs";
+}
+
+const RouteReasons& route_reasons(RoutePair pair) {
+  switch (pair) {
+    case RoutePair::lookup: return kLookup;
+    case RoutePair::backward: return kBackward;
+    case RoutePair::bag: return kBag;
+    case RoutePair::training: return kTraining;
+    case RoutePair::sparse_training: return kSparseTraining;
+  }
+  return kLookup;
+}
+
+std::int64_t ulp_distance(float a, float b) {
+  const std::int64_t d = ordered(a) - ordered(b);
+  return d < 0 ? -d : d;
+}
+
+std::string abs_diff_text(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return "inf";
+  return x == 0.0 ? "0" : scientific_text(x);
+}
+
+Verdict grade_comparison(const Comparison& c, const Matrix& expected, const Matrix& actual,
+                         RoutePair pair) {
+  check_comparable(expected, actual);
+  if (c.elements != expected.size()) {
+    throw InputError(Argument::compared, "the comparison counts " + count_text(c.elements) +
+                                             " elements but the results hold " +
+                                             count_text(expected.size()) +
+                                             ": grade the comparison of these two results");
+  }
+  Verdict v;
+  bool infinite = false;  // an infinity against a finite number, or against the other infinity
+  double max_abs_diff = 0.0;
+  if (c.bit_identical != c.elements) {
+    for (Index i = 0; i < c.elements; ++i) {
+      const float a = expected.data()[i];
+      const float b = actual.data()[i];
+      if (float_bits(a) == float_bits(b)) continue;
+      v.differing.push_back(i);
+      if (std::isfinite(a) && std::isfinite(b)) {
+        v.max_ulps = std::max(v.max_ulps, ulp_distance(a, b));
+      } else if (!std::isnan(a) && !std::isnan(b)) {
+        infinite = true;
+      }
+    }
+    max_abs_diff = c.max_abs_diff;
+  }
+  if (c.nan_mismatches > 0) {
+    max_abs_diff = std::numeric_limits<double>::quiet_NaN();
+  } else if (infinite) {
+    max_abs_diff = std::numeric_limits<double>::infinity();
+  }
+  v.max_abs_diff = max_abs_diff;
+
+  const RouteReasons& why = route_reasons(pair);
+  const Index differing = c.elements - c.value_equal;
+  const std::string largest = "the largest difference is " + count_text(v.max_ulps) +
+                              (v.max_ulps == 1 ? " ulp" : " ulps") +
+                              ", |diff| = " + abs_diff_text(max_abs_diff);
+  auto grade = [&](Grade g, std::string sentence) {
+    v.grade = g;
+    v.headline = grade_headline(g);
+    v.sentence = std::move(sentence);
+    return v;
+  };
+
+  if (c.bit_identical == c.elements) {
+    return grade(Grade::identical, "All " + count_text(c.elements) +
+                                       " elements hold the same 32 bits in both results.");
+  }
+  if (c.value_equal == c.elements) {
+    const Index payloads = c.elements - c.bit_identical - c.signed_zero_mismatches;
+    return grade(Grade::value,
+                 c.signed_zero_mismatches > 0
+                     ? of_all(c.signed_zero_mismatches, c) + " differ only in the sign of zero: " +
+                           std::string(why.signed_zero) + "."
+                     : of_all(payloads, c) + " are NaN in both results, with different bits.");
+  }
+  if (c.nan_mismatches > 0) {
+    return grade(Grade::differs, of_all(c.nan_mismatches, c) + " are NaN in one result only: " +
+                                     std::string(why.nan) + ".");
+  }
+  if (infinite) {
+    return grade(Grade::differs, "An infinity in one result meets a finite number in the other.");
+  }
+  const double scale = largest_magnitude(expected, actual);
+  if (max_abs_diff <= kRoundingShare * scale) {
+    return grade(Grade::rounding, of_all(differing, c) + " differ in the last bits (" + largest +
+                                      "): " + std::string(why.rounding) + ".");
+  }
+  return grade(Grade::differs, of_all(differing, c) + " differ by more than rounding explains (" +
+                                   largest + ", over 2^-12 of the largest magnitude, " +
+                                   abs_diff_text(scale) + ").");
+}
+
+}  // namespace embedlab

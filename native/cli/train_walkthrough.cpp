@@ -1,0 +1,204 @@
+#include "train_walkthrough.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/training.hpp"
+#include "upstream_gradient.hpp"
+#include "walkthrough_steps.hpp"
+
+namespace embedlab::cli {
+namespace {
+
+// "0.9,0.999" -> {0.9, 0.999}
+std::pair<double, double> parse_betas(const std::string& text) {
+  const auto comma = text.find(',');
+  const auto number = [&](const std::string& part, double& value) {
+    char* end = nullptr;
+    value = std::strtod(part.c_str(), &end);
+    return !part.empty() && end != part.c_str() && *end == '\0';
+  };
+  std::pair<double, double> betas;
+  if (comma == std::string::npos || !number(text.substr(0, comma), betas.first) ||
+      !number(text.substr(comma + 1), betas.second)) {
+    throw InputError(Argument::betas,
+                     "--betas takes two numbers B1,B2, e.g. 0.9,0.999, got '" + text + "'");
+  }
+  return betas;
+}
+
+// PyTorch's defaults for the optimizer, with what was typed on top.
+OptimizerOptions optimizer_options(const TrainOptions& o) {
+  const OptimizerKind kind = parse_optimizer(o.optimizer);
+  OptimizerOptions options = optimizer_defaults(kind);
+  const auto set = [&](Argument argument, const std::optional<double>& given, double& field) {
+    if (!given) return;
+    check_optimizer_takes(kind, argument);
+    field = *given;
+  };
+  const auto flag = [&](Argument argument, bool given, bool& field) {
+    if (!given) return;
+    check_optimizer_takes(kind, argument);
+    field = true;
+  };
+  set(Argument::lr, o.lr, options.lr);
+  set(Argument::momentum, o.momentum, options.momentum);
+  set(Argument::dampening, o.dampening, options.dampening);
+  set(Argument::weight_decay, o.weight_decay, options.weight_decay);
+  set(Argument::eps, o.eps, options.eps);
+  set(Argument::lr_decay, o.lr_decay, options.lr_decay);
+  set(Argument::initial_accumulator_value, o.initial_accumulator_value,
+      options.initial_accumulator_value);
+  set(Argument::alpha, o.alpha, options.alpha);
+  flag(Argument::nesterov, o.nesterov, options.nesterov);
+  flag(Argument::maximize, o.maximize, options.maximize);
+  flag(Argument::amsgrad, o.amsgrad, options.amsgrad);
+  flag(Argument::centered, o.centered, options.centered);
+  if (!o.betas.empty()) {
+    check_optimizer_takes(kind, Argument::betas);
+    std::tie(options.beta1, options.beta2) = parse_betas(o.betas);
+  }
+  return options;
+}
+
+// "[[1, 2], [3, 3]]"
+std::string batches_text(const std::vector<Ids>& batches) {
+  std::string s = "[";
+  for (std::size_t b = 0; b < batches.size(); ++b)
+    s += (b ? ", [" : "[") + list_text(batches[b]) + "]";
+  return s + "]";
+}
+
+// ", padding_idx=1, sparse=True": the nn.Embedding arguments the options stand for.
+std::string module_arguments(const TrainOptions& o) {
+  std::string s;
+  if (o.padding_idx) s += ", padding_idx=" + std::to_string(*o.padding_idx);
+  if (o.sparse) s += ", sparse=True";
+  return s;
+}
+
+// "# step 2 changed rows 1, 2 (momentum), 3 (in the batch)": ascending, each run of rows that
+// changed for the same reason followed by the reason.
+std::string changed_text(Index step, const std::vector<ChangedRow>& changed) {
+  std::string s = "# step " + std::to_string(step) + " changed ";
+  if (changed.empty()) return s + "no row";
+  s += changed.size() == 1 ? "row " : "rows ";
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    s += (i ? ", " : "") + std::to_string(changed[i].row);
+    if (i + 1 == changed.size() || changed[i + 1].cause != changed[i].cause)
+      s += " (" + std::string(row_cause_text(changed[i].cause)) + ")";
+  }
+  return s;
+}
+
+// torch.equal: every element equal in value (-0.0 == +0.0; NaN equals nothing).
+bool torch_equal(const Matrix& a, const Matrix& b) { return (a.array() == b.array()).all(); }
+
+}  // namespace
+
+void add_train_options(CLI::App& command, TrainOptions& options) {
+  command.add_option("--optimizer", options.optimizer,
+                     "sgd, adam, adamw, adagrad, rmsprop or sparse-adam (torch.optim's SGD, Adam, "
+                     "AdamW, Adagrad, RMSprop, SparseAdam)")
+      ->capture_default_str();
+  command.add_option("--lr", options.lr,
+                     "learning rate (default: PyTorch's for the optimizer; 0.1 for SGD)");
+  command.add_option("--momentum", options.momentum, "SGD, RMSprop");
+  command.add_option("--dampening", options.dampening, "SGD");
+  command.add_flag("--nesterov", options.nesterov, "SGD: Nesterov momentum");
+  command.add_option("--weight-decay", options.weight_decay,
+                     "L2 penalty (AdamW: decoupled weight decay); not SparseAdam");
+  command.add_option("--betas", options.betas, "Adam, AdamW, SparseAdam: B1,B2, e.g. 0.9,0.999");
+  command.add_option("--eps", options.eps, "Adam, AdamW, Adagrad, RMSprop, SparseAdam");
+  command.add_flag("--amsgrad", options.amsgrad, "Adam, AdamW");
+  command.add_option("--lr-decay", options.lr_decay, "Adagrad");
+  command.add_option("--initial-accumulator-value", options.initial_accumulator_value,
+                     "Adagrad");
+  command.add_option("--alpha", options.alpha, "RMSprop: smoothing constant");
+  command.add_flag("--centered", options.centered, "RMSprop");
+  command.add_flag("--maximize", options.maximize, "ascend the gradient instead");
+  command.add_flag("--sparse", options.sparse,
+                   "nn.Embedding(..., sparse=True): a sparse gradient, one entry per id");
+  command.add_option("--padding-idx", options.padding_idx,
+                     "nn.Embedding's padding_idx: that row gets no gradient (negative counts "
+                     "from the end)");
+}
+
+void print_train_walkthrough(const TableOptions& table_options, const TrainOptions& o,
+                             std::ostream& out) {
+  TrainingOptions options;
+  options.optimizer = optimizer_options(o);
+  options.sparse = o.sparse;
+  options.padding_idx = o.padding_idx;
+  const std::vector<Ids> batches = parse_batches(table_options.ids_text);
+  Ids all;
+  for (const Ids& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
+  const Table t = make_table(table_options, all);
+  const Index d = t.weight.cols();
+
+  std::optional<TorchGenerator> generator;
+  const Matrix initial = module_weight(t, o.padding_idx, generator);
+  SideBySideTraining training(initial, options);
+
+  // Everything that can fail runs before anything is printed: the steps go to `text` first.
+  std::ostringstream text;
+  const std::string vocab = std::to_string(t.vocab);
+  const std::string shape = vocab + ", " + std::to_string(d);
+  text << "# linear = torch.nn.Linear(" << shape << ", bias=False)\n";
+  if (t.kind == TableKind::seeded) {
+    text << "# torch.manual_seed(" << t.seed << "); embedding = torch.nn.Embedding(" << shape
+         << module_arguments(o) << ")\n";
+  } else {
+    text << "# W: " << t.origin << "\n# embedding = torch.nn.Embedding.from_pretrained(W, "
+         << "freeze=False" << module_arguments(o) << ")\n";
+  }
+  text << "# with torch.no_grad(): linear.weight.copy_(embedding.weight.T)\n"
+       << "# opt_e = " << optimizer_code(options.optimizer, "embedding.parameters()") << "\n";
+  if (training.linear_optimizer()) {
+    text << "# opt_l = " << optimizer_code(options.optimizer, "linear.parameters()") << "\n";
+  }
+  text << "# batches = " << batches_text(batches) << "; V, d = " << shape << "\n\n";
+  if (!training.linear_optimizer()) {
+    text << "# the Linear route cannot follow: "
+         << optimizer_code(options.optimizer, "linear.parameters()")
+         << " refuses linear.weight's dense gradient: " << training.linear_refusal() << "\n\n";
+  }
+
+  print_step(text, "embedding.weight", format_tensor(training.embedding_weight(), parameter_style()));
+  for (const Ids& batch : batches) {
+    const auto n = static_cast<Index>(batch.size());
+    const UpstreamGradient upstream = upstream_gradient({}, n, d, generator);
+    print_step(text, "idx = torch.tensor([" + list_text(batch) + "]); " + upstream.code,
+               format_tensor(upstream.g));
+    const TrainingStep step = training.step(batch, upstream.g);
+    print_step(text, "opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step(); embedding.weight",
+               format_tensor(training.embedding_weight(), parameter_style()));
+    text << changed_text(step.step, step.changed) << "\n\n";
+    if (!step.verdict) continue;
+    print_step(text,
+               "opt_l.zero_grad(); linear(torch.nn.functional.one_hot(idx, " + vocab +
+                   ").float()).backward(G); opt_l.step(); "
+                   "torch.equal(embedding.weight, linear.weight.T)",
+               torch_equal(training.embedding_weight(), training.linear_weight()) ? "True"
+                                                                                  : "False");
+    print_verdict(text, "embedding.weight vs linear.weight.T", *step.verdict);
+    const Index padding = training.padding_row();
+    const auto moved = [&](const auto& rows, auto row_of) {
+      return std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return row_of(r) == padding; });
+    };
+    if (padding >= 0 && moved(step.linear_changed, [](Index r) { return r; }) &&
+        !moved(step.changed, [](const ChangedRow& r) { return r.row; })) {
+      text << "# the Linear route knows nothing of padding_idx: its row " << padding
+           << " moved, the embedding's did not\n";
+    }
+    text << "\n";
+  }
+  out << text.str();
+}
+
+}  // namespace embedlab::cli

@@ -1,0 +1,36 @@
+#pragma once
+// The train walk-through: nn.Embedding and nn.Linear on one-hot rows trained side by side with
+// one torch.optim optimizer each (training.hpp), printed step by step as PyTorch prints it: W
+// after each step, the rows the step changed and why, and the verdict against the Linear route.
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "table_source.hpp"
+
+namespace embedlab::cli {
+
+// The optimizer as typed: each hyperparameter is PyTorch's default unless given, and giving one
+// the optimizer does not take is an error.
+struct TrainOptions {
+  std::string optimizer = "sgd";
+  std::optional<double> lr, momentum, dampening, weight_decay, eps, lr_decay,
+      initial_accumulator_value, alpha;
+  std::string betas;  // "B1,B2"
+  bool nesterov = false, maximize = false, amsgrad = false, centered = false;
+  bool sparse = false;  // nn.Embedding(..., sparse=True)
+  std::optional<Index> padding_idx;
+};
+
+// Registers --optimizer, the hyperparameters, --sparse and --padding-idx.
+void add_train_options(CLI::App& command, TrainOptions& options);
+
+// table.ids_text holds the batches, "1,2; 3,3; 0,1"; V defaults to the largest id + 1. Step k's
+// G is torch.randn(len(batch k), d), drawn after the table in order (upstream_gradient.hpp).
+// Everything is computed before anything is printed, so bad input prints nothing on out.
+void print_train_walkthrough(const TableOptions& table, const TrainOptions& options,
+                             std::ostream& out);
+
+}  // namespace embedlab::cli
