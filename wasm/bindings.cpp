@@ -26,6 +26,7 @@
 #include "embedlab/routes.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/torch_init.hpp"
+#include "embedlab/verdict.hpp"
 #include "embedlab/weights.hpp"
 #include "js_values.hpp"
 
@@ -187,10 +188,57 @@ val comparison_to_js(const Comparison& c) {
   return out;
 }
 
-val compare_js(const val& expected, const val& actual) {
+// The core's grade of two compared results (verdict.hpp): what every front end prints.
+val verdict_to_js(const Verdict& v) {
+  val out = val::object();
+  out.set("state", std::string(grade_name(v.grade)));
+  out.set("headline", std::string(v.headline));
+  out.set("sentence", v.sentence);
+  out.set("maxAbsDiff", v.max_abs_diff);
+  out.set("maxAbsDiffText", abs_diff_text(v.max_abs_diff));
+  out.set("maxUlps", static_cast<double>(v.max_ulps));
+  if (v.differing.empty()) {
+    out.set("differing", val::null());
+  } else {
+    const std::vector<std::int32_t> positions(v.differing.begin(), v.differing.end());
+    out.set("differing", val::global("Int32Array").new_(
+        emscripten::typed_memory_view(positions.size(), positions.data())));
+  }
+  return out;
+}
+
+// compare() of two results with the core's grade beside its counts.
+val graded_to_js(const Matrix& expected, const Matrix& actual, RoutePair pair) {
+  const Comparison c = compare(expected, actual);
+  val out = comparison_to_js(c);
+  out.set("grade", verdict_to_js(grade_comparison(c, expected, actual, pair)));
+  return out;
+}
+
+val compare_js(const val& expected, const val& actual, const std::string& pair) {
   return guarded([&] {
-    return comparison_to_js(compare(matrix_from_js(expected, Argument::compared, "expected"),
-                                    matrix_from_js(actual, Argument::compared, "actual")));
+    return graded_to_js(matrix_from_js(expected, Argument::compared, "expected"),
+                        matrix_from_js(actual, Argument::compared, "actual"), parse_route_pair(pair));
+  });
+}
+
+// The words the grades are explained with, shown where a verdict appears.
+val verdict_definitions_js() {
+  val out = val::object();
+  out.set("identical", std::string(kBitIdenticalDefinition));
+  out.set("value", std::string(kEqualInValueDefinition));
+  return out;
+}
+
+// Each of values (any numbers) as PyTorch prints an element of a tensor whose shown elements are
+// `shown`: an Array of strings.
+val format_elements_js(const val& shown, const val& values, bool integer) {
+  return guarded([&] {
+    const auto texts = format_elements(emscripten::convertJSArrayToNumberVector<double>(shown),
+                                       emscripten::convertJSArrayToNumberVector<double>(values), integer);
+    val out = val::array();
+    for (std::size_t i = 0; i < texts.size(); ++i) out.set(i, texts[i]);
+    return out;
   });
 }
 
@@ -201,6 +249,8 @@ val both_routes_js(const val& weight, const val& ids) {
     const Routes routes = both_routes(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids));
     val out = val::object();
     out.set("comparison", comparison_to_js(routes.comparison));
+    out["comparison"].set("grade", verdict_to_js(grade_comparison(routes.comparison, routes.lookup,
+                                                                  routes.product, RoutePair::lookup)));
     out.set("lookup", matrix_to_js(routes.lookup));
     out.set("product", matrix_to_js(routes.product));
     return out;
@@ -233,8 +283,8 @@ EmbeddingOptions embedding_options_from_js(const val& options) {
 }
 
 BagOptions bag_options_from_js(const val& options) {
-  BagOptions out;
-  out.mode = parse_bag_mode(options["mode"].as<std::string>());
+  BagOptions out;  // the core's defaults (nn.EmbeddingBag's) where the wrapper passes null
+  if (!options["mode"].isNull()) out.mode = parse_bag_mode(options["mode"].as<std::string>());
   out.include_last_offset = options["includeLastOffset"].as<bool>();
   out.padding_idx = padding_idx_from_js(options);
   const val weights = options["perSampleWeights"];
@@ -381,6 +431,8 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("compare", &compare_js);
   emscripten::function("bothRoutes", &both_routes_js);
   emscripten::function("formatTensor", &format_tensor_js);
+  emscripten::function("formatElements", &format_elements_js);
+  emscripten::function("verdictDefinitions", &verdict_definitions_js);
   emscripten::function("limits", &limits_js);
   emscripten::function("argumentNames", &argument_names_js);
   emscripten::function("parseSampleWeights", &parse_sample_weights_js);

@@ -20,7 +20,9 @@ export type IdsLike = ArrayLike<number>;
 /** The input an error is about, as the core names it (PyTorch's argument names). */
 export type EmbedlabArgument =
   | 'ids' | 'vocab' | 'dim' | 'seed' | 'weights' | 'grad' | 'offsets' | 'mode' | 'padding_idx'
-  | 'per_sample_weights' | 'max_norm' | 'norm_type' | 'onehot' | 'compared';
+  | 'per_sample_weights' | 'max_norm' | 'norm_type' | 'onehot' | 'compared' | 'optimizer' | 'lr'
+  | 'momentum' | 'dampening' | 'nesterov' | 'weight_decay' | 'betas' | 'eps' | 'amsgrad'
+  | 'lr_decay' | 'initial_accumulator_value' | 'alpha' | 'centered' | 'maximize';
 
 /** Bad input: the message is the core's, meant to be shown verbatim to a learner. */
 export class EmbedlabError extends Error {
@@ -55,7 +57,31 @@ export interface Comparison {
   identical: boolean;
   /** one sentence for a learner */
   verdict: string;
+  /** The core's grade: what every front end (CLI, page, element) prints. */
+  grade: Grade;
 }
+
+/** How far two results agree, graded once, in the core. */
+export interface Grade {
+  /** best first; also the grade's class in the page's style sheets */
+  state: 'identical' | 'value' | 'rounding' | 'differs';
+  /** "bit-identical", "equal in value", "equal up to rounding" or "differs" */
+  headline: string;
+  /** why, in one sentence */
+  sentence: string;
+  /** the largest |difference|: NaN where an element is NaN on one side only, Infinity where an
+   * infinity meets a number */
+  maxAbsDiff: number;
+  /** maxAbsDiff as it is printed: "0", "1.1921e-07", "nan" or "inf" */
+  maxAbsDiffText: string;
+  /** the largest distance in ulps over the elements finite on both sides */
+  maxUlps: number;
+  /** the row-major positions of the elements whose bits differ, or null when none do */
+  differing: Int32Array | null;
+}
+
+/** The pairs of routes a comparison is graded for, each with its own reasons. */
+export type RoutePair = 'lookup' | 'backward' | 'bag' | 'training' | 'sparse_training';
 
 /** bothRoutes()'s result: the lookup, the one-hot product and how they compare. */
 export interface BothRoutes {
@@ -198,13 +224,17 @@ export interface Embedlab {
   onehotProduct(onehot: MatrixLike, W: MatrixLike): Matrix;
   /** How nn.Linear stores the same parameters: W transposed, (d, V). */
   linearWeight(W: MatrixLike): Matrix;
-  /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit. */
-  compare(expected: MatrixLike, actual: MatrixLike): Comparison;
+  /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit,
+   *  graded with the reasons of `pair` (default 'lookup'). */
+  compare(expected: MatrixLike, actual: MatrixLike, pair?: RoutePair): Comparison;
   /** The page's request in one call: lookup(W, ids), the dense product oneHot(ids, W.rows) · W
    *  and compare() of the two, without the (n, V) one-hot leaving the module. */
   bothRoutes(W: MatrixLike, ids: IdsLike): BothRoutes;
   /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". */
   formatTensor(M: MatrixLike, options?: FormatOptions | null): string;
+  /** Each of values as PyTorch prints an element of a tensor whose shown elements are `shown`
+   *  (they choose fixed, integer-valued or scientific notation), without padding. */
+  formatElements(shown: IdsLike, values?: IdsLike, options?: { integer?: boolean }): string[];
   /** dL/dW (vocab, d) of the lookup for an upstream gradient G (n, d): a deterministic scatter-add. */
   embeddingBackward(ids: IdsLike, G: MatrixLike, vocab: number, options?: EmbeddingOptions | null): Matrix;
   /** dL/dW (V, d) of the one-hot product: onehot^T (V, n) times G (n, d) as a dense GEMM. */
@@ -240,6 +270,8 @@ export interface Embedlab {
                    name?: string): SafetensorsTableReader;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
+  /** What the grades' words mean: { identical, value }. */
+  readonly verdictDefinitions: Readonly<{ identical: string; value: string }>;
   /** Every argument name an EmbedlabError can carry, in the core's order. */
   readonly argumentNames: readonly EmbedlabArgument[];
 }

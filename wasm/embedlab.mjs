@@ -24,7 +24,7 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   offsets: 'offsets', mode: 'mode', paddingIdx: 'padding_idx',
   perSampleWeights: 'per_sample_weights', weightsText: 'per_sample_weights',
   maxNorm: 'max_norm', normType: 'norm_type', onehot: 'onehot', expected: 'compared',
-  actual: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
+  actual: 'compared', pair: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
   vocabFromIds: 'vocab', firstBytes: 'weights', headerBytes: 'weights', fileSize: 'weights',
   name: 'weights',
 });
@@ -175,13 +175,14 @@ function embeddingOptions(where, value) {
   };
 }
 
+// mode left out (null) is the core's default, nn.EmbeddingBag's.
 function bagOptions(where, value) {
   const {
-    mode = 'mean', includeLastOffset = false, paddingIdx = null, perSampleWeights = null,
+    mode = null, includeLastOffset = false, paddingIdx = null, perSampleWeights = null,
     scaleGradByFreq = false,
   } = options(where, value);
   return {
-    mode: string(where, 'mode', mode),
+    mode: mode === null ? null : string(where, 'mode', mode),
     includeLastOffset: boolean(where, 'includeLastOffset', includeLastOffset),
     paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
     perSampleWeights: optionalNumbers(where, 'perSampleWeights', perSampleWeights),
@@ -271,9 +272,13 @@ function makeApi(core) {
     onehotProduct: (onehot, W) => unwrap(core.onehotProduct(
         matrix('onehotProduct', 'onehot', onehot), matrix('onehotProduct', 'W', W))),
     linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
-    compare: (expected, actual) => unwrap(core.compare(
-        matrix('compare', 'expected', expected), matrix('compare', 'actual', actual))),
+    compare: (expected, actual, pair = 'lookup') => unwrap(core.compare(
+        matrix('compare', 'expected', expected), matrix('compare', 'actual', actual),
+        string('compare', 'pair', pair))),
     bothRoutes: (W, ids) => unwrap(core.bothRoutes(matrix('bothRoutes', 'W', W), numbers('bothRoutes', 'ids', ids))),
+    formatElements: (shown, values = shown, { integer = false } = {}) => unwrap(core.formatElements(
+        numbers('formatElements', 'shown', shown), numbers('formatElements', 'values', values),
+        boolean('formatElements', 'integer', integer))),
     formatTensor: (M, style) => {
       const { header = '', suffixes = [], integer = false } = options('formatTensor', style);
       if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
@@ -319,6 +324,7 @@ function makeApi(core) {
         bytes('safetensorsTable', 'headerBytes', headerBytes),
         number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),
     limits: Object.freeze(core.limits()),
+    verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),
   });
 }

@@ -68,7 +68,7 @@ class Formatter {
     return std::string(width_ > t.size() ? width_ - t.size() : 0, ' ') + t;
   }
 
- private:
+  // v in this notation, unpadded.
   std::string text(double v) const {
     if (integer_) return std::to_string(static_cast<long long>(v));
     if (!std::isfinite(v)) return nonfinite(v);
@@ -77,6 +77,7 @@ class Formatter {
     return printed("%.*f", kPrecision, v);
   }
 
+ private:
   bool integer_;
   bool int_mode_ = true;
   bool sci_ = false;
@@ -98,6 +99,15 @@ std::string row_string(const Matrix& m, Index r, const std::vector<Index>& cols,
 }
 
 }  // namespace
+
+std::vector<std::string> format_elements(const std::vector<double>& shown,
+                                         const std::vector<double>& values, bool integer) {
+  const Formatter formatter(shown, integer);
+  std::vector<std::string> texts;
+  texts.reserve(values.size());
+  for (double v : values) texts.push_back(formatter.text(v));
+  return texts;
+}
 
 std::string scientific_text(double value) { return printed("%.*e", kPrecision, value); }
 

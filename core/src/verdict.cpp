@@ -104,6 +104,32 @@ std::string_view grade_headline(Grade grade) {
   return "differs";
 }
 
+namespace {
+constexpr RoutePair kPairs[] = {RoutePair::lookup, RoutePair::backward, RoutePair::bag,
+                                RoutePair::training, RoutePair::sparse_training};
+}  // namespace
+
+std::string_view route_pair_name(RoutePair pair) {
+  switch (pair) {
+    case RoutePair::lookup: return "lookup";
+    case RoutePair::backward: return "backward";
+    case RoutePair::bag: return "bag";
+    case RoutePair::training: return "training";
+    case RoutePair::sparse_training: return "sparse_training";
+  }
+  return "lookup";
+}
+
+RoutePair parse_route_pair(std::string_view name) {
+  std::string names;
+  for (RoutePair pair : kPairs) {
+    if (name == route_pair_name(pair)) return pair;
+    names += std::string(names.empty() ? "" : ", ") + "'" + std::string(route_pair_name(pair)) + "'";
+  }
+  throw InputError(Argument::compared, "the routes compared must be one of " + names + ", got '" +
+                                           std::string(name) + "'");
+}
+
 const RouteReasons& route_reasons(RoutePair pair) {
   switch (pair) {
     case RoutePair::lookup: return kLookup;

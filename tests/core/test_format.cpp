@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "embedlab/format.hpp"
 #include "matrix_literals.hpp"
@@ -119,4 +121,16 @@ TEST_CASE("floats as Python's str() writes them in PyTorch's messages", "[format
   CHECK(embedlab::python_float_text(1.0 / 3) == "0.3333333333333333");
   CHECK(embedlab::python_float_text(std::nan("")) == "nan");
   CHECK(embedlab::python_float_text(-HUGE_VAL) == "-inf");
+}
+
+TEST_CASE("elements one by one, in the notation their tensor's shown elements choose", "[format]") {
+  using embedlab::format_elements;
+  // Printed by torch 1.13.1 for the tensors of the shown values (repr, default print options).
+  CHECK(format_elements({0.03125, -0.03125, 0.09375, 2.5}, {0.03125, -0.03125, 0.09375, 2.5}) ==
+        std::vector<std::string>{"0.0312", "-0.0312", "0.0938", "2.5000"});
+  CHECK(format_elements({1e-5, 0.5}, {1e-5, 0.5}) == std::vector<std::string>{"1.0000e-05", "5.0000e-01"});
+  CHECK(format_elements({1.0, -0.0, 2.0}, {1.0, -0.0}) == std::vector<std::string>{"1.", "-0."});
+  // A value outside the shown ones takes their notation: scientific here, not fixed.
+  CHECK(format_elements({1e-5, 0.5}, {0.25}) == std::vector<std::string>{"2.5000e-01"});
+  CHECK(format_elements({0, 1}, {1, 0}, true) == std::vector<std::string>{"1", "0"});
 }

@@ -193,3 +193,14 @@ TEST_CASE("grading results of another shape than compared is an error", "[verdic
                     "the comparison counts 4 elements but the results hold 2: grade the "
                     "comparison of these two results");
 }
+
+TEST_CASE("each pair of routes has one name, and an unknown one names them all", "[verdict]") {
+  for (RoutePair pair : {RoutePair::lookup, RoutePair::backward, RoutePair::bag, RoutePair::training,
+                         RoutePair::sparse_training}) {
+    CHECK(embedlab::parse_route_pair(embedlab::route_pair_name(pair)) == pair);
+  }
+  CHECK(embedlab::route_pair_name(RoutePair::sparse_training) == "sparse_training");
+  CHECK_THROWS_WITH(embedlab::parse_route_pair("forward"),
+                    "the routes compared must be one of 'lookup', 'backward', 'bag', 'training', "
+                    "'sparse_training', got 'forward'");
+}

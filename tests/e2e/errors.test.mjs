@@ -210,7 +210,8 @@ describe('bad input', () => {
     const { loadEmbedlab } = await import(pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href);
     const names = [...(await loadEmbedlab()).argumentNames];
     const placed = [...Object.keys(fields.PAGE_FIELDS), ...Object.keys(fields.BACKWARD_FIELDS),
-                    ...Object.keys(fields.BAG_FIELDS), ...fields.UNPLACED_ARGUMENTS];
+                    ...Object.keys(fields.BAG_FIELDS), ...Object.keys(fields.TRAIN_FIELDS),
+                    ...fields.UNPLACED_ARGUMENTS];
     assert.ok(names.length >= 14);
     for (const name of names) assert.ok(placed.includes(name), `no place on the page for ${name}`);
     for (const name of placed) assert.ok(names.includes(name), `${name} is not an argument of the core`);

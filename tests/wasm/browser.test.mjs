@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 
 import { serveDirectory } from '../e2e/static-server.mjs';
 import { siteDir } from './harness.mjs';
+import { chromiumPath } from '../tools.mjs';
 
 // Runs in the browser (page or worker): the notebook's table, a lookup, an error, sharing.
 async function exercise(wrapperUrl) {
@@ -59,7 +60,7 @@ before(async () => {
   server = await serveDirectory(siteDir);
   profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-wasm-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
            '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -153,6 +153,13 @@ export function differentialCases() {
   add('bothRoutes over -0, Inf, NaN and subnormals', ['bothRoutes', special, specialIds]);
   add('bothRoutes with an id out of range', ['bothRoutes', special, [0, 4]]);
   add('compare equal matrices', ['compare', special, special]);
+  add('compare with the backward pair\'s reasons', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2, NaN]), 'backward']);
+  add('compare with the bag pair\'s reasons', ['compare', matrix(1, 2, [-0, 1]), matrix(1, 2, [0, 1]), 'bag']);
+  add('compare with the training pair\'s reasons', ['compare', matrix(1, 2, [1, 1 + 2 ** -23]), matrix(1, 2, [1, 1]), 'training']);
+  add('compare with a pair that does not exist', ['compare', matrix(1, 1, [1]), matrix(1, 1, [1]), 'forward']);
+  add('formatElements in the notation of other values', ['formatElements', [1e-5, 0.5], [0.25, -0.0, NaN], {}]);
+  add('formatElements of integer tensors', ['formatElements', [0, 1], [1, 0, 3], { integer: true }]);
+  add('formatElements of ties and integral values', ['formatElements', [0.03125, 2.5, 0.09375], [0.03125, 2.5, 0.09375], {}]);
   add('compare values that differ', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2.5, -3])]);
   add('compare different shapes', ['compare', matrix(2, 3, [1, 2, 3, 4, 5, 6]), matrix(3, 2, [1, 2, 3, 4, 5, 6])]);
   add('onehotProduct with mismatched shapes',

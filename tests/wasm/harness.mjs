@@ -28,19 +28,30 @@ export function matrixText(m) {
   return `${m.rows}x${m.cols}:` + Array.from(bits, (b) => b.toString(16).padStart(8, '0')).join('');
 }
 
+// A number as native_reference reads it back (std::stod), −0 included.
+const numberText = (x) => (Object.is(x, -0) ? '-0' : String(x));
+
 // One argument as a tab-separated field, as native_reference reads it.
 function field(arg) {
-  if (typeof arg === 'number') return String(arg);
+  if (typeof arg === 'number') return numberText(arg);
   if (typeof arg === 'boolean') return arg ? '1' : '0';
   if (typeof arg === 'string') return hex(Buffer.from(arg, 'utf8'));
   if (arg instanceof Uint8Array) return hex(arg);
   if (Array.isArray(arg) || ArrayBuffer.isView(arg)) {
-    return Array.from(arg, (x) => (typeof x === 'string' || x instanceof Uint8Array ? field(x) : String(x)))
+    return Array.from(arg, (x) => (typeof x === 'string' || x instanceof Uint8Array ? field(x) : numberText(x)))
         .join(',');
   }
   if ('rows' in arg) return matrixText(arg);
   return Object.entries(arg).filter(([, value]) => value !== null)
       .map(([key, value]) => `${key}=${field(value)}`).join(';');
+}
+
+// A comparison and its grade as native_reference prints them: plain arrays, and JSON's stand-ins
+// for NaN and infinity.
+function comparisonText(c) {
+  const { grade } = c;
+  const maxAbsDiff = Number.isFinite(grade.maxAbsDiff) ? grade.maxAbsDiff : String(grade.maxAbsDiff);
+  return { ...c, grade: { ...grade, maxAbsDiff, differing: grade.differing && Array.from(grade.differing) } };
 }
 
 // Runs every case [op, ...args] through the native core; one result object per case.
@@ -94,10 +105,11 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('tensors' in result) return { header: result };
   if ('table' in result) return result;  // safetensorsTable's adapter
   if (result instanceof Float64Array) return { ids: Array.from(result) };
-  if ('verdict' in result) return { compare: { ...result } };
+  if (Array.isArray(result)) return { strings: result };
+  if ('verdict' in result) return { compare: comparisonText(result) };
   if ('comparison' in result) {
     return { routes: { lookup: matrixText(result.lookup), product: matrixText(result.product),
-                       comparison: { ...result.comparison } } };
+                       comparison: comparisonText(result.comparison) } };
   }
   if ('literals' in result) {
     return { weights: { values: Array.from(result.values), texts: result.texts,

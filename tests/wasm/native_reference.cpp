@@ -12,6 +12,7 @@
 // in blocks, and reads them in order as a caller of the WASM reader does.
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
+// {"strings": [...]},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
 // {"header": {...}}, {"table": {...}}, or
 // {"error": "message", "argument": "name"}.
@@ -27,6 +28,7 @@
 
 #include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
+#include "embedlab/verdict.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
@@ -70,6 +72,13 @@ Ids ids_of(const std::string& field) {
   return ids;
 }
 
+std::vector<double> doubles_of(const std::string& field) {
+  std::vector<double> values;
+  if (field.empty()) return values;
+  for (const std::string& x : split(field, ',')) values.push_back(std::stod(x));
+  return values;
+}
+
 Matrix matrix_of(const std::string& field) {
   const std::size_t x = field.find('x'), colon = field.find(':');
   Matrix m(std::stoll(field.substr(0, x)), std::stoll(field.substr(x + 1, colon - x - 1)));
@@ -109,9 +118,8 @@ EmbeddingOptions embedding_options_of(const Options& o) {
 }
 
 BagOptions bag_options_of(const Options& o) {
-  BagOptions options;
-  const std::string mode = o.count("mode") ? from_hex(o.at("mode")) : "mean";
-  options.mode = parse_bag_mode(mode);
+  BagOptions options;  // the core's defaults, where the case leaves an option out
+  if (o.count("mode")) options.mode = parse_bag_mode(from_hex(o.at("mode")));
   options.include_last_offset = o.count("includeLastOffset") && o.at("includeLastOffset") == "1";
   if (o.count("paddingIdx")) options.padding_idx = std::stoll(o.at("paddingIdx"));
   if (o.count("perSampleWeights") && !o.at("perSampleWeights").empty())
@@ -173,6 +181,37 @@ std::string compare_json(const Comparison& c) {
 }
 
 std::string u64_json(std::uint64_t x) { return number_json(static_cast<double>(x)); }
+
+// JSON has no NaN or infinity: those travel as the strings JavaScript's String() gives them.
+std::string finite_or_name_json(double x) {
+  if (std::isnan(x)) return "\"NaN\"";
+  if (std::isinf(x)) return x > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+  return number_json(x);
+}
+
+std::string grade_json(const Verdict& v) {
+  std::string differing = "null";
+  if (!v.differing.empty()) {
+    differing = "[";
+    for (std::size_t i = 0; i < v.differing.size(); ++i)
+      differing += (i ? ", " : "") + std::to_string(v.differing[i]);
+    differing += "]";
+  }
+  return "{\"state\": " + json_string(std::string(grade_name(v.grade))) +
+         ", \"headline\": " + json_string(std::string(v.headline)) +
+         ", \"sentence\": " + json_string(v.sentence) +
+         ", \"maxAbsDiff\": " + finite_or_name_json(v.max_abs_diff) +
+         ", \"maxAbsDiffText\": " + json_string(abs_diff_text(v.max_abs_diff)) +
+         ", \"maxUlps\": " + std::to_string(v.max_ulps) + ", \"differing\": " + differing + "}";
+}
+
+// compare()'s counts with the core's grade for `pair`, as the module returns them.
+std::string graded_json(const Matrix& expected, const Matrix& actual, RoutePair pair) {
+  const Comparison c = compare(expected, actual);
+  const std::string counts = compare_json(c);
+  return counts.substr(0, counts.size() - 1) + ", \"grade\": " +
+         grade_json(grade_comparison(c, expected, actual, pair)) + "}";
+}
 
 std::string header_json(const SafetensorsHeader& header) {
   const auto candidates = embedding_table_candidates(header);
@@ -263,9 +302,21 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "bothRoutes") {
     const Routes routes = both_routes(matrix_of(a.at(1)), ids_of(a.at(2)));
     return "{\"routes\": {\"lookup\": " + matrix_json(routes.lookup) + ", \"product\": " +
-           matrix_json(routes.product) + ", \"comparison\": " + compare_json(routes.comparison) + "}}";
+           matrix_json(routes.product) + ", \"comparison\": " +
+           graded_json(routes.lookup, routes.product, RoutePair::lookup) + "}}";
   }
-  if (op == "compare") return "{\"compare\": " + compare_json(compare(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
+  if (op == "compare") {
+    const RoutePair pair = a.size() > 3 ? parse_route_pair(from_hex(a.at(3))) : RoutePair::lookup;
+    return "{\"compare\": " + graded_json(matrix_of(a.at(1)), matrix_of(a.at(2)), pair) + "}";
+  }
+  if (op == "formatElements") {
+    std::string out = "{\"strings\": [";
+    const Options o = options_of(a.at(3));
+    const auto texts = format_elements(doubles_of(a.at(1)), doubles_of(a.at(2)),
+                                       o.count("integer") && o.at("integer") == "1");
+    for (std::size_t i = 0; i < texts.size(); ++i) out += (i ? ", " : "") + json_string(texts[i]);
+    return out + "]}";
+  }
   if (op == "formatTensor")
     return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
   if (op == "embeddingBackward")

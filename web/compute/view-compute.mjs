@@ -11,7 +11,7 @@ function backward(lab, weight, { ids, vocab, dim, seed, paddingIdx }) {
   const G = lab.randn(seed, ids.length, dim);
   const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
   const product = lab.onehotBackward(lab.oneHot(ids, vocab), G);
-  return { G, grad, product, comparison: lab.compare(grad, product) };
+  return { G, grad, product, comparison: lab.compare(grad, product, 'backward') };
 }
 
 // Bag: the bags of W's rows, and for sum and mean the multi-hot M (B × V) times W with the
@@ -21,7 +21,7 @@ function bag(lab, weight, { ids, vocab, offsets, mode, weights, paddingIdx }) {
   const forward = lab.embeddingBag(weight, ids, offsets, options);
   const multihot = mode === 'max' ? null : lab.bagMatrix(ids, offsets, vocab, options);
   const product = multihot && lab.onehotProduct(multihot, weight);
-  const comparison = product && lab.compare(forward.output, product);
+  const comparison = product && lab.compare(forward.output, product, 'bag');
   return { forward, multihot, product, comparison, bags: forward.output.rows };
 }
 

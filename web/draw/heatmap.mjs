@@ -6,7 +6,6 @@
 // up the page). Hovering shows the cell's (row, col) and value in a line below; the selected
 // token's row (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element, writeStyle } from './dom.mjs';
-import { tensorFormatter } from '../model/format-number.mjs';
 import { onThemeChange, readColors } from './theme-colors.mjs';
 
 const MAX_WIDTH = 512;
@@ -18,8 +17,9 @@ const palette = (node) => readColors(node, {
   neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'], nan: ['--eq-nan', '#000'],
 });
 
-// onHover(i, j) with the cell under the pointer (null when it leaves); onPick(i, j) on a click.
-export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
+// onHover(i, j) with the cell under the pointer (null when it leaves); onPick(i, j) on a click;
+// format(value): a value as the readout writes it.
+export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = String } = {}) {
   const node = element('figure', 'heatmap');
   const canvas = element('canvas', 'heatmap-canvas');
   canvas.setAttribute('role', 'img');
@@ -46,7 +46,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {} } = {}) {
     if (!spec) return;
     const [i, j] = cellAt(event);
     const value = spec.matrix.at(i, j);
-    readout.textContent = `${spec.name}[${i}, ${j}] = ${tensorFormatter([value])(value)}`;
+    readout.textContent = `${spec.name}[${i}, ${j}] = ${format(value)}`;
     readout.dataset.row = String(i);
     readout.dataset.col = String(j);
     onHover(i, j);

@@ -3,7 +3,6 @@
 // resizes that table and rewrites only the cells whose text or classes changed, so typing one
 // id costs a few DOM writes instead of thousands of new elements.
 import { element } from './dom.mjs';
-import { tensorFormatter } from '../model/format-number.mjs';
 import { countShown } from '../model/shown-indices.mjs';
 
 function shownValues(matrix, rows, cols) {
@@ -70,13 +69,16 @@ function headerCell(scope, className) {
 //   integer: boolean                  an integer tensor such as F.one_hot's
 //   rowLabel(i), colLabel(j): header text
 //   rowClass(i), colClass(j), cellClass(value, i, j): extra classes ('' for none)
+//   formatElements: lab.formatElements, which writes the shown cells in PyTorch's notation
 //   rowRole, colRole: 'token' | 'vocab' | undefined: what a row's index (or a column header's)
 //                     stands for, written as data-token or data-vocab, which views/linking.mjs reads
 // }
 // Fills table (made by emptyTable()) with spec's matrix, reusing the rows and cells it has.
 function fillTable(table, spec) {
   const { matrix, rows, cols } = spec;
-  const format = tensorFormatter(shownValues(matrix, rows, cols), { integer: spec.integer });
+  const shown = shownValues(matrix, rows, cols);
+  const texts = spec.formatElements(shown, shown, { integer: spec.integer });
+  let next = 0;  // the cells come in the order of shownValues()
   const rowClass = spec.rowClass ?? (() => '');
   const colClass = spec.colClass ?? (() => '');
   const cellClass = spec.cellClass ?? (() => '');
@@ -117,7 +119,7 @@ function fillTable(table, spec) {
       const extra = cellClass(value, i, j);
       setCell(tr, record, c + 1,
         extra && columnClasses[c] ? `${columnClasses[c]} ${extra}` : extra || columnClasses[c],
-        format(value));
+        texts[next++]);
     });
   });
 }

@@ -1,9 +1,9 @@
-// The verdict: do the two routes agree, and how closely? One of four grades (verdict.mjs), each
-// with its colour and one sentence, the counts behind it and what its terms mean. The box is an
-// aria-live region, so a screen reader hears each new verdict.
-import { element } from '../draw/dom.mjs';
+// A verdict box: do two results agree, and how closely? One of four grades, decided in the core
+// (its verdict.hpp, through lab.compare()), each with its colour and one sentence, the counts
+// behind it and what its terms mean. The box is an aria-live region, so a screen reader hears
+// each new verdict.
+import { element } from './dom.mjs';
 import { count } from '../model/format-number.mjs';
-import { DEFINITIONS, formatAbsDiff, gradeComparison } from '../model/verdict.mjs';
 
 // box -> the verdict it shows, as showVerdict() last drew it.
 const lastShown = new WeakMap();
@@ -17,14 +17,14 @@ function stat(term, value, definition) {
   return row;
 }
 
-// comparison: the core's compare() of two results; grade: model/verdict.mjs's gradeComparison()
-// of them.
-export function showVerdict(box, comparison, grade) {
+// comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
+export function showVerdict(box, comparison, definitions) {
+  const { grade } = comparison;
   const all = count(comparison.elements);
   const rows = [
-    ['max |diff|', formatAbsDiff(grade.maxAbsDiff)],
-    ['bit-identical', `${count(comparison.bitIdentical)} of ${all}`, DEFINITIONS.identical],
-    ['equal in value', `${count(comparison.valueEqual)} of ${all}`, DEFINITIONS.value],
+    ['max |diff|', grade.maxAbsDiffText],
+    ['bit-identical', `${count(comparison.bitIdentical)} of ${all}`, definitions.identical],
+    ['equal in value', `${count(comparison.valueEqual)} of ${all}`, definitions.value],
   ];
   if (grade.state === 'rounding') rows.push(['max ulps', count(grade.maxUlps)]);
   // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
@@ -40,18 +40,22 @@ export function showVerdict(box, comparison, grade) {
       element('p', 'verdict-word', grade.headline),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
-      element('p', 'verdict-terms', `${DEFINITIONS.identical} ${DEFINITIONS.value}`),
+      element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`),
     );
   }
 }
 
 // cellClass(value, i, j) for the tables of two graded results with `cols` columns: 'differs' on
 // each cell whose bits differ, which styles/base.css outlines in the grade's colour
-// ('differs-<state>').
+// ('differs-<state>'). Worked out once per grade.
+const cellClasses = new WeakMap();  // grade -> cellClass
 export function differingCells(grade, cols) {
-  const { differing } = grade;
-  const marked = `differs differs-${grade.state}`;
-  return (value, i, j) => (differing && differing[i * cols + j] ? marked : '');
+  if (!cellClasses.has(grade)) {
+    const differing = new Set(grade.differing ?? []);
+    const marked = `differs differs-${grade.state}`;
+    cellClasses.set(grade, (value, i, j) => (differing.has(i * cols + j) ? marked : ''));
+  }
+  return cellClasses.get(grade);
 }
 
 // While the inputs are being fixed, or a large product is running: say what the tables show.

@@ -15,6 +15,14 @@ export const BAG_FIELDS = Object.freeze({
   offsets: 'offsets', mode: 'mode', per_sample_weights: 'weights', padding_idx: 'padding-idx',
 });
 
+// The Train view's optimizer and its hyperparameters (the core's names, PyTorch's).
+export const TRAIN_FIELDS = Object.freeze({
+  optimizer: 'optimizer', lr: 'lr', momentum: 'momentum', dampening: 'dampening',
+  nesterov: 'nesterov', weight_decay: 'weight-decay', betas: 'betas', eps: 'eps',
+  amsgrad: 'amsgrad', lr_decay: 'lr-decay', initial_accumulator_value: 'initial-accumulator-value',
+  alpha: 'alpha', centered: 'centered', maximize: 'maximize',
+});
+
 // No input stands for these: the page never sets max_norm, and it makes the one-hot matrix and
 // both compared results itself. Their errors are shown in the form's alert, marking no input.
 export const UNPLACED_ARGUMENTS = Object.freeze(['max_norm', 'norm_type', 'onehot', 'compared']);

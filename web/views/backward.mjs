@@ -11,7 +11,6 @@ import { count, plural, vectorText } from '../model/format-number.mjs';
 import { cells, transposed } from '../model/cells.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { gradeComparison, REASONS } from '../model/verdict.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
   createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
@@ -75,7 +74,7 @@ function termsText(ks) {
 }
 
 // One row of dW: which rows of G it adds, in order, with the running sum after each addition.
-function scatterItem(v, ks, padding, G, grad) {
+function scatterItem(lab, v, ks, padding, G, grad) {
   const d = G.cols;
   const li = element('li');
   li.append(element('strong', '', `dW[${v}]`), ' ');
@@ -86,7 +85,7 @@ function scatterItem(v, ks, padding, G, grad) {
   }
   li.append(`= ${termsText(ks)}`);
   if (ks.length === 1) {
-    li.append(' = ', element('code', 'vector', vectorText(grad.data, v * d, d)));
+    li.append(' = ', element('code', 'vector', vectorText(lab, grad.data, v * d, d)));
     return li;
   }
   li.classList.add('repeat');
@@ -105,7 +104,7 @@ function scatterItem(v, ks, padding, G, grad) {
       }
       return;
     }
-    const text = last ? vectorText(grad.data, v * d, d) : vectorText(sum, 0, d);
+    const text = last ? vectorText(lab, grad.data, v * d, d) : vectorText(lab, sum, 0, d);
     running.append(element('li', '', `${i === 0 ? '0 + ' : '+ '}G[${k}] = `));
     running.lastChild.append(element('code', 'vector', text));
   });
@@ -196,13 +195,12 @@ function createBackwardView(root, lab, offload) {
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
       ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.');
-    const grade = gradeComparison(b.comparison, b.grad.data, b.product.data, REASONS.backward);
-    showVerdict(parts.verdict, b.comparison, grade);
-    const differs = differingCells(grade, dim);
+    showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions);
+    const differs = differingCells(b.comparison.grade, dim);
     parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
     const scatter = parts.scatter;
-    scatter.replaceChildren(...listed.map((v) => scatterItem(v, positions.get(v), b.padding, b.G, b.grad)));
+    scatter.replaceChildren(...listed.map((v) => scatterItem(lab, v, positions.get(v), b.padding, b.G, b.grad)));
     if (positions.size > listed.length) {
       scatter.append(element('li', 'gap',
         `… ${plural(positions.size - listed.length, 'more row', 'more rows')}, each the sum of its tokens' rows of G.`));
@@ -216,18 +214,18 @@ function createBackwardView(root, lab, offload) {
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) => matrixTable({
-      matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
+      formatElements: lab.formatElements, matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
       rowLabel: label, colLabel: label, rowClass, cellClass: differs, rowRole: 'vocab',
     });
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
     boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));
     boxes.upstream.replaceChildren(matrixTable({
-      matrix: cells(b.G), caption: 'G = dL/dout (n × d)', corner: 'k: id',
+      formatElements: lab.formatElements, matrix: cells(b.G), caption: 'G = dL/dout (n × d)', corner: 'k: id',
       rows: shownIndices(ids.length, ROW_CAP, listedPositions), cols: dimCols,
       rowLabel: (k) => `${k}: ${ids[k]}`, colLabel: label, rowClass: tokenClass, rowRole: 'token',
     }));
     boxes.onehotT.replaceChildren(matrixTable({
-      matrix: transposed(result.onehot), caption: 'onehot.T (V × n)', corner: 'id',
+      formatElements: lab.formatElements, matrix: transposed(result.onehot), caption: 'onehot.T (V × n)', corner: 'id',
       rows: vocabRows, cols: shownIndices(ids.length, COL_CAP, listedPositions),
       rowLabel: label, colLabel: label, rowClass, integer: true, rowRole: 'vocab', colRole: 'token',
       cellClass: (value) => (value === 1 ? 'one' : ''),

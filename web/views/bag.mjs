@@ -10,7 +10,6 @@ import { count, plural } from '../model/format-number.mjs';
 import { cells } from '../model/cells.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { gradeComparison, REASONS } from '../model/verdict.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
   createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
@@ -174,9 +173,8 @@ function createBagView(root, lab, offload) {
     const { comparison } = b;
     let differs;  // the cells where the bags and M @ W differ
     if (comparison) {
-      const grade = gradeComparison(comparison, b.forward.output.data, b.product.data, REASONS.bag);
-      showVerdict(parts.verdict, comparison, grade);
-      differs = differingCells(grade, dim);
+      showVerdict(parts.verdict, comparison, lab.verdictDefinitions);
+      differs = differingCells(comparison.grade, dim);
     } else {
       showPending(parts.verdict, 'no product form',
         "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
@@ -189,7 +187,7 @@ function createBagView(root, lab, offload) {
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const bagTable = (matrix, caption, integer = false) => matrixTable({
-      matrix, caption, corner: 'bag', rows: bagRows, cols: dimCols,
+      formatElements: lab.formatElements, matrix, caption, corner: 'bag', rows: bagRows, cols: dimCols,
       rowLabel: label, colLabel: label, integer, cellClass: differs,
     });
     boxes.output.replaceChildren(bagTable(cells(b.forward.output),
@@ -209,7 +207,7 @@ function createBagView(root, lab, offload) {
     boxes.product.replaceChildren(bagTable(cells(b.product), 'M @ W (B × d)'));
     const present = new Set(ids);
     boxes.multihot.replaceChildren(matrixTable({
-      matrix: cells(b.multihot), caption: `M (B × V)`, corner: 'bag',
+      formatElements: lab.formatElements, matrix: cells(b.multihot), caption: `M (B × V)`, corner: 'bag',
       rows: bagRows, cols: shownIndices(vocab, COL_CAP, [...present]),
       rowLabel: label, colLabel: label,
       colClass: (v) => (v === b.padding ? 'padding' : ''),

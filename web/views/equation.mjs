@@ -13,7 +13,7 @@
 // no animation running into the next keystroke's frame.
 import { element, writeAttribute, writeStyle } from '../draw/dom.mjs';
 import { FOOTER, HEADER, layout, OPERATOR, slotsFor } from '../model/equation-layout.mjs';
-import { count, percent, tensorFormatter } from '../model/format-number.mjs';
+import { count, percent } from '../model/format-number.mjs';
 import { cssColor, mix, onThemeChange, readColors } from '../draw/theme-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -45,13 +45,13 @@ function svg(tag, attributes = {}, text) {
 //   texts: { x, y, text, kind (a font and colour, see shade()), align, id (the vocabulary id a
 //            label names), crowded (drawn only while it names the selected id) }
 //   tokens: { k, y, label } for each drawn token row; the svg overlay's labels and targets.
-// Pure: no DOM, so that painting it again for another token costs no layout.
-function sceneOf(result, slots, at) {
+// Pure: no DOM, so that painting it again for another token costs no layout. formatElements:
+// lab.formatElements, PyTorch's notation for the numbers.
+function sceneOf(result, slots, at, formatElements) {
   const { ids, weight, product } = result;
   const { cell } = at;
   const shownWeights = slots.vocab.flatMap((v) => (v === null ? [] : slots.dim
     .filter((j) => j !== null).map((j) => weight.data[v * weight.cols + j])));
-  const format = tensorFormatter(shownWeights);
   // The ends of the colour scale: the largest finite |value| drawn (all of W when it is small;
   // a pass over a GPT-2-sized W would hold up the page for tens of milliseconds).
   const scale = shownWeights.reduce(
@@ -107,11 +107,17 @@ function sceneOf(result, slots, at) {
   const valueCells = (grid, matrix, row, y, xs, owner) => slots.dim.forEach((j, c) => {
     if (j === null) return;
     const value = matrix.data[row * matrix.cols + j];
-    scene.cells.push({ grid, x: xs.at[c], y, value, ...owner, text: cell >= NUMBER_CELL ? format(value) : undefined });
+    scene.cells.push({ grid, x: xs.at[c], y, value, ...owner });
   });
   for (const [v, y] of scene.vocabY) valueCells('weight', weight, v, y, at.weightX, { v });
   // out is the product, the equation's own right-hand side: where W holds an Inf, its NaNs show.
   for (const [k, y] of scene.tokenY) valueCells('out', product, k, y, at.outX, { k });
+  // Numbers where a cell is wide enough, all in the notation of the W values drawn.
+  if (cell >= NUMBER_CELL) {
+    const numbered = scene.cells.filter((c) => c.grid !== 'onehot');
+    const texts = formatElements(shownWeights, numbered.map((c) => c.value));
+    numbered.forEach((c, i) => { c.text = texts[i]; });
+  }
 
   // The operators, and each grid's name and shape below it.
   scene.dot = { x: at.onehotX.end + OPERATOR / 2, y: at.middle };
@@ -221,7 +227,7 @@ function paint(canvas, scene, colors, ratio) {
 
 // root: an empty element the picture fills; onStep(k) when the learner picks another token.
 // Returns { render(result, step) } for compute/plan.mjs's run() result.
-function createEquationView(root, { onStep }) {
+function createEquationView(root, { lab, onStep }) {
   const figure = element('figure', 'equation-figure');
   const bar = element('div', 'equation-bar');
   const prev = element('button', 'step-move', '←');
@@ -408,7 +414,7 @@ function createEquationView(root, { onStep }) {
       // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
       writeStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
       writeAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
-      drawn = { key, slots, at, scene: sceneOf(result, slots, at) };
+      drawn = { key, slots, at, scene: sceneOf(result, slots, at, lab.formatElements) };
       drawn.labels = drawRows(drawn);
     }
     current = { result, step, n: result.ids.length };
@@ -444,8 +450,8 @@ function createEquationView(root, { onStep }) {
 
 export const pictureView = {
   title: 'one_hot(idx) · W = out',
-  build(container, { store }) {
-    const picture = createEquationView(container, { onStep: (k) => store.set({ step: k }) });
+  build(container, { store, lab }) {
+    const picture = createEquationView(container, { lab, onStep: (k) => store.set({ step: k }) });
     return {
       update({ result, step }, changed) {
         if (result && (changed.has('result') || changed.has('step'))) picture.render(result, step);

@@ -4,7 +4,6 @@
 import { byData, element, fragment, radioKeyTarget } from '../draw/dom.mjs';
 import { count, percent, vectorText } from '../model/format-number.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { gradeComparison } from '../model/verdict.mjs';
 import { termByTerm } from './term-by-term.mjs';
 
 // "[0, 0, 1, 0]" with the 1 marked; summarised like PyTorch beyond COL_CAP entries.
@@ -152,19 +151,18 @@ function createStepThrough(lab, elements, onPick) {
     const { ids, vocab, dim, weight, lookup, product } = result;
     const id = ids[current];
     const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
-    const same = gradeComparison(lab.compare(row(lookup), row(product)),
-      row(lookup).data, row(product).data);
+    const same = lab.compare(row(lookup), row(product)).grade;
 
     const list = element('ol', 'step-list');
     item(list, 'One-hot row:', oneHotRow(vocab, id),
          `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`);
     item(list, 'Lookup:', `copies row ${id} of W, `,
-         element('code', 'vector', vectorText(weight.data, id * dim, dim)),
+         element('code', 'vector', vectorText(lab, weight.data, id * dim, dim)),
          `: d = ${count(dim)} copies.`);
     item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
          `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
-         element('code', 'vector', vectorText(product.data, current * dim, dim)), '.');
-    item(list, 'Term by term:', termByTerm(result, current));
+         element('code', 'vector', vectorText(lab, product.data, current * dim, dim)), '.');
+    item(list, 'Term by term:', termByTerm(lab, result, current));
     const verdict = element('span', `step-verdict ${same.state}`);
     verdict.append(element('strong', '', same.headline), `: ${same.sentence}`);
     item(list, 'Same row?', verdict);

@@ -6,7 +6,6 @@
 import { byData, element, fragment } from '../draw/dom.mjs';
 import { differingCells } from '../draw/verdict-box.mjs';
 import { cells, transposed } from '../model/cells.mjs';
-import { routesGrade } from '../model/verdict.mjs';
 import { createHeatmap } from '../draw/heatmap.mjs';
 import { renderMatrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
@@ -31,6 +30,7 @@ function place(box, spec, heat) {
   let parts = heatmaps.get(box);
   if (!parts) {
     const heatmap = createHeatmap({
+      format: (value) => spec.formatElements([value])[0],
       onHover: (i, j) => heat.hooks.onHover(i === null ? null : parts.token(i, j)),
       onPick: (i, j) => {
         const k = parts.token(i, j);
@@ -60,7 +60,7 @@ function place(box, spec, heat) {
 // differs: differingCells()'s cellClass, which marks the cells where the two routes differ.
 // hooks: { onHover(k), onPick(k) } for the heatmaps of big matrices, which link to token k
 // (null when the cell names no token).
-function renderMatrices(boxes, result, step, differs, hooks) {
+function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
   const { ids, weight } = result;
   const stepId = ids[step];
   const hitIds = new Set(ids);
@@ -79,6 +79,7 @@ function renderMatrices(boxes, result, step, differs, hooks) {
   const tokenHeat = (name, data) => heat(name, data, (i) => i, (k) => ({ row: k }));
   const idClass = (id) => (id === stepId ? 'hit current' : hitIds.has(id) ? 'hit' : '');
   const tokenRow = {
+    formatElements,
     rows: tokenRows,
     corner: 'id',
     rowLabel: (k) => String(ids[k]),
@@ -87,7 +88,7 @@ function renderMatrices(boxes, result, step, differs, hooks) {
   };
 
   if (boxes.weight) place(boxes.weight, {
-    matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
+    formatElements, matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
     rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
     rowLabel: label, colLabel: label, rowClass: idClass, rowRole: 'vocab',
   }, heat('W', weight.data, (i) => firstToken(i), (k) => ({ row: ids[k] })));
@@ -97,7 +98,7 @@ function renderMatrices(boxes, result, step, differs, hooks) {
     cellClass: (value) => (value === 1 ? 'one' : ''),
   }, tokenHeat('one_hot', result.ids));
   if (boxes.linear) place(boxes.linear, {
-    matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
+    formatElements, matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass, colRole: 'vocab',
   }, heat('W.T', weight.data, (i, j) => firstToken(j), (k) => ({ col: ids[k] })));
@@ -144,7 +145,7 @@ const operator = (symbol, name) => `<span class="operator" role="img" aria-label
 function tablesView(title, markup) {
   return {
     title,
-    build(container, { store }) {
+    build(container, { store, lab }) {
       container.append(fragment(markup));
       const boxes = byData(container, 'box');
       const hooks = {
@@ -154,7 +155,8 @@ function tablesView(title, markup) {
       return {
         update({ result, step, hovered }, changed) {
           if (result && (changed.has('result') || changed.has('step'))) {
-            renderMatrices(boxes, result, step, differingCells(routesGrade(result), result.dim), hooks);
+            renderMatrices(boxes, result, step, differingCells(result.comparison.grade, result.dim), hooks,
+                           lab.formatElements);
           }
           if (changed.has('hovered') || changed.has('result')) linkHeatmaps(boxes, hovered);
         },

@@ -4,18 +4,19 @@
 // with the rest counted. "Play" reveals the terms one after another (a CSS animation, which
 // styles/base.css turns off for prefers-reduced-motion).
 import { element } from '../draw/dom.mjs';
-import { count, tensorFormatter } from '../model/format-number.mjs';
+import { count } from '../model/format-number.mjs';
 import { shownIndices } from '../model/shown-indices.mjs';
 
 const AROUND = 2;  // zeros shown each side of the survivor
 const CAP = 9;     // a vocabulary up to this size is shown whole
 
-export function termByTerm(result, k, c = 0) {
+export function termByTerm(lab, result, k, c = 0) {
   const { ids, vocab, dim, weight, product } = result;
   const id = ids[k];
   const shown = shownIndices(vocab, CAP,
     Array.from({ length: 2 * AROUND + 1 }, (_, i) => id - AROUND + i));
-  const format = tensorFormatter(shown.filter((j) => j !== null).map((j) => weight.data[j * dim + c]));
+  const column = shown.filter((j) => j !== null).map((j) => weight.data[j * dim + c]);
+  const texts = lab.formatElements(column);
   const terms = element('span', 'terms');
   let order = 0;
   shown.forEach((j, i) => {
@@ -25,7 +26,7 @@ export function termByTerm(result, k, c = 0) {
       return;
     }
     const one = j === id;
-    const w = format(weight.data[j * dim + c]);
+    const w = texts[order];
     const term = element('span', one ? 'term survivor' : 'term zero',
       `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`);
     term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
@@ -43,7 +44,7 @@ export function termByTerm(result, k, c = 0) {
   const out = element('div', 'term-by-term');
   out.append(
     element('code', '', `out[${k}, ${c}] = `), terms,
-    element('code', '', ` = ${tensorFormatter([total])(total)}`), ' ', play,
+    element('code', '', ` = ${lab.formatElements([total])[0]}`), ' ', play,
     element('p', 'terms-count', `V = ${count(vocab)} products with column ${c} of W: ` +
       `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`),
   );

@@ -2,11 +2,10 @@
 // on while there is none to grade (a large product computing, an input to fix).
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { inputsText } from '../model/describe.mjs';
-import { routesGrade } from '../model/verdict.mjs';
 
 export const verdictView = {
   title: 'Do both routes agree?',
-  build(container) {
+  build(container, { lab }) {
     const box = document.createElement('div');
     box.className = 'verdict';
     box.setAttribute('aria-live', 'polite');
@@ -21,7 +20,7 @@ export const verdictView = {
             ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
             : 'Fix the input to see both routes.');
         } else if (result) {
-          showVerdict(box, result.comparison, routesGrade(result));
+          showVerdict(box, result.comparison, lab.verdictDefinitions);
         }
       },
     };

@@ -19,6 +19,13 @@ struct TensorStyle {
 // them, more than 1000 elements summarised with "...", lines wrapped at 80 columns.
 std::string format_tensor(const Matrix& m, const TensorStyle& style = {});
 
+// Each of `values` as PyTorch prints an element of a tensor whose shown elements are `shown`: the
+// notation (fixed with 4 decimals, integer-valued as "1.", or scientific) is chosen from `shown`
+// as format_tensor chooses it, without the padding that aligns the columns. The page's tables,
+// picture and readouts print their numbers with it.
+std::vector<std::string> format_elements(const std::vector<double>& shown,
+                                         const std::vector<double>& values, bool integer = false);
+
 // PyTorch's scientific notation for one finite number, 4 decimals rounded half to even, at least
 // two exponent digits: 1.1920928955078125e-07 -> "1.1921e-07", 0.5 -> "5.0000e-01".
 std::string scientific_text(double value);

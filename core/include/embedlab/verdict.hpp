@@ -46,6 +46,11 @@ enum class RoutePair {
   sparse_training, // the same, the embedding's gradient sparse (nn.Embedding(sparse=True))
 };
 
+// "lookup", "backward", "bag", "training", "sparse_training": each pair's name in the API.
+std::string_view route_pair_name(RoutePair pair);
+// The pair a name stands for; InputError (of compared) naming the pairs for anything else.
+RoutePair parse_route_pair(std::string_view name);
+
 // Why each kind of difference happens between a pair of routes: each completes
 // "... elements differ ...: <reason>."
 struct RouteReasons {
