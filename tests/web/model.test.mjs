@@ -1,0 +1,120 @@
+// web/model/'s pure modules in Node, no browser: every expected value is worked out by hand.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { oneHotCells, transposed } from '../../web/model/cells.mjs';
+import { idsText, inputsText } from '../../web/model/describe.mjs';
+import { layout, slotsFor } from '../../web/model/equation-layout.mjs';
+import { count, duration, percent, plural } from '../../web/model/format-number.mjs';
+import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
+import { createStore, initialState } from '../../web/model/state.mjs';
+import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+
+const NBSP = '\u00a0';
+
+describe('format-number', () => {
+  test('counts, plurals and shares', () => {
+    assert.equal(count(1234567), '1,234,567');
+    assert.equal(plural(1, 'row', 'rows'), '1 row');
+    assert.equal(plural(2000, 'row', 'rows'), '2,000 rows');
+    assert.equal(percent(45, 60), '75.0%');
+    // 50256 of 50257 is 99.998%: one decimal would round it up to a false 100.0%.
+    assert.equal(percent(50256, 50257), '99.998%');
+    assert.equal(percent(1, 1), '100.0%');
+  });
+
+  test('a time in the largest unit that keeps it at 1 or more, to 3 digits', () => {
+    const cases = [[0.0000652, '65.2 ns'], [0.00099996, '1 µs'], [0.0652, '65.2 µs'], [0.01, '10 µs'],
+      [0.99996, '1 ms'], [1.23456, '1.23 ms'], [530.4, '530 ms'], [999.96, '1 s'], [2500, '2.5 s'],
+      [1234567, '1,235 s']];
+    for (const [ms, text] of cases) assert.equal(duration(ms), text.replace(' ', NBSP), `${ms} ms`);
+  });
+});
+
+describe('shown-indices', () => {
+  test('all indices up to the cap, else the edges, what must stay, and gaps', () => {
+    assert.deepEqual(shownIndices(4, 16), [0, 1, 2, 3]);
+    assert.deepEqual(shownIndices(20, 16), [0, 1, 2, null, 17, 18, 19]);
+    assert.deepEqual(shownIndices(20, 16, [9, 3]), [0, 1, 2, 3, null, 9, null, 17, 18, 19]);
+    assert.deepEqual(shownIndices(20, 16, [25, -1]), [0, 1, 2, null, 17, 18, 19]);
+    assert.equal(countShown([0, 1, null, 9]), 3);
+  });
+});
+
+describe('cells', () => {
+  test('a one-hot drawn from the ids, its block peaks, and a transpose without a copy', () => {
+    const onehot = oneHotCells([2, 0], 3);
+    assert.deepEqual([0, 1].map((i) => [0, 1, 2].map((j) => onehot.at(i, j))), [[0, 0, 1], [1, 0, 0]]);
+    assert.equal(onehot.peak(0, 1, 0, 2), 0);  // row 0's 1 is in column 2
+    assert.equal(onehot.peak(0, 2, 0, 1), 1);  // row 1's is in column 0
+    const t = transposed({ rows: 2, cols: 3, data: [1, 2, 3, 4, 5, 6] });
+    assert.deepEqual([t.rows, t.cols, t.at(2, 1)], [3, 2, 6]);
+  });
+});
+
+describe('describe', () => {
+  test('ids summarised like PyTorch beyond 8, and a result\'s inputs in one line', () => {
+    assert.equal(idsText([2, 3, 1]), '[2, 3, 1]');
+    assert.equal(idsText([...Array(12).keys()]), '[0, 1, 2, …, 9, 10, 11]');
+    assert.equal(inputsText({ ids: [2, 3, 1], vocab: 4, dim: 5 }), 'idx = [2, 3, 1], V = 4, d = 5');
+  });
+});
+
+describe('equation-layout', () => {
+  test('small shapes are drawn whole; big ones keep the ends and the selected token\'s neighbours', () => {
+    assert.deepEqual(slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0),
+      { tokens: [0, 1, 2], vocab: [0, 1, 2, 3], dim: [0, 1, 2, 3, 4] });
+    const ids = [5, 40, 7, 8, 9, 10, 11, 12, 99];
+    const slots = slotsFor({ ids, vocab: 100, dim: 768 }, 4);
+    assert.deepEqual(slots.tokens, [0, null, 3, 4, 5, null, 8]);
+    // Rows of W: 0, 99 and the ids of the tokens drawn (5, 8, 9, 10, 99).
+    assert.deepEqual(slots.vocab, [0, null, 5, null, 8, 9, 10, null, 99]);
+    assert.deepEqual(slots.dim, [0, 1, 2, null, 766, 767]);
+  });
+
+  test('cells fit the width, between 9 and 56 px, and the grids follow one another', () => {
+    const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
+    assert.equal(layout(1200, 300, slots, [2, 3, 1]).cell, 56);  // the largest cell
+    const wide = layout(1200, 200, slots, [2, 3, 1]);
+    assert.equal(wide.cell, 37);  // the height's bound: (200 - 16 - 34) / 4 rows, floored
+    assert.equal(wide.weightX.at[0], wide.onehotX.end + 26 + wide.vocabLabels);
+    assert.equal(wide.outX.at[0], wide.weightX.end + 26);
+    assert.equal(wide.width, wide.outX.end + 2);
+    assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9);  // never below the smallest cell
+    assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20);  // nor above the largest given
+  });
+});
+
+describe('state', () => {
+  test('a set that changes nothing tells no one; a set tells which keys changed', () => {
+    const store = createStore(initialState());
+    const heard = [];
+    store.subscribe((state, changed) => heard.push([...changed]));
+    store.set({ step: 0, hovered: null });
+    store.setInputs({ idsText: '2, 3, 1' });
+    assert.deepEqual(heard, []);
+    store.set({ step: 2, hovered: null });
+    store.setInputs({ dimText: '8' });
+    assert.deepEqual(heard, [['step'], ['inputs']]);
+    assert.equal(store.get().inputs.dimText, '8');
+    assert.equal(store.get().inputs.idsText, '2, 3, 1');
+  });
+});
+
+describe('url-state', () => {
+  test('the address gives the inputs it has, a linkable source, the token and the section', () => {
+    assert.deepEqual(readUrlState('?ids=4,%207&dim=3&w=tf&k=1&view=bag'),
+      { inputs: { idsText: '4, 7', dimText: '3', source: 'tf' }, step: 1, view: 'bag' });
+    // A file cannot be linked, nor a token that is not a count, nor a section the page lacks.
+    assert.deepEqual(readUrlState('?w=file&k=-1&view=nowhere'), { inputs: {} });
+  });
+
+  test('the store\'s state makes an address that reads back the same, keeping others\' params', () => {
+    const state = { ...initialState({ idsText: '0, 5, 5', source: 'tf' }), step: 2 };
+    const href = urlFor('http://host/page?utm=x', state, 'step');
+    assert.equal(new URL(href).searchParams.get('utm'), 'x');
+    const back = readUrlState(new URL(href).search);
+    assert.deepEqual(back, { inputs: { idsText: '0, 5, 5', vocabText: '', dimText: '5', seedText: '123', source: 'tf' },
+                             step: 2, view: 'step' });
+    assert.equal(new URL(urlFor(href, { ...state, inputs: { ...state.inputs, source: 'file' } })).searchParams.has('w'), false);
+  });
+});
