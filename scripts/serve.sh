@@ -10,4 +10,4 @@ scripts/build.sh
 site=build/wasm/site
 echo
 echo "Serving the page at http://127.0.0.1:${port}/ (Ctrl-C stops)"
-exec /usr/bin/python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site"
+exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site"

@@ -59,7 +59,7 @@ def replay(test, stdout, skip=(), module=None):
             test.assertEqual(str(eval(last, scope)), printed)
 
 
-@unittest.skipIf(torch is None, "needs /usr/bin/python3 with torch")
+@unittest.skipIf(torch is None, "needs a Python with torch")
 class ReplayedInPyTorch(unittest.TestCase):
     def check(self, *args, skip=(), module=None):
         out = run(*args)

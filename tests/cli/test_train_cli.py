@@ -121,7 +121,7 @@ def replay(test, stdout):
     return measured
 
 
-@unittest.skipIf(torch is None, "needs /usr/bin/python3 with torch")
+@unittest.skipIf(torch is None, "needs a Python with torch")
 class ReplayedInPyTorch(unittest.TestCase):
     def check(self, *args):
         out = run(*args)
@@ -176,7 +176,7 @@ class ReplayedInPyTorch(unittest.TestCase):
         self.assertIn("linear.weight.T: differs.", stdout)
 
 
-@unittest.skipIf(torch is None, "needs /usr/bin/python3 with torch")
+@unittest.skipIf(torch is None, "needs a Python with torch")
 class MeasuredTable(unittest.TestCase):
     """V = 6, d = 3, batches [1, 2], [3, 3], [0, 1]: the rows each step changes."""
     BATCH = [[1, 2], [3], [0, 1]]
@@ -240,7 +240,7 @@ def torch_refusal(make, steps=((1, 2),), sparse=False, padding_idx=None):
     raise AssertionError("PyTorch accepted it")
 
 
-@unittest.skipIf(torch is None, "needs /usr/bin/python3 with torch")
+@unittest.skipIf(torch is None, "needs a Python with torch")
 class Refusals(unittest.TestCase):
     def check(self, message, *args):
         out = run("--ids", "1,2; 3,0", *args)

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { siteDir } from '../site-dir.mjs';
 import { serveDirectory } from './static-server.mjs';
+import { chromiumPath } from '../tools.mjs';
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -24,7 +25,7 @@ export async function openSite() {
   const server = await serveDirectory(siteDir);
   const profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 800 },

@@ -42,14 +42,14 @@ export function misPainted(cells) {
   });
 }
 
-// Resolves with read()'s next answer that differs from `before`: a canvas repaints on its own
-// schedule after a colour scheme change.
+// Resolves with read()'s next answer that differs from `before`, read once a frame: a canvas
+// repaints on its own schedule after a colour scheme change.
 export async function changed(page, read, before) {
   const was = JSON.stringify(before);
-  for (let tries = 0; tries < 100; ++tries) {
+  for (let frames = 0; frames < 120; ++frames) {
     const now = await read();
     if (JSON.stringify(now) !== was) return now;
-    await page.waitForTimeout(20);
+    await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(resolve); }));
   }
-  throw new Error('the picture was not repainted within 2 s');
+  throw new Error('the picture was not repainted within 120 frames');
 }

@@ -1,6 +1,6 @@
 // The printout is a script that runs: the Copy button gives Python code that, run in the
-// installed PyTorch (/usr/bin/python3), prints exactly the text the page shows under its steps,
-// for a seeded table, another seed and shape, a table big enough for PyTorch to summarise, the
+// installed PyTorch (tests/tools.mjs's pythonPath), prints exactly the text the page shows under
+// its steps, for a seeded table, another seed and shape, a table big enough for PyTorch to summarise, the
 // TensorFlow notebook's table and a .npy file.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForLookupRows } from './harness.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
+import { pythonPath } from '../tools.mjs';
 
 describe('the printout runs in PyTorch', () => {
   let env;
@@ -48,7 +49,7 @@ describe('the printout runs in PyTorch', () => {
   }
 
   // Runs the script in PyTorch, in dir (where a .npy file it loads lies); returns its stdout.
-  const runPython = (script) => execFileSync('/usr/bin/python3', ['-'], {
+  const runPython = (script) => execFileSync(pythonPath, ['-'], {
     input: script, cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
   });
 

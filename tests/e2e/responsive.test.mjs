@@ -8,6 +8,7 @@
 // large ones are too.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { demoText, openHost } from './demo.mjs';
 import { errorText, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 
 const GPT2_VOCAB = 50257;
@@ -97,12 +98,11 @@ describe('responsiveness', () => {
     await waitForVerdict(page, 'bit-identical');
 
     // One request: a new W of GPT-2 size (seconds of work), then the product. The keystrokes
-    // come once it has surely started, well after the page has shown 'computing'.
+    // come as soon as the page says it is computing.
     await clearLog();
     const framesBefore = await page.evaluate(() => window.animationFrames);
     await page.fill('#seed', '5');
     await waitForVerdict(page, 'computing');
-    await page.waitForTimeout(400);
     await page.focus('#ids');
     await page.keyboard.press('End');
     await page.keyboard.type(', 7');
@@ -179,16 +179,30 @@ describe('responsiveness', () => {
     await page.fill('#backward [name="grad-seed"]', '3');
     await page.waitForFunction(() => document.querySelector('#backward .verdict-word')?.textContent === 'computing');
     await page.fill('#backward [name="grad-seed"]', '4');
+    // Both requests are answered (the view asks again for seed 4 once seed 3's answer is in).
     const drawn = 'torch.manual_seed(4); G = torch.randn(64, 768)';
     await page.waitForFunction((text) => {
       const section = document.getElementById('backward');
       return section.querySelector('[data-part="draw"] code')?.textContent === text &&
         !section.querySelector('.view-output').classList.contains('stale');
     }, drawn, { timeout: 120_000 });
-    await page.waitForTimeout(500);  // an older answer, were it shown, would come by now
+    await page.waitForFunction(() => window.recorded.filter((entry) => entry.worker === 'computed').length >= 2,
+      null, { timeout: 120_000 });
     const draws = (await log()).filter((entry) => entry.draw !== undefined);
     assert.deepEqual(draws.at(-1), { draw: drawn }, 'an older seed of G never shows after the newest');
     assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
+  });
+
+  test('GPT-2 size: an error from the worker marks the view\'s field, as on a small input', async () => {
+    const { page } = env;
+    await page.fill('#backward [name="padding-idx"]', '60000');  // past V = 50257
+    const input = '#backward [name="padding-idx"]';
+    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      input, { timeout: 120_000 });
+    assert.match(await page.textContent('#backward .error[role="alert"]'), /padding_idx/);
+    await page.fill(input, '');
+    await page.waitForFunction((selector) => !document.querySelector(selector).hasAttribute('aria-invalid'),
+      input, { timeout: 120_000 });
   });
 
   test('a newer small input wins over a large one still running', async () => {
@@ -204,12 +218,30 @@ describe('responsiveness', () => {
     // The worker finishes its request later; its answer is dropped.
     await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'result'),
       null, { timeout: 120_000 });
-    await page.evaluate(() => new Promise((resolve) => { setTimeout(resolve, 0); }));
     assert.equal(await workerAnswers('result'), 1);
     const tables = (await log()).filter((entry) => entry.rows !== undefined);
     assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
     assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 4 × 5'));
     assert.equal(await page.textContent('#results .verdict .verdict-word'), 'bit-identical');
+  });
+
+  test('an element of GPT-2 size computes in its own worker while the host page paints', async () => {
+    const { page } = env;
+    const ids = [...GPT2_IDS, 7];
+    await openHost(env, 'gpt2-element',
+      `<embedding-demo id="big" vocab="${GPT2_VOCAB}" dim="${GPT2_DIM}" ids="${ids.join(', ')}"></embedding-demo>`,
+      `<script>
+        window.framesPainted = 0;
+        const tick = () => { window.framesPainted += 1; requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+      </script>`);
+    assert.equal(await demoText(page, '#big', '.verdict-word'), 'bit-identical');
+    assert.equal(await workerAnswers('result'), 1, 'the element\'s worker computed its result');
+    // Frames came while it computed (seconds of work): the host's main thread stayed free.
+    assert.ok(await page.evaluate(() => window.framesPainted) >= 5);
+    await page.goto(env.url);
+    await waitForVerdict(page, 'bit-identical');
+    await page.evaluate(recordPage);
   });
 
   test('a request over the limits is refused in the core\'s words before the worker is asked', async () => {

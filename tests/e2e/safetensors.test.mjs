@@ -16,6 +16,7 @@ import { cellsOnly, demoText, openHost } from './demo.mjs';
 import { errorText, openSite, pageOverflow, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { loadThroughPage, TABLE_NAME, tableValue, writeSparseModel } from './large-safetensors.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
+import { pythonPath } from '../tools.mjs';
 
 const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -150,7 +151,7 @@ describe('a .safetensors file on the page', () => {
     mkdirSync(standIn, { recursive: true });
     writeFileSync(path.join(standIn, '__init__.py'), '');
     writeFileSync(path.join(standIn, 'torch.py'), LOAD_FILE_STAND_IN);
-    const output = execFileSync('/usr/bin/python3', ['-'], {
+    const output = execFileSync(pythonPath, ['-'], {
       input: script, cwd: dir, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, PYTHONPATH: path.join(dir, 'python') },
     });
@@ -228,6 +229,19 @@ describe('<embedding-demo src="….safetensors">', () => {
     assert.deepEqual(await weightBits(page, 'wpe'), [5, 4, torch.wpe.bits.flat()]);
     assert.ok((await demoText(page, '#wte', '.demo-title')).endsWith('V = 6, d = 4, W from model.safetensors'));
     assert.equal(await page.evaluate(() => document.getElementById('wte').error), null);
+  });
+
+  test('the printout loads the tensor src names, whatever the address around it', async () => {
+    const { page } = env;
+    const body = await readFile(fileOf('model.safetensors'));
+    // An absolute address, with a scheme and a port: its colons are no part of the tensor's name.
+    await page.route(`${env.url}models/model.safetensors`, (route) => route.fulfill({
+      contentType: 'application/octet-stream', body }));
+    await openHost(env, 'safetensors-printout', `
+      <embedding-demo id="p" src="${env.url}models/model.safetensors#transformer.wpe.weight" ids="1"
+                      view="printout"></embedding-demo>`);
+    const code = await demoText(page, '#p', '.printout-in');
+    assert.match(code, /load_file\('model\.safetensors'\)\['transformer\.wpe\.weight'\]\.float\(\)/);
   });
 });
 

@@ -1,11 +1,12 @@
-// Expected numbers from real PyTorch (/usr/bin/python3 with torch), computed at test time for the
-// same seeds, ids and options the test types into the page: the page is never checked against
+// Expected numbers from real PyTorch (tests/tools.mjs's pythonPath), computed at test time for
+// the same seeds, ids and options the test types into the page: the page is never checked against
 // its own arithmetic. The script reads its arguments as JSON on stdin and prints JSON.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { pythonPath } from '../tools.mjs';
 
 export function runTorch(script, args) {
-  const out = execFileSync('/usr/bin/python3', ['-c', script], {
+  const out = execFileSync(pythonPath, ['-c', script], {
     input: JSON.stringify(args), encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
   });
   return JSON.parse(out);

@@ -19,6 +19,7 @@ import { CHROMIUM_ARGS } from '../e2e/harness.mjs';
 import { serveDirectory } from '../e2e/static-server.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { installTarball, packTarball } from './tarball.mjs';
+import { chromiumPath } from '../tools.mjs';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = (file) => readFileSync(new URL(`./consumer/${file}`, import.meta.url), 'utf8');
@@ -115,7 +116,7 @@ const BUNDLERS = {
 async function openBrowser() {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-consumer-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS,
+    executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS,
   });
   return {
     context,
