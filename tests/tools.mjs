@@ -1,20 +1,38 @@
 // The programs the JavaScript tests run, as tests/CMakeLists.txt found them (find_program),
-// passed in the environment; run by hand, what the PATH offers. The site is site-dir.mjs's.
+// passed in the environment; run by hand, found on the PATH the same way. The site is
+// site-dir.mjs's.
 import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 
-// The first of names on the PATH, as `command -v` finds it.
+// Every file called one of `names` on the PATH, in the PATH's order.
 function onPath(...names) {
-  for (const name of names) {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  return dirs.flatMap((dir) => names.map((name) => path.join(dir, name))).filter((file) => {
     try {
-      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+      accessSync(file, constants.X_OK);
+      return true;
     } catch {
-      // not there: try the next name
+      return false;
     }
-  }
-  throw new Error(`none of ${names.join(', ')} is on the PATH`);
+  });
+}
+
+function first(found, what) {
+  if (found === undefined) throw new Error(`no ${what} on the PATH`);
+  return found;
 }
 
 // Chromium, for playwright-core (it downloads no browser of its own).
-export const chromiumPath = process.env.EMBEDLAB_CHROMIUM || onPath('chromium', 'chromium-browser');
-// The Python that has torch: the oracle.
-export const pythonPath = process.env.EMBEDLAB_PYTHON || onPath('python3');
+export const chromiumPath = process.env.EMBEDLAB_CHROMIUM ||
+  first(onPath('chromium', 'chromium-browser')[0], 'chromium');
+
+// The oracle: the first Python that imports torch (a Python of one's own may come first).
+export const pythonPath = process.env.EMBEDLAB_PYTHON || first(onPath('python3').find((python) => {
+  try {
+    execFileSync(python, ['-c', 'import torch, numpy'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}), 'python3 that imports torch');

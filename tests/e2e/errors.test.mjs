@@ -19,7 +19,7 @@ function waitForWeightShape(page, shape) {
 
 describe('bad input', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 

@@ -18,7 +18,8 @@ export const CHROMIUM_ARGS = [
 // Opens the page at its default viewport (1280 x 800). Returns { page, url, profile, problems,
 // assertClean, close }: problems lists every console error/warning and page error seen so far;
 // profile is the browser's user data folder, which its processes' command lines name.
-export async function openSite() {
+// weights: the Weights disclosure open at every load, as a learner who changes W opens it.
+export async function openSite({ weights = false } = {}) {
   assert.ok(existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
     `no WebAssembly site at ${siteDir}: build the wasm preset first ` +
     '(cmake --preset wasm && cmake --build --preset wasm)');
@@ -31,6 +32,11 @@ export async function openSite() {
     viewport: { width: 1280, height: 800 },
   });
   const page = context.pages()[0] ?? await context.newPage();
+  if (weights) {
+    await page.addInitScript(() => addEventListener('DOMContentLoaded', () => {
+      document.getElementById('weights-disclosure')?.setAttribute('open', '');
+    }));
+  }
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') {

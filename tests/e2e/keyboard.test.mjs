@@ -7,7 +7,7 @@ import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harne
 
 describe('keyboard only', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
@@ -20,7 +20,7 @@ describe('keyboard only', () => {
       await env.page.keyboard.press('Tab');
       const here = await env.page.evaluate((s) => {
         const focused = document.activeElement;
-        const shown = focused.id === 'npy-file' ? document.querySelector('.file-button') : focused;
+        const shown = focused.id === 'weights-file' ? document.querySelector('.file-button') : focused;
         const style = getComputedStyle(shown);
         return {
           name: focused.id || focused.textContent,
@@ -37,12 +37,15 @@ describe('keyboard only', () => {
   const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
 
   test('Tab order follows the page, with a visible focus ring on each control', async () => {
-    const passed = await tabTo('#step [data-part="tokens"] [aria-checked="true"]');
+    const passed = await tabTo('#results [data-part="tokens"] [aria-checked="true"]');
     const names = passed.map((p) => p.name);
     // The skip link first; the header's links, if any, then the controls in reading order.
     assert.equal(names[0], 'Skip to the results');
-    // '→': the picture's next-token button (its previous-token button is disabled on token 1).
-    assert.deepEqual(names.slice(-8), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'weights-file', '→', '2']);
+    // The Weights disclosure's summary, its controls, the four steps' Try buttons, then the token
+    // picker's chosen token (its previous-token button is disabled on token 1).
+    assert.deepEqual(names.slice(-13), ['from-ids', 'ids', 'vocab', 'dim', 'Weights W: torch.manual_seed(123)',
+      'source-seed', 'seed', 'weights-file', 'Try 2', 'Try 0, 0, 7', 'Try the notebook: 2, 3, 1',
+      'Try GPT-2: The cat sat', '2']);
     for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
   });
 
@@ -69,7 +72,7 @@ describe('keyboard only', () => {
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
     await page.focus('#weights-file');
-    await tabTo('#step [data-part="tokens"] [aria-checked="true"]');
+    await tabTo('#results [data-part="tokens"] [aria-checked="true"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
     assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child code'), '[0, 0, 1, 0]');
     assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child mark'), '1');
@@ -88,12 +91,12 @@ describe('keyboard only', () => {
 
     await page.keyboard.press('End');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.ok(await page.isDisabled('#step [data-part="next"]'));
+    assert.ok(await page.isDisabled('#results [data-part="next"]'));
     await page.keyboard.press('ArrowRight');  // stays on the last token
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
     await page.keyboard.press('Home');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
-    assert.ok(await page.isDisabled('#step [data-part="prev"]'));
+    assert.ok(await page.isDisabled('#results [data-part="prev"]'));
 
     // Tab leaves the group (one tab stop) for the next button; Enter and Space press it.
     await page.keyboard.press('Tab');
@@ -104,7 +107,7 @@ describe('keyboard only', () => {
     // At the last token the button is disabled; the focus moves to the chosen token, not away.
     await page.keyboard.press('Space');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.ok(await page.isDisabled('#step [data-part="next"]'));
+    assert.ok(await page.isDisabled('#results [data-part="next"]'));
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'token 3 of 3, id 1');
   });
 

@@ -52,7 +52,7 @@ describe('large inputs', () => {
     assert.deepEqual(await tableCells(page, '#results [data-box="lookup"]'), await tableCells(page, '#results [data-box="product"]'));
     assert.ok(await page.$$eval('td', (cells) => cells.length) < 20_000);
 
-    await page.focus('#step [data-part="tokens"] [aria-checked="true"]');
+    await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     await page.keyboard.press('End');
     assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), `Token 64 of 64: id ${ids[63]}`);
     const work = await page.textContent('#step [data-part="detail"] table.work');
@@ -64,7 +64,7 @@ describe('large inputs', () => {
   test('more tokens than a table shows: the chosen one stays visible', async () => {
     const { page } = env;
     const ids = Array.from({ length: 100 }, (_, i) => (i * 37) % 1000);
-    await page.focus('#step [data-part="tokens"] [aria-checked="true"]');
+    await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     await page.keyboard.press('Home');
     await page.fill('#vocab', '1000');
     await page.fill('#dim', '40');
@@ -74,7 +74,7 @@ describe('large inputs', () => {
     assert.equal(await caption('lookup'), 'embedding(idx) (n × d): 100 × 40 (showing 6 of 100 rows, 6 of 40 columns)');
     assert.deepEqual(await shownIndices('lookup'), [0, 1, 2, 97, 98, 99]);
 
-    await page.focus('#step [data-part="tokens"] [aria-checked="true"]');
+    await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     for (let i = 0; i < 10; ++i) await page.keyboard.press('ArrowRight');
     assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), `Token 11 of 100: id ${ids[10]}`);
     assert.deepEqual(await shownIndices('lookup'), [0, 1, 2, 10, 97, 98, 99]);

@@ -44,7 +44,7 @@ describe('linked views', () => {
       lookup: indices('lookup'), product: indices('product'),
       linear: all('#matrices [data-box="linear"] thead th.linked').map((th) => th.textContent),
       onehotColumns: all('#matrices [data-box="onehot"] thead th.linked').map((th) => th.textContent),
-      steps: all('#step [data-part="tokens"] button.linked').map((b) => Number(b.dataset.step)),
+      steps: all('#results [data-part="tokens"] button.linked').map((b) => Number(b.dataset.token)),
       picture: all('#results .equation-figure .linked').map((node) => Number(node.dataset.token)),
     };
   }, BOXES);
@@ -66,7 +66,7 @@ describe('linked views', () => {
     assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
     await page.hover('#matrices [data-box="linear"] thead th:nth-child(4)');  // the header of column 2
     assert.deepEqual(await linked(), everywhere(0, 2, PICTURE_ROW));
-    await page.hover('#step [data-part="tokens"] button[data-step="2"]');
+    await page.hover('#results [data-part="tokens"] button[data-token="2"]');
     assert.deepEqual(await linked(), everywhere(2, 1, PICTURE_ROW));
     await page.hover('#results .equation-figure text[data-token="1"]');
     assert.deepEqual(await linked(), everywhere(1, 3, PICTURE_ROW));
@@ -75,7 +75,7 @@ describe('linked views', () => {
     // Pointing elsewhere clears the marks; focusing a token marks it too.
     await page.hover('#matrices h2');
     assert.deepEqual((await linked()).lookup, []);
-    await page.focus('#step [data-part="tokens"] [aria-checked="true"]');
+    await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     assert.deepEqual((await linked()).lookup, [0]);
 
     await page.click('#results [data-box="product"] tbody tr[data-index="2"] td');
@@ -132,31 +132,30 @@ describe('linked views', () => {
     await waitForVerdict(page, 'bit-identical');
   });
 
-  test('jump to token k of n: the number field and the slider', async () => {
+  test('jump to token k of n: the picker\'s field, and its arrow keys', async () => {
     const { page } = env;
     const ids = Array.from({ length: 10_000 }, (_, i) => (i * 7) % 50);
     await page.fill('#vocab', '50');
     await page.fill('#ids', ids.join(', '));
     await page.waitForFunction(() => document.querySelector('#step [data-part="detail"] .step-title')?.textContent.includes('of 10,000'));
-    await page.fill('#step-index', '500');
+    await page.fill('#results [data-part="index"]', '500');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
-    assert.equal(await page.inputValue('#step-slider'), '500');
     // The chosen token is marked in the tables and the picker, far from the ends.
     assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '499');
-    assert.equal(await page.getAttribute('#step [data-part="tokens"] [aria-checked="true"]', 'data-step'), '499');
+    assert.equal(await page.getAttribute('#results [data-part="tokens"] [aria-checked="true"]', 'data-token'), '499');
 
-    await page.focus('#step-slider');
+    await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     await page.keyboard.press('End');
     assert.equal(await stepTitle(), `Token 10,000 of 10,000: id ${ids[9999]}`);
-    assert.equal(await page.inputValue('#step-index'), '10000');
+    assert.equal(await page.inputValue('#results [data-part="index"]'), '10000');
     await page.keyboard.press('Home');
     assert.equal(await stepTitle(), `Token 1 of 10,000: id ${ids[0]}`);
     await page.keyboard.press('ArrowRight');
     assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
-    await page.fill('#step-index', '500');
-    await shoot('#step', 'step-jump');
+    await page.fill('#results [data-part="index"]', '500');
+    await shoot('#results', 'step-jump');
     // Out of range: nothing moves.
-    await page.fill('#step-index', '10001');
+    await page.fill('#results [data-part="index"]', '10001');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
@@ -239,10 +238,10 @@ describe('linked views', () => {
     const lookup = page.locator('#results [data-box="lookup"] canvas');
     await lookup.scrollIntoViewIfNeeded();
     await lookup.hover({ position: { x: 3, y: 1 } });
-    assert.deepEqual(await page.$$eval('#step [data-part="tokens"] button.linked', (b) => b.map((x) => x.dataset.step)), ['0']);
+    assert.deepEqual(await page.$$eval('#results [data-part="tokens"] button.linked', (b) => b.map((x) => x.dataset.token)), ['0']);
     // A token pointed at elsewhere gets a dashed band in each heatmap: token 0's row of the
     // lookup, its id's row of W.
-    await page.hover('#step [data-part="tokens"] button[data-step="0"]');
+    await page.hover('#results [data-part="tokens"] button[data-token="0"]');
     const band = (box) => page.$eval(`${BOXES[box]} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
     assert.equal(await band('lookup'), 'calc(0% - 2px)');
     const weightTop = /^calc\(([\d.]+)% - 2px\)$/.exec(await band('weight'));

@@ -11,16 +11,17 @@ const rowLabels = (rows) => rows.map((row) => row[0]);
 
 describe('the notebooks on the page', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
   async function printout() {
     const details = env.page.locator('#printout-section details');
     if (!(await details.evaluate((node) => node.open))) await env.page.click('#printout-section details summary');
-    // The toggle event, which fills the printout, comes after the click.
+    // The toggle event, which fills the printout, comes after the click. Its text, not its
+    // rendering: off screen, a section's rendering is skipped (content-visibility).
     await env.page.waitForSelector('#printout-section .printout figure');
-    return env.page.locator('#printout-section .printout').innerText();
+    return env.page.locator('#printout-section .printout').textContent();
   }
 
   async function checkNotebook(number, cells, ids) {

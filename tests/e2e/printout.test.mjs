@@ -16,7 +16,7 @@ describe('the printout runs in PyTorch', () => {
   let env;
   let dir;
   before(async () => {
-    env = await openSite();
+    env = await openSite({ weights: true });
     // What the Copy button hands the clipboard, kept in the page: the system clipboard of a
     // headless browser is not the page's to read.
     await env.page.evaluate(() => {

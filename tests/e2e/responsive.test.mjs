@@ -57,7 +57,7 @@ function recordPage() {
 describe('responsiveness', () => {
   let env;
   before(async () => {
-    env = await openSite();
+    env = await openSite({ weights: true });
     await env.page.addInitScript(recordWorkers);
     await env.page.reload();
     await waitForVerdict(env.page, 'bit-identical');
@@ -286,7 +286,7 @@ describe('without a worker', () => {
   for (const [name, script] of [['no Worker constructor', noWorkers],
                                 ['a worker that fails to load', brokenWorkers]]) {
     test(`${name}: a large request runs on the main thread`, async () => {
-      const env = await openSite();
+      const env = await openSite({ weights: true });
       const { page } = env;
       try {
         await page.addInitScript(script);

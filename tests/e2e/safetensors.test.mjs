@@ -84,7 +84,7 @@ const statusText = (page) => page.textContent('#tensor-status');
 
 describe('a .safetensors file on the page', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
@@ -208,7 +208,7 @@ describe('a .safetensors file on the page', () => {
 
 describe('<embedding-demo src="….safetensors">', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
@@ -251,7 +251,7 @@ describe('a table at the end of a 1.5 GiB file', () => {
   let env;
   before(async () => {
     writeSparseModel(fileOf('large.safetensors'), { fileBytes: 1.5 * 2 ** 30, vocab, dim });
-    env = await openSite();
+    env = await openSite({ weights: true });
   });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());

@@ -8,7 +8,7 @@ const param = (page, name) => new URL(page.url()).searchParams.get(name);
 
 describe('state in the address', () => {
   let env;
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 

@@ -34,7 +34,7 @@ function outlined(page, box) {
 describe('the four grades of the verdict', () => {
   let env;
   const colours = new Map();  // grade -> headline colour
-  before(async () => { env = await openSite(); });
+  before(async () => { env = await openSite({ weights: true }); });
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 

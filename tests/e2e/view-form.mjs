@@ -6,7 +6,7 @@ import { openSite, tableCells, waitForLookupRows } from './harness.mjs';
 
 // The page with ids typed in, once its lookup table shows them: openSite()'s env.
 export async function openSiteWithIds(ids) {
-  const env = await openSite();
+  const env = await openSite({ weights: true });
   await env.page.fill('#ids', ids.join(', '));
   await waitForLookupRows(env.page, ids);
   return env;

@@ -82,7 +82,27 @@ export function createTextInput(lab, store, elements) {
   modes.addEventListener('change', () => (textMode() ? enter() : leave()));
   text.addEventListener('input', tokenizeText);
   tokenizer.addEventListener('change', tokenizeText);
-  store.subscribe(({ step, result }, changed) => {
+  store.subscribe(({ step }, changed) => {
     if (changed.has('step') || changed.has('result')) chips.select(step);
   });
+
+  return {
+    // Text mode with this text and tokenizer, as if typed and picked.
+    show(value, name) {
+      text.value = value;
+      tokenizer.value = name;
+      if (textMode()) {
+        tokenizeText();
+        return;
+      }
+      modes.querySelector('input[value="text"]').checked = true;
+      enter();
+    },
+    // Typed ids again.
+    hide() {
+      if (!textMode()) return;
+      modes.querySelector('input[value="ids"]').checked = true;
+      leave();
+    },
+  };
 }

@@ -7,7 +7,6 @@ import { createSession } from '../compute/session.mjs';
 import { setFieldErrors } from '../inputs/field-errors.mjs';
 import { bindFormFields } from '../inputs/form-fields.mjs';
 import { createTextInput } from '../inputs/text-input.mjs';
-import { createTokenJump } from '../inputs/token-jump.mjs';
 import { createWeightsInput } from '../inputs/weights-input.mjs';
 import { count } from '../model/format-number.mjs';
 import { createStore, initialState } from '../model/state.mjs';
@@ -15,6 +14,8 @@ import { readUrlState, urlFor } from '../model/url-state.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { buildViews } from '../views/registry.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
+import { showInputNotes } from './input-notes.mjs';
+import { createStory } from './story.mjs';
 
 const byId = (id) => document.getElementById(id);
 
@@ -102,11 +103,13 @@ async function start(lab) {
     tensorField: byId('tensor-field'), tensor: byId('tensor'),
     tensorProgress: byId('tensor-progress'), tensorStatus: byId('tensor-status'),
   });
-  createTextInput(lab, store, {
+  const textInput = createTextInput(lab, store, {
     modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
     tokenizer: byId('tokenizer'), status: byId('text-status'), error: byId('text-error'),
     chips: byId('token-chips'), idsHint: byId('ids-hint'),
   });
+  createStory(byId('story'), store, textInput);
+  showInputNotes(store, { note: byId('shape-note'), summary: byId('weights-summary') });
   store.subscribe(({ status }, changed) => {
     if (!changed.has('status')) return;
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
@@ -114,10 +117,6 @@ async function start(lab) {
 
   await buildSections(store, { store, lab, runner: session.runner, embedded: false });
   linkViews(document.body, store);
-  const jump = createTokenJump(document.querySelector('#step .step-picker'), (k) => store.set({ step: k }));
-  store.subscribe(({ result, step }, changed) => {
-    if (result && (changed.has('result') || changed.has('step'))) jump.render(result.ids.length, step);
-  });
 
   // The inputs, the source, the token and the section in the address (model/url-state.mjs).
   let urlTimer = 0;
@@ -143,7 +142,7 @@ async function main() {
     status.classList.add('failed');
     return;
   }
-  status.textContent = 'Ready: type token IDs below.';
+  status.textContent = 'Ready.';
   showLimits(lab);
   await start(lab);
 }

@@ -1,5 +1,6 @@
 // Every view of the page and of <embedding-demo>, by the name the page's sections
-// (data-views="...") and the element's `view` attribute use. A view is built into an empty
+// (data-views="...") and the element's `view` attribute use; PARTS are pieces of views that the
+// page places apart. A view is built into an empty
 // container once:
 //   build(container, context) -> (a promise of) { update(state, changed) }
 //   context: { store (model/state.mjs), lab (the WebAssembly module), runner (the session's
@@ -12,6 +13,7 @@ import { benchmarkView } from '../benchmark/panel.mjs';
 import { pictureView } from './equation.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
+import { tokenPickerView } from './token-picker.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
@@ -38,14 +40,21 @@ export const VIEWS = Object.freeze({
   lookup: lookupView,
   onehot: composite('One-hot product', verdictView, onehotProductView),
   matrices: matricesView,
-  step: stepView,
+  step: composite('Step through one token', tokenPickerView, stepView),
+
   printout: printoutView,
   backward: backwardView,
   bag: bagView,
   benchmark: benchmarkView,
 });
 
-// Builds the views `names` into container, one after another: (a promise of) one view.
+// Parts of views that the page places apart (the element shows whole views only).
+export const PARTS = Object.freeze({
+  picker: tokenPickerView,
+  explanation: stepView,
+});
+
+// Builds the views or parts `names` into container, one after another: (a promise of) one view.
 export function buildViews(names, container, context) {
-  return composite('', ...names.map((name) => VIEWS[name])).build(container, context);
+  return composite('', ...names.map((name) => VIEWS[name] ?? PARTS[name])).build(container, context);
 }

@@ -1,9 +1,8 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
-// each route does for it and for the whole batch. The token picker is a radio group of buttons
-// with one tab stop (arrow keys, Home and End move), plus previous/next buttons.
-import { byData, element, fragment, radioKeyTarget } from '../draw/dom.mjs';
+// each route does for it and for the whole batch, for the token the picker selects.
+import { element } from '../draw/dom.mjs';
 import { count, percent, vectorText } from '../model/format-number.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { COL_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { termByTerm } from './term-by-term.mjs';
 
 // "[0, 0, 1, 0]" with the 1 marked; summarised like PyTorch beyond COL_CAP entries.
@@ -77,130 +76,44 @@ function workTable(n, vocab, dim) {
   return table;
 }
 
-// elements: { tokens, prev, next, detail }; onPick(step) is called when the learner moves.
-function createStepThrough(lab, elements, onPick) {
-  const { tokens, prev, next, detail } = elements;
-  let n = 0;
-  let current = 0;
+// Fills detail with the explanation of token `current` of result.
+function renderDetail(detail, lab, result, current) {
+  const { ids, vocab, dim, weight, lookup, product } = result;
+  const id = ids[current];
+  const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
+  const same = lab.compare(row(lookup), row(product)).grade;
 
-  const pick = (step) => {
-    if (n > 0 && step >= 0 && step < n && step !== current) onPick(step);
-  };
-  prev.addEventListener('click', () => pick(current - 1));
-  next.addEventListener('click', () => pick(current + 1));
-  tokens.addEventListener('click', (event) => {
-    const button = event.target.closest('button[data-step]');
-    if (button) pick(Number(button.dataset.step));
-  });
-  tokens.addEventListener('keydown', (event) => {
-    const step = radioKeyTarget(event.key, current, n);
-    if (step === null) return;
-    event.preventDefault();
-    pick(step);
-  });
+  const list = element('ol', 'step-list');
+  item(list, 'One-hot row:', oneHotRow(vocab, id),
+       `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`);
+  item(list, 'Lookup:', `copies row ${id} of W, `,
+       element('code', 'vector', vectorText(lab, weight.data, id * dim, dim)),
+       `: d = ${count(dim)} copies.`);
+  item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
+       `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
+       element('code', 'vector', vectorText(lab, product.data, current * dim, dim)), '.');
+  item(list, 'Term by term:', termByTerm(lab, result, current));
+  const verdict = element('span', `step-verdict ${same.state}`);
+  verdict.append(element('strong', '', same.headline), `: ${same.sentence}`);
+  item(list, 'Same row?', verdict);
 
-  // A gap ("…") or a token button of the radio group, before updateToken() fills it in.
-  function tokenNode(gap) {
-    if (gap) return element('span', 'gap', '…');
-    const button = element('button', 'token');
-    button.type = 'button';
-    button.setAttribute('role', 'radio');
-    return button;
-  }
-
-  function updateToken(button, k, ids) {
-    const set = (name, value) => {
-      if (button.getAttribute(name) !== value) button.setAttribute(name, value);
-    };
-    const text = String(ids[k]);
-    if (button.textContent !== text) button.textContent = text;
-    set('data-step', String(k));
-    set('data-token', String(k));
-    set('aria-checked', String(k === current));
-    set('aria-label', `token ${k + 1} of ${ids.length}, id ${ids[k]}`);
-    set('tabindex', k === current ? '0' : '-1');
-  }
-
-  // The picker's children, reused in place: a redraw rewrites only what differs, so a button
-  // keeps its identity (and the keyboard focus) while the ids around it change.
-  function renderTokens(ids) {
-    // The document's focus, or the shadow root's inside an <embedding-demo>.
-    const focused = tokens.getRootNode().activeElement;
-    const onToken = tokens.contains(focused);
-    const shown = shownIndices(ids.length, ROW_CAP, [current]);
-    while (tokens.childElementCount > shown.length) tokens.lastElementChild.remove();
-    shown.forEach((k, i) => {
-      const old = tokens.children[i];
-      const wanted = k === null ? 'SPAN' : 'BUTTON';
-      const node = old?.tagName === wanted ? old : tokenNode(k === null);
-      if (node !== old) {
-        if (old) old.replaceWith(node);
-        else tokens.append(node);
-      }
-      if (k !== null) updateToken(node, k, ids);
-    });
-    prev.disabled = current === 0;
-    next.disabled = current === ids.length - 1;
-    // Keep the focus on the picker: on the chosen token, also when a button it was on is disabled.
-    if (onToken || ((focused === prev || focused === next) && focused.disabled)) {
-      tokens.querySelector('[aria-checked="true"]').focus();
-    }
-  }
-
-  function renderDetail(result) {
-    const { ids, vocab, dim, weight, lookup, product } = result;
-    const id = ids[current];
-    const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
-    const same = lab.compare(row(lookup), row(product)).grade;
-
-    const list = element('ol', 'step-list');
-    item(list, 'One-hot row:', oneHotRow(vocab, id),
-         `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`);
-    item(list, 'Lookup:', `copies row ${id} of W, `,
-         element('code', 'vector', vectorText(lab, weight.data, id * dim, dim)),
-         `: d = ${count(dim)} copies.`);
-    item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
-         `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
-         element('code', 'vector', vectorText(lab, product.data, current * dim, dim)), '.');
-    item(list, 'Term by term:', termByTerm(lab, result, current));
-    const verdict = element('span', `step-verdict ${same.state}`);
-    verdict.append(element('strong', '', same.headline), `: ${same.sentence}`);
-    item(list, 'Same row?', verdict);
-
-    detail.replaceChildren(
-      element('p', 'step-title', `Token ${count(current + 1)} of ${count(ids.length)}: id ${id}`),
-      list,
-      workTable(ids.length, vocab, dim),
-    );
-  }
-
-  return {
-    render(result, step) {
-      n = result.ids.length;
-      current = step;
-      renderTokens(result.ids);
-      renderDetail(result);
-    },
-  };
+  detail.replaceChildren(
+    element('p', 'step-title', `Token ${count(current + 1)} of ${count(ids.length)}: id ${id}`),
+    list,
+    workTable(ids.length, vocab, dim),
+  );
 }
 
-const MARKUP = `
-  <div class="step-picker">
-    <button type="button" class="step-move" data-part="prev" aria-label="Previous token">←</button>
-    <div class="step-tokens" data-part="tokens" role="radiogroup" aria-label="Token to step through"></div>
-    <button type="button" class="step-move" data-part="next" aria-label="Next token">→</button>
-  </div>
-  <div class="step-detail" data-part="detail"></div>`;
-
+// The explanation of the token the picker (token-picker.mjs) selects.
 export const stepView = {
   title: 'Step through one token',
-  build(container, { store, lab }) {
-    container.append(fragment(MARKUP));
-    const parts = byData(container, 'part');
-    const stepThrough = createStepThrough(lab, parts, (k) => store.set({ step: k }));
+  build(container, { lab }) {
+    const detail = element('div', 'step-detail');
+    detail.dataset.part = 'detail';
+    container.append(detail);
     return {
       update({ result, step }, changed) {
-        if (result && (changed.has('result') || changed.has('step'))) stepThrough.render(result, step);
+        if (result && (changed.has('result') || changed.has('step'))) renderDetail(detail, lab, result, step);
       },
     };
   },
