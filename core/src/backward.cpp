@@ -8,6 +8,7 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/padding_idx.hpp"
+#include "gemm.hpp"
 
 namespace embedlab {
 namespace {
@@ -66,10 +67,12 @@ Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab
 Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output, const Limits& limits) {
   check_grad_rows(grad_output.rows(), onehot.rows());
   check_table_shape(onehot.cols(), grad_output.cols(), limits);
-  // Eigen's GEMM, zeros included, added onto +0.0 as torch.mm's is: a row no id asked for is
-  // +0.0, not the -0.0 that a sum of 0 * (negative) products alone would give.
+  // The GEMM, zeros included, added onto +0.0 as torch.mm's is: a row no id asked for is +0.0,
+  // not the -0.0 that a sum of 0 * (negative) products alone would give.
+  const Matrix transposed = onehot.transpose();
   Matrix grad = Matrix::Zero(onehot.cols(), grad_output.cols());
-  grad.noalias() += onehot.transpose() * grad_output;
+  gemm_accumulate(grad.rows(), transposed.cols(), grad.cols(), transposed.data(), transposed.cols(),
+                  grad_output.data(), grad_output.cols(), grad.data(), grad.cols());
   return grad;
 }
 

@@ -1,11 +1,15 @@
 #include "embedlab/embedding_bag.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
+#include "embedlab/lookup.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "encoded_product.hpp"
 #include "quoted.hpp"
@@ -107,14 +111,16 @@ void add_weighted_row(float* acc, const float* row, Index dim, float w, bool fus
   }
 }
 
-void max_bag(const Matrix& weight, const Ids& ids, BagRange bag, Index padding, float* out,
-             Index* rows) {
-  const Index dim = weight.cols();
+// W's rows as the bags read them: row(v) is W(v, :), dim wide.
+using RowOf = std::function<const float*(Index)>;
+
+void max_bag(const RowOf& row_of, Index dim, const Ids& ids, BagRange bag, Index padding,
+             float* out, Index* rows) {
   bool first = true;
   for (Index k = bag.begin; k < bag.end; ++k) {
     const Index v = ids[static_cast<std::size_t>(k)];
     if (v == padding) continue;
-    const float* row = weight.row(v).data();
+    const float* row = row_of(v);
     for (Index j = 0; j < dim; ++j) {
       if (first || row[j] > out[j]) {
         out[j] = row[j];
@@ -142,12 +148,13 @@ BagMode parse_bag_mode(std::string_view name) {
   throw InputError(Argument::mode, "mode must be 'sum', 'mean' or 'max', got " + quoted(name, '\''));
 }
 
-BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
-                        const BagOptions& options, const Limits& limits) {
-  const auto ranges = checked_bags(ids, offsets, weight.rows(), options, limits);
-  const Index padding = resolve_padding_idx(options.padding_idx, weight.rows());
+namespace {
+
+// embedding_bag() once its bags are checked, on W's rows as row_of gives them.
+BagOutput bag_forward(const RowOf& row_of, Index vocab, Index dim, const Ids& ids,
+                      const std::vector<BagRange>& ranges, const BagOptions& options) {
+  const Index padding = resolve_padding_idx(options.padding_idx, vocab);
   const auto bags = static_cast<Index>(ranges.size());
-  const Index dim = weight.cols();
   const auto& psw = options.per_sample_weights;
 
   BagOutput result;
@@ -159,7 +166,7 @@ BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets
     Index& size = result.bag_size[static_cast<std::size_t>(b)];
     float* out = result.output.row(b).data();
     if (options.mode == BagMode::max) {
-      max_bag(weight, ids, bag, padding, out, result.max_rows.data() + b * dim);
+      max_bag(row_of, dim, ids, bag, padding, out, result.max_rows.data() + b * dim);
     }
     for (Index k = bag.begin; k < bag.end; ++k) {
       const Index v = ids[static_cast<std::size_t>(k)];
@@ -168,7 +175,7 @@ BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets
       if (options.mode == BagMode::max) continue;
       // PyTorch's fast (fused) path for weighted bags refuses a padding_idx; its other loop
       // rounds each product.
-      add_weighted_row(out, weight.row(v).data(), dim,
+      add_weighted_row(out, row_of(v), dim,
                        psw.empty() ? 1.0f : psw[static_cast<std::size_t>(k)], padding < 0);
     }
     if (options.mode == BagMode::mean && size > 0) {
@@ -179,31 +186,73 @@ BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets
   return result;
 }
 
-Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options,
-                  const Limits& limits) {
+}  // namespace
+
+BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
+                        const BagOptions& options, const Limits& limits) {
+  const auto ranges = checked_bags(ids, offsets, weight.rows(), options, limits);
+  check_output_shape(static_cast<Index>(ranges.size()), weight.cols(), limits);
+  return bag_forward([&](Index v) { return weight.row(v).data(); }, weight.rows(), weight.cols(),
+                     ids, ranges, options);
+}
+
+BagOutput embedding_bag(const Table& weight, const Ids& ids, const Ids& offsets,
+                        const BagOptions& options, const Limits& limits) {
+  const auto ranges = checked_bags(ids, offsets, weight.rows(), options, limits);
+  check_output_shape(static_cast<Index>(ranges.size()), weight.cols(), limits);
+  // The rows the bags name, each read once.
+  Ids rows = ids;
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  const Matrix values = lookup(weight, rows, limits);
+  const auto row_of = [&](Index v) {
+    return values.row(std::lower_bound(rows.begin(), rows.end(), v) - rows.begin()).data();
+  };
+  return bag_forward(row_of, weight.rows(), weight.cols(), ids, ranges, options);
+}
+
+Encoding bag_encoding(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options,
+                      const Limits& limits) {
   if (options.mode == BagMode::max) {
     throw InputError(Argument::mode, "mode='max' has no matrix-product form: a maximum is not a weighted sum of "
                      "rows, so no multi-hot matrix M gives it as M x W");
   }
   const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, vocab);
-  const auto bags = static_cast<Index>(ranges.size());
-  check_elements(bags, vocab, Argument::vocab, "the multi-hot matrix (B x V)", limits);
-  Matrix m = Matrix::Zero(bags, vocab);
-  for (Index b = 0; b < bags; ++b) {
+  Encoding encoding{static_cast<Index>(ranges.size()), vocab, {}};
+  std::vector<std::pair<Index, Index>> members;  // (id, position) of one bag, by id then position
+  for (Index b = 0; b < encoding.rows; ++b) {
     const BagRange bag = ranges[static_cast<std::size_t>(b)];
-    Index size = 0;
+    members.clear();
     for (Index k = bag.begin; k < bag.end; ++k) {
       const Index v = ids[static_cast<std::size_t>(k)];
-      if (v == padding) continue;
-      ++size;
-      m(b, v) += options.per_sample_weights.empty()
-                     ? 1.0f
-                     : options.per_sample_weights[static_cast<std::size_t>(k)];
+      if (v != padding) members.emplace_back(v, k);
     }
-    if (options.mode == BagMode::mean && size > 0) m.row(b) /= static_cast<float>(size);
+    const auto size = static_cast<float>(members.size());
+    std::sort(members.begin(), members.end());
+    for (std::size_t i = 0; i < members.size();) {
+      // M(b, v) adds its weights from +0.0 in position order; a mean divides by the bag's size.
+      const Index v = members[i].first;
+      float value = 0.0f;
+      for (; i < members.size() && members[i].first == v; ++i) {
+        value += options.per_sample_weights.empty()
+                     ? 1.0f
+                     : options.per_sample_weights[static_cast<std::size_t>(members[i].second)];
+      }
+      if (options.mode == BagMode::mean) value /= size;
+      encoding.entries.push_back({b, v, value});
+    }
   }
-  return m;
+  std::stable_sort(encoding.entries.begin(), encoding.entries.end(),
+                   [](const EncodingEntry& a, const EncodingEntry& c) { return a.col < c.col; });
+  return encoding;
+}
+
+Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options,
+                  const Limits& limits) {
+  const Encoding encoding = bag_encoding(ids, offsets, vocab, options, limits);
+  check_elements(encoding.rows, vocab, Argument::vocab, "the multi-hot matrix (B x V)", limits);
+  return dense(encoding);
 }
 
 Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits) {

@@ -29,12 +29,16 @@ void check_elements(Index rows, Index cols, Argument argument, const char* what,
     throw InputError(argument, std::string(what) + " would be " + std::to_string(rows) + " x " +
                                    std::to_string(cols) + ": a size cannot be negative");
   }
-  if (cols > 0 && rows > limits.max_elements / cols) {
+  if (!fits_whole(rows, cols, limits)) {
     throw InputError(argument, std::string(what) + " would be " + std::to_string(rows) + " x " +
                                    std::to_string(cols) + " floats, over the limit of " +
                                    std::to_string(limits.max_elements) + " floats (" +
                                    mib(limits.max_elements) + ") that keeps memory bounded");
   }
+}
+
+bool fits_whole(Index rows, Index cols, const Limits& limits) {
+  return rows >= 0 && cols >= 0 && (cols == 0 || rows <= limits.max_elements / cols);
 }
 
 void check_id_count(Index n, const Limits& limits) {
@@ -53,11 +57,15 @@ void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vo
   check_elements(vocab, dim, vocab_from, "the embedding table (V x d)", limits);
 }
 
-void check_onehot_shape(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
+void check_onehot_entries(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
   check_positive(n, Argument::ids, "the number of token ids n");
   check_id_count(n, limits);
   check_positive(vocab, vocab_from, "the vocabulary size V");
   check_at_most(vocab, limits.max_vocab, vocab_from, "the vocabulary size V");
+}
+
+void check_onehot_shape(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
+  check_onehot_entries(n, vocab, limits, vocab_from);
   // n x V grows with each id: whoever typed V, the ids make the one-hot too large.
   check_elements(n, vocab, Argument::ids, "the one-hot matrix (n x V)", limits);
 }

@@ -1,10 +1,6 @@
 #include "embedlab/safetensors.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -482,41 +478,6 @@ std::string dtype_conversion_text(std::string_view dtype) {
 
 namespace {
 
-// A file opened for reading the few byte ranges wanted.
-class RangeReader {
- public:
-  explicit RangeReader(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-      fail("cannot read " + path + ": it is a folder, not a .safetensors file");
-    file_.open(path, std::ios::binary | std::ios::ate);
-    if (!file_) fail("cannot open " + path + ": " + std::strerror(errno));
-    const std::streamoff size = file_.tellg();
-    if (size < 0) fail("cannot read " + path);
-    size_ = static_cast<std::uint64_t>(size);
-  }
-  std::uint64_t size() const { return size_; }
-
-  std::string read(std::uint64_t begin, std::uint64_t end) {
-    std::string bytes(static_cast<std::size_t>(end - begin), '\0');
-    file_.seekg(static_cast<std::streamoff>(begin));
-    if (!file_.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-      fail("cannot read bytes " + std::to_string(begin) + " to " + std::to_string(end) +
-           " of the file");
-    return bytes;
-  }
-
- private:
-  std::ifstream file_;
-  std::uint64_t size_ = 0;
-};
-
-SafetensorsHeader read_header(RangeReader& file) {
-  const std::string first = file.read(0, std::min<std::uint64_t>(8, file.size()));
-  const std::uint64_t header_size = safetensors_header_size(first, file.size());
-  return parse_safetensors_header(file.read(0, header_size), file.size());
-}
-
 // Runs `read`, naming the path in its errors as load_npy does.
 template <typename Read>
 auto with_path(const std::string& path, Read read) {
@@ -529,30 +490,35 @@ auto with_path(const std::string& path, Read read) {
 
 }  // namespace
 
+SafetensorsHeader read_safetensors_header(const ByteSource& source) {
+  const std::string first = read_range(source, 0, std::min<std::uint64_t>(8, source.size()));
+  const std::uint64_t header_size = safetensors_header_size(first, source.size());
+  return parse_safetensors_header(read_range(source, 0, header_size), source.size());
+}
+
+SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source,
+                                        std::string_view name, const Limits& limits,
+                                        const std::string& context) {
+  try {
+    const SafetensorsHeader header = read_safetensors_header(*source);
+    const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
+    Table table(std::move(source), entry.begin, entry.shape[0], entry.shape[1],
+                table_type(entry), context + "tensor " + name_text(entry.name) + ": ", limits);
+    if (table.stored_bytes() <= kHeldTableBytes) table = table.held();
+    return {entry, std::move(table)};
+  } catch (const InputError& e) {
+    fail(context + e.what());
+  }
+}
+
 SafetensorsHeader read_safetensors_header(const std::string& path) {
-  RangeReader file(path);
-  return with_path(path, [&] { return read_header(file); });
+  const auto file = open_file(path, "a .safetensors file");
+  return with_path(path, [&] { return read_safetensors_header(*file); });
 }
 
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name,
                                         const Limits& limits) {
-  RangeReader file(path);
-  return with_path(path, [&] {
-    const SafetensorsHeader header = read_header(file);
-    const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
-    // A block of rows at a time: the memory is the table's and one block's, not twice the table's.
-    constexpr Index kBlockBytes = 1 << 22;
-    const Index row_bytes = safetensors_row_bytes(entry, limits);
-    const Index block_rows = std::max<Index>(1, kBlockBytes / row_bytes);
-    SafetensorsTable table{entry, Matrix(entry.shape[0], entry.shape[1])};
-    for (Index row = 0; row < entry.shape[0]; row += block_rows) {
-      const Index rows = std::min(block_rows, entry.shape[0] - row);
-      const std::uint64_t begin = entry.begin + static_cast<std::uint64_t>(row * row_bytes);
-      convert_safetensors_rows(entry, row, file.read(begin, begin + rows * row_bytes), table.weight,
-                               limits);
-    }
-    return table;
-  });
+  return open_safetensors_table(open_file(path, "a .safetensors file"), name, limits, path + ": ");
 }
 
 }  // namespace embedlab

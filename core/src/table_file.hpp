@@ -1,6 +1,6 @@
 #pragma once
-// What the .npy and the .safetensors readers share: the stored element types a table file may
-// hold and their conversion to float32 (f16 and bf16 exactly, since every value of theirs is a
+// What the .npy and the .safetensors readers and the table share: the conversion of the stored
+// element types (table.hpp) to float32 (f16 and bf16 exactly, since every value of theirs is a
 // float32: subnormals, +-0, +-Inf, NaN; f32 copied; f64 rounded to nearest and required to fit),
 // and the check of a table's shape against the limits.
 #include <cstdint>
@@ -9,14 +9,9 @@
 
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
-
-enum class StoredFloat { f16, bf16, f32, f64 };
-
-constexpr Index stored_size(StoredFloat type) {
-  return type == StoredFloat::f64 ? 8 : type == StoredFloat::f32 ? 4 : 2;
-}
 
 // IEEE binary16 bits -> the float32 bits of the same value. A NaN keeps its sign and payload and
 // comes back quiet, as PyTorch's .float() (the x86 F16C instruction) gives it; NumPy's astype

@@ -79,7 +79,7 @@ Table make_table(const TableOptions& options) {
       t.origin = "W loaded from " + path;
     } else {
       SafetensorsTable table = load_safetensors_table(path, options.tensor_name);
-      t.weight = std::move(table.weight);
+      t.weight = table.table.to_matrix();
       t.origin = "W loaded from " + path + ": tensor '" + table.entry.name + "', shape " +
                  shape_text(table.entry.shape) + ", " + dtype_conversion_text(table.entry.dtype);
     }

@@ -401,9 +401,10 @@ TEST_CASE("a table larger than the reader's block of bytes is read in several bl
   }
   const embedlab::SafetensorsTable t = embedlab::load_safetensors_table(path);
   std::remove(path.c_str());
-  REQUIRE(t.weight.rows() == rows);
-  REQUIRE(t.weight.cols() == cols);
-  CHECK(std::memcmp(t.weight.data(), data.data(), data.size()) == 0);
+  const Matrix w = t.table.to_matrix();
+  REQUIRE(w.rows() == rows);
+  REQUIRE(w.cols() == cols);
+  CHECK(std::memcmp(w.data(), data.data(), data.size()) == 0);
 }
 
 TEST_CASE("the header length must be within the file and the format's limit") {
@@ -550,8 +551,8 @@ TEST_CASE("load_safetensors_table reads a file on disk and names its path in err
   const embedlab::SafetensorsTable t = embedlab::load_safetensors_table(path);
   CHECK(t.entry.name == "model.embed_tokens.weight");
   CHECK(t.entry.dtype == "BF16");
-  REQUIRE(t.weight.cols() == 2);
-  CHECK(t.weight(0, 1) == -2.0f);
+  REQUIRE(t.table.cols() == 2);
+  CHECK(t.table.to_matrix()(0, 1) == -2.0f);
   CHECK(embedlab::read_safetensors_header(path).tensors.size() == 1);
   CHECK(message_of([&] { embedlab::load_safetensors_table(path, "wte"); }) ==
         path +
@@ -597,8 +598,9 @@ TEST_CASE("a table at the end of a 2 GiB file costs the header and the table, no
   // A buffered stream reads in blocks of a few KiB; the whole file would be 2 GiB.
   CHECK(read >= head.size() + table.size());
   CHECK(read < (1u << 20));
-  CHECK(t.weight(0, 1) == -2.0f);
-  CHECK(t.weight(1, 2) == 3.0f);
+  const Matrix w = t.table.to_matrix();
+  CHECK(w(0, 1) == -2.0f);
+  CHECK(w(1, 2) == 3.0f);
 }
 
 #ifdef EMBEDLAB_SAFETENSORS_REFERENCE_DIR
@@ -660,7 +662,8 @@ TEST_CASE("every table of every float dtype has PyTorch's float32 bits", "[.torc
     INFO(name);
     const embedlab::SafetensorsTable t =
         embedlab::load_safetensors_table(kReference + "dtypes.safetensors", name);
-    CHECK(same_bits(t.weight, torch_values("dtypes", name, t.weight.rows(), t.weight.cols())));
+    CHECK(same_bits(t.table.to_matrix(),
+                    torch_values("dtypes", name, t.table.rows(), t.table.cols())));
   }
 }
 
@@ -669,7 +672,7 @@ TEST_CASE("all 65536 F16 and all 65536 BF16 bit patterns have PyTorch's float32 
     INFO(name);
     const embedlab::SafetensorsTable t =
         embedlab::load_safetensors_table(kReference + "halves.safetensors", name);
-    CHECK(same_bits(t.weight, torch_values("halves", name, 256, 256)));
+    CHECK(same_bits(t.table.to_matrix(), torch_values("halves", name, 256, 256)));
   }
   // The same patterns saved by NumPy as '<f2'.
   CHECK(same_bits(embedlab::load_npy(kReference + "every_f16.npy"),

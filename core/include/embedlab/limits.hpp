@@ -23,10 +23,17 @@ inline constexpr Limits default_limits{};
 // `what` names the matrix in the message ("the one-hot matrix (n x V)").
 void check_elements(Index rows, Index cols, Argument argument, const char* what,
                     const Limits& limits = default_limits);
+// Whether a (rows, cols) matrix can be held whole; a view of a larger one summarises it.
+bool fits_whole(Index rows, Index cols, const Limits& limits = default_limits);
 void check_id_count(Index n, const Limits& limits = default_limits);
 // vocab_from: Argument::ids when V was not typed but is max(ids) + 1.
 void check_table_shape(Index vocab, Index dim, const Limits& limits = default_limits,
                        Argument vocab_from = Argument::vocab);
+// n ids (at least 1, at most max_ids) into V rows (at least 1, at most max_vocab): a one-hot
+// matrix by its entries (encoding.hpp), never held whole.
+void check_onehot_entries(Index n, Index vocab, const Limits& limits = default_limits,
+                          Argument vocab_from = Argument::vocab);
+// check_onehot_entries, and the (n, V) matrix held whole within max_elements.
 void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_limits,
                         Argument vocab_from = Argument::vocab);
 // The (n, d) rows a lookup or a product returns: 65536 ids x 8192 columns would be 2 GiB.

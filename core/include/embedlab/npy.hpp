@@ -3,8 +3,10 @@
 #include <string>
 #include <string_view>
 
+#include "embedlab/byte_source.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -15,6 +17,12 @@ namespace embedlab {
 // or a zero dimension (the shape is named), a truncated or corrupt header or payload (bytes
 // expected vs present), and shapes over the limits (checked before anything is allocated).
 Matrix parse_npy(std::string_view bytes, const Limits& limits = default_limits);
+
+// The table of a .npy file read through a source: its header now, with parse_npy's checks and
+// messages, its values when a computation reads them, where they lie (held in memory when they
+// are at most kHeldTableBytes). `context` starts every message, those of later reads too.
+Table open_npy_table(std::shared_ptr<const ByteSource> source,
+                     const Limits& limits = default_limits, const std::string& context = {});
 
 // Whether bytes (a file's first bytes, 6 are enough) start as every .npy file does, "\x93NUMPY":
 // how a front end tells a .npy file from a .safetensors one.

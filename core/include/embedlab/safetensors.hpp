@@ -1,8 +1,9 @@
 #pragma once
 // .safetensors files (Hugging Face's format), such as a model's model.safetensors. Only the header
-// and the one tensor wanted are ever read, so a 5 GB file costs its table's bytes: a caller reads
-// the first 8 bytes, then the header, then the table's byte range (natively with seekg, in the
-// browser with File.slice), and hands each piece to the step below.
+// and the rows of the one tensor wanted that a computation needs are ever read, so a 5 GB file
+// costs a few of its rows: the file is a ByteSource (byte_source.hpp) read a range at a time, the
+// first 8 bytes, then the header, then rows of the table as a Table reads them (table.hpp). The
+// steps below also take the pieces from a caller that reads them itself.
 //
 // The format: N, the header's length, as a little-endian uint64; N bytes of JSON mapping each
 // tensor's name to {"dtype": "BF16", "shape": [V, d], "data_offsets": [begin, end]}, the offsets
@@ -16,8 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "embedlab/byte_source.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -85,13 +88,24 @@ Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits 
 // "BF16 (bfloat16), converted to float32 exactly", "F64 (float64), rounded to float32".
 std::string dtype_conversion_text(std::string_view dtype);
 
-// From disk. Errors name the path.
-SafetensorsHeader read_safetensors_header(const std::string& path);
+// Steps 1 and 2 through a source: its first 8 bytes, then the header.
+SafetensorsHeader read_safetensors_header(const ByteSource& source);
+
 struct SafetensorsTable {
   SafetensorsEntry entry;  // where W came from: its name, dtype and shape
-  Matrix weight;           // (V, d) float32
+  Table table;             // (V, d): its rows where they lie in the source, or held in memory
+                           // when they are at most kHeldTableBytes
 };
-// The header and the chosen table's bytes, nothing else: choose_embedding_table(header, name).
+// The table choose_embedding_table(header, name) picks, over the source's bytes; nothing but the
+// header is read yet (and the table's bytes, when it is held). `context` starts every message,
+// those of later reads too (a path: "model.safetensors: ").
+SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source,
+                                        std::string_view name = {},
+                                        const Limits& limits = default_limits,
+                                        const std::string& context = {});
+
+// From disk. Errors name the path.
+SafetensorsHeader read_safetensors_header(const std::string& path);
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name = {},
                                         const Limits& limits = default_limits);
 
