@@ -41,11 +41,7 @@ using js::to_index;
 // Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
 // The count is checked before anything is allocated.
 Ids int64s_from_js(const val& values, Argument argument, const std::string& noun) {
-  const auto length = static_cast<Index>(values["length"].as<double>());
-  if (length > default_limits.max_ids)
-    throw InputError(argument, "too many " + noun + "s: " + std::to_string(length) +
-                                   " given, at most " + std::to_string(default_limits.max_ids) +
-                                   " are accepted at once");
+  check_count(static_cast<Index>(values["length"].as<double>()), argument, (noun + "s").c_str());
   const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(values);
   Ids out(numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i)
@@ -239,12 +235,8 @@ BagOptions bag_options_from_js(const val& options) {
   out.padding_idx = padding_idx_from_js(options);
   const val weights = options["perSampleWeights"];
   if (!weights.isNull()) {
-    const auto length = static_cast<Index>(weights["length"].as<double>());
-    if (length > default_limits.max_ids)
-      throw InputError(Argument::per_sample_weights,
-                       "too many per_sample_weights: " + std::to_string(length) +
-                           " given, at most " + std::to_string(default_limits.max_ids) +
-                           " are accepted at once");
+    check_count(static_cast<Index>(weights["length"].as<double>()), Argument::per_sample_weights,
+                "per_sample_weights");
     out.per_sample_weights = emscripten::convertJSArrayToNumberVector<float>(weights);
   }
   out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();

@@ -37,7 +37,7 @@ Index check_backward_input(const Ids& ids, const Matrix& grad_output, Index voca
                            const EmbeddingOptions& options, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
   check_id_count(n, limits);
-  check_table_shape(vocab, grad_output.cols(), limits);
+  check_held_table(vocab, grad_output.cols(), limits);
   check_grad_rows(grad_output.rows(), n);
   check_ids(ids, vocab);
   return resolve_padding_idx(options.padding_idx, vocab);
@@ -66,7 +66,7 @@ Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab
 
 Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output, const Limits& limits) {
   check_grad_rows(grad_output.rows(), onehot.rows());
-  check_table_shape(onehot.cols(), grad_output.cols(), limits);
+  check_held_table(onehot.cols(), grad_output.cols(), limits);
   // The GEMM, zeros included, added onto +0.0 as torch.mm's is: a row no id asked for is +0.0,
   // not the -0.0 that a sum of 0 * (negative) products alone would give.
   const Matrix transposed = onehot.transpose();

@@ -37,11 +37,7 @@ std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_
                            "beginning with 0, e.g. 0, 2");
   }
   const auto bags = static_cast<Index>(offsets.size()) - (include_last_offset ? 1 : 0);
-  if (bags > limits.max_ids) {
-    throw InputError(Argument::offsets, "too many bags: " + std::to_string(bags) +
-                                            " given, at most " + std::to_string(limits.max_ids) +
-                                            " are accepted at once");
-  }
+  check_count(bags, Argument::offsets, "bags", limits);
   if (offsets[0] != 0) {
     throw InputError(Argument::offsets, offset_at(0, offsets[0]) +
                      " but the first bag must start at the first id: offsets[0] must be 0");
@@ -265,7 +261,7 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
   const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, vocab);
   const Index dim = grad_output.cols();
-  check_table_shape(vocab, dim, limits);
+  check_held_table(vocab, dim, limits);
   const auto bags = static_cast<Index>(ranges.size());
   if (grad_output.rows() != bags) {
     throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_output.rows()) +

@@ -41,12 +41,16 @@ bool fits_whole(Index rows, Index cols, const Limits& limits) {
   return rows >= 0 && cols >= 0 && (cols == 0 || rows <= limits.max_elements / cols);
 }
 
-void check_id_count(Index n, const Limits& limits) {
-  if (n > limits.max_ids) {
-    throw InputError(Argument::ids, "too many token ids: " + std::to_string(n) +
-                                        " given, at most " + std::to_string(limits.max_ids) +
-                                        " are accepted at once");
+void check_count(Index count, Argument argument, const char* things, const Limits& limits) {
+  if (count > limits.max_ids) {
+    throw InputError(argument, "too many " + std::string(things) + ": " + std::to_string(count) +
+                                   " given, at most " + std::to_string(limits.max_ids) +
+                                   " are accepted at once");
   }
+}
+
+void check_id_count(Index n, const Limits& limits) {
+  check_count(n, Argument::ids, "token ids", limits);
 }
 
 void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vocab_from) {
@@ -54,6 +58,10 @@ void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vo
   check_positive(dim, Argument::dim, "the embedding dimension d");
   check_at_most(vocab, limits.max_vocab, vocab_from, "the vocabulary size V");
   check_at_most(dim, limits.max_dim, Argument::dim, "the embedding dimension d");
+}
+
+void check_held_table(Index vocab, Index dim, const Limits& limits, Argument vocab_from) {
+  check_table_shape(vocab, dim, limits, vocab_from);
   check_elements(vocab, dim, vocab_from, "the embedding table (V x d)", limits);
 }
 
@@ -77,7 +85,7 @@ void check_output_shape(Index n, Index dim, const Limits& limits) {
 
 void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits,
                          Argument vocab_from) {
-  check_table_shape(vocab, dim, limits, vocab_from);
+  check_held_table(vocab, dim, limits, vocab_from);
   check_onehot_shape(n, vocab, limits, vocab_from);
   check_output_shape(n, dim, limits);
 }

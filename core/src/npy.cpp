@@ -1,10 +1,7 @@
 #include "embedlab/npy.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -320,35 +317,7 @@ Table open_npy_table(std::shared_ptr<const ByteSource> source, const Limits& lim
 }
 
 Matrix load_npy(const std::string& path, const Limits& limits) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    throw InputError(Argument::weights,
-                     "cannot read " + path + ": it is a folder, not a .npy file");
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file)
-    throw InputError(Argument::weights, "cannot open " + path + ": " + std::strerror(errno));
-  const std::streamoff size = file.tellg();
-  if (size < 0) throw InputError(Argument::weights, "cannot read " + path);
-  // The largest file a table within the limits needs: a version 1.0 header, float64 data.
-  const auto elements = static_cast<std::uint64_t>(std::max<Index>(limits.max_elements, 0));
-  const std::uint64_t largest =
-      elements > (std::numeric_limits<std::uint64_t>::max() - kLargestHeader) / 8
-          ? std::numeric_limits<std::uint64_t>::max()
-          : kLargestHeader + 8 * elements;
-  if (static_cast<std::uint64_t>(size) > largest)
-    throw InputError(Argument::weights,
-                     path + ": the file is " + std::to_string(size) +
-                         " bytes, more than a table within the limits needs (at most " +
-                         std::to_string(largest) + " bytes: " + std::to_string(elements) +
-                         " float64 values and the header)");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  file.seekg(0);
-  if (!file.read(bytes.data(), size)) throw InputError(Argument::weights, "cannot read " + path);
-  try {
-    return parse_npy(bytes, limits);
-  } catch (const InputError& e) {
-    throw InputError(Argument::weights, path + ": " + e.what());
-  }
+  return open_npy_table(open_file(path, "a .npy file"), limits, path + ": ").to_matrix(limits);
 }
 
 std::string to_npy(const Matrix& m) {

@@ -228,9 +228,9 @@ class BadFiles(Files):
         self.check_error(safetensors_bytes([("bias", "F32", np.zeros(3, np.float32))]),
                          "tensor 'bias' has shape [3] (1-D)", args=("--tensor", "bias"))
         huge = with_header(json.dumps(
-            {"wte.weight": self.entry("BF16", (2_000_000, 1), (0, 4_000_000))}).encode(),
-            bytes(4_000_000))
-        self.check_error(huge, "the vocabulary size V = 2000000 is over the limit of 1048576")
+            {"wte.weight": self.entry("BF16", (5_000_000, 1), (0, 10_000_000))}).encode(),
+            bytes(10_000_000))
+        self.check_error(huge, "the vocabulary size V = 5000000 is over the limit of 4194304")
 
     def test_a_missing_name_lists_the_close_ones_and_several_candidates_are_listed(self):
         tensors = [("shared.weight", "F32", np.zeros((2, 2), np.float32)),

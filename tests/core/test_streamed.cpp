@@ -199,6 +199,13 @@ TEST_CASE("a gradient not held whole keeps the rows asked for and a summary", "[
   CHECK(r.nonzero_rows == 1000);
   CHECK(r.nan_rows == 999);
   CHECK(r.max_abs == 4.0);
+  // Too large for the limits: the same view, asked for whole.
+  embedlab::Limits small;
+  small.max_elements = 100;
+  embedlab::StreamedGradient limited(embedlab::one_hot_encoding({0, 3}, 1000), g, {}, small);
+  limited.run();
+  CHECK(limited.result().whole.size() == 0);
+  CHECK(limited.result().at(3, 1) == 4.0f);
 }
 
 TEST_CASE("the heatmap follows the page's rule, read in blocks or whole", "[streamed]") {

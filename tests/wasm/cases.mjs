@@ -193,10 +193,11 @@ export function differentialCases() {
   }
   // Every size a request makes, checked before anything is made.
   add('checkSizes within the limits', ['checkSizes', 3, 50257, 768]);
-  add('checkSizes V over the limit', ['checkSizes', 3, 2 ** 20 + 1, 5]);
-  add('checkSizes default V over the limit', ['checkSizes', 3, 2 ** 20 + 1, 5, true]);
+  add('checkSizes V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5]);
+  add('checkSizes default V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5, true]);
   add('checkSizes table too large from the ids', ['checkSizes', 3, 200000, 2048, true]);
-  add('checkSizes d over the limit', ['checkSizes', 3, 10, 8193]);
+  add('checkSizes d over the limit', ['checkSizes', 3, 10, 2 ** 16 + 1]);
+  add('checkSizes table held whole too large', ['checkSizes', 3, 2 ** 20, 65]);
   add('checkSizes one-hot too large', ['checkSizes', 65536, 2 ** 20, 1]);
   add('checkSizes result too large', ['checkSizes', 65536, 4, 8192]);
   add('checkSizes no ids', ['checkSizes', 0, 4, 5]);
@@ -219,15 +220,15 @@ export function differentialCases() {
   add('oneHot no ids', ['oneHot', [], 4]);
   add('oneHot too many ids', ['oneHot', new Array(65537).fill(0), 1]);
   add('oneHot n x V over the element limit', ['oneHot', new Array(65).fill(0), 2 ** 20]);
-  add('oneHot V over the limit', ['oneHot', [0], 2 ** 20 + 1]);
+  add('oneHot V over the limit', ['oneHot', [0], 2 ** 22 + 1]);
 
   // Shapes over the limits, or not positive.
-  for (const [v, d] of [[0, 5], [5, 0], [-1, 5], [2 ** 20 + 1, 1], [1, 8193], [2 ** 20, 65],
+  for (const [v, d] of [[0, 5], [5, 0], [-1, 5], [2 ** 22 + 1, 1], [1, 2 ** 16 + 1], [2 ** 20, 65],
                         [8192, 8193], [1e15, 1]]) {
     add(`seededTable ${v} x ${d}`, ['seededTable', 1, v, d]);
     add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
   }
-  add('linearInit over the limits', ['linearInit', 1, 2 ** 20 + 1, 4, true]);
+  add('linearInit over the limits', ['linearInit', 1, 2 ** 22 + 1, 4, true]);
   add('linearInit 0 inputs', ['linearInit', 1, 0, 4, true]);
   add('randn 0 x 5', ['randn', 1, 0, 5]);
   add('randn over the element limit', ['randn', 1, 2 ** 14, 2 ** 13 + 1]);
@@ -251,7 +252,7 @@ export function differentialCases() {
   add('embeddingBackward G rows != n', ['embeddingBackward', [0, 1], G35, 4, {}]);
   add('embeddingBackward id >= V', ['embeddingBackward', [0, 1, 4], G35, 4, {}]);
   add('embeddingBackward padding_idx outside V', ['embeddingBackward', [0, 1, 2], G35, 4, { paddingIdx: 4 }]);
-  add('embeddingBackward V over the limit', ['embeddingBackward', [0, 1, 2], G35, 2 ** 20 + 1, {}]);
+  add('embeddingBackward V over the limit', ['embeddingBackward', [0, 1, 2], G35, 2 ** 22 + 1, {}]);
   add('onehotBackward G rows != n', ['onehotBackward', oneHotMatrix([0, 1], 4), G35]);
 
   // EmbeddingBag: every mode, offsets both ways, padding, per-sample weights, empty bags.
@@ -321,7 +322,7 @@ export function differentialCases() {
   add('npy empty shape', ['npyTable', npy('<f4', '(0, 3)', f4([]))]);
   add('npy truncated payload', ['npyTable', npy('<f4', '(2, 3)', f4([1, 2, 3, 4, 5]))]);
   add('npy extra bytes', ['npyTable', npy('<f4', '(1, 2)', f4([1, 2, 3]))]);
-  add('npy shape over the limits', ['npyTable', npy('<f4', '(2000000, 1)', f4([1]))]);
+  add('npy shape over the limits', ['npyTable', npy('<f4', '(5000000, 1)', f4([1]))]);
   add('npy shape that overflows', ['npyTable', npy('<f4', '(99999999999999999999, 1)', f4([1]))]);
   add('npy garbage header', ['npyTable', npy('<f4', '(2, 2', f4([1, 2, 3, 4]))]);
   add('npy bad magic', ['npyTable', new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])]);

@@ -28,8 +28,8 @@ Table open_npy_table(std::shared_ptr<const ByteSource> source,
 // how a front end tells a .npy file from a .safetensors one.
 bool has_npy_magic(std::string_view first_bytes);
 
-// Reads a file from disk and parses it; errors name the path. A file larger than any table
-// within the limits could be is refused before it is read.
+// Reads a file from disk, its header then its data, to a matrix held whole (within
+// limits.max_elements); errors name the path.
 Matrix load_npy(const std::string& path, const Limits& limits = default_limits);
 
 // A version 1.0 .npy file holding m as '<f4', C order: byte for byte what np.save writes.

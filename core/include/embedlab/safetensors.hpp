@@ -69,7 +69,8 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
 
 // Step 3: the table's values as float32, from its bytes (the file's [entry.begin, entry.end)).
 // F16 and BF16 convert exactly (a NaN comes back quiet, as PyTorch's .float() gives it), F64 is
-// rounded and must fit in float32. Checks the entry as choose_embedding_table does first.
+// rounded and must fit in float32. Checks the entry as choose_embedding_table does first, and
+// that the table can be held whole (limits.max_elements).
 Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
                                  const Limits& limits = default_limits);
 
