@@ -10,6 +10,7 @@
 #include "embedlab/error.hpp"
 #include "quoted.hpp"
 #include "table_file.hpp"
+#include "tensor_names.hpp"
 
 // The format: https://github.com/huggingface/safetensors (README, "Format").
 namespace embedlab {
@@ -57,20 +58,6 @@ const Dtype* find_dtype(std::string_view name) {
   return nullptr;
 }
 
-// The name suffixes of a token embedding table in the common model families (GPT-2, Llama,
-// Mistral, Qwen, Gemma, BERT, T5, ...).
-constexpr std::string_view kTableSuffixes[] = {
-    "wte.weight",    "embed_tokens.weight", "tok_embeddings.weight", "word_embeddings.weight",
-    "shared.weight", "embeddings.weight"};
-
-// `tail` is all of `name`, or its end after a '.'.
-bool has_dotted_suffix(std::string_view name, std::string_view tail) {
-  if (name.size() < tail.size() || name.substr(name.size() - tail.size()) != tail) return false;
-  return name.size() == tail.size() || name[name.size() - tail.size() - 1] == '.';
-}
-
-std::string name_text(std::string_view name) { return quoted(name, '\'', 80); }
-
 std::string shape_text(const std::vector<Index>& shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
@@ -87,28 +74,9 @@ std::string tensor_text(const SafetensorsEntry& e) {
   return name_text(e.name) + " (" + dtype_text(e.dtype) + " " + shape_text(e.shape) + ")";
 }
 
-// A JSON value as a message shows it: "the string \"F32\"", "the array [2,-1]", cut short.
-std::string json_text(const Json& value) {
-  if (value.is_null()) return "null";
-  const std::string text = value.dump(-1, ' ', true, Json::error_handler_t::replace);
-  return "the " + std::string(value.type_name()) + " " +
-         (text.size() > 60 ? text.substr(0, 60) + "..." : text);
-}
-
 // "1 tensor", "3 tensors"
 std::string tensor_count(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " tensor" : " tensors");
-}
-
-// nlohmann's error text without its "[json.exception.parse_error.101] " tag, cut short, with the
-// bytes it quotes from the file that are not ASCII escaped (they need not be UTF-8).
-std::string json_error_text(const Json::exception& e) {
-  std::string_view text = e.what();
-  const std::size_t tag_end = text.find("] ");
-  if (text.substr(0, 16) == "[json.exception." && tag_end != std::string_view::npos)
-    text.remove_prefix(tag_end + 2);
-  const std::string shown = quoted(text, '"', 240, true);
-  return shown.substr(1, shown.size() - 2);
 }
 
 // A safetensors header nests three deep: the object of tensors, an entry, its shape. Deeper
@@ -229,26 +197,6 @@ void check_no_overlap(const std::vector<SafetensorsEntry>& tensors) {
   }
 }
 
-// The Levenshtein distance of a and b when it is at most `most`, else most + 1. Only the cells
-// within `most` of the diagonal are computed: O(a.size() * most).
-std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t most) {
-  const std::size_t over = most + 1;
-  if (std::max(a.size(), b.size()) - std::min(a.size(), b.size()) > most) return over;
-  std::vector<std::size_t> row(b.size() + 1, over);  // row i - 1, then row i, of the table
-  for (std::size_t j = 0; j <= std::min(b.size(), most); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    const std::size_t lo = i > most ? i - most : 1, hi = std::min(b.size(), i + most);
-    std::size_t diagonal = row[lo - 1];
-    row[lo - 1] = lo == 1 && i <= most ? i : over;
-    for (std::size_t j = lo; j <= hi; ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]), over});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // "'a' (F32 [3, 4]), 'b' (BF16 [5, 6]) and 2 more"
 std::string tensor_list(const std::vector<const SafetensorsEntry*>& tensors,
                         std::size_t shown = 8) {
@@ -273,25 +221,13 @@ std::string all_two_d_text(const SafetensorsHeader& header) {
   return "its 2-D tensors are " + tensor_list(found);
 }
 
-// The tensors whose names are close to `wanted`: one a dotted suffix of the other
-// ("wte.weight" for "transformer.wte.weight"), or a few typed characters apart. Closest first.
-std::vector<const SafetensorsEntry*> close_names(const SafetensorsHeader& header,
-                                                 std::string_view wanted) {
-  constexpr std::size_t kLongest = 128;  // a longer name is matched by its suffix only
-  const std::size_t most = std::max<std::size_t>(2, wanted.size() / 4);
-  std::vector<std::pair<std::size_t, const SafetensorsEntry*>> scored;
-  for (const SafetensorsEntry& e : header.tensors) {
-    std::size_t score = most + 1;
-    if (has_dotted_suffix(e.name, wanted) || has_dotted_suffix(wanted, e.name))
-      score = 0;
-    else if (wanted.size() <= kLongest)
-      score = edit_distance_within(e.name, wanted, most);
-    if (score <= most) scored.emplace_back(score, &e);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+// The tensors whose names are close to `wanted`, closest first.
+std::vector<const SafetensorsEntry*> close_tensors(const SafetensorsHeader& header,
+                                                   std::string_view wanted) {
+  std::vector<std::string_view> names;
+  for (const SafetensorsEntry& e : header.tensors) names.push_back(e.name);
   std::vector<const SafetensorsEntry*> found;
-  for (const auto& s : scored) found.push_back(s.second);
+  for (const std::size_t i : close_names(names, wanted)) found.push_back(&header.tensors[i]);
   return found;
 }
 
@@ -387,11 +323,7 @@ SafetensorsHeader parse_safetensors_header(std::string_view first_bytes, std::ui
 std::vector<const SafetensorsEntry*> embedding_table_candidates(const SafetensorsHeader& header) {
   std::vector<const SafetensorsEntry*> found;
   for (const SafetensorsEntry* e : two_d_tensors(header))
-    for (std::string_view suffix : kTableSuffixes)
-      if (has_dotted_suffix(e->name, suffix)) {
-        found.push_back(e);
-        break;
-      }
+    if (named_like_embedding_table(e->name)) found.push_back(e);
   return found;
 }
 
@@ -402,7 +334,7 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
     for (const SafetensorsEntry& e : header.tensors)
       if (e.name == name) chosen = &e;
     if (!chosen) {
-      const auto close = close_names(header, name);
+      const auto close = close_tensors(header, name);
       fail("no tensor is named " + name_text(name) + " in the file; " +
            (close.empty() ? "no name is close, and " + all_two_d_text(header)
                           : "close names: " + tensor_list(close, 5)));
@@ -410,11 +342,8 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
   } else {
     const auto candidates = embedding_table_candidates(header);
     if (candidates.empty())
-      fail(
-          "no tensor looks like the embedding table (a 2-D tensor named wte.weight, "
-          "embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, shared.weight or "
-          "embeddings.weight, perhaps after a prefix such as \"model.\"); name the one to load: " +
-          all_two_d_text(header));
+      fail(std::string("no tensor looks like the embedding table (a 2-D tensor named ") +
+           kTableNamesText + "); name the one to load: " + all_two_d_text(header));
     if (candidates.size() > 1)
       fail(tensor_count(candidates.size()) +
            " look like the embedding table: " + tensor_list(candidates) + "; name the one to load");
@@ -507,7 +436,7 @@ SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source
     Table table(std::move(source), entry.begin, entry.shape[0], entry.shape[1],
                 table_type(entry), context + "tensor " + name_text(entry.name) + ": ", limits);
     if (table.stored_bytes() <= kHeldTableBytes) table = table.held();
-    return {entry, std::move(table)};
+    return {entry, std::move(table), {}};
   } catch (const InputError& e) {
     fail(context + e.what());
   }
@@ -520,7 +449,10 @@ SafetensorsHeader read_safetensors_header(const std::string& path) {
 
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name,
                                         const Limits& limits) {
-  return open_safetensors_table(open_file(path, "a .safetensors file"), name, limits, path + ": ");
+  SafetensorsTable table =
+      open_safetensors_table(open_file(path, "a .safetensors file"), name, limits, path + ": ");
+  table.file = path;
+  return table;
 }
 
 }  // namespace embedlab

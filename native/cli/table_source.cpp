@@ -8,6 +8,7 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -53,15 +54,19 @@ void add_table_options(CLI::App& app, TableOptions& options) {
   auto* file = app.add_option(
       "--weights", options.weights_file,
       "load W from a file: a .npy (2-D float16/32/64, C order, e.g. np.save('w.npy', "
-      "emb.weight.detach().numpy())) or a model's .safetensors (F32, F64, F16 or BF16; only the "
-      "header and the table are read). A file that starts with \\x93NUMPY or is named *.npy is "
-      "read as .npy, any other as .safetensors");
+      "emb.weight.detach().numpy())), a model's .safetensors (F32, F64, F16 or BF16; only the "
+      "header and the rows used are read), or a sharded checkpoint's "
+      "model.safetensors.index.json (the shards beside it). A file that starts with \\x93NUMPY "
+      "or is named *.npy is read as .npy, one named *.json as an index, any other as "
+      ".safetensors");
   app.add_option("--tensor", options.tensor_name,
-                 "the tensor of the .safetensors file to use as W (default: the only 2-D tensor "
-                 "named like an embedding table: wte.weight, model.embed_tokens.weight, ...)")
+                 "the tensor of the .safetensors file (or index) to use as W (default: the only "
+                 "2-D tensor named like an embedding table: wte.weight, "
+                 "model.embed_tokens.weight, ...)")
       ->needs(file);
   app.add_flag("--list-tensors", options.list_tensors,
-               "list the tensors of the .safetensors file (name, dtype, shape) and exit")
+               "list the tensors of the .safetensors file, or of every shard of an index (name, "
+               "dtype, shape), and exit")
       ->needs(file);
   seed->excludes(tf)->excludes(file);
   tf->excludes(file);
@@ -78,9 +83,13 @@ Table make_table(const TableOptions& options) {
       t.weight = load_npy(path);
       t.origin = "W loaded from " + path;
     } else {
-      SafetensorsTable table = load_safetensors_table(path, options.tensor_name);
+      const bool index = is_safetensors_index_name(path);
+      SafetensorsTable table = index ? load_indexed_table(path, options.tensor_name)
+                                     : load_safetensors_table(path, options.tensor_name);
       t.weight = table.table.to_matrix();
-      t.origin = "W loaded from " + path + ": tensor '" + table.entry.name + "', shape " +
+      const std::string shard =
+          index ? ", shard " + table.file.substr(table.file.find_last_of('/') + 1) : "";
+      t.origin = "W loaded from " + path + shard + ": tensor '" + table.entry.name + "', shape " +
                  shape_text(table.entry.shape) + ", " + dtype_conversion_text(table.entry.dtype);
     }
     t.vocab = t.weight.rows();
@@ -109,12 +118,12 @@ Table make_table(const TableOptions& options) {
   return t;
 }
 
-void print_tensor_list(const TableOptions& options, std::ostream& out) {
-  const std::string& path = options.weights_file;
-  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
-  const SafetensorsHeader header = read_safetensors_header(path);
-  const auto candidates = embedding_table_candidates(header);
+namespace {
 
+// One file's tensors (name, dtype, shape), those named like an embedding table marked, and its
+// metadata.
+void print_tensors(const std::string& path, const SafetensorsHeader& header, std::ostream& out) {
+  const auto candidates = embedding_table_candidates(header);
   std::size_t name_width = 4, dtype_width = 5;
   for (const SafetensorsEntry& e : header.tensors) {
     name_width = std::max(name_width, e.name.size());
@@ -134,6 +143,37 @@ void print_tensor_list(const TableOptions& options, std::ostream& out) {
   }
   for (const auto& [key, value] : header.metadata)
     out << "__metadata__ " << key << ": " << value << "\n";
+}
+
+// The tensors of each shard of an index, read from their headers, in the order the index names
+// the shards.
+void print_index(const std::string& path, std::ostream& out) {
+  const SafetensorsIndex index = read_safetensors_index(path);
+  out << path << ": a sharded checkpoint's index, " << index.weight_map.size()
+      << (index.weight_map.size() == 1 ? " tensor" : " tensors") << " in " << index.shards.size()
+      << (index.shards.size() == 1 ? " shard" : " shards") << "\n";
+  for (const std::string& shard : index.shards) {
+    const std::string shard_file = shard_path(path, shard);
+    print_tensors(shard_file, read_safetensors_header(shard_file), out);
+  }
+  try {
+    const IndexedTable table = find_indexed_table(index);
+    out << "* the embedding table, " << table.tensor << " in " << table.shard << ": --weights "
+        << path << " loads it\n";
+  } catch (const InputError&) {
+    out << "* named like an embedding table, or none is: choose one with --tensor NAME\n";
+  }
+}
+
+}  // namespace
+
+void print_tensor_list(const TableOptions& options, std::ostream& out) {
+  const std::string& path = options.weights_file;
+  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
+  if (is_safetensors_index_name(path)) return print_index(path, out);
+  const SafetensorsHeader header = read_safetensors_header(path);
+  print_tensors(path, header, out);
+  const auto candidates = embedding_table_candidates(header);
   if (candidates.size() == 1)
     out << "* the embedding table: --weights " << path << " loads it\n";
   else if (candidates.empty())

@@ -15,6 +15,7 @@
 #include "embedlab/float_bits.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "safetensors_builder.hpp"
 #include "same_bits.hpp"
 
 using namespace std::string_literals;
@@ -28,24 +29,12 @@ using embedlab::InputError;
 using embedlab::Matrix;
 using embedlab::SafetensorsEntry;
 using embedlab::SafetensorsHeader;
+using embedlab::test::entry;
+using embedlab::test::message_of;
+using embedlab::test::safetensors_file;
 using embedlab::test::same_bits;
 
 namespace {
-
-// A .safetensors file put together by hand from the format description: the JSON's length as
-// 8 little-endian bytes, the JSON, the data.
-std::string safetensors_file(const std::string& json, const std::string& data = "") {
-  std::string out;
-  for (int b = 0; b < 8; ++b) out += static_cast<char>((json.size() >> (8 * b)) & 0xff);
-  return out + json + data;
-}
-
-// One header entry: "name": {"dtype": ..., "shape": [...], "data_offsets": [begin, end]}.
-std::string entry(const std::string& name, const std::string& dtype, const std::string& shape,
-                  std::uint64_t begin, std::uint64_t end) {
-  return "\"" + name + "\": {\"dtype\": \"" + dtype + "\", \"shape\": " + shape +
-         ", \"data_offsets\": [" + std::to_string(begin) + ", " + std::to_string(end) + "]}";
-}
 
 SafetensorsHeader header_of(const std::string& file) {
   return embedlab::parse_safetensors_header(file, file.size());
@@ -56,17 +45,6 @@ Matrix table_of(const std::string& file, const std::string& name = "") {
   const SafetensorsHeader header = header_of(file);
   const SafetensorsEntry& e = embedlab::choose_embedding_table(header, name);
   return embedlab::convert_safetensors_table(e, file.substr(e.begin, e.end - e.begin));
-}
-
-// The message of the InputError that f throws, which must be about the weights.
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    CHECK(e.argument() == Argument::weights);
-    return e.what();
-  }
-  return "no error";
 }
 
 std::string header_error(const std::string& file) {

@@ -96,6 +96,7 @@ struct SafetensorsTable {
   SafetensorsEntry entry;  // where W came from: its name, dtype and shape
   Table table;             // (V, d): its rows where they lie in the source, or held in memory
                            // when they are at most kHeldTableBytes
+  std::string file;        // from disk: the file that holds it (for an index, its shard)
 };
 // The table choose_embedding_table(header, name) picks, over the source's bytes; nothing but the
 // header is read yet (and the table's bytes, when it is held). `context` starts every message,
