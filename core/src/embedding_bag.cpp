@@ -197,9 +197,7 @@ BagOutput embedding_bag(const Table& weight, const Ids& ids, const Ids& offsets,
   const auto ranges = checked_bags(ids, offsets, weight.rows(), options, limits);
   check_output_shape(static_cast<Index>(ranges.size()), weight.cols(), limits);
   // The rows the bags name, each read once.
-  Ids rows = ids;
-  std::sort(rows.begin(), rows.end());
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  const Ids rows = distinct_ids(ids);
   const Matrix values = lookup(weight, rows, limits);
   const auto row_of = [&](Index v) {
     return values.row(std::lower_bound(rows.begin(), rows.end(), v) - rows.begin()).data();
@@ -255,13 +253,25 @@ Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits) 
   return encoded_product(m, weight, "the multi-hot matrix", limits);
 }
 
-Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
-                              const BagOutput& forward, Index vocab, const BagOptions& options,
-                              const Limits& limits) {
+namespace {
+
+// The backward into the rows it reaches: row k of `values` is row rows[k] of dL/dW (rows
+// ascending, distinct), every other row is +0.0. `held`: the (V, d) result is held whole.
+struct GradientRows {
+  Ids rows;
+  Matrix values;
+};
+
+GradientRows bag_gradient_rows(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
+                               const BagOutput& forward, Index vocab, const BagOptions& options,
+                               const Limits& limits, bool held) {
   const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
   const Index padding = resolve_padding_idx(options.padding_idx, vocab);
   const Index dim = grad_output.cols();
-  check_held_table(vocab, dim, limits);
+  if (held)
+    check_held_table(vocab, dim, limits);
+  else
+    check_table_shape(vocab, dim, limits);
   const auto bags = static_cast<Index>(ranges.size());
   if (grad_output.rows() != bags) {
     throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_output.rows()) +
@@ -275,20 +285,27 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
     throw InputError(Argument::grad, "the forward result does not belong to these bags: run embedding_bag with "
                      "the same ids, offsets and options, and a gradient as wide as its output");
   }
-
-  Matrix grad = Matrix::Zero(vocab, dim);
+  Ids reached = ids;
+  for (const Index row : max_mode ? forward.max_rows : std::vector<Index>()) {
+    if (row >= vocab) {
+      throw InputError(Argument::grad, "the forward result names row " + std::to_string(row) +
+                       ", outside the vocabulary V = " + std::to_string(vocab));
+    }
+    if (row >= 0) reached.push_back(row);
+  }
+  GradientRows out{distinct_ids(std::move(reached)), Matrix()};
+  out.values = Matrix::Zero(static_cast<Index>(out.rows.size()), dim);
+  const auto row_of = [&](Index v) {
+    return out.values.row(std::lower_bound(out.rows.begin(), out.rows.end(), v) - out.rows.begin())
+        .data();
+  };
   if (max_mode) {
     for (Index b = 0; b < bags; ++b) {
       const Index* rows = forward.max_rows.data() + b * dim;
-      for (Index j = 0; j < dim; ++j) {
-        if (rows[j] >= vocab) {
-          throw InputError(Argument::grad, "the forward result names row " + std::to_string(rows[j]) +
-                           ", outside the vocabulary V = " + std::to_string(vocab));
-        }
-        if (rows[j] >= 0) grad(rows[j], j) += grad_output(b, j);
-      }
+      for (Index j = 0; j < dim; ++j)
+        if (rows[j] >= 0) row_of(rows[j])[j] += grad_output(b, j);
     }
-    return grad;
+    return out;
   }
   const std::vector<Index> counts =
       options.scale_grad_by_freq ? id_counts(ids, vocab) : std::vector<Index>();
@@ -304,11 +321,32 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
                          : options.per_sample_weights[static_cast<std::size_t>(k)];
       if (options.scale_grad_by_freq) scale /= static_cast<double>(counts[v]);
       if (options.mode == BagMode::mean && size != 0) scale /= static_cast<double>(size);
-      add_weighted_row(grad.row(v).data(), grad_output.row(b).data(), dim,
-                       static_cast<float>(scale));
+      add_weighted_row(row_of(v), grad_output.row(b).data(), dim, static_cast<float>(scale));
     }
   }
+  return out;
+}
+
+}  // namespace
+
+Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
+                              const BagOutput& forward, Index vocab, const BagOptions& options,
+                              const Limits& limits) {
+  const GradientRows reached =
+      bag_gradient_rows(ids, offsets, grad_output, forward, vocab, options, limits, true);
+  Matrix grad = Matrix::Zero(vocab, grad_output.cols());
+  for (std::size_t k = 0; k < reached.rows.size(); ++k)
+    grad.row(reached.rows[k]) = reached.values.row(static_cast<Index>(k));
   return grad;
+}
+
+Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets,
+                                     const Matrix& grad_output, const BagOutput& forward,
+                                     Index vocab, const BagOptions& options,
+                                     const GradientViewOptions& view, const Limits& limits) {
+  GradientRows reached =
+      bag_gradient_rows(ids, offsets, grad_output, forward, vocab, options, limits, false);
+  return sparse_gradient(vocab, std::move(reached.rows), std::move(reached.values), view, limits);
 }
 
 }  // namespace embedlab

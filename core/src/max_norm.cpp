@@ -98,10 +98,7 @@ Ids renorm_rows(const Ids& ids, Index vocab, double max_norm, double norm_type,
   check_id_count(static_cast<Index>(ids.size()), limits);
   check_ids(ids, vocab);
   check_renorm_arguments(max_norm, norm_type);
-  Ids rows = ids;
-  std::sort(rows.begin(), rows.end());
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-  return rows;
+  return distinct_ids(ids);
 }
 
 }  // namespace

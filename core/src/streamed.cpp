@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "embedlab/error.hpp"
+#include "embedlab/ids.hpp"
 #include "gemm.hpp"
 
 namespace embedlab {
@@ -76,8 +77,7 @@ Gradient empty_gradient(Index vocab, Index dim, Ids rows, const GradientViewOpti
   g.rows = vocab;
   g.cols = dim;
   rows.insert(rows.end(), options.keep_rows.begin(), options.keep_rows.end());
-  std::sort(rows.begin(), rows.end());
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  rows = distinct_ids(std::move(rows));
   rows.erase(std::remove_if(rows.begin(), rows.end(), [&](Index r) { return r < 0 || r >= vocab; }),
              rows.end());
   g.kept = std::move(rows);

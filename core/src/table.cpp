@@ -71,17 +71,22 @@ bool Table::in_memory() const { return source_->bytes() != nullptr; }
 void Table::read_rows(Index first, Index count, float* out) const {
   const std::uint64_t offset = begin_ + static_cast<std::uint64_t>(first) * row_bytes();
   const auto length = static_cast<std::size_t>(static_cast<std::uint64_t>(count) * row_bytes());
-  std::string scratch;
   const char* bytes = source_->bytes();
   if (bytes) {
     bytes += offset;
+  } else if (dtype_ == StoredFloat::f32) {
+    source_->read(offset, length, reinterpret_cast<char*>(out));  // already float32: in place
+    bytes = reinterpret_cast<const char*>(out);
   } else {
-    scratch.resize(length);
+    // Kept between reads: a stream reads block after block of the same size.
+    thread_local std::vector<char> scratch;
+    if (scratch.size() < length) scratch.resize(length);
     source_->read(offset, length, scratch.data());
     bytes = scratch.data();
   }
   try {
-    convert_to_float32(std::string_view(bytes, length), dtype_, cols_, out, first);
+    if (bytes != reinterpret_cast<const char*>(out))
+      convert_to_float32(std::string_view(bytes, length), dtype_, cols_, out, first);
   } catch (const InputError& e) {
     throw InputError(e.argument(), context_ + e.what());
   }

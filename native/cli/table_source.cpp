@@ -72,21 +72,21 @@ void add_table_options(CLI::App& app, TableOptions& options) {
   tf->excludes(file);
 }
 
-Table make_table(const TableOptions& options) {
-  Table t;
+Input make_input(const TableOptions& options) {
+  Input t;
   t.ids = parse_ids(options.ids_text);
   const std::string& path = options.weights_file;
   if (!path.empty()) {
     t.kind = TableKind::file;
     if (is_npy_file(path)) {
       if (!options.tensor_name.empty()) npy_has_no_tensors("--tensor", path);
-      t.weight = load_npy(path);
+      t.weight = open_npy_table(open_file(path, "a .npy file"), default_limits, path + ": ");
       t.origin = "W loaded from " + path;
     } else {
       const bool index = is_safetensors_index_name(path);
       SafetensorsTable table = index ? load_indexed_table(path, options.tensor_name)
                                      : load_safetensors_table(path, options.tensor_name);
-      t.weight = table.table.to_matrix();
+      t.weight = table.table;
       const std::string shard =
           index ? ", shard " + table.file.substr(table.file.find_last_of('/') + 1) : "";
       t.origin = "W loaded from " + path + shard + ": tensor '" + table.entry.name + "', shape " +
@@ -103,12 +103,12 @@ Table make_table(const TableOptions& options) {
     t.vocab = options.vocab ? *options.vocab : default_vocab(t.ids);
     if (options.tf_weights) {
       t.kind = TableKind::tf_fixed;
-      t.weight = tf_fixed_weights(t.vocab, options.dim);
+      t.weight = embedlab::Table(tf_fixed_weights(t.vocab, options.dim));
       t.origin = "the TensorFlow notebook's fixed weights: row i = 0.11 * i";
     } else {
       t.seed = options.seed;
       TorchGenerator gen(options.seed);
-      t.weight = init_embedding(gen, t.vocab, options.dim);
+      t.weight = embedlab::Table(init_embedding(gen, t.vocab, options.dim));
       t.origin = "torch.manual_seed(" + std::to_string(options.seed) + "); embedding = " +
                  "torch.nn.Embedding(" + std::to_string(t.vocab) + ", " +
                  std::to_string(options.dim) + ")";

@@ -44,6 +44,18 @@ TensorStyle integer_style() {
   return s;
 }
 
+std::string format_gradient(const Gradient& g) {
+  return format_tensor(g.rows, g.cols,
+                       [&](Index i, Index j) { return g.has_row(i) ? g.at(i, j) : 0.0f; });
+}
+
+GradientViewOptions printed_rows(Index vocab, Index dim) {
+  GradientViewOptions view;
+  view.whole = false;
+  view.keep_rows = printed_indices(vocab, vocab, dim);
+  return view;
+}
+
 void print_step(std::ostream& out, const std::string& code, const std::string& result) {
   out << ">>> " << code << "\n" << result << "\n\n";
 }

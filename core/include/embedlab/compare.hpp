@@ -20,4 +20,16 @@ struct Comparison {
 // expected: the lookup rows; actual: the one-hot product. Same shape required.
 Comparison compare(const Matrix& expected, const Matrix& actual);
 
+// compare() a piece at a time, for results made in blocks (streamed.hpp): the same counts and
+// verdict as comparing them whole.
+class Comparer {
+ public:
+  // The next `count` elements of each result.
+  void add(const float* expected, const float* actual, Index count);
+  Comparison result() const;
+
+ private:
+  Comparison c_;
+};
+
 }  // namespace embedlab

@@ -14,6 +14,7 @@
 #include "embedlab/encoding.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/streamed.hpp"
 #include "embedlab/table.hpp"
 
 namespace embedlab {
@@ -84,5 +85,12 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
                               const BagOutput& forward, Index vocab,
                               const BagOptions& options = {},
                               const Limits& limits = default_limits);
+// The same gradient as a view (streamed.hpp): whole when it fits the limits, else the rows the
+// bags reach (and those `view` keeps) and a summary; for any V within the limits.
+Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets,
+                                     const Matrix& grad_output, const BagOutput& forward,
+                                     Index vocab, const BagOptions& options = {},
+                                     const GradientViewOptions& view = {},
+                                     const Limits& limits = default_limits);
 
 }  // namespace embedlab
