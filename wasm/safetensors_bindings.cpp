@@ -26,16 +26,7 @@ namespace embedlab {
 namespace {
 
 using emscripten::val;
-using js::guarded;
-using js::to_index;
-
-// A Uint8Array's bytes, in one bulk copy.
-std::string bytes_from_js(const val& bytes) {
-  std::string out(bytes["length"].as<std::size_t>(), '\0');
-  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<unsigned char*>(out.data())))
-      .call<void>("set", bytes);
-  return out;
-}
+using namespace js;
 
 std::uint64_t file_size_from_js(double size) {
   const Index bytes = to_index(size, Argument::weights, "the file size");

@@ -30,6 +30,16 @@ constexpr Index kConvertBytes = 1 << 22;
 
 }  // namespace
 
+std::string_view stored_float_name(StoredFloat type) {
+  switch (type) {
+    case StoredFloat::f16: return "F16";
+    case StoredFloat::bf16: return "BF16";
+    case StoredFloat::f32: return "F32";
+    case StoredFloat::f64: return "F64";
+  }
+  return "?";
+}
+
 struct Table::Replaced {
   Ids ids;        // ascending, distinct
   Matrix values;  // (ids.size(), cols)

@@ -3,7 +3,7 @@
 // checks the same cases.
 
 // mulberry32: a tiny deterministic generator, independent of the code under test.
-function generator(seed) {
+export function generator(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -52,7 +52,7 @@ export const numpyF4 = Buffer.from(
     '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
     '2020202020202020202020202020202020202020202020202020202020202020202020202020200a0000003f' +
     '0000a0bf000040406f12833a0000008000e07f47', 'hex');
-const numpyF8 = Buffer.from(
+export const numpyF8 = Buffer.from(
     '934e554d5059010076007b276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a20' +
     '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
     '2020202020202020202020202020202020202020202020202020202020202020202020202020200a9a999999' +
@@ -420,6 +420,28 @@ export function differentialCases() {
                                                                data_offsets: [0, 2 ** 35] } }));
   add('safetensorsTable over the limits', ['safetensorsTable', huge, huge.length + 2 ** 35, '', [new Uint8Array(4)]]);
   add('safetensorsTable of a corrupt header', ['safetensorsTable', safetensorsFile('{"a": 1}'), 16, '', [new Uint8Array(4)]]);
+
+  // Table handles: opened, then its lookup, its product streamed (a 3 x 4 heatmap gathered on
+  // the way) and how they compare, on both sides.
+  add('openSeededTable, the notebook', ['openSeededTable', 123, 4, 5, [2, 3, 1]]);
+  add('openSeededTable, 600 rows in 3 blocks', ['openSeededTable', 7, 600, 3, [599, 0, 599]]);
+  add('openSeededTable over the limits', ['openSeededTable', 1, 2 ** 20, 65, [0]]);
+  add('openSeededTable, an id past V', ['openSeededTable', 1, 4, 5, [4]]);
+  add('openTfTable', ['openTfTable', 4, 3, [1, 2]]);
+  add('openTfTable d = 0', ['openTfTable', 4, 0, [1]]);
+  add('openNpyTable of numpy\'s float32 file', ['openNpyTable', numpyF4, [1, 0, 1]]);
+  add('openNpyTable of numpy\'s float64 file', ['openNpyTable', numpyF8, [1]]);
+  add('openNpyTable of garbage', ['openNpyTable', new Uint8Array([1, 2, 3]), [0]]);
+  // Engines differ in which NaN a sum of several ends with: a column holds one Inf at most.
+  const bf16Rows = u2(Array.from({ length: 300 * 7 }, (_, k) =>
+    (k === 7 * 299 + 2 ? 0x7f80 : k === 7 * 4 ? 0x8000 : 0x3f00 + (k % 251))));
+  const bf16Model = safetensors([['model.embed_tokens.weight', 'BF16', [300, 7], bf16Rows]]);
+  add('openSafetensorsTable, BF16 picked by its name', ['openSafetensorsTable', bf16Model, '', [299, 4, 0, 4]]);
+  add('openSafetensorsTable, F32 named', ['openSafetensorsTable', model, 'lm_head.weight', [2, 0]]);
+  add('openSafetensorsTable, F64 named', ['openSafetensorsTable', model, 'proj.weight', [1, 0]]);
+  add('openSafetensorsTable, F64 too large for float32', ['openSafetensorsTable', tooLarge, '', [0]]);
+  add('openSafetensorsTable with two candidates', ['openSafetensorsTable', twoCandidates, '', [0]]);
+  add('openSafetensorsTable of a corrupt header', ['openSafetensorsTable', safetensorsFile('{"a": 1}'), '', [0]]);
 
   return cases;
 }

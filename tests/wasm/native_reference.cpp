@@ -9,11 +9,13 @@
 // null options left out; a list of byte strings as a comma list of hex). embeddingBagBackward
 // takes W in place of forward and vocab, and runs embedding_bag for the forward;
 // safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
-// in blocks, and reads them in order as a caller of the WASM reader does.
+// in blocks, and reads them in order as a caller of the WASM reader does. A table handle's
+// opener (openSeededTable, ...) takes its own arguments and then the ids its lookup and
+// product run with (table_run_json).
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
-// {"header": {...}}, {"table": {...}}, or
+// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, or
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
 #include <cinttypes>
@@ -28,6 +30,7 @@
 #include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
 #include "embedlab/embedding_bag.hpp"
+#include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
@@ -40,6 +43,8 @@
 #include "embedlab/routes.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/sample_weights.hpp"
+#include "embedlab/streamed.hpp"
+#include "embedlab/table.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -227,6 +232,28 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
          "], \"weight\": " + matrix_json(table) + "}}";
 }
 
+// A table handle's run as the JS harness makes it: its description, its lookup, its product
+// streamed in blocks of 256 rows with a 3 x 4 heatmap of W, and their comparison.
+std::string table_run_json(const Table& t, const std::string& name, const Ids& ids) {
+  const Matrix rows = lookup(t, ids);
+  StreamOptions options;
+  options.block_rows = 256;
+  options.downsample_height = 3;
+  options.downsample_width = 4;
+  StreamedProduct product(t, one_hot_encoding(ids, t.rows()), options);
+  product.run();
+  const std::string dtype(stored_float_name(t.dtype()));
+  return "{\"tableRun\": {\"info\": {\"rows\": " + std::to_string(t.rows()) +
+         ", \"cols\": " + std::to_string(t.cols()) + ", \"dtype\": " + json_string(dtype) +
+         ", \"name\": " + (name.empty() ? "null" : json_string(name)) +
+         ", \"conversion\": " + json_string(dtype_conversion_text(dtype)) +
+         ", \"inMemory\": " + (t.in_memory() ? "true" : "false") +
+         ", \"storedBytes\": " + u64_json(t.stored_bytes()) + "}, \"lookup\": " +
+         matrix_json(rows) + ", \"product\": " + matrix_json(product.result()) +
+         ", \"comparison\": " + compare_json(compare(rows, product.result())) +
+         ", \"heatmap\": " + matrix_json(product.downsample()) + "}}";
+}
+
 std::string run(const std::vector<std::string>& a) {
   const std::string& op = a.at(0);
   if (op == "parseIds") return "{\"ids\": " + ids_json(parse_ids(from_hex(a.at(1)))) + "}";
@@ -320,6 +347,20 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "safetensorsHeader")
     return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
+  if (op == "openSeededTable") {
+    TorchGenerator gen(std::stoll(a.at(1)));
+    return table_run_json(Table(init_embedding(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))), "",
+                          ids_of(a.at(4)));
+  }
+  if (op == "openTfTable")
+    return table_run_json(Table(tf_fixed_weights(std::stoll(a.at(1)), std::stoll(a.at(2)))), "",
+                          ids_of(a.at(3)));
+  if (op == "openNpyTable")
+    return table_run_json(open_npy_table(memory_source(from_hex(a.at(1)))), "", ids_of(a.at(2)));
+  if (op == "openSafetensorsTable") {
+    const SafetensorsTable t = open_safetensors_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
+    return table_run_json(t.table, t.entry.name, ids_of(a.at(3)));
+  }
   throw std::runtime_error("unknown case " + op);
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "embedlab/byte_source.hpp"
@@ -24,6 +25,8 @@ enum class StoredFloat { f16, bf16, f32, f64 };
 constexpr Index stored_size(StoredFloat type) {
   return type == StoredFloat::f64 ? 8 : type == StoredFloat::f32 ? 4 : 2;
 }
+// "F16", "BF16", "F32", "F64": the names .safetensors headers give them.
+std::string_view stored_float_name(StoredFloat type);
 
 // A table read from a file is held in memory, in its stored dtype, when its bytes are at most
 // this many: each later read is then a copy, not a call to the file.
