@@ -7,7 +7,8 @@
 // still reaches every row), by the same GEMM as onehot_product(), onehot_backward() and
 // bag_product() (gemm.hpp), with blocks whose boundaries fall on its fixed blocking: a streamed
 // result is bit-identical to the same product done whole, NaN payloads and signed zeros included,
-// whatever the block size.
+// whatever the block size. (Where the target leaves the payload of a NaN that arithmetic makes
+// open, as WebAssembly does, only that payload can differ between two runs, NaN for NaN.)
 //
 // A stream runs one block per step(), so a caller can show progress (bytes read, multiply-adds
 // done) and stop between blocks; run() does every step.
