@@ -142,8 +142,7 @@ val safetensors_table_js(const val& header_bytes, double file_size, const std::s
     const std::string bytes = bytes_from_js(header_bytes);
     const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
     const SafetensorsEntry& entry = choose_embedding_table(header, name);
-    // The reader holds the table whole.
-    check_elements(entry.shape[0], entry.shape[1], Argument::weights, "the embedding table (V x d)");
+    check_held_safetensors_table(entry);  // the reader holds the table whole
     val out = val::object();
     out.set("name", entry.name);
     out.set("dtype", entry.dtype);

@@ -360,11 +360,20 @@ Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view
     fail("tensor " + name_text(entry.name) + " is bytes " + std::to_string(entry.begin) + " to " +
          std::to_string(entry.end) + " of the file, " + std::to_string(entry.end - entry.begin) +
          " bytes, but " + std::to_string(bytes.size()) + " were given");
-  check_elements(entry.shape[0], entry.shape[1], Argument::weights, "the embedding table (V x d)",
-                 limits);
+  check_held_safetensors_table(entry, limits);
   Matrix m(entry.shape[0], entry.shape[1]);
   convert_safetensors_rows(entry, 0, bytes, m, limits);
   return m;
+}
+
+void check_held_safetensors_table(const SafetensorsEntry& entry, const Limits& limits) {
+  check_table_entry(entry, limits);
+  try {
+    check_elements(entry.shape[0], entry.shape[1], Argument::weights, "the embedding table (V x d)",
+                   limits);
+  } catch (const InputError& e) {
+    fail("tensor " + name_text(entry.name) + " " + shape_text(entry.shape) + ": " + e.what());
+  }
 }
 
 Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits) {

@@ -213,7 +213,7 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
                        const std::string& name, const std::string& blocks) {
   const SafetensorsHeader header = parse_safetensors_header(header_bytes, file_size);
   const SafetensorsEntry& e = choose_embedding_table(header, name);
-  check_elements(e.shape[0], e.shape[1], Argument::weights, "the embedding table (V x d)");
+  check_held_safetensors_table(e);
   const Index row_bytes = safetensors_row_bytes(e);
   Matrix table(e.shape[0], e.shape[1]);
   std::string rows_read = "[";

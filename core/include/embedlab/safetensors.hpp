@@ -74,6 +74,11 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
 Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
                                  const Limits& limits = default_limits);
 
+// For a caller that converts the table whole (convert_safetensors_table, a reader of every row):
+// that its V x d float32 values fit limits.max_elements. The message names the tensor.
+void check_held_safetensors_table(const SafetensorsEntry& entry,
+                                  const Limits& limits = default_limits);
+
 // Step 3 in pieces, so that a caller need never hold all of a table's bytes beside the table:
 // into `table`, allocated (V, d) by the caller, rows [first_row, first_row + n) from their n rows
 // of bytes, the file's [entry.begin + first_row * row_bytes, entry.begin + (first_row + n) *
