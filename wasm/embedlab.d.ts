@@ -190,7 +190,7 @@ export interface StreamProgress {
 }
 
 export interface StreamOptions {
-  /** rows of W per block: 0 (default) for about 4 MiB of float32; rounded up to a multiple of 256 */
+  /** rows of W per block: 0 (default) for about 4 MiB of float32; rounded up to a multiple of 512 */
   blockRows?: number;
   /** a heatmap of W gathered while the product streams: at most rows x cols pixels, each the
    * value of largest magnitude in its block of cells (a NaN if it holds one), as

@@ -7,13 +7,11 @@ namespace {
 
 // Eigen computes a row-major product as its column-major transpose: c^T (n, m) = b^T a^T, so its
 // rows are our n (tiled by mc), its columns our m (tiled by nc), its depth our k (kc).
-constexpr Index kRowPanel = 1024;
-
 // Eigen's blocking, fixed; its packing buffers are allocated per call by Eigen (null here).
 class FixedBlocking : public Eigen::internal::level3_blocking<float, float> {
  public:
   FixedBlocking() {
-    this->m_mc = kRowPanel;
+    this->m_mc = kGemmColumnPanel;
     this->m_nc = kGemmColumnBlock;
     this->m_kc = kGemmDepthBlock;
   }

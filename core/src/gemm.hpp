@@ -17,10 +17,13 @@
 
 namespace embedlab {
 
-// Products may be cut along the depth (k) into multiples of this many, and along the output's
-// rows (m) into multiples of kGemmColumnBlock (Eigen's kc and nc; see gemm.cpp for mc).
-inline constexpr Index kGemmDepthBlock = 256;
-inline constexpr Index kGemmColumnBlock = 256;
+// Products may be cut along the depth (k) into multiples of this many, along the output's rows
+// (m) into multiples of kGemmColumnBlock, and along its columns (n) into panels that start at
+// multiples of kGemmColumnPanel (Eigen's kc, nc and mc, for the product as Eigen computes it,
+// transposed: see gemm.cpp).
+inline constexpr Index kGemmDepthBlock = 512;
+inline constexpr Index kGemmColumnBlock = 512;
+inline constexpr Index kGemmColumnPanel = 1024;
 
 // c (m, n) += a (m, k) * b (k, n), every one of the m*k*n multiply-adds performed (no shortcut for
 // zeros: 0 * Inf gives NaN). All three row-major with row strides lda, ldb, ldc.

@@ -298,7 +298,7 @@ Matrix parse_npy(std::string_view bytes, const Limits& limits) {
   const NpyLayout layout = npy_layout(bytes, bytes.size(), limits);
   check_elements(layout.rows, layout.cols, Argument::weights, "the embedding table (V x d)", limits);
   Matrix m(layout.rows, layout.cols);
-  convert_to_float32(bytes.substr(layout.data_start), layout.type, layout.cols, m.data());
+  convert_to_float32(bytes.substr(layout.data_start), layout.type, m.data(), 0, 0, layout.cols);
   return m;
 }
 

@@ -396,7 +396,7 @@ void convert_safetensors_rows(const SafetensorsEntry& entry, Index first_row,
     fail("rows " + std::to_string(first_row) + " to " + std::to_string(first_row + count) +
          " are not all in " + tensor + ", which has rows 0 to " + std::to_string(rows));
   try {
-    convert_to_float32(bytes, type, cols, table.data() + first_row * cols, first_row);
+    convert_to_float32(bytes, type, table.data() + first_row * cols, first_row, 0, cols);
   } catch (const InputError& e) {
     fail(tensor + ": " + e.what());
   }

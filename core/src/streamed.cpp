@@ -102,13 +102,18 @@ Downsample::Downsample(Index rows, Index cols, Index max_height, Index max_width
 }
 
 void Downsample::add_rows(Index first, Index count, const float* values) {
-  if (empty()) return;
   const auto cols = static_cast<Index>(column_pixel_.size());
+  add_rows(first, count, values, 0, cols, cols);
+}
+
+void Downsample::add_rows(Index first, Index count, const float* values, Index first_col,
+                          Index cols, Index stride) {
+  if (empty()) return;
   for (Index r = 0; r < count; ++r) {
     float* pixels = pixels_.row(pixel_of(first + r, rows_, pixels_.rows())).data();
-    const float* row = values + r * cols;
+    const float* row = values + r * stride;
     for (Index j = 0; j < cols; ++j) {
-      float& best = pixels[column_pixel_[static_cast<std::size_t>(j)]];
+      float& best = pixels[column_pixel_[static_cast<std::size_t>(first_col + j)]];
       const float x = row[j];
       if (!std::isnan(best) && (std::isnan(x) || std::fabs(x) > std::fabs(best))) best = x;
     }
@@ -139,20 +144,36 @@ const StreamProgress& StreamedProduct::step() {
   const Index first = progress_.rows_done;
   const Index count = std::min(block_rows_, weight_.rows() - first);
   const Index d = weight_.cols();
-  const float* rows = weight_.rows_at(first, count, rows_buffer_);
-  heatmap_.add_rows(first, count, rows);
+  const char* stored = weight_.stored_rows(first, count, stored_);
+  // float32 rows are multiplied where they are; others are converted a panel of columns at a time
+  // (the GEMM's own panels: the same operations), so that it stays in the caches however wide W is.
+  const bool in_place = weight_.stores_float32() &&
+                        reinterpret_cast<std::uintptr_t>(stored) % alignof(float) == 0;
+  const Index panel = in_place ? d : std::min(d, kGemmColumnPanel);
+  if (!in_place) panel_.resize(static_cast<std::size_t>(count * panel));
   const auto [begin, end] = entries_before(encoding_, next_entry_, first + count);
   // E[:, block] a chunk of E's rows at a time (its dense columns only ever this large).
   const Index chunk = chunk_rows(encoding_.rows, count);
   Matrix e(chunk, count);
-  for (Index r0 = 0; r0 < encoding_.rows; r0 += chunk) {
-    const Index r = std::min(chunk, encoding_.rows - r0);
-    e.setZero();
-    for (std::size_t i = begin; i < end; ++i) {
-      const EncodingEntry& entry = encoding_.entries[i];
-      if (entry.row >= r0 && entry.row < r0 + r) e(entry.row - r0, entry.col - first) = entry.value;
+  for (Index c0 = 0; c0 < d; c0 += panel) {
+    const Index w = std::min(panel, d - c0);
+    const float* rows = reinterpret_cast<const float*>(stored) + c0;
+    Index ldb = d;
+    if (!in_place) {
+      weight_.convert_rows(stored, first, count, c0, w, panel_.data(), w);
+      rows = panel_.data();
+      ldb = w;
     }
-    gemm_accumulate(r, count, d, e.data(), count, rows, d, out_.row(r0).data(), d);
+    heatmap_.add_rows(first, count, rows, c0, w, ldb);
+    for (Index r0 = 0; r0 < encoding_.rows; r0 += chunk) {
+      const Index r = std::min(chunk, encoding_.rows - r0);
+      e.setZero();
+      for (std::size_t i = begin; i < end; ++i) {
+        const EncodingEntry& entry = encoding_.entries[i];
+        if (entry.row >= r0 && entry.row < r0 + r) e(entry.row - r0, entry.col - first) = entry.value;
+      }
+      gemm_accumulate(r, count, w, e.data(), count, rows, ldb, out_.row(r0).data() + c0, d);
+    }
   }
   next_entry_ = end;
   progress_.rows_done += count;

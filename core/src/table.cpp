@@ -79,24 +79,36 @@ std::uint64_t Table::stored_bytes() const {
 bool Table::in_memory() const { return source_->bytes() != nullptr; }
 
 void Table::read_rows(Index first, Index count, float* out) const {
-  const std::uint64_t offset = begin_ + static_cast<std::uint64_t>(first) * row_bytes();
-  const auto length = static_cast<std::size_t>(static_cast<std::uint64_t>(count) * row_bytes());
-  const char* bytes = source_->bytes();
-  if (bytes) {
-    bytes += offset;
-  } else if (dtype_ == StoredFloat::f32) {
-    source_->read(offset, length, reinterpret_cast<char*>(out));  // already float32: in place
-    bytes = reinterpret_cast<const char*>(out);
-  } else {
-    // Kept between reads: a stream reads block after block of the same size.
-    thread_local std::vector<char> scratch;
-    if (scratch.size() < length) scratch.resize(length);
-    source_->read(offset, length, scratch.data());
-    bytes = scratch.data();
+  if (!in_memory() && stores_float32()) {
+    // Already float32: read in place.
+    source_->read(begin_ + static_cast<std::uint64_t>(first) * row_bytes(),
+                  static_cast<std::size_t>(static_cast<std::uint64_t>(count) * row_bytes()),
+                  reinterpret_cast<char*>(out));
+    return;
   }
+  // Kept between reads: a stream reads block after block of the same size.
+  thread_local std::vector<char> scratch;
+  convert_rows(stored_rows(first, count, scratch), first, count, 0, cols_, out, cols_);
+}
+
+const char* Table::stored_rows(Index first, Index count, std::vector<char>& scratch) const {
+  const std::uint64_t offset = begin_ + static_cast<std::uint64_t>(first) * row_bytes();
+  if (const char* bytes = source_->bytes()) return bytes + offset;
+  const auto length = static_cast<std::size_t>(static_cast<std::uint64_t>(count) * row_bytes());
+  if (scratch.size() < length) scratch.resize(length);
+  source_->read(offset, length, scratch.data());
+  return scratch.data();
+}
+
+void Table::convert_rows(const char* stored, Index first, Index count, Index first_col,
+                         Index cols, float* out, Index out_stride) const {
+  const Index value_bytes = stored_size(dtype_);
   try {
-    if (bytes != reinterpret_cast<const char*>(out))
-      convert_to_float32(std::string_view(bytes, length), dtype_, cols_, out, first);
+    for (Index r = 0; r < count; ++r)
+      convert_to_float32(std::string_view(stored + r * static_cast<Index>(row_bytes()) +
+                                              first_col * value_bytes,
+                                          static_cast<std::size_t>(cols * value_bytes)),
+                         dtype_, out + r * out_stride, first + r, first_col);
   } catch (const InputError& e) {
     throw InputError(e.argument(), context_ + e.what());
   }
@@ -105,15 +117,17 @@ void Table::read_rows(Index first, Index count, float* out) const {
   for (auto it = std::lower_bound(ids.begin(), ids.end(), first);
        it != ids.end() && *it < first + count; ++it) {
     const auto k = static_cast<Index>(it - ids.begin());
-    std::memcpy(out + (*it - first) * cols_, replaced_->values.row(k).data(),
-                static_cast<std::size_t>(cols_) * sizeof(float));
+    std::memcpy(out + (*it - first) * out_stride, replaced_->values.row(k).data() + first_col,
+                static_cast<std::size_t>(cols) * sizeof(float));
   }
 }
+
+bool Table::stores_float32() const { return dtype_ == StoredFloat::f32 && !replaced_; }
 
 const float* Table::rows_at(Index first, Index count, std::vector<float>& buffer) const {
   const char* bytes = source_->bytes();
   const std::uint64_t offset = begin_ + static_cast<std::uint64_t>(first) * row_bytes();
-  if (bytes && dtype_ == StoredFloat::f32 && !replaced_ &&
+  if (bytes && stores_float32() &&
       reinterpret_cast<std::uintptr_t>(bytes + offset) % alignof(float) == 0)
     return reinterpret_cast<const float*>(bytes + offset);
   buffer.resize(static_cast<std::size_t>(count * cols_));

@@ -49,7 +49,8 @@ void convert_halves(const char* bytes, Index count, float* out, bool bf16) {
   }
 }
 
-void convert_doubles(const char* bytes, Index count, Index cols, Index first_row, float* out) {
+void convert_doubles(const char* bytes, Index count, Index row, Index first_col, Index cols,
+                     float* out) {
   for (Index i = 0; i < count; ++i) {
     double value;
     std::memcpy(&value, bytes + 8 * i, sizeof value);
@@ -58,8 +59,8 @@ void convert_doubles(const char* bytes, Index count, Index cols, Index first_row
       std::snprintf(shown, sizeof shown, "%g", value);
       throw InputError(Argument::weights,
                        "value " + std::string(shown) + " at row " +
-                           std::to_string(first_row + i / cols) + ", column " +
-                           std::to_string(i % cols) +
+                           std::to_string(row + (cols > 0 ? i / cols : 0)) + ", column " +
+                           std::to_string(first_col + (cols > 0 ? i % cols : i)) +
                            " does not fit in float32 (the largest float32 is about 3.4e38)");
     }
     out[i] = static_cast<float>(value);
@@ -68,8 +69,8 @@ void convert_doubles(const char* bytes, Index count, Index cols, Index first_row
 
 }  // namespace
 
-void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out,
-                        Index first_row) {
+void convert_to_float32(std::string_view bytes, StoredFloat type, float* out, Index row,
+                        Index first_col, Index cols) {
   const Index count = static_cast<Index>(bytes.size()) / stored_size(type);
   switch (type) {
     case StoredFloat::f16:
@@ -80,7 +81,7 @@ void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, fl
       std::memcpy(out, bytes.data(), static_cast<std::size_t>(count) * 4);
       return;
     case StoredFloat::f64:
-      return convert_doubles(bytes.data(), count, cols, first_row, out);
+      return convert_doubles(bytes.data(), count, row, first_col, cols, out);
   }
 }
 

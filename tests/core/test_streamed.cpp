@@ -95,9 +95,10 @@ Matrix reversed_product(const Ids& ids, const Matrix& w) {
 struct Shape {
   Index vocab, dim, n;
 };
-const Shape kShapes[] = {{1, 1, 1},    {3, 5, 4},     {255, 7, 3},  {256, 33, 17},
-                         {257, 16, 9}, {700, 70, 40}, {1024, 5, 300}, {2000, 24, 2}};
-const Index kBlocks[] = {256, 512, 768, 1024, 0};
+const Shape kShapes[] = {{1, 1, 1},    {3, 5, 4},     {511, 7, 3},  {512, 33, 17},
+                         {513, 16, 9}, {1300, 70, 40}, {2048, 5, 600}, {3000, 24, 2},
+                         {600, 3, 3000}, {600, 2500, 5}};
+const Index kBlocks[] = {512, 1024, 1536, 2048, 0};
 
 }  // namespace
 
@@ -133,7 +134,7 @@ TEST_CASE("on finite tables the product is Eigen's own, and the lookup's rows", 
     eigen.noalias() += onehot * w;
     INFO("V = " << s.vocab << ", d = " << s.dim << ", n = " << s.n);
     CHECK(same_bits(embedlab::onehot_product(onehot, w), eigen));
-    CHECK(same_bits(streamed_product(Table(w), embedlab::one_hot_encoding(ids, s.vocab), 256),
+    CHECK(same_bits(streamed_product(Table(w), embedlab::one_hot_encoding(ids, s.vocab), 512),
                     eigen));
   }
 }
@@ -225,7 +226,7 @@ TEST_CASE("the heatmap follows the page's rule, read in blocks or whole", "[stre
       expected(p, q) = best;
     }
   embedlab::StreamOptions options;
-  options.block_rows = 256;
+  options.block_rows = 512;
   options.downsample_height = h;
   options.downsample_width = wd;
   embedlab::StreamedProduct product(Table(w), embedlab::one_hot_encoding({3}, 1000), options);

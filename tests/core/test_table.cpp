@@ -148,7 +148,7 @@ TEST_CASE("held() reads the bytes once; with_rows() replaces rows everywhere", "
   CHECK(same_bits(changed.to_matrix(), expected));
   CHECK(same_bits(embedlab::lookup(changed, {650, 1}), embedlab::lookup(expected, {650, 1})));
   embedlab::StreamOptions options;
-  options.block_rows = 256;
+  options.block_rows = 512;
   embedlab::StreamedProduct product(changed, embedlab::one_hot_encoding({4, 650}, 700), options);
   product.run();
   CHECK(same_bits(product.result(), embedlab::onehot_product(embedlab::one_hot({4, 650}, 700), expected)));

@@ -101,11 +101,11 @@ export function memorySource(bytes) {
 }
 
 // What native_reference prints for a table: its description, lookup, product (a 3 x 4 heatmap of
-// W gathered on the way, blocks of 256 rows) and comparison.
+// W gathered on the way, blocks of 512 rows) and comparison.
 function tableRun(table, ids) {
   try {
     const { lookup, product, comparison, heatmap } =
-        table.product(ids, { blockRows: 256, heatmap: { rows: 3, cols: 4 } });
+        table.product(ids, { blockRows: 512, heatmap: { rows: 3, cols: 4 } });
     const { rows, cols, dtype, name, conversion, inMemory, storedBytes } = table;
     return { tableRun: { info: { rows, cols, dtype, name, conversion, inMemory, storedBytes },
                          lookup: matrixText(lookup), product: matrixText(product),

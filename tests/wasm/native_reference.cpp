@@ -233,11 +233,11 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
 }
 
 // A table handle's run as the JS harness makes it: its description, its lookup, its product
-// streamed in blocks of 256 rows with a 3 x 4 heatmap of W, and their comparison.
+// streamed in blocks of 512 rows with a 3 x 4 heatmap of W, and their comparison.
 std::string table_run_json(const Table& t, const std::string& name, const Ids& ids) {
   const Matrix rows = lookup(t, ids);
   StreamOptions options;
-  options.block_rows = 256;
+  options.block_rows = 512;
   options.downsample_height = 3;
   options.downsample_width = 4;
   StreamedProduct product(t, one_hot_encoding(ids, t.rows()), options);

@@ -72,7 +72,8 @@ const randomIds = (rng, n, vocab) => Array.from({ length: n }, () => Math.floor(
 const throwsEmbedlab = (f, pattern, argument) =>
   assertThrowsEmbedlab(EmbedlabError, f, pattern, argument);
 
-const SHAPES = [[1, 1, 1], [3, 5, 4], [255, 7, 3], [256, 16, 17], [257, 3, 9], [700, 33, 40], [1500, 5, 300]];
+const SHAPES = [[1, 1, 1], [3, 5, 4], [511, 7, 3], [512, 16, 17], [513, 3, 9], [1300, 33, 40],
+                [1500, 5, 300], [600, 3, 3000]];
 
 test('lookup, product and both routes: a handle gives the typed-array functions\' bits', () => {
   const rng = generator(1);
@@ -85,7 +86,7 @@ test('lookup, product and both routes: a handle gives the typed-array functions\
     const what = `V = ${vocab}, d = ${dim}, n = ${n}`;
     sameBits(table.lookup(ids), lab.lookup(W, ids), what);
     const whole = lab.onehotProduct(lab.oneHot(ids, vocab), W);
-    for (const blockRows of [256, 512, 768, 0]) {
+    for (const blockRows of [512, 1024, 1536, 0]) {
       const { product, lookup, comparison } = table.product(ids, { blockRows });
       sameValues(product, whole, `${what}, blocks of ${blockRows}`);
       sameBits(lookup, lab.lookup(W, ids), what);
@@ -118,7 +119,7 @@ test('a seeded, a TensorFlow and a .safetensors table are the typed-array tables
                    ['model.embed_tokens.weight', 'BF16', 'BF16 (bfloat16), converted to float32 exactly']);
   sameBits(table.rowsAt(0, 256), W);
   const ids = [255, 127, 0, 255, 128];
-  sameValues(table.product(ids, { blockRows: 256 }).product, lab.onehotProduct(lab.oneHot(ids, 256), W));
+  sameValues(table.product(ids, { blockRows: 512 }).product, lab.onehotProduct(lab.oneHot(ids, 256), W));
   table.delete();
 });
 
@@ -130,7 +131,7 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
     const G = lab.npyTable(npyBytes(n, dim, specialBits(rng, n, dim)));
     for (const options of [{}, { paddingIdx: ids[0], scaleGradByFreq: true }]) {
       const what = `V = ${vocab}, d = ${dim}, n = ${n}, ${JSON.stringify(options)}`;
-      const { scatter, gemm, comparison, stopped } = table.backward(ids, G, options, { blockRows: 256 });
+      const { scatter, gemm, comparison, stopped } = table.backward(ids, G, options, { blockRows: 512 });
       assert.equal(stopped, false);
       const expectedScatter = lab.embeddingBackward(ids, G, vocab, options);
       const expectedGemm = lab.onehotBackward(lab.oneHot(ids, vocab), G);
@@ -170,7 +171,7 @@ test('nn.EmbeddingBag: forward, M W streamed and the backward view', () => {
     sameBits(table.bagBackward(ids, offsets, G, forward, options).whole,
              lab.embeddingBagBackward(ids, offsets, G, typed, 300, options), mode);
     if (mode === 'max') continue;
-    const { product, bags, comparison } = table.bagProduct(ids, offsets, options, { blockRows: 256 });
+    const { product, bags, comparison } = table.bagProduct(ids, offsets, options, { blockRows: 512 });
     const M = lab.bagMatrix(ids, offsets, 300, options);
     sameValues(product, lab.onehotProduct(M, W), mode);
     sameBits(bags, typed.output, mode);
@@ -196,7 +197,7 @@ test('the heatmap of W follows the page\'s rule (web/heatmap.mjs)', () => {
   const valueBits = specialBits(rng, vocab, dim);
   const values = new Float32Array(valueBits.buffer);
   const table = lab.openNpyTable(npyBytes(vocab, dim, valueBits));
-  const { heatmap, stopped } = table.heatmap({ blockRows: 256, heatmap: { rows: height, cols: width } });
+  const { heatmap, stopped } = table.heatmap({ blockRows: 512, heatmap: { rows: height, cols: width } });
   assert.equal(stopped, false);
   assert.deepEqual([heatmap.rows, heatmap.cols], [height, width]);
   // The rule, as the page reads all cells: largest magnitude, the first of equal ones, NaN wins.
@@ -252,20 +253,20 @@ test('a table larger than memory keeps is read where it lies: its rows, then blo
 
 test('a run reports progress, can be stopped, and gives no result before it is done', () => {
   const table = lab.openSeededTable(1, 1000, 4);
-  const run = table.startProduct([5], { blockRows: 256 });
+  const run = table.startProduct([5], { blockRows: 512 });
   sameBits(run.expected, table.lookup([5]));
   assert.deepEqual(run.progress, { rowsDone: 0, rows: 1000, bytesRead: 0, bytes: 16000,
                                    multiplyAdds: 0, totalMultiplyAdds: 4000, done: false });
   throwsEmbedlab(() => run.result(), /^the product is not done: 0 of 1000 rows of W have been read; step\(\) until done$/, 'weights');
-  assert.equal(run.step(2).rowsDone, 512);
+  assert.equal(run.step(1).rowsDone, 512);
   assert.equal(run.step(100).rowsDone, 1000);
   assert.ok(run.result().comparison.identical);
   run.delete();
   run.delete();  // no effect the second time
   throwsEmbedlab(() => run.step(), /^startProduct: step\(\) after delete\(\)/, null);
   const calls = [];
-  const stopped = table.product([5], { blockRows: 256, onProgress: (p) => { calls.push(p.rowsDone); return false; } });
-  assert.deepEqual(calls, [256]);
+  const stopped = table.product([5], { blockRows: 512, onProgress: (p) => { calls.push(p.rowsDone); return false; } });
+  assert.deepEqual(calls, [512]);
   assert.equal(stopped.stopped, true);
   assert.equal(stopped.product, undefined);
   sameBits(stopped.lookup, table.lookup([5]));

@@ -23,7 +23,7 @@
 namespace embedlab {
 
 // Blocks of rows are multiples of this many rows (the GEMM's fixed depth and column blocks).
-inline constexpr Index kBlockRowMultiple = 256;
+inline constexpr Index kBlockRowMultiple = 512;
 // Without a block size, a block holds about this many bytes of float32 rows.
 inline constexpr Index kStreamBlockBytes = Index{4} << 20;
 
@@ -43,6 +43,9 @@ class Downsample {
   bool empty() const { return pixels_.size() == 0; }
   // Rows [first, first + count) of the matrix, (count, cols) row-major; rows not given are zeros.
   void add_rows(Index first, Index count, const float* values);
+  // Columns [first_col, first_col + cols) of those rows, `stride` floats from row to row.
+  void add_rows(Index first, Index count, const float* values, Index first_col, Index cols,
+                Index stride);
   const Matrix& pixels() const { return pixels_; }
 
  private:
@@ -85,7 +88,8 @@ class StreamedProduct {
   Encoding encoding_;
   Index block_rows_;
   std::size_t next_entry_ = 0;  // the first entry of E in the next block
-  std::vector<float> rows_buffer_;
+  std::vector<char> stored_;    // a block's stored bytes, when they are read
+  std::vector<float> panel_;    // a panel of its columns as float32
   Matrix out_;
   Downsample heatmap_;
   StreamProgress progress_;

@@ -56,6 +56,16 @@ class Table {
   // Rows [first, first + count) as float32 into out (count x cols, row-major). The range is the
   // caller's to have checked.
   void read_rows(Index first, Index count, float* out) const;
+  // The same in two steps, so that a stream can convert a wide block a panel of columns at a
+  // time: the rows' stored bytes (a pointer into the table's memory, or read into `scratch`),
+  // then columns [first_col, first_col + cols) of them as float32 into out (count x cols, rows
+  // out_stride floats apart), the rows with_rows() replaced included.
+  const char* stored_rows(Index first, Index count, std::vector<char>& scratch) const;
+  void convert_rows(const char* stored, Index first, Index count, Index first_col, Index cols,
+                    float* out, Index out_stride) const;
+  // Whether its stored values are float32 as they are (no rows replaced): stored_rows() is then
+  // the float32 rows themselves.
+  bool stores_float32() const;
   // The same rows: a pointer into the table's own memory when it holds them as float32 (no
   // copy), else converted into `buffer`, which is resized to hold them.
   const float* rows_at(Index first, Index count, std::vector<float>& buffer) const;
