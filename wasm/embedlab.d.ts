@@ -166,6 +166,18 @@ export interface SafetensorsTableReader {
   discard(): void;
 }
 
+/** safetensorsIndex's result. */
+export interface SafetensorsIndex {
+  /** [tensor, shard file name], in the index's order */
+  weightMap: [string, string][];
+  /** each shard once, in order of first mention */
+  shards: string[];
+  /** the table's tensor and the shard that holds it, or null */
+  table: { tensor: string; shard: string } | null;
+  /** where table is null, why: no tensor of that name, none named like a table, or several */
+  tableError: string | null;
+}
+
 /** Where a table file's bytes come from, read synchronously a range at a time: a File in a
  * module worker (FileReaderSync on file.slice), a file in Node (fs.readSync), or bytes in memory.
  * read() must return exactly `length` bytes; what it throws is reported as the file's error. */
@@ -398,6 +410,10 @@ export interface Embedlab {
    * header read through the source now, its rows when a computation needs them (held in memory
    * when they take at most 16 MiB). */
   openSafetensorsTable(source: TableSource, name?: string): Table;
+  /** A sharded checkpoint's model.safetensors.index.json (its text): each tensor's shard, and the
+   * table's, the tensor called name or the one named like an embedding table; open that shard's
+   * file with openSafetensorsTable(source, table.tensor). Errors: text that is not an index. */
+  safetensorsIndex(text: string, name?: string): SafetensorsIndex;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
   /** Every argument name an EmbedlabError can carry, in the core's order. */

@@ -8,6 +8,7 @@
 //   safetensorsTable(headerBytes, fileSize, name) -> the chosen table's place in the file and a
 //     SafetensorsTableReader, which converts the table's rows in file order, a block at a time,
 //     into the one (V, d) float32 table it holds in WASM memory, and hands it out on finish().
+//   safetensorsIndex(text, name) -> a sharded checkpoint's index and the shard of its table
 // Errors come back as values (js_values.hpp); the core's all name Argument::weights.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -20,6 +21,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "js_values.hpp"
 
 namespace embedlab {
@@ -157,6 +159,39 @@ val safetensors_table_js(const val& header_bytes, double file_size, const std::s
   });
 }
 
+// A sharded checkpoint's model.safetensors.index.json, as text: { weightMap: [[tensor, shard]] (in
+// the index's order), shards (each once), table: { tensor, shard } (the tensor called name, or
+// the one named like an embedding table) or null and tableError: why there is none }.
+val safetensors_index_js(const std::string& text, const std::string& name) {
+  return guarded([&] {
+    const SafetensorsIndex index = parse_safetensors_index(text);
+    val map = val::array();
+    for (const auto& [tensor, shard] : index.weight_map) {
+      val pair = val::array();
+      pair.call<void>("push", tensor);
+      pair.call<void>("push", shard);
+      map.call<void>("push", pair);
+    }
+    val shards = val::array();
+    for (const std::string& shard : index.shards) shards.call<void>("push", shard);
+    val out = val::object();
+    out.set("weightMap", map);
+    out.set("shards", shards);
+    try {
+      const IndexedTable table = find_indexed_table(index, name);
+      val found = val::object();
+      found.set("tensor", table.tensor);
+      found.set("shard", table.shard);
+      out.set("table", found);
+      out.set("tableError", val::null());
+    } catch (const InputError& e) {
+      out.set("table", val::null());
+      out.set("tableError", std::string(e.what()));
+    }
+    return out;
+  });
+}
+
 }  // namespace
 }  // namespace embedlab
 
@@ -169,4 +204,5 @@ EMSCRIPTEN_BINDINGS(embedlab_safetensors) {
   emscripten::function("safetensorsHeaderSize", &safetensors_header_size_js);
   emscripten::function("safetensorsHeader", &safetensors_header_js);
   emscripten::function("safetensorsTable", &safetensors_table_js);
+  emscripten::function("safetensorsIndex", &safetensors_index_js);
 }

@@ -216,5 +216,13 @@ export function tableApi(core, checks) {
     openSafetensorsTable: (source, name = '') => table(unwrap(core.openSafetensorsTable(
         checkedSource('openSafetensorsTable', source),
         string('openSafetensorsTable', 'name', name)))),
+    // Which shard of a sharded checkpoint to open: its model.safetensors.index.json, as text.
+    safetensorsIndex: (text, name = '') => {
+      if (typeof text !== 'string') {
+        throw new EmbedlabError('safetensorsIndex: the index must be its JSON text, a string, got ' +
+                                describe(text), 'weights');
+      }
+      return unwrap(core.safetensorsIndex(text, string('safetensorsIndex', 'name', name)));
+    },
   };
 }

@@ -421,6 +421,18 @@ export function differentialCases() {
   add('safetensorsTable over the limits', ['safetensorsTable', huge, huge.length + 2 ** 35, '', [new Uint8Array(4)]]);
   add('safetensorsTable of a corrupt header', ['safetensorsTable', safetensorsFile('{"a": 1}'), 16, '', [new Uint8Array(4)]]);
 
+  // Sharded checkpoints: the index, and the shard of the table.
+  const llamaIndex = JSON.stringify({ metadata: { total_size: 40 }, weight_map: {
+    'lm_head.weight': 'model-00002-of-00002.safetensors',
+    'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
+    'model.norm.weight': 'model-00002-of-00002.safetensors' } });
+  add('safetensorsIndex, the table by its name', ['safetensorsIndex', llamaIndex, '']);
+  add('safetensorsIndex, a tensor named', ['safetensorsIndex', llamaIndex, 'lm_head.weight']);
+  add('safetensorsIndex, a name in no shard', ['safetensorsIndex', llamaIndex, 'embed_tokens.weight']);
+  add('safetensorsIndex without a weight_map', ['safetensorsIndex', '{"metadata": {}}', '']);
+  add('safetensorsIndex of invalid JSON', ['safetensorsIndex', '{"weight_map": {"a": "b",}}', '']);
+  add('safetensorsIndex with a path as a shard', ['safetensorsIndex', '{"weight_map": {"wte.weight": "../w.safetensors"}}', '']);
+
   // Table handles: opened, then its lookup, its product streamed (a 3 x 4 heatmap gathered on
   // the way) and how they compare, on both sides.
   add('openSeededTable, the notebook', ['openSeededTable', 123, 4, 5, [2, 3, 1]]);

@@ -129,6 +129,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (typeof result === 'boolean') return { boolean: result };
   if ('tensors' in result) return { header: result };
   if ('tableRun' in result) return result;
+  if ('weightMap' in result) return { index: result };
   if ('table' in result) return result;  // safetensorsTable's adapter
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if ('verdict' in result) return { compare: { ...result } };

@@ -15,7 +15,7 @@
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
-// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, or
+// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, {"index": {...}}, or
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
 #include <cinttypes>
@@ -42,6 +42,7 @@
 #include "embedlab/onehot.hpp"
 #include "embedlab/routes.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/streamed.hpp"
 #include "embedlab/table.hpp"
@@ -347,6 +348,23 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "safetensorsHeader")
     return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
+  if (op == "safetensorsIndex") {
+    const SafetensorsIndex index = parse_safetensors_index(from_hex(a.at(1)));
+    std::string map = "[", shards = "[", table = "null", error = "null";
+    for (const auto& [tensor, shard] : index.weight_map)
+      map += std::string(map.size() > 1 ? ", " : "") + "[" + json_string(tensor) + ", " +
+             json_string(shard) + "]";
+    for (const std::string& shard : index.shards)
+      shards += std::string(shards.size() > 1 ? ", " : "") + json_string(shard);
+    try {
+      const IndexedTable found = find_indexed_table(index, from_hex(a.at(2)));
+      table = "{\"tensor\": " + json_string(found.tensor) + ", \"shard\": " + json_string(found.shard) + "}";
+    } catch (const InputError& e) {
+      error = json_string(e.what());
+    }
+    return "{\"index\": {\"weightMap\": " + map + "], \"shards\": " + shards +
+           "], \"table\": " + table + ", \"tableError\": " + error + "}}";
+  }
   if (op == "openSeededTable") {
     TorchGenerator gen(std::stoll(a.at(1)));
     return table_run_json(Table(init_embedding(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))), "",
