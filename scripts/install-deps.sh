@@ -19,6 +19,7 @@ packages=(
   fonts-noto-color-emoji      # emoji in the Text mode's token chips, in Chromium's screenshots
   python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
   python3-matplotlib          # benchmark plots
+  time                        # GNU time: peak memory of the walk-through on real model shapes
 )
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 

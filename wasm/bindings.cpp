@@ -34,53 +34,7 @@ namespace embedlab {
 namespace {
 
 using emscripten::val;
-using js::guarded;
-using js::js_text;
-using js::matrix_to_js;
-using js::to_index;
-
-// Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
-// The count is checked before anything is allocated.
-Ids int64s_from_js(const val& values, Argument argument, const std::string& noun) {
-  const auto length = static_cast<Index>(values["length"].as<double>());
-  if (length > default_limits.max_ids)
-    throw InputError(argument, "too many " + noun + "s: " + std::to_string(length) +
-                                   " given, at most " + std::to_string(default_limits.max_ids) +
-                                   " are accepted at once");
-  const std::vector<double> numbers = emscripten::convertJSArrayToNumberVector<double>(values);
-  Ids out(numbers.size());
-  for (std::size_t i = 0; i < numbers.size(); ++i)
-    out[i] = to_index(numbers[i], argument,
-                      "the " + noun + " at position " + std::to_string(i + 1));
-  return out;
-}
-
-Ids ids_from_js(const val& ids) {
-  check_id_count(static_cast<Index>(ids["length"].as<double>()));
-  return int64s_from_js(ids, Argument::ids, "id");
-}
-
-val int64s_to_js(const Ids& values) {
-  const std::vector<double> numbers(values.begin(), values.end());
-  return val::global("Float64Array")
-      .new_(emscripten::typed_memory_view(numbers.size(), numbers.data()));
-}
-
-// { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
-Matrix matrix_from_js(const val& m, Argument argument, const std::string& name) {
-  const Index rows = to_index(m["rows"].as<double>(), argument, name + ".rows");
-  const Index cols = to_index(m["cols"].as<double>(), argument, name + ".cols");
-  check_elements(rows, cols, argument, name.c_str());
-  const auto length = m["data"]["length"].as<double>();
-  if (length != static_cast<double>(rows * cols))
-    throw InputError(argument, name + ".data holds " + js_text(length) + " numbers, but " + name + " is " +
-                     std::to_string(rows) + " x " + std::to_string(cols) + " = " +
-                     std::to_string(rows * cols));
-  Matrix out(rows, cols);
-  if (out.size() > 0)
-    val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", m["data"]);
-  return out;
-}
+using namespace js;
 
 // JavaScript numbers hold whole numbers exactly up to 2^53: a larger id would arrive rounded,
 // and an error about it would name another id.
@@ -175,46 +129,6 @@ val linear_weight_js(const val& weight) {
   return guarded([&] { return matrix_to_js(linear_weight(matrix_from_js(weight, Argument::weights, "W"))); });
 }
 
-val comparison_to_js(const Comparison& c) {
-  val out = val::object();
-  out.set("elements", static_cast<double>(c.elements));
-  out.set("bitIdentical", static_cast<double>(c.bit_identical));
-  out.set("valueEqual", static_cast<double>(c.value_equal));
-  out.set("nanMismatches", static_cast<double>(c.nan_mismatches));
-  out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
-  out.set("maxAbsDiff", c.max_abs_diff);
-  out.set("identical", c.identical);
-  out.set("verdict", c.verdict);
-  return out;
-}
-
-// The core's grade of two compared results (verdict.hpp): what every front end prints.
-val verdict_to_js(const Verdict& v) {
-  val out = val::object();
-  out.set("state", std::string(grade_name(v.grade)));
-  out.set("headline", std::string(v.headline));
-  out.set("sentence", v.sentence);
-  out.set("maxAbsDiff", v.max_abs_diff);
-  out.set("maxAbsDiffText", abs_diff_text(v.max_abs_diff));
-  out.set("maxUlps", static_cast<double>(v.max_ulps));
-  if (v.differing.empty()) {
-    out.set("differing", val::null());
-  } else {
-    const std::vector<std::int32_t> positions(v.differing.begin(), v.differing.end());
-    out.set("differing", val::global("Int32Array").new_(
-        emscripten::typed_memory_view(positions.size(), positions.data())));
-  }
-  return out;
-}
-
-// compare() of two results with the core's grade beside its counts.
-val graded_to_js(const Matrix& expected, const Matrix& actual, RoutePair pair) {
-  const Comparison c = compare(expected, actual);
-  val out = comparison_to_js(c);
-  out.set("grade", verdict_to_js(grade_comparison(c, expected, actual, pair)));
-  return out;
-}
-
 val compare_js(const val& expected, const val& actual, const std::string& pair) {
   return guarded([&] {
     return graded_to_js(matrix_from_js(expected, Argument::compared, "expected"),
@@ -248,9 +162,7 @@ val both_routes_js(const val& weight, const val& ids) {
   return guarded([&] {
     const Routes routes = both_routes(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids));
     val out = val::object();
-    out.set("comparison", comparison_to_js(routes.comparison));
-    out["comparison"].set("grade", verdict_to_js(grade_comparison(routes.comparison, routes.lookup,
-                                                                  routes.product, RoutePair::lookup)));
+    out.set("comparison", graded_to_js(routes.lookup, routes.product, RoutePair::lookup));
     out.set("lookup", matrix_to_js(routes.lookup));
     out.set("product", matrix_to_js(routes.product));
     return out;
@@ -266,39 +178,6 @@ val format_tensor_js(const val& m, const std::string& header, const val& suffixe
     style.integer = integer;
     return val(format_tensor(matrix_from_js(m, Argument::compared, "M"), style));
   });
-}
-
-// Options objects arrive complete from the wrapper: { paddingIdx: number or null, ... }.
-std::optional<Index> padding_idx_from_js(const val& options) {
-  const val padding = options["paddingIdx"];
-  if (padding.isNull()) return std::nullopt;
-  return to_index(padding.as<double>(), Argument::padding_idx, "paddingIdx");
-}
-
-EmbeddingOptions embedding_options_from_js(const val& options) {
-  EmbeddingOptions out;
-  out.padding_idx = padding_idx_from_js(options);
-  out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();
-  return out;
-}
-
-BagOptions bag_options_from_js(const val& options) {
-  BagOptions out;  // the core's defaults (nn.EmbeddingBag's) where the wrapper passes null
-  if (!options["mode"].isNull()) out.mode = parse_bag_mode(options["mode"].as<std::string>());
-  out.include_last_offset = options["includeLastOffset"].as<bool>();
-  out.padding_idx = padding_idx_from_js(options);
-  const val weights = options["perSampleWeights"];
-  if (!weights.isNull()) {
-    const auto length = static_cast<Index>(weights["length"].as<double>());
-    if (length > default_limits.max_ids)
-      throw InputError(Argument::per_sample_weights,
-                       "too many per_sample_weights: " + std::to_string(length) +
-                           " given, at most " + std::to_string(default_limits.max_ids) +
-                           " are accepted at once");
-    out.per_sample_weights = emscripten::convertJSArrayToNumberVector<float>(weights);
-  }
-  out.scale_grad_by_freq = options["scaleGradByFreq"].as<bool>();
-  return out;
 }
 
 val embedding_backward_js(const val& ids, const val& grad, double vocab, const val& options) {
@@ -317,14 +196,10 @@ val onehot_backward_js(const val& onehot, const val& grad) {
 
 val embedding_bag_js(const val& weight, const val& ids, const val& offsets, const val& options) {
   return guarded([&] {
-    const BagOutput bags = embedding_bag(matrix_from_js(weight, Argument::weights, "W"), ids_from_js(ids),
-                                         int64s_from_js(offsets, Argument::offsets, "offset"),
-                                         bag_options_from_js(options));
-    val out = val::object();
-    out.set("output", matrix_to_js(bags.output));
-    out.set("bagSize", int64s_to_js(bags.bag_size));
-    out.set("maxRows", int64s_to_js(bags.max_rows));
-    return out;
+    return bag_output_to_js(embedding_bag(matrix_from_js(weight, Argument::weights, "W"),
+                                          ids_from_js(ids),
+                                          int64s_from_js(offsets, Argument::offsets, "offset"),
+                                          bag_options_from_js(options)));
   });
 }
 
@@ -340,12 +215,9 @@ val bag_matrix_js(const val& ids, const val& offsets, double vocab, const val& o
 val embedding_bag_backward_js(const val& ids, const val& offsets, const val& grad,
                               const val& forward, double vocab, const val& options) {
   return guarded([&] {
-    BagOutput bags;
-    bags.output = matrix_from_js(forward["output"], Argument::grad, "forward.output");
-    bags.bag_size = int64s_from_js(forward["bagSize"], Argument::grad, "forward.bagSize entry");
-    bags.max_rows = int64s_from_js(forward["maxRows"], Argument::grad, "forward.maxRows entry");
     return matrix_to_js(embedding_bag_backward(
-        ids_from_js(ids), int64s_from_js(offsets, Argument::offsets, "offset"), matrix_from_js(grad, Argument::grad, "G"), bags,
+        ids_from_js(ids), int64s_from_js(offsets, Argument::offsets, "offset"), matrix_from_js(grad, Argument::grad, "G"),
+        bag_output_from_js(forward),
         to_index(vocab, Argument::vocab, "the vocabulary size V"), bag_options_from_js(options)));
   });
 }

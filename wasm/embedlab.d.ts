@@ -192,6 +192,168 @@ export interface SafetensorsTableReader {
   discard(): void;
 }
 
+/** safetensorsIndex's result. */
+export interface SafetensorsIndex {
+  /** [tensor, shard file name], in the index's order */
+  weightMap: [string, string][];
+  /** each shard once, in order of first mention */
+  shards: string[];
+  /** the table's tensor and the shard that holds it, or null */
+  table: { tensor: string; shard: string } | null;
+  /** where table is null, why: no tensor of that name, none named like a table, or several */
+  tableError: string | null;
+}
+
+/** Where a table file's bytes come from, read synchronously a range at a time: a File in a
+ * module worker (FileReaderSync on file.slice), a file in Node (fs.readSync), or bytes in memory.
+ * read() must return exactly `length` bytes; what it throws is reported as the file's error. */
+export interface TableSource {
+  /** the file's length in bytes */
+  size: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** How far a streamed product (or gradient) has come, after each block of rows. */
+export interface StreamProgress {
+  /** rows of W read (or of the gradient made) so far, of rows = V */
+  rowsDone: number;
+  rows: number;
+  /** bytes of the table's file read so far (its stored dtype), of bytes */
+  bytesRead: number;
+  bytes: number;
+  /** multiply-adds done so far, of totalMultiplyAdds = n * V * d */
+  multiplyAdds: number;
+  totalMultiplyAdds: number;
+  done: boolean;
+}
+
+export interface StreamOptions {
+  /** rows of W per block: 0 (default) for about 4 MiB of float32; rounded up to a multiple of 512 */
+  blockRows?: number;
+  /** a heatmap of W gathered while the product streams: at most rows x cols pixels, each the
+   * value of largest magnitude in its block of cells (a NaN if it holds one), as
+   * web/heatmap.mjs draws it; null (default) for none */
+  heatmap?: { rows: number; cols: number } | null;
+  /** called after each block; returning false stops the run (product(), heatmap(), ...) */
+  onProgress?: ((progress: StreamProgress) => boolean | void) | null;
+}
+
+export interface GradientViewOptions extends StreamOptions {
+  /** hold the (V, d) gradient whole when it fits the limits (default true) */
+  whole?: boolean;
+  /** rows kept besides the ones the ids ask for (e.g. the rows a view shows) */
+  keepRows?: ArrayLike<number>;
+}
+
+/** A (V, d) gradient as a view shows it: whole when it fits, else its kept rows and a summary. */
+export interface GradientView {
+  rows: number;
+  cols: number;
+  /** the whole gradient, or null when it is too large to hold (or not asked for) */
+  whole: Matrix | null;
+  /** the rows kept, ascending: those the ids ask for and keepRows */
+  kept: Float64Array;
+  /** (kept.length, cols): their values */
+  keptRows: Matrix;
+  /** rows with an element other than +-0 (NaN counts) */
+  nonzeroRows: number;
+  /** rows holding a NaN */
+  nanRows: number;
+  /** the largest |x| of a finite element */
+  maxAbs: number;
+  /** the heatmap, if asked for */
+  heatmap: Matrix | null;
+}
+
+/** A streamed computation run a block at a time: step() until done, then result(). */
+export interface Run<Result> {
+  readonly progress: StreamProgress;
+  readonly done: boolean;
+  /** up to `blocks` more blocks of rows (default 1); the progress after them */
+  step(blocks?: number): StreamProgress;
+  /** the result, once done (an EmbedlabError before) */
+  result(): Result;
+  /** frees its WASM memory; a run not deleted is freed when collected */
+  delete(): void;
+}
+
+export interface ProductResult {
+  /** E W: the one-hot (or multi-hot) product */
+  product: Matrix;
+  /** with the lookup's rows (or the bags' output); null for a heatmap pass */
+  comparison: Comparison | null;
+  /** of W, if asked for */
+  heatmap: Matrix | null;
+}
+
+/** startProduct()'s run: the lookup's rows at once, the product when done. */
+export interface ProductRun extends Run<ProductResult> {
+  /** the lookup's rows (startBagProduct: the bags' output; startHeatmap: null) */
+  readonly expected: Matrix | null;
+}
+
+/** startBackward()'s run: the lookup's gradient (a scatter-add) at once, onehot^T G when done. */
+export interface GradientRun extends Run<{ gemm: GradientView; comparison: Comparison }> {
+  readonly scatter: GradientView;
+}
+
+/** What product(), bagProduct(), heatmap() and backward() return: the run's result and what it
+ * had at once, or, when onProgress stopped it, only the latter with stopped = true. */
+export interface Finished {
+  stopped: boolean;
+  progress: StreamProgress;
+}
+
+/** A table opened once and computed on where it is: its rows in WASM memory, or read through its
+ * source when a computation needs them. Methods take ids and small matrices; W never crosses. */
+export interface Table {
+  readonly rows: number;
+  readonly cols: number;
+  /** how it is stored: its rows become float32 exactly as a whole conversion gives them */
+  readonly dtype: 'F32' | 'F64' | 'F16' | 'BF16';
+  /** the tensor's name in its .safetensors file, else null */
+  readonly name: string | null;
+  /** "BF16 (bfloat16), converted to float32 exactly", "F32 (float32), as stored", ... */
+  readonly conversion: string;
+  /** its rows are in WASM memory (else each computation reads the source) */
+  readonly inMemory: boolean;
+  /** the bytes its rows take in their stored dtype */
+  readonly storedBytes: number;
+  /** The lookup: its n rows read, nothing else. */
+  lookup(ids: IdsLike): Matrix;
+  /** Rows [first, first + count): a window of W for a view (the rows around the selected ids). */
+  rowsAt(first: number, count: number): Matrix;
+  /** The one-hot product streamed through W, a block of rows per step(). */
+  startProduct(ids: IdsLike, options?: StreamOptions | null): ProductRun;
+  /** startProduct() run to its end (or until onProgress returns false). */
+  product(ids: IdsLike, options?: StreamOptions | null): Finished & Partial<ProductResult> & { lookup: Matrix };
+  /** lookup, product and their comparison: bothRoutes() on the table, the same bits. */
+  bothRoutes(ids: IdsLike): BothRoutes;
+  /** A pass over W for its heatmap alone (options.heatmap). */
+  startHeatmap(options?: StreamOptions | null): ProductRun;
+  heatmap(options?: StreamOptions | null): Finished & Partial<ProductResult>;
+  /** nn.EmbeddingBag on the table: the rows the bags name, read once. */
+  embeddingBag(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): BagResult;
+  /** The bags' output at once (expected), and M W streamed (mode sum or mean). */
+  startBagProduct(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null,
+                  streamOptions?: StreamOptions | null): ProductRun;
+  bagProduct(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null,
+             streamOptions?: StreamOptions | null): Finished & Partial<ProductResult> & { bags: Matrix };
+  /** The lookup's gradient for G (n, d) at once (scatter), and onehot^T G streamed (V, d). */
+  startBackward(ids: IdsLike, G: MatrixLike, options?: EmbeddingOptions | null,
+                view?: GradientViewOptions | null): GradientRun;
+  backward(ids: IdsLike, G: MatrixLike, options?: EmbeddingOptions | null,
+           view?: GradientViewOptions | null): Finished & { scatter: GradientView; gemm?: GradientView; comparison?: Comparison };
+  /** The bags' gradient as a view; forward is embeddingBag()'s result for the same input. */
+  bagBackward(ids: IdsLike, offsets: IdsLike, G: MatrixLike, forward: BagResult,
+              options?: BagOptions | null, view?: GradientViewOptions | null): GradientView;
+  /** nn.Embedding(max_norm)'s renormalisation: a new table with the rows scaled; this one stays. */
+  renorm(ids: IdsLike, maxNorm: number, normType?: number): { table: Table; scaledRows: Float64Array };
+  /** Frees its WASM memory (runs already started keep theirs); a table not deleted is freed when
+   * collected. */
+  delete(): void;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -268,6 +430,20 @@ export interface Embedlab {
    * bytes to float32 a block of rows at a time: memory for the table, never for the file. */
   safetensorsTable(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number,
                    name?: string): SafetensorsTableReader;
+  /** A table drawn as torch.manual_seed(seed); nn.Embedding(vocab, dim) draws it, held in memory. */
+  openSeededTable(seed: number, vocab: number, dim: number): Table;
+  /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */
+  openTfTable(vocab: number, dim: number): Table;
+  /** A .npy file's table from its bytes, kept in its stored dtype. */
+  openNpyTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Table;
+  /** A .safetensors file's table (the tensor called name, or the one the names point to), its
+   * header read through the source now, its rows when a computation needs them (held in memory
+   * when they take at most 16 MiB). */
+  openSafetensorsTable(source: TableSource, name?: string): Table;
+  /** A sharded checkpoint's model.safetensors.index.json (its text): each tensor's shard, and the
+   * table's, the tensor called name or the one named like an embedding table; open that shard's
+   * file with openSafetensorsTable(source, table.tensor). Errors: text that is not an index. */
+  safetensorsIndex(text: string, name?: string): SafetensorsIndex;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
   /** What the grades' words mean: { identical, value }. */

@@ -4,6 +4,7 @@
 // one the .wasm's bytes. Every function checks its arguments' types here; the core checks their
 // values and its messages arrive verbatim as EmbedlabError.
 import createEmbedlabCore from './embedlab-core.mjs';
+import { tableApi } from './tables.mjs';
 
 export class EmbedlabError extends Error {
   // argument: the input the message is about, as the core names it (one of argumentNames:
@@ -323,6 +324,8 @@ function makeApi(core) {
     safetensorsTable: (headerBytes, fileSize, name = '') => tableReader(unwrap(core.safetensorsTable(
         bytes('safetensorsTable', 'headerBytes', headerBytes),
         number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),
+    ...tableApi(core, { EmbedlabError, unwrap, fail, describe, number, numbers, matrix, bytes,
+      string, boolean, options, embeddingOptions, bagOptions, bagForward }),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

@@ -10,8 +10,12 @@
 #include <new>
 #include <string>
 
+#include "embedlab/backward.hpp"
+#include "embedlab/compare.hpp"
+#include "embedlab/embedding_bag.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/verdict.hpp"
 
 namespace embedlab::js {
 
@@ -39,6 +43,33 @@ inline val matrix_to_js(const Matrix& m) {
                       .new_(emscripten::typed_memory_view(m.size(), m.data())));
   return out;
 }
+
+// Any array of whole numbers -> int64s; `noun` names an element in messages ("id", "offset").
+// The count is checked before anything is allocated.
+Ids int64s_from_js(const val& values, Argument argument, const std::string& noun);
+// A Uint8Array's bytes, in one bulk copy.
+std::string bytes_from_js(const val& bytes);
+Ids ids_from_js(const val& ids);
+val int64s_to_js(const Ids& values);
+
+// { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
+Matrix matrix_from_js(const val& m, Argument argument, const std::string& name);
+
+val comparison_to_js(const Comparison& c);
+// The core's grade of two compared results (verdict.hpp): what every front end prints.
+val verdict_to_js(const Verdict& v);
+// compare()'s counts with the core's grade beside them, as `grade`: of everything the grader was
+// fed, or of two whole results (InputError of compared unless their shapes agree).
+val graded_to_js(const Grader& grader);
+val graded_to_js(const Matrix& expected, const Matrix& actual, RoutePair pair);
+
+// { output, bagSize, maxRows }: what embeddingBag returns, and takes back as a forward result.
+val bag_output_to_js(const BagOutput& bags);
+BagOutput bag_output_from_js(const val& forward);
+
+// Options objects arrive complete from the wrapper: { paddingIdx: number or null, ... }.
+EmbeddingOptions embedding_options_from_js(const val& options);
+BagOptions bag_options_from_js(const val& options);
 
 // argument: null where no input is to blame (memory, an internal error).
 inline val error_value(const std::string& message, const val& argument = val::null()) {

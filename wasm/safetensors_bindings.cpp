@@ -8,6 +8,7 @@
 //   safetensorsTable(headerBytes, fileSize, name) -> the chosen table's place in the file and a
 //     SafetensorsTableReader, which converts the table's rows in file order, a block at a time,
 //     into the one (V, d) float32 table it holds in WASM memory, and hands it out on finish().
+//   safetensorsIndex(text, name) -> a sharded checkpoint's index and the shard of its table
 // Errors come back as values (js_values.hpp); the core's all name Argument::weights.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -20,22 +21,14 @@
 #include "embedlab/error.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "js_values.hpp"
 
 namespace embedlab {
 namespace {
 
 using emscripten::val;
-using js::guarded;
-using js::to_index;
-
-// A Uint8Array's bytes, in one bulk copy.
-std::string bytes_from_js(const val& bytes) {
-  std::string out(bytes["length"].as<std::size_t>(), '\0');
-  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<unsigned char*>(out.data())))
-      .call<void>("set", bytes);
-  return out;
-}
+using namespace js;
 
 std::uint64_t file_size_from_js(double size) {
   const Index bytes = to_index(size, Argument::weights, "the file size");
@@ -151,6 +144,7 @@ val safetensors_table_js(const val& header_bytes, double file_size, const std::s
     const std::string bytes = bytes_from_js(header_bytes);
     const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
     const SafetensorsEntry& entry = choose_embedding_table(header, name);
+    check_held_safetensors_table(entry);  // the reader holds the table whole
     val out = val::object();
     out.set("name", entry.name);
     out.set("dtype", entry.dtype);
@@ -161,6 +155,39 @@ val safetensors_table_js(const val& header_bytes, double file_size, const std::s
     out.set("rowBytes", static_cast<double>(safetensors_row_bytes(entry)));
     out.set("conversion", dtype_conversion_text(entry.dtype));
     out.set("reader", val(SafetensorsTableReader(entry)));
+    return out;
+  });
+}
+
+// A sharded checkpoint's model.safetensors.index.json, as text: { weightMap: [[tensor, shard]] (in
+// the index's order), shards (each once), table: { tensor, shard } (the tensor called name, or
+// the one named like an embedding table) or null and tableError: why there is none }.
+val safetensors_index_js(const std::string& text, const std::string& name) {
+  return guarded([&] {
+    const SafetensorsIndex index = parse_safetensors_index(text);
+    val map = val::array();
+    for (const auto& [tensor, shard] : index.weight_map) {
+      val pair = val::array();
+      pair.call<void>("push", tensor);
+      pair.call<void>("push", shard);
+      map.call<void>("push", pair);
+    }
+    val shards = val::array();
+    for (const std::string& shard : index.shards) shards.call<void>("push", shard);
+    val out = val::object();
+    out.set("weightMap", map);
+    out.set("shards", shards);
+    try {
+      const IndexedTable table = find_indexed_table(index, name);
+      val found = val::object();
+      found.set("tensor", table.tensor);
+      found.set("shard", table.shard);
+      out.set("table", found);
+      out.set("tableError", val::null());
+    } catch (const InputError& e) {
+      out.set("table", val::null());
+      out.set("tableError", std::string(e.what()));
+    }
     return out;
   });
 }
@@ -177,4 +204,5 @@ EMSCRIPTEN_BINDINGS(embedlab_safetensors) {
   emscripten::function("safetensorsHeaderSize", &safetensors_header_size_js);
   emscripten::function("safetensorsHeader", &safetensors_header_js);
   emscripten::function("safetensorsTable", &safetensors_table_js);
+  emscripten::function("safetensorsIndex", &safetensors_index_js);
 }

@@ -46,11 +46,17 @@ void check_comparable(const Matrix& expected, const Matrix& actual) {
 
 Comparison compare(const Matrix& expected, const Matrix& actual) {
   check_comparable(expected, actual);
-  Comparison c;
-  c.elements = expected.size();
-  for (Index i = 0; i < c.elements; ++i) {
-    const float a = expected.data()[i];
-    const float b = actual.data()[i];
+  Comparer comparer;
+  comparer.add(expected.data(), actual.data(), expected.size());
+  return comparer.result();
+}
+
+void Comparer::add(const float* expected, const float* actual, Index count) {
+  Comparison& c = c_;
+  c.elements += count;
+  for (Index i = 0; i < count; ++i) {
+    const float a = expected[i];
+    const float b = actual[i];
     if (float_bits(a) == float_bits(b)) {
       ++c.bit_identical;
       ++c.value_equal;
@@ -66,6 +72,10 @@ Comparison compare(const Matrix& expected, const Matrix& actual) {
       c.max_abs_diff = std::max(c.max_abs_diff, std::abs(double(a) - double(b)));
     }
   }
+}
+
+Comparison Comparer::result() const {
+  Comparison c = c_;
   c.identical = c.bit_identical == c.elements;
   c.verdict = verdict_for(c);
   return c;

@@ -84,10 +84,12 @@ class Formatter {
   std::size_t width_ = 1;
 };
 
-std::string row_string(const Matrix& m, Index r, const std::vector<Index>& cols,
+using At = std::function<float(Index, Index)>;
+
+std::string row_string(const At& at, Index r, const std::vector<Index>& cols,
                        const Formatter& fmt, int indent) {
   std::vector<std::string> items;
-  for (Index c : cols) items.push_back(c < 0 ? " ..." : fmt(m(r, c)));
+  for (Index c : cols) items.push_back(c < 0 ? " ..." : fmt(at(r, c)));
   const std::size_t item_width = items.empty() ? 1 : fmt(0.0).size() + 2;
   const auto per_line = std::max<std::size_t>(1, (kLineWidth - indent) / item_width);
   std::string s = "[";
@@ -146,16 +148,40 @@ std::string python_float_text(double value) {
 }
 
 std::string format_tensor(const Matrix& m, const TensorStyle& style) {
+  return format_tensor(m.rows(), m.cols(), [&](Index i, Index j) { return m(i, j); }, style);
+}
+
+std::vector<Index> printed_indices(Index size, Index rows, Index cols) {
+  std::vector<Index> indices = shown(size, rows * cols > kThreshold);
+  indices.erase(std::remove(indices.begin(), indices.end(), -1), indices.end());
+  return indices;
+}
+
+std::string format_tensor(const Table& table, const TensorStyle& style, bool transposed) {
+  const std::vector<Index> rows = printed_indices(table.rows(), table.rows(), table.cols());
+  Matrix values(static_cast<Index>(rows.size()), table.cols());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    table.read_rows(rows[k], 1, values.row(static_cast<Index>(k)).data());
+  const auto value = [&](Index i, Index j) {
+    return values(std::lower_bound(rows.begin(), rows.end(), i) - rows.begin(), j);
+  };
+  if (transposed)
+    return format_tensor(table.cols(), table.rows(), [&](Index i, Index j) { return value(j, i); },
+                         style);
+  return format_tensor(table.rows(), table.cols(), value, style);
+}
+
+std::string format_tensor(Index n_rows, Index n_cols, const At& at, const TensorStyle& style) {
   const std::string prefix = "tensor(";
   const int indent = static_cast<int>(prefix.size());
-  const bool summarize = m.size() > kThreshold;
-  const auto rows = shown(m.rows(), summarize);
-  const auto cols = shown(m.cols(), summarize);
+  const bool summarize = n_rows * n_cols > kThreshold;
+  const auto rows = shown(n_rows, summarize);
+  const auto cols = shown(n_cols, summarize);
 
   std::vector<double> values;
   for (Index r : rows) {
     for (Index c : cols) {
-      if (r >= 0 && c >= 0) values.push_back(m(r, c));
+      if (r >= 0 && c >= 0) values.push_back(at(r, c));
     }
   }
   const Formatter fmt(values, style.integer);
@@ -163,7 +189,7 @@ std::string format_tensor(const Matrix& m, const TensorStyle& style) {
   std::string body = "[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (i > 0) body += ",\n" + std::string(indent + 1, ' ');
-    body += rows[i] < 0 ? "..." : row_string(m, rows[i], cols, fmt, indent + 1);
+    body += rows[i] < 0 ? "..." : row_string(at, rows[i], cols, fmt, indent + 1);
   }
   body += "]";
 

@@ -233,6 +233,12 @@ void check_ids(const Ids& ids, Index vocab) {
   }
 }
 
+Ids distinct_ids(Ids ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 std::vector<Index> id_counts(const Ids& ids, Index vocab) {
   std::vector<Index> counts(static_cast<std::size_t>(vocab), 0);
   for (const auto id : ids) ++counts[static_cast<std::size_t>(id)];

@@ -29,7 +29,7 @@ void check_elements(Index rows, Index cols, Argument argument, const char* what,
     throw InputError(argument, std::string(what) + " would be " + std::to_string(rows) + " x " +
                                    std::to_string(cols) + ": a size cannot be negative");
   }
-  if (cols > 0 && rows > limits.max_elements / cols) {
+  if (!fits_whole(rows, cols, limits)) {
     throw InputError(argument, std::string(what) + " would be " + std::to_string(rows) + " x " +
                                    std::to_string(cols) + " floats, over the limit of " +
                                    std::to_string(limits.max_elements) + " floats (" +
@@ -37,12 +37,20 @@ void check_elements(Index rows, Index cols, Argument argument, const char* what,
   }
 }
 
-void check_id_count(Index n, const Limits& limits) {
-  if (n > limits.max_ids) {
-    throw InputError(Argument::ids, "too many token ids: " + std::to_string(n) +
-                                        " given, at most " + std::to_string(limits.max_ids) +
-                                        " are accepted at once");
+bool fits_whole(Index rows, Index cols, const Limits& limits) {
+  return rows >= 0 && cols >= 0 && (cols == 0 || rows <= limits.max_elements / cols);
+}
+
+void check_count(Index count, Argument argument, const char* things, const Limits& limits) {
+  if (count > limits.max_ids) {
+    throw InputError(argument, "too many " + std::string(things) + ": " + std::to_string(count) +
+                                   " given, at most " + std::to_string(limits.max_ids) +
+                                   " are accepted at once");
   }
+}
+
+void check_id_count(Index n, const Limits& limits) {
+  check_count(n, Argument::ids, "token ids", limits);
 }
 
 void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vocab_from) {
@@ -50,14 +58,22 @@ void check_table_shape(Index vocab, Index dim, const Limits& limits, Argument vo
   check_positive(dim, Argument::dim, "the embedding dimension d");
   check_at_most(vocab, limits.max_vocab, vocab_from, "the vocabulary size V");
   check_at_most(dim, limits.max_dim, Argument::dim, "the embedding dimension d");
+}
+
+void check_held_table(Index vocab, Index dim, const Limits& limits, Argument vocab_from) {
+  check_table_shape(vocab, dim, limits, vocab_from);
   check_elements(vocab, dim, vocab_from, "the embedding table (V x d)", limits);
 }
 
-void check_onehot_shape(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
+void check_onehot_entries(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
   check_positive(n, Argument::ids, "the number of token ids n");
   check_id_count(n, limits);
   check_positive(vocab, vocab_from, "the vocabulary size V");
   check_at_most(vocab, limits.max_vocab, vocab_from, "the vocabulary size V");
+}
+
+void check_onehot_shape(Index n, Index vocab, const Limits& limits, Argument vocab_from) {
+  check_onehot_entries(n, vocab, limits, vocab_from);
   // n x V grows with each id: whoever typed V, the ids make the one-hot too large.
   check_elements(n, vocab, Argument::ids, "the one-hot matrix (n x V)", limits);
 }
@@ -69,7 +85,7 @@ void check_output_shape(Index n, Index dim, const Limits& limits) {
 
 void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits,
                          Argument vocab_from) {
-  check_table_shape(vocab, dim, limits, vocab_from);
+  check_held_table(vocab, dim, limits, vocab_from);
   check_onehot_shape(n, vocab, limits, vocab_from);
   check_output_shape(n, dim, limits);
 }

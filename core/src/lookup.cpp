@@ -1,6 +1,7 @@
 #include "embedlab/lookup.hpp"
 
 #include <cstring>
+#include <vector>
 
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
@@ -32,6 +33,21 @@ Matrix lookup(const Matrix& weight, const Ids& ids, const Limits& limits) {
   check_ids(ids, weight.rows());
   Matrix out(static_cast<Index>(ids.size()), weight.cols());
   gather_rows(weight.data(), weight.cols(), ids.data(), out.rows(), out.data());
+  return out;
+}
+
+Matrix lookup(const Table& weight, const Ids& ids, const Limits& limits) {
+  check_output_shape(static_cast<Index>(ids.size()), weight.cols(), limits);
+  check_ids(ids, weight.rows());
+  Matrix out(static_cast<Index>(ids.size()), weight.cols());
+  std::vector<float> all;
+  if (weight.in_memory() && weight.dtype() == StoredFloat::f32) {
+    // Its float32 rows in place (or converted once, if it replaces some): the prefetching copy.
+    const float* rows = weight.rows_at(0, weight.rows(), all);
+    gather_rows(rows, weight.cols(), ids.data(), out.rows(), out.data());
+  } else {
+    for (Index k = 0; k < out.rows(); ++k) weight.read_rows(ids[k], 1, out.row(k).data());
+  }
   return out;
 }
 

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
+#include "embedlab/lookup.hpp"
 
 namespace embedlab {
 namespace {
@@ -68,24 +70,53 @@ float row_norm(const float* row, Index dim, double norm_type) {
   return std::pow(acc, 1.0f / p);
 }
 
-Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type,
-                     const Limits& limits) {
-  check_id_count(static_cast<Index>(ids.size()), limits);
-  check_ids(ids, weight.rows());
-  check_renorm_arguments(max_norm, norm_type);
-  Ids rows = ids;
-  std::sort(rows.begin(), rows.end());
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+namespace {
+
+// The rows of W that max_norm scales, scaled: of `rows` (the distinct ids, ascending), whose
+// values are `values`.
+std::pair<Ids, Matrix> renormed_rows(const Ids& rows, const Matrix& values, double max_norm,
+                                     double norm_type) {
   Ids scaled;
-  for (auto id : rows) {
-    float* row = weight.row(id).data();
-    const double norm = row_norm(row, weight.cols(), norm_type);
+  Matrix scaled_values(static_cast<Index>(rows.size()), values.cols());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const float* row = values.row(static_cast<Index>(k)).data();
+    const double norm = row_norm(row, values.cols(), norm_type);
     if (norm > max_norm) {
       const auto scale = static_cast<float>(max_norm / (norm + 1e-7));
-      for (Index j = 0; j < weight.cols(); ++j) row[j] *= scale;
-      scaled.push_back(id);
+      float* out = scaled_values.row(static_cast<Index>(scaled.size())).data();
+      for (Index j = 0; j < values.cols(); ++j) out[j] = row[j] * scale;
+      scaled.push_back(rows[k]);
     }
   }
+  scaled_values.conservativeResize(static_cast<Index>(scaled.size()), Eigen::NoChange);
+  return {scaled, scaled_values};
+}
+
+// The distinct ids, ascending, once the ids and the arguments are checked.
+Ids renorm_rows(const Ids& ids, Index vocab, double max_norm, double norm_type,
+                const Limits& limits) {
+  check_id_count(static_cast<Index>(ids.size()), limits);
+  check_ids(ids, vocab);
+  check_renorm_arguments(max_norm, norm_type);
+  return distinct_ids(ids);
+}
+
+}  // namespace
+
+Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type,
+                     const Limits& limits) {
+  const Ids rows = renorm_rows(ids, weight.rows(), max_norm, norm_type, limits);
+  const auto [scaled, values] = renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
+  for (std::size_t k = 0; k < scaled.size(); ++k)
+    weight.row(scaled[k]) = values.row(static_cast<Index>(k));
+  return scaled;
+}
+
+Ids embedding_renorm(Table& weight, const Ids& ids, double max_norm, double norm_type,
+                     const Limits& limits) {
+  const Ids rows = renorm_rows(ids, weight.rows(), max_norm, norm_type, limits);
+  const auto [scaled, values] = renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
+  if (!scaled.empty()) weight = weight.with_rows(scaled, values);
   return scaled;
 }
 

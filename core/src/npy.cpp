@@ -1,10 +1,7 @@
 #include "embedlab/npy.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -197,40 +194,57 @@ bool has_npy_magic(std::string_view first_bytes) {
   return first_bytes.substr(0, kMagic.size()) == kMagic;
 }
 
-Matrix parse_npy(std::string_view bytes, const Limits& limits) {
-  if (bytes.substr(0, 2) == "PK")
+namespace {
+
+// Where a .npy file's table lies, read from its header.
+struct NpyLayout {
+  StoredFloat type;
+  Index rows;
+  Index cols;
+  std::uint64_t data_start;  // the payload is [data_start, file_size)
+};
+
+// What parse_npy checks but the values, from the file's first bytes (`head`, all of the header)
+// and its length.
+NpyLayout npy_layout(std::string_view head, std::uint64_t file_size, const Limits& limits) {
+  if (head.substr(0, 2) == "PK")
     throw InputError(
         Argument::weights,
         "not a .npy file: this is a zip archive, maybe an .npz from np.savez; save one "
         "array with np.save(path, w)");
-  if (!has_npy_magic(bytes))
+  if (!has_npy_magic(head))
     throw InputError(Argument::weights,
                      "not a .npy file: it should start with \"\\x93NUMPY\" (what np.save writes), "
                      "but starts with " +
-                         quoted(bytes.substr(0, kMagic.size()), '"', 24, true));
-  if (bytes.size() < 8)
+                         quoted(head.substr(0, kMagic.size()), '"', 24, true));
+  if (file_size < 8)
     throw InputError(Argument::weights,
                      "truncated .npy file: expected at least 10 bytes of header, found " +
-                         std::to_string(bytes.size()));
-  const int major = static_cast<unsigned char>(bytes[6]);
-  const int minor = static_cast<unsigned char>(bytes[7]);
+                         std::to_string(file_size));
+  const int major = static_cast<unsigned char>(head[6]);
+  const int minor = static_cast<unsigned char>(head[7]);
   if (minor != 0 || major < 1 || major > 3)
     throw InputError(Argument::weights, "unsupported .npy format version " + std::to_string(major) +
                                             "." + std::to_string(minor) +
                                             ": this reader understands versions 1.0, 2.0 and 3.0");
   const std::size_t length_size = major == 1 ? 2 : 4;
   const std::size_t prefix = 8 + length_size;
-  if (bytes.size() < prefix)
+  if (file_size < prefix)
     throw InputError(Argument::weights, "truncated .npy file: expected at least " +
                                             std::to_string(prefix) + " bytes of header, found " +
-                                            std::to_string(bytes.size()));
-  const std::uint64_t header_size = little_endian(bytes.substr(8, length_size));
-  if (bytes.size() - prefix < header_size)
+                                            std::to_string(file_size));
+  const std::uint64_t header_size = little_endian(head.substr(8, length_size));
+  if (file_size - prefix < header_size)
     throw InputError(Argument::weights,
                      "truncated .npy header: expected " + std::to_string(header_size) +
                          " bytes of header after the first " + std::to_string(prefix) + ", found " +
-                         std::to_string(bytes.size() - prefix));
-  const Header header = HeaderParser(bytes.substr(prefix, header_size)).parse();
+                         std::to_string(file_size - prefix));
+  if (head.size() - prefix < header_size)
+    throw InputError(Argument::weights,
+                     "corrupt .npy header: it says it is " + std::to_string(header_size) +
+                         " bytes long, more than the " + std::to_string(kLargestHeader - 10) +
+                         " bytes this reader takes (np.save writes a few hundred)");
+  const Header header = HeaderParser(head.substr(prefix, header_size)).parse();
 
   const std::string& descr = *header.descr;
   const std::optional<StoredFloat> type = descr == "<f2"   ? std::optional(StoredFloat::f16)
@@ -262,53 +276,48 @@ Matrix parse_npy(std::string_view bytes, const Limits& limits) {
                          "; an embedding table needs at least one row and one column");
   check_file_table_shape(rows, cols, limits);
 
-  const std::string_view payload = bytes.substr(prefix + header_size);
+  const std::uint64_t data_start = prefix + header_size;
+  const std::uint64_t payload = file_size - data_start;
   const std::optional<Index> expected = payload_bytes(rows, cols, item_size);
   const std::string needs = "shape " + shape_text(shape) + " " + descr + " needs " +
                             (expected ? std::to_string(*expected) : "more than 2^63") + " bytes";
-  if (!expected || static_cast<std::uint64_t>(*expected) > payload.size())
+  if (!expected || static_cast<std::uint64_t>(*expected) > payload)
     throw InputError(Argument::weights,
-                     "truncated .npy data: " + needs + ", found " + std::to_string(payload.size()));
-  if (static_cast<std::uint64_t>(*expected) < payload.size())
+                     "truncated .npy data: " + needs + ", found " + std::to_string(payload));
+  if (static_cast<std::uint64_t>(*expected) < payload)
     throw InputError(Argument::weights, "corrupt .npy file: " + needs + ", found " +
-                                            std::to_string(payload.size()) +
+                                            std::to_string(payload) +
                                             " (extra bytes after the data)");
 
-  Matrix m(rows, cols);
-  convert_to_float32(payload.substr(0, static_cast<std::size_t>(*expected)), *type, cols, m.data());
+  return {*type, rows, cols, data_start};
+}
+
+}  // namespace
+
+Matrix parse_npy(std::string_view bytes, const Limits& limits) {
+  const NpyLayout layout = npy_layout(bytes, bytes.size(), limits);
+  check_elements(layout.rows, layout.cols, Argument::weights, "the embedding table (V x d)", limits);
+  Matrix m(layout.rows, layout.cols);
+  convert_to_float32(bytes.substr(layout.data_start), layout.type, m.data(), 0, 0, layout.cols);
   return m;
 }
 
-Matrix load_npy(const std::string& path, const Limits& limits) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    throw InputError(Argument::weights,
-                     "cannot read " + path + ": it is a folder, not a .npy file");
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file)
-    throw InputError(Argument::weights, "cannot open " + path + ": " + std::strerror(errno));
-  const std::streamoff size = file.tellg();
-  if (size < 0) throw InputError(Argument::weights, "cannot read " + path);
-  // The largest file a table within the limits needs: a version 1.0 header, float64 data.
-  const auto elements = static_cast<std::uint64_t>(std::max<Index>(limits.max_elements, 0));
-  const std::uint64_t largest =
-      elements > (std::numeric_limits<std::uint64_t>::max() - kLargestHeader) / 8
-          ? std::numeric_limits<std::uint64_t>::max()
-          : kLargestHeader + 8 * elements;
-  if (static_cast<std::uint64_t>(size) > largest)
-    throw InputError(Argument::weights,
-                     path + ": the file is " + std::to_string(size) +
-                         " bytes, more than a table within the limits needs (at most " +
-                         std::to_string(largest) + " bytes: " + std::to_string(elements) +
-                         " float64 values and the header)");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  file.seekg(0);
-  if (!file.read(bytes.data(), size)) throw InputError(Argument::weights, "cannot read " + path);
+Table open_npy_table(std::shared_ptr<const ByteSource> source, const Limits& limits,
+                     const std::string& context) {
   try {
-    return parse_npy(bytes, limits);
+    const std::string head =
+        read_range(*source, 0, std::min<std::uint64_t>(source->size(), kLargestHeader));
+    const NpyLayout layout = npy_layout(head, source->size(), limits);
+    Table table(std::move(source), layout.data_start, layout.rows, layout.cols, layout.type,
+                context, limits);
+    return table.stored_bytes() <= kHeldTableBytes ? table.held() : table;
   } catch (const InputError& e) {
-    throw InputError(Argument::weights, path + ": " + e.what());
+    throw InputError(Argument::weights, context + e.what());
   }
+}
+
+Matrix load_npy(const std::string& path, const Limits& limits) {
+  return open_npy_table(open_file(path, "a .npy file"), limits, path + ": ").to_matrix(limits);
 }
 
 std::string to_npy(const Matrix& m) {

@@ -2,20 +2,18 @@
 
 #include <string>
 
+#include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
-#include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "encoded_product.hpp"
+#include "gemm.hpp"
 
 namespace embedlab {
 
 Matrix one_hot(const Ids& ids, Index vocab, const Limits& limits) {
   const auto n = static_cast<Index>(ids.size());
   check_onehot_shape(n, vocab, limits);
-  check_ids(ids, vocab);
-  Matrix out = Matrix::Zero(n, vocab);
-  for (Index k = 0; k < n; ++k) out(k, ids[k]) = 1.0f;
-  return out;
+  return dense(one_hot_encoding(ids, vocab, limits));
 }
 
 Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char* encoding_name,
@@ -27,9 +25,10 @@ Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char*
   }
   check_output_shape(encoding.rows(), weight.cols(), limits);
   // Accumulate into +0, as a BLAS sgemm with beta = 0 (torch.mm) does: an all -0.0 column then
-  // sums to +0.0 here too. Eigen's GEMM takes no shortcut for the zeros.
+  // sums to +0.0 here too. The GEMM takes no shortcut for the zeros.
   Matrix out = Matrix::Zero(encoding.rows(), weight.cols());
-  out.noalias() += encoding * weight;
+  gemm_accumulate(out.rows(), encoding.cols(), out.cols(), encoding.data(), encoding.cols(),
+                  weight.data(), weight.cols(), out.data(), out.cols());
   return out;
 }
 

@@ -1,10 +1,6 @@
 #include "embedlab/safetensors.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +10,7 @@
 #include "embedlab/error.hpp"
 #include "quoted.hpp"
 #include "table_file.hpp"
+#include "tensor_names.hpp"
 
 // The format: https://github.com/huggingface/safetensors (README, "Format").
 namespace embedlab {
@@ -61,20 +58,6 @@ const Dtype* find_dtype(std::string_view name) {
   return nullptr;
 }
 
-// The name suffixes of a token embedding table in the common model families (GPT-2, Llama,
-// Mistral, Qwen, Gemma, BERT, T5, ...).
-constexpr std::string_view kTableSuffixes[] = {
-    "wte.weight",    "embed_tokens.weight", "tok_embeddings.weight", "word_embeddings.weight",
-    "shared.weight", "embeddings.weight"};
-
-// `tail` is all of `name`, or its end after a '.'.
-bool has_dotted_suffix(std::string_view name, std::string_view tail) {
-  if (name.size() < tail.size() || name.substr(name.size() - tail.size()) != tail) return false;
-  return name.size() == tail.size() || name[name.size() - tail.size() - 1] == '.';
-}
-
-std::string name_text(std::string_view name) { return quoted(name, '\'', 80); }
-
 std::string shape_text(const std::vector<Index>& shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
@@ -91,28 +74,9 @@ std::string tensor_text(const SafetensorsEntry& e) {
   return name_text(e.name) + " (" + dtype_text(e.dtype) + " " + shape_text(e.shape) + ")";
 }
 
-// A JSON value as a message shows it: "the string \"F32\"", "the array [2,-1]", cut short.
-std::string json_text(const Json& value) {
-  if (value.is_null()) return "null";
-  const std::string text = value.dump(-1, ' ', true, Json::error_handler_t::replace);
-  return "the " + std::string(value.type_name()) + " " +
-         (text.size() > 60 ? text.substr(0, 60) + "..." : text);
-}
-
 // "1 tensor", "3 tensors"
 std::string tensor_count(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " tensor" : " tensors");
-}
-
-// nlohmann's error text without its "[json.exception.parse_error.101] " tag, cut short, with the
-// bytes it quotes from the file that are not ASCII escaped (they need not be UTF-8).
-std::string json_error_text(const Json::exception& e) {
-  std::string_view text = e.what();
-  const std::size_t tag_end = text.find("] ");
-  if (text.substr(0, 16) == "[json.exception." && tag_end != std::string_view::npos)
-    text.remove_prefix(tag_end + 2);
-  const std::string shown = quoted(text, '"', 240, true);
-  return shown.substr(1, shown.size() - 2);
 }
 
 // A safetensors header nests three deep: the object of tensors, an entry, its shape. Deeper
@@ -233,26 +197,6 @@ void check_no_overlap(const std::vector<SafetensorsEntry>& tensors) {
   }
 }
 
-// The Levenshtein distance of a and b when it is at most `most`, else most + 1. Only the cells
-// within `most` of the diagonal are computed: O(a.size() * most).
-std::size_t edit_distance_within(std::string_view a, std::string_view b, std::size_t most) {
-  const std::size_t over = most + 1;
-  if (std::max(a.size(), b.size()) - std::min(a.size(), b.size()) > most) return over;
-  std::vector<std::size_t> row(b.size() + 1, over);  // row i - 1, then row i, of the table
-  for (std::size_t j = 0; j <= std::min(b.size(), most); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    const std::size_t lo = i > most ? i - most : 1, hi = std::min(b.size(), i + most);
-    std::size_t diagonal = row[lo - 1];
-    row[lo - 1] = lo == 1 && i <= most ? i : over;
-    for (std::size_t j = lo; j <= hi; ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]), over});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // "'a' (F32 [3, 4]), 'b' (BF16 [5, 6]) and 2 more"
 std::string tensor_list(const std::vector<const SafetensorsEntry*>& tensors,
                         std::size_t shown = 8) {
@@ -277,25 +221,13 @@ std::string all_two_d_text(const SafetensorsHeader& header) {
   return "its 2-D tensors are " + tensor_list(found);
 }
 
-// The tensors whose names are close to `wanted`: one a dotted suffix of the other
-// ("wte.weight" for "transformer.wte.weight"), or a few typed characters apart. Closest first.
-std::vector<const SafetensorsEntry*> close_names(const SafetensorsHeader& header,
-                                                 std::string_view wanted) {
-  constexpr std::size_t kLongest = 128;  // a longer name is matched by its suffix only
-  const std::size_t most = std::max<std::size_t>(2, wanted.size() / 4);
-  std::vector<std::pair<std::size_t, const SafetensorsEntry*>> scored;
-  for (const SafetensorsEntry& e : header.tensors) {
-    std::size_t score = most + 1;
-    if (has_dotted_suffix(e.name, wanted) || has_dotted_suffix(wanted, e.name))
-      score = 0;
-    else if (wanted.size() <= kLongest)
-      score = edit_distance_within(e.name, wanted, most);
-    if (score <= most) scored.emplace_back(score, &e);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+// The tensors whose names are close to `wanted`, closest first.
+std::vector<const SafetensorsEntry*> close_tensors(const SafetensorsHeader& header,
+                                                   std::string_view wanted) {
+  std::vector<std::string_view> names;
+  for (const SafetensorsEntry& e : header.tensors) names.push_back(e.name);
   std::vector<const SafetensorsEntry*> found;
-  for (const auto& s : scored) found.push_back(s.second);
+  for (const std::size_t i : close_names(names, wanted)) found.push_back(&header.tensors[i]);
   return found;
 }
 
@@ -391,11 +323,7 @@ SafetensorsHeader parse_safetensors_header(std::string_view first_bytes, std::ui
 std::vector<const SafetensorsEntry*> embedding_table_candidates(const SafetensorsHeader& header) {
   std::vector<const SafetensorsEntry*> found;
   for (const SafetensorsEntry* e : two_d_tensors(header))
-    for (std::string_view suffix : kTableSuffixes)
-      if (has_dotted_suffix(e->name, suffix)) {
-        found.push_back(e);
-        break;
-      }
+    if (named_like_embedding_table(e->name)) found.push_back(e);
   return found;
 }
 
@@ -406,7 +334,7 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
     for (const SafetensorsEntry& e : header.tensors)
       if (e.name == name) chosen = &e;
     if (!chosen) {
-      const auto close = close_names(header, name);
+      const auto close = close_tensors(header, name);
       fail("no tensor is named " + name_text(name) + " in the file; " +
            (close.empty() ? "no name is close, and " + all_two_d_text(header)
                           : "close names: " + tensor_list(close, 5)));
@@ -414,11 +342,8 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
   } else {
     const auto candidates = embedding_table_candidates(header);
     if (candidates.empty())
-      fail(
-          "no tensor looks like the embedding table (a 2-D tensor named wte.weight, "
-          "embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, shared.weight or "
-          "embeddings.weight, perhaps after a prefix such as \"model.\"); name the one to load: " +
-          all_two_d_text(header));
+      fail(std::string("no tensor looks like the embedding table (a 2-D tensor named ") +
+           kTableNamesText + "); name the one to load: " + all_two_d_text(header));
     if (candidates.size() > 1)
       fail(tensor_count(candidates.size()) +
            " look like the embedding table: " + tensor_list(candidates) + "; name the one to load");
@@ -435,9 +360,20 @@ Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view
     fail("tensor " + name_text(entry.name) + " is bytes " + std::to_string(entry.begin) + " to " +
          std::to_string(entry.end) + " of the file, " + std::to_string(entry.end - entry.begin) +
          " bytes, but " + std::to_string(bytes.size()) + " were given");
+  check_held_safetensors_table(entry, limits);
   Matrix m(entry.shape[0], entry.shape[1]);
   convert_safetensors_rows(entry, 0, bytes, m, limits);
   return m;
+}
+
+void check_held_safetensors_table(const SafetensorsEntry& entry, const Limits& limits) {
+  check_table_entry(entry, limits);
+  try {
+    check_elements(entry.shape[0], entry.shape[1], Argument::weights, "the embedding table (V x d)",
+                   limits);
+  } catch (const InputError& e) {
+    fail("tensor " + name_text(entry.name) + " " + shape_text(entry.shape) + ": " + e.what());
+  }
 }
 
 Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits) {
@@ -460,7 +396,7 @@ void convert_safetensors_rows(const SafetensorsEntry& entry, Index first_row,
     fail("rows " + std::to_string(first_row) + " to " + std::to_string(first_row + count) +
          " are not all in " + tensor + ", which has rows 0 to " + std::to_string(rows));
   try {
-    convert_to_float32(bytes, type, cols, table.data() + first_row * cols, first_row);
+    convert_to_float32(bytes, type, table.data() + first_row * cols, first_row, 0, cols);
   } catch (const InputError& e) {
     fail(tensor + ": " + e.what());
   }
@@ -482,41 +418,6 @@ std::string dtype_conversion_text(std::string_view dtype) {
 
 namespace {
 
-// A file opened for reading the few byte ranges wanted.
-class RangeReader {
- public:
-  explicit RangeReader(const std::string& path) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-      fail("cannot read " + path + ": it is a folder, not a .safetensors file");
-    file_.open(path, std::ios::binary | std::ios::ate);
-    if (!file_) fail("cannot open " + path + ": " + std::strerror(errno));
-    const std::streamoff size = file_.tellg();
-    if (size < 0) fail("cannot read " + path);
-    size_ = static_cast<std::uint64_t>(size);
-  }
-  std::uint64_t size() const { return size_; }
-
-  std::string read(std::uint64_t begin, std::uint64_t end) {
-    std::string bytes(static_cast<std::size_t>(end - begin), '\0');
-    file_.seekg(static_cast<std::streamoff>(begin));
-    if (!file_.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-      fail("cannot read bytes " + std::to_string(begin) + " to " + std::to_string(end) +
-           " of the file");
-    return bytes;
-  }
-
- private:
-  std::ifstream file_;
-  std::uint64_t size_ = 0;
-};
-
-SafetensorsHeader read_header(RangeReader& file) {
-  const std::string first = file.read(0, std::min<std::uint64_t>(8, file.size()));
-  const std::uint64_t header_size = safetensors_header_size(first, file.size());
-  return parse_safetensors_header(file.read(0, header_size), file.size());
-}
-
 // Runs `read`, naming the path in its errors as load_npy does.
 template <typename Read>
 auto with_path(const std::string& path, Read read) {
@@ -529,30 +430,38 @@ auto with_path(const std::string& path, Read read) {
 
 }  // namespace
 
+SafetensorsHeader read_safetensors_header(const ByteSource& source) {
+  const std::string first = read_range(source, 0, std::min<std::uint64_t>(8, source.size()));
+  const std::uint64_t header_size = safetensors_header_size(first, source.size());
+  return parse_safetensors_header(read_range(source, 0, header_size), source.size());
+}
+
+SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source,
+                                        std::string_view name, const Limits& limits,
+                                        const std::string& context) {
+  try {
+    const SafetensorsHeader header = read_safetensors_header(*source);
+    const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
+    Table table(std::move(source), entry.begin, entry.shape[0], entry.shape[1],
+                table_type(entry), context + "tensor " + name_text(entry.name) + ": ", limits);
+    if (table.stored_bytes() <= kHeldTableBytes) table = table.held();
+    return {entry, std::move(table), {}};
+  } catch (const InputError& e) {
+    fail(context + e.what());
+  }
+}
+
 SafetensorsHeader read_safetensors_header(const std::string& path) {
-  RangeReader file(path);
-  return with_path(path, [&] { return read_header(file); });
+  const auto file = open_file(path, "a .safetensors file");
+  return with_path(path, [&] { return read_safetensors_header(*file); });
 }
 
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name,
                                         const Limits& limits) {
-  RangeReader file(path);
-  return with_path(path, [&] {
-    const SafetensorsHeader header = read_header(file);
-    const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
-    // A block of rows at a time: the memory is the table's and one block's, not twice the table's.
-    constexpr Index kBlockBytes = 1 << 22;
-    const Index row_bytes = safetensors_row_bytes(entry, limits);
-    const Index block_rows = std::max<Index>(1, kBlockBytes / row_bytes);
-    SafetensorsTable table{entry, Matrix(entry.shape[0], entry.shape[1])};
-    for (Index row = 0; row < entry.shape[0]; row += block_rows) {
-      const Index rows = std::min(block_rows, entry.shape[0] - row);
-      const std::uint64_t begin = entry.begin + static_cast<std::uint64_t>(row * row_bytes);
-      convert_safetensors_rows(entry, row, file.read(begin, begin + rows * row_bytes), table.weight,
-                               limits);
-    }
-    return table;
-  });
+  SafetensorsTable table =
+      open_safetensors_table(open_file(path, "a .safetensors file"), name, limits, path + ": ");
+  table.file = path;
+  return table;
 }
 
 }  // namespace embedlab

@@ -31,11 +31,7 @@ void for_each_token(std::string_view text, F f) {
 SampleWeights parse_sample_weights(std::string_view text, const Limits& limits) {
   Index count = 0;
   for_each_token(text, [&](std::string_view) { ++count; });
-  if (count > limits.max_ids) {
-    throw InputError(Argument::per_sample_weights,
-                     "too many per_sample_weights: " + std::to_string(count) + " given, at most " +
-                         std::to_string(limits.max_ids) + " are accepted at once");
-  }
+  check_count(count, Argument::per_sample_weights, "per_sample_weights", limits);
   if (count == 0 && text.find_first_not_of(" \t\n\r") != std::string_view::npos) {
     throw InputError(Argument::per_sample_weights,
                      "per_sample_weights holds no number: give one weight per id, e.g. 1, 0.5, 2");

@@ -1,6 +1,6 @@
 #pragma once
-// What the .npy and the .safetensors readers share: the stored element types a table file may
-// hold and their conversion to float32 (f16 and bf16 exactly, since every value of theirs is a
+// What the .npy and the .safetensors readers and the table share: the conversion of the stored
+// element types (table.hpp) to float32 (f16 and bf16 exactly, since every value of theirs is a
 // float32: subnormals, +-0, +-Inf, NaN; f32 copied; f64 rounded to nearest and required to fit),
 // and the check of a table's shape against the limits.
 #include <cstdint>
@@ -9,14 +9,9 @@
 
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
-
-enum class StoredFloat { f16, bf16, f32, f64 };
-
-constexpr Index stored_size(StoredFloat type) {
-  return type == StoredFloat::f64 ? 8 : type == StoredFloat::f32 ? 4 : 2;
-}
 
 // IEEE binary16 bits -> the float32 bits of the same value. A NaN keeps its sign and payload and
 // comes back quiet, as PyTorch's .float() (the x86 F16C instruction) gives it; NumPy's astype
@@ -42,11 +37,12 @@ constexpr std::uint32_t bf16_to_f32_bits(std::uint16_t b) {
   return static_cast<std::uint32_t>(b) << 16;
 }
 
-// bytes holds rows * cols little-endian values of `type`, row-major (the caller has checked the
-// size); out receives rows * cols floats. A finite float64 beyond float32's range throws
-// InputError(Argument::weights) naming its row (counted from first_row) and column.
-void convert_to_float32(std::string_view bytes, StoredFloat type, Index cols, float* out,
-                        Index first_row = 0);
+// bytes holds little-endian values of `type` (the caller has checked the size); out receives as
+// many floats. A finite float64 beyond float32's range throws InputError(Argument::weights) naming
+// its place: `row`, and its column counted from `first_col`, the values being a row's (or, with
+// `cols`, whole rows of `cols` values from `row` on).
+void convert_to_float32(std::string_view bytes, StoredFloat type, float* out, Index row = 0,
+                        Index first_col = 0, Index cols = 0);
 
 // check_table_shape for a (rows, cols) table read from a file: the same messages after `context`
 // ("tensor 'wte.weight' [50257, 768]: "), with the file (Argument::weights) as the input to

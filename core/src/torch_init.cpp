@@ -40,7 +40,7 @@ Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols, const Limits& lim
 
 Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
                       std::optional<Index> padding_idx, const Limits& limits) {
-  check_table_shape(vocab, dim, limits);
+  check_held_table(vocab, dim, limits);
   const Index padding_row = resolve_padding_idx(padding_idx, vocab);
   Matrix w(vocab, dim);
   gen.normal(w.data(), w.size(), 0.0, 1.0);
@@ -52,7 +52,7 @@ Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
 // in Python's order, so that they round to the same floats.
 LinearParams init_linear(TorchGenerator& gen, Index in_features, Index out_features, bool bias,
                          const Limits& limits) {
-  check_table_shape(in_features, out_features, limits);  // Linear(V, d) is the embedding's twin
+  check_held_table(in_features, out_features, limits);  // Linear(V, d) is the embedding's twin
   const double a = std::sqrt(5.0);
   const double gain = std::sqrt(2.0 / (1.0 + a * a));
   const double std_dev = gain / std::sqrt(static_cast<double>(in_features));

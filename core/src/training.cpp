@@ -112,8 +112,7 @@ TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) 
     const Matrix linear_before = linear_weight_;
     linear_optimizer_->step(linear_weight_, out.linear_grad);
     out.linear_changed = changed_rows(linear_before, linear_weight_);
-    out.verdict = grade_comparison(compare(embedding_weight_, linear_weight_), embedding_weight_,
-                                   linear_weight_,
+    out.verdict = grade_comparison(embedding_weight_, linear_weight_,
                                    options_.sparse ? RoutePair::sparse_training
                                                    : RoutePair::training);
   }

@@ -65,18 +65,6 @@ std::int64_t ordered(float x) {
                              : static_cast<std::int64_t>(bits);
 }
 
-// The largest finite magnitude in either result: the scale rounding is measured against.
-double largest_magnitude(const Matrix& expected, const Matrix& actual) {
-  double largest = 0.0;
-  for (const Matrix* m : {&expected, &actual}) {
-    for (Index i = 0; i < m->size(); ++i) {
-      const float v = m->data()[i];
-      if (std::isfinite(v)) largest = std::max(largest, double(std::abs(v)));
-    }
-  }
-  return largest;
-}
-
 // "3 of 15 elements"
 std::string of_all(Index part, const Comparison& c) {
   return count_text(part) + " of " + count_text(c.elements) + " elements";
@@ -152,44 +140,38 @@ std::string abs_diff_text(double x) {
   return x == 0.0 ? "0" : scientific_text(x);
 }
 
-Verdict grade_comparison(const Comparison& c, const Matrix& expected, const Matrix& actual,
-                         RoutePair pair) {
-  check_comparable(expected, actual);
-  if (c.elements != expected.size()) {
-    throw InputError(Argument::compared, "the comparison counts " + count_text(c.elements) +
-                                             " elements but the results hold " +
-                                             count_text(expected.size()) +
-                                             ": grade the comparison of these two results");
-  }
-  Verdict v;
-  bool infinite = false;  // an infinity against a finite number, or against the other infinity
-  double max_abs_diff = 0.0;
-  if (c.bit_identical != c.elements) {
-    for (Index i = 0; i < c.elements; ++i) {
-      const float a = expected.data()[i];
-      const float b = actual.data()[i];
-      if (float_bits(a) == float_bits(b)) continue;
-      v.differing.push_back(i);
-      if (std::isfinite(a) && std::isfinite(b)) {
-        v.max_ulps = std::max(v.max_ulps, ulp_distance(a, b));
-      } else if (!std::isnan(a) && !std::isnan(b)) {
-        infinite = true;
-      }
+void Grader::add(const float* expected, const float* actual, Index count) {
+  comparer_.add(expected, actual, count);
+  for (Index i = 0; i < count; ++i) {
+    const float a = expected[i];
+    const float b = actual[i];
+    if (std::isfinite(a)) scale_ = std::max(scale_, double(std::abs(a)));
+    if (std::isfinite(b)) scale_ = std::max(scale_, double(std::abs(b)));
+    if (float_bits(a) == float_bits(b)) continue;
+    differing_.push_back(elements_ + i);
+    if (std::isfinite(a) && std::isfinite(b)) {
+      max_ulps_ = std::max(max_ulps_, ulp_distance(a, b));
+    } else if (!std::isnan(a) && !std::isnan(b)) {
+      infinite_ = true;
     }
-    max_abs_diff = c.max_abs_diff;
   }
-  if (c.nan_mismatches > 0) {
-    max_abs_diff = std::numeric_limits<double>::quiet_NaN();
-  } else if (infinite) {
-    max_abs_diff = std::numeric_limits<double>::infinity();
-  }
-  v.max_abs_diff = max_abs_diff;
+  elements_ += count;
+}
 
-  const RouteReasons& why = route_reasons(pair);
+Verdict Grader::verdict() const {
+  const Comparison c = comparison();
+  Verdict v;
+  v.differing = differing_;
+  v.max_ulps = max_ulps_;
+  v.max_abs_diff = c.nan_mismatches > 0 ? std::numeric_limits<double>::quiet_NaN()
+                   : infinite_          ? std::numeric_limits<double>::infinity()
+                                        : c.max_abs_diff;
+
+  const RouteReasons& why = route_reasons(pair_);
   const Index differing = c.elements - c.value_equal;
   const std::string largest = "the largest difference is " + count_text(v.max_ulps) +
                               (v.max_ulps == 1 ? " ulp" : " ulps") +
-                              ", |diff| = " + abs_diff_text(max_abs_diff);
+                              ", |diff| = " + abs_diff_text(v.max_abs_diff);
   auto grade = [&](Grade g, std::string sentence) {
     v.grade = g;
     v.headline = grade_headline(g);
@@ -213,17 +195,23 @@ Verdict grade_comparison(const Comparison& c, const Matrix& expected, const Matr
     return grade(Grade::differs, of_all(c.nan_mismatches, c) + " are NaN in one result only: " +
                                      std::string(why.nan) + ".");
   }
-  if (infinite) {
+  if (infinite_) {
     return grade(Grade::differs, "An infinity in one result meets a finite number in the other.");
   }
-  const double scale = largest_magnitude(expected, actual);
-  if (max_abs_diff <= kRoundingShare * scale) {
+  if (v.max_abs_diff <= kRoundingShare * scale_) {
     return grade(Grade::rounding, of_all(differing, c) + " differ in the last bits (" + largest +
                                       "): " + std::string(why.rounding) + ".");
   }
   return grade(Grade::differs, of_all(differing, c) + " differ by more than rounding explains (" +
                                    largest + ", over 2^-12 of the largest magnitude, " +
-                                   abs_diff_text(scale) + ").");
+                                   abs_diff_text(scale_) + ").");
+}
+
+Verdict grade_comparison(const Matrix& expected, const Matrix& actual, RoutePair pair) {
+  check_comparable(expected, actual);
+  Grader grader(pair);
+  grader.add(expected.data(), actual.data(), expected.size());
+  return grader.verdict();
 }
 
 }  // namespace embedlab

@@ -5,7 +5,7 @@
 namespace embedlab {
 
 Matrix tf_fixed_weights(Index vocab, Index dim, const Limits& limits) {
-  check_table_shape(vocab, dim, limits);
+  check_held_table(vocab, dim, limits);
   Matrix w(vocab, dim);
   for (Index i = 0; i < vocab; ++i) {
     // 11 * i / 100 in double is the nearest double to the literal 0.11 * i that the

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "embedlab/backward.hpp"
+#include "embedlab/encoding.hpp"
+#include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
-#include "embedlab/onehot.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "walkthrough_steps.hpp"
 
@@ -73,7 +75,7 @@ void add_backward_options(CLI::App& command, BackwardOptions& options) {
       ->needs(max_norm);
 }
 
-void print_backward_walkthrough(const Table& t, const BackwardOptions& o, std::ostream& out) {
+void print_backward_walkthrough(const Input& t, const BackwardOptions& o, std::ostream& out) {
   const auto n = static_cast<Index>(t.ids.size());
   const Index d = t.weight.cols();
   EmbeddingOptions embedding_options;
@@ -83,9 +85,9 @@ void print_backward_walkthrough(const Table& t, const BackwardOptions& o, std::o
 
   // Everything that can fail runs before anything is printed; G comes right after the table.
   std::optional<TorchGenerator> generator;
-  const Matrix initial = module_weight(t, o.padding_idx, generator);
+  const embedlab::Table initial = module_weight(t, o.padding_idx, generator);
   const UpstreamGradient upstream = upstream_gradient(o.gradient, n, d, generator);
-  Matrix weight = initial;
+  embedlab::Table weight = initial;
   const Ids scaled = o.max_norm ? embedding_renorm(weight, t.ids, *o.max_norm, o.norm_type) : Ids{};
 
   if (t.kind == TableKind::seeded) {
@@ -115,15 +117,29 @@ void print_backward_walkthrough(const Table& t, const BackwardOptions& o, std::o
   }
   print_step(out, upstream.code, format_tensor(upstream.g));
 
-  const Matrix grad = embedding_backward(t.ids, upstream.g, t.vocab, embedding_options);
-  print_step(out, "out.backward(G); embedding.weight.grad", format_tensor(grad));
-  const Matrix gemm = onehot_backward(one_hot(t.ids, t.vocab), upstream.g);
+  GradientViewOptions view = printed_rows(t.vocab, d);
+  const Gradient grad =
+      embedding_backward_view(t.ids, upstream.g, t.vocab, embedding_options, view);
+  print_step(out, "out.backward(G); embedding.weight.grad", format_gradient(grad));
+  // onehot^T @ G a block of rows at a time, each compared with the scatter-add's as it comes.
+  Grader grader(RoutePair::backward);
+  std::vector<float> expected;
+  view.on_rows = [&](Index first, Index count, const float* values) {
+    expected.assign(static_cast<std::size_t>(count * d), 0.0f);
+    for (Index i = first; i < first + count; ++i)
+      if (grad.has_row(i))
+        for (Index j = 0; j < d; ++j)
+          expected[static_cast<std::size_t>((i - first) * d + j)] = grad.at(i, j);
+    grader.add(expected.data(), values, count * d);
+  };
+  StreamedGradient gemm(one_hot_encoding(t.ids, t.vocab), upstream.g, view);
+  gemm.run();
   print_step(out,
              "onehot = torch.nn.functional.one_hot(idx, " + std::to_string(t.vocab) +
                  ").float(); onehot.T @ G",
-             format_tensor(gemm));
+             format_gradient(gemm.result()));
 
-  print_verdict(out, "embedding.weight.grad vs onehot.T @ G", grad, gemm, RoutePair::backward);
+  print_verdict(out, "embedding.weight.grad vs onehot.T @ G", grader.verdict());
   if (padding >= 0 || o.scale_grad_by_freq) {
     out << "# onehot.T @ G knows nothing of"
         << (padding >= 0 ? " padding_idx (row " + std::to_string(padding) + " gets no gradient)"

@@ -24,7 +24,7 @@ struct BackwardOptions {
 void add_backward_options(CLI::App& command, BackwardOptions& options);
 
 // G's draw order: see upstream_gradient.hpp.
-void print_backward_walkthrough(const Table& table, const BackwardOptions& options,
+void print_backward_walkthrough(const Input& input, const BackwardOptions& options,
                                 std::ostream& out);
 
 }  // namespace embedlab::cli

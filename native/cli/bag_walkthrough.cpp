@@ -4,13 +4,16 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "embedlab/embedding_bag.hpp"
+#include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "embedlab/sample_weights.hpp"
+#include "embedlab/streamed.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
@@ -116,7 +119,7 @@ void add_bag_options(CLI::App& command, BagWalkOptions& options) {
   add_gradient_options(command, options.gradient);
 }
 
-void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream& out) {
+void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream& out) {
   // Everything that can fail runs before anything is printed; G comes right after the table.
   const Ids offsets = parse_offsets(o.offsets_text);
   const SampleWeights weights = parse_sample_weights(o.per_sample_weights_text);
@@ -128,13 +131,13 @@ void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream
   options.scale_grad_by_freq = o.scale_grad_by_freq;
   const Index padding = resolve_padding_idx(o.padding_idx, t.vocab);
   std::optional<TorchGenerator> generator;
-  const Matrix weight = module_weight(t, o.padding_idx, generator);
+  const embedlab::Table weight = module_weight(t, o.padding_idx, generator);
   const BagOutput forward = embedding_bag(weight, t.ids, offsets, options);
   const Index bags = forward.output.rows();
   const Index d = weight.cols();
   const UpstreamGradient upstream = upstream_gradient(o.gradient, bags, d, generator);
-  const Matrix grad =
-      embedding_bag_backward(t.ids, offsets, upstream.g, forward, t.vocab, options);
+  const Gradient grad = embedding_bag_backward_view(t.ids, offsets, upstream.g, forward, t.vocab,
+                                                    options, printed_rows(t.vocab, d));
 
   if (t.kind == TableKind::seeded) {
     out << "# torch.manual_seed(" << t.seed << "); bag = torch.nn.EmbeddingBag(" << t.vocab
@@ -161,11 +164,19 @@ void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream
            "multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum\n\n";
   } else {
     const auto bag_of = bag_of_each_id(t.ids, offsets, bags, padding);
-    const Matrix m = bag_matrix(t.ids, offsets, t.vocab, options);
+    // M (B, V) is printed from its entries and multiplied streamed: it is never made whole.
+    const Encoding m = bag_encoding(t.ids, offsets, t.vocab, options);
+    std::map<std::pair<Index, Index>, float> entries;
+    for (const EncodingEntry& e : m.entries) entries[{e.row, e.col}] = e.value;
     print_step(out, multi_hot_code(t.ids, bag_of, bags, t.vocab, weights,
                                    options.mode == BagMode::mean),
-               format_tensor(m));
-    const Matrix product = bag_product(m, weight);
+               format_tensor(bags, t.vocab, [&](Index i, Index j) {
+                 const auto it = entries.find({i, j});
+                 return it == entries.end() ? 0.0f : it->second;
+               }));
+    StreamedProduct streamed(weight, m);
+    streamed.run();
+    const Matrix& product = streamed.result();
     print_step(out, "M @ bag.weight", format_tensor(product, grad_fn_style("MmBackward0")));
     print_verdict(out, "out vs M @ bag.weight", forward.output, product, RoutePair::bag);
     const auto rows_read =
@@ -175,7 +186,7 @@ void print_bag_walkthrough(const Table& t, const BagWalkOptions& o, std::ostream
   }
 
   print_step(out, upstream.code, format_tensor(upstream.g));
-  print_step(out, "out.backward(G); bag.weight.grad", format_tensor(grad));
+  print_step(out, "out.backward(G); bag.weight.grad", format_gradient(grad));
   if (o.scale_grad_by_freq && options.mode != BagMode::max && pytorch_counts_differ(t.ids)) {
     out << "# PyTorch 1.13's CPU kernel divides some of these rows by another id's count "
            "(pytorch/pytorch#190063); these are the documented values, each row divided by "

@@ -26,6 +26,6 @@ struct BagWalkOptions {
 // --scale-grad-by-freq, --grad and --grad-seed.
 void add_bag_options(CLI::App& command, BagWalkOptions& options);
 
-void print_bag_walkthrough(const Table& table, const BagWalkOptions& options, std::ostream& out);
+void print_bag_walkthrough(const Input& input, const BagWalkOptions& options, std::ostream& out);
 
 }  // namespace embedlab::cli

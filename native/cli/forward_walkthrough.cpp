@@ -2,15 +2,16 @@
 
 #include <algorithm>
 
+#include "embedlab/encoding.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
-#include "embedlab/onehot.hpp"
+#include "embedlab/streamed.hpp"
 #include "embedlab/torch_init.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
 
-void print_forward_walkthrough(const Table& t, std::ostream& out) {
+void print_forward_walkthrough(const Input& t, std::ostream& out) {
   const Index n = static_cast<Index>(t.ids.size());
   const Index d = t.weight.cols();
   out << "# " << t.origin << "\n";
@@ -29,10 +30,12 @@ void print_forward_walkthrough(const Table& t, std::ostream& out) {
   }
   const Matrix rows = lookup(t.weight, t.ids);
   print_step(out, "embedding(idx)", format_tensor(rows, embedding_output));
+  out.flush();  // the rows are there before the product reads the whole table
 
-  const Matrix onehot = one_hot(t.ids, t.vocab);
+  // The one-hot matrix is printed from the ids: (n, V) is never made.
   print_step(out, "onehot = torch.nn.functional.one_hot(idx, " + std::to_string(t.vocab) + ")",
-             format_tensor(onehot, integer_style()));
+             format_tensor(n, t.vocab, [&](Index i, Index j) { return t.ids[i] == j ? 1.0f : 0.0f; },
+                           integer_style()));
 
   if (t.kind == TableKind::seeded) {
     // The notebooks re-seed and print a fresh Linear's weight before replacing it.
@@ -45,12 +48,14 @@ void print_forward_walkthrough(const Table& t, std::ostream& out) {
                format_tensor(fresh.weight, parameter_style()));
   }
   print_step(out, "linear.weight = torch.nn.Parameter(embedding.weight.T); linear.weight",
-             format_tensor(linear_weight(t.weight), parameter_style()));
+             format_tensor(t.weight, parameter_style(), true));
 
-  const Matrix product = onehot_product(onehot, t.weight);
-  print_step(out, "linear(onehot.float())", format_tensor(product, grad_fn_style("MmBackward0")));
+  StreamedProduct product(t.weight, one_hot_encoding(t.ids, t.vocab));
+  product.run();
+  print_step(out, "linear(onehot.float())",
+             format_tensor(product.result(), grad_fn_style("MmBackward0")));
 
-  print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product, RoutePair::lookup);
+  print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product.result(), RoutePair::lookup);
   out << "# the lookup copied n*d = " << n * d
       << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
       << n * (t.vocab - 1) * d << " of them multiplications by zero\n";

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       "  embedlab --ids 0,7 -V 10 -d 3 --seed 7\n"
       "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', emb.weight.detach().numpy())\n"
       "  embedlab --ids 15496,995 --weights model.safetensors   a model's own table (bf16 too)\n"
+      "  embedlab --ids 15496,995 --weights model.safetensors.index.json   a sharded checkpoint's\n"
       "  embedlab --weights model.safetensors --list-tensors    its tensors, the table marked\n"
       "  embedlab backward --ids 2,3,1,3      both routes' gradients for G = torch.randn(n, d)\n"
       "  embedlab bag --ids 2,3,1 --offsets 0,2 --mode sum   nn.EmbeddingBag and its matrix\n"
@@ -67,13 +68,13 @@ int main(int argc, char** argv) {
       print_train_walkthrough(options, train_options, std::cout);
       return 0;
     }
-    const Table table = make_table(options);
+    const Input input = make_input(options);
     if (*backward) {
-      print_backward_walkthrough(table, backward_options, std::cout);
+      print_backward_walkthrough(input, backward_options, std::cout);
     } else if (*bag) {
-      print_bag_walkthrough(table, bag_options, std::cout);
+      print_bag_walkthrough(input, bag_options, std::cout);
     } else {
-      print_forward_walkthrough(table, std::cout);
+      print_forward_walkthrough(input, std::cout);
     }
   } catch (const embedlab::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -9,6 +9,7 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -54,38 +55,46 @@ void add_table_options(CLI::App& app, TableOptions& options) {
   auto* file = app.add_option(
       "--weights", options.weights_file,
       "load W from a file: a .npy (2-D float16/32/64, C order, e.g. np.save('w.npy', "
-      "emb.weight.detach().numpy())) or a model's .safetensors (F32, F64, F16 or BF16; only the "
-      "header and the table are read). A file that starts with \\x93NUMPY or is named *.npy is "
-      "read as .npy, any other as .safetensors");
+      "emb.weight.detach().numpy())), a model's .safetensors (F32, F64, F16 or BF16; only the "
+      "header and the rows used are read), or a sharded checkpoint's "
+      "model.safetensors.index.json (the shards beside it). A file that starts with \\x93NUMPY "
+      "or is named *.npy is read as .npy, one named *.json as an index, any other as "
+      ".safetensors");
   app.add_option("--tensor", options.tensor_name,
-                 "the tensor of the .safetensors file to use as W (default: the only 2-D tensor "
-                 "named like an embedding table: wte.weight, model.embed_tokens.weight, ...)")
+                 "the tensor of the .safetensors file (or index) to use as W (default: the only "
+                 "2-D tensor named like an embedding table: wte.weight, "
+                 "model.embed_tokens.weight, ...)")
       ->needs(file);
   app.add_flag("--list-tensors", options.list_tensors,
-               "list the tensors of the .safetensors file (name, dtype, shape) and exit")
+               "list the tensors of the .safetensors file, or of every shard of an index (name, "
+               "dtype, shape), and exit")
       ->needs(file);
   seed->excludes(tf)->excludes(file);
   tf->excludes(file);
 }
 
-Table make_table(const TableOptions& options) {
-  return make_table(options, parse_ids(options.ids_text));
+Input make_input(const TableOptions& options) {
+  return make_input(options, parse_ids(options.ids_text));
 }
 
-Table make_table(const TableOptions& options, Ids ids) {
-  Table t;
+Input make_input(const TableOptions& options, Ids ids) {
+  Input t;
   t.ids = std::move(ids);
   const std::string& path = options.weights_file;
   if (!path.empty()) {
     t.kind = TableKind::file;
     if (is_npy_file(path)) {
       if (!options.tensor_name.empty()) npy_has_no_tensors("--tensor", path);
-      t.weight = load_npy(path);
+      t.weight = open_npy_table(open_file(path, "a .npy file"), default_limits, path + ": ");
       t.origin = "W loaded from " + path;
     } else {
-      SafetensorsTable table = load_safetensors_table(path, options.tensor_name);
-      t.weight = std::move(table.weight);
-      t.origin = "W loaded from " + path + ": tensor '" + table.entry.name + "', shape " +
+      const bool index = is_safetensors_index_name(path);
+      SafetensorsTable table = index ? load_indexed_table(path, options.tensor_name)
+                                     : load_safetensors_table(path, options.tensor_name);
+      t.weight = table.table;
+      const std::string shard =
+          index ? ", shard " + table.file.substr(table.file.find_last_of('/') + 1) : "";
+      t.origin = "W loaded from " + path + shard + ": tensor '" + table.entry.name + "', shape " +
                  shape_text(table.entry.shape) + ", " + dtype_conversion_text(table.entry.dtype);
     }
     t.vocab = t.weight.rows();
@@ -99,12 +108,12 @@ Table make_table(const TableOptions& options, Ids ids) {
     t.vocab = options.vocab ? *options.vocab : default_vocab(t.ids);
     if (options.tf_weights) {
       t.kind = TableKind::tf_fixed;
-      t.weight = tf_fixed_weights(t.vocab, options.dim);
+      t.weight = embedlab::Table(tf_fixed_weights(t.vocab, options.dim));
       t.origin = "the TensorFlow notebook's fixed weights: row i = 0.11 * i";
     } else {
       t.seed = options.seed;
       TorchGenerator gen(options.seed);
-      t.weight = init_embedding(gen, t.vocab, options.dim);
+      t.weight = embedlab::Table(init_embedding(gen, t.vocab, options.dim));
       t.origin = "torch.manual_seed(" + std::to_string(options.seed) + "); embedding = " +
                  "torch.nn.Embedding(" + std::to_string(t.vocab) + ", " +
                  std::to_string(options.dim) + ")";
@@ -114,12 +123,12 @@ Table make_table(const TableOptions& options, Ids ids) {
   return t;
 }
 
-void print_tensor_list(const TableOptions& options, std::ostream& out) {
-  const std::string& path = options.weights_file;
-  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
-  const SafetensorsHeader header = read_safetensors_header(path);
-  const auto candidates = embedding_table_candidates(header);
+namespace {
 
+// One file's tensors (name, dtype, shape), those named like an embedding table marked, and its
+// metadata.
+void print_tensors(const std::string& path, const SafetensorsHeader& header, std::ostream& out) {
+  const auto candidates = embedding_table_candidates(header);
   std::size_t name_width = 4, dtype_width = 5;
   for (const SafetensorsEntry& e : header.tensors) {
     name_width = std::max(name_width, e.name.size());
@@ -139,6 +148,37 @@ void print_tensor_list(const TableOptions& options, std::ostream& out) {
   }
   for (const auto& [key, value] : header.metadata)
     out << "__metadata__ " << key << ": " << value << "\n";
+}
+
+// The tensors of each shard of an index, read from their headers, in the order the index names
+// the shards.
+void print_index(const std::string& path, std::ostream& out) {
+  const SafetensorsIndex index = read_safetensors_index(path);
+  out << path << ": a sharded checkpoint's index, " << index.weight_map.size()
+      << (index.weight_map.size() == 1 ? " tensor" : " tensors") << " in " << index.shards.size()
+      << (index.shards.size() == 1 ? " shard" : " shards") << "\n";
+  for (const std::string& shard : index.shards) {
+    const std::string shard_file = shard_path(path, shard);
+    print_tensors(shard_file, read_safetensors_header(shard_file), out);
+  }
+  try {
+    const IndexedTable table = find_indexed_table(index);
+    out << "* the embedding table, " << table.tensor << " in " << table.shard << ": --weights "
+        << path << " loads it\n";
+  } catch (const InputError&) {
+    out << "* named like an embedding table, or none is: choose one with --tensor NAME\n";
+  }
+}
+
+}  // namespace
+
+void print_tensor_list(const TableOptions& options, std::ostream& out) {
+  const std::string& path = options.weights_file;
+  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
+  if (is_safetensors_index_name(path)) return print_index(path, out);
+  const SafetensorsHeader header = read_safetensors_header(path);
+  print_tensors(path, header, out);
+  const auto candidates = embedding_table_candidates(header);
   if (candidates.size() == 1)
     out << "* the embedding table: --weights " << path << " loads it\n";
   else if (candidates.empty())

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab::cli {
 
@@ -28,18 +29,19 @@ void add_table_options(CLI::App& app, TableOptions& options);
 
 enum class TableKind { seeded, tf_fixed, file };
 
-// The parsed ids, V, and the (V, d) table, validated.
-struct Table {
+// The parsed ids, V, and the (V, d) table, validated. A seeded or TensorFlow table is held in
+// memory; a file's rows are read where they lie, when a step needs them.
+struct Input {
   Ids ids;
   Index vocab = 0;
-  Matrix weight;
+  embedlab::Table weight{Matrix()};
   TableKind kind = TableKind::seeded;
   std::int64_t seed = 0;  // for TableKind::seeded
   std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
 };
-Table make_table(const TableOptions& options);
+Input make_input(const TableOptions& options);
 // The same for ids already read from options.ids_text (the train walk-through's batches, joined).
-Table make_table(const TableOptions& options, Ids ids);
+Input make_input(const TableOptions& options, Ids ids);
 
 // --list-tensors: the tensors of the --weights .safetensors file (name, dtype, shape), the
 // embedding table marked, and its metadata. Reads the header only.

@@ -138,11 +138,11 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
   const std::vector<Ids> batches = parse_batches(table_options.ids_text);
   Ids all;
   for (const Ids& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
-  const Table t = make_table(table_options, all);
+  const Input t = make_input(table_options, all);
   const Index d = t.weight.cols();
 
   std::optional<TorchGenerator> generator;
-  const Matrix initial = module_weight(t, o.padding_idx, generator);
+  const Matrix initial = module_weight(t, o.padding_idx, generator).to_matrix();
   SideBySideTraining training(initial, options);
 
   // Everything that can fail runs before anything is printed: the steps go to `text` first.

@@ -30,11 +30,12 @@ void add_gradient_options(CLI::App& command, GradientOptions& options) {
   file->excludes(seed);
 }
 
-Matrix module_weight(const Table& table, std::optional<Index> padding_idx,
-                     std::optional<TorchGenerator>& generator) {
-  if (table.kind != TableKind::seeded) return table.weight;
-  generator.emplace(table.seed);
-  return init_embedding(*generator, table.vocab, table.weight.cols(), padding_idx);
+embedlab::Table module_weight(const Input& input, std::optional<Index> padding_idx,
+                              std::optional<TorchGenerator>& generator) {
+  if (input.kind != TableKind::seeded) return input.weight;
+  generator.emplace(input.seed);
+  return embedlab::Table(
+      init_embedding(*generator, input.vocab, input.weight.cols(), padding_idx));
 }
 
 UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, Index cols,

@@ -24,8 +24,8 @@ void add_gradient_options(CLI::App& command, GradientOptions& options);
 // The module's weight: a seeded table is drawn again (padding row zeroed, as nn.Embedding and
 // nn.EmbeddingBag do) so that `generator` continues after it; other tables are used as they are
 // and leave `generator` empty.
-Matrix module_weight(const Table& table, std::optional<Index> padding_idx,
-                     std::optional<TorchGenerator>& generator);
+embedlab::Table module_weight(const Input& input, std::optional<Index> padding_idx,
+                              std::optional<TorchGenerator>& generator);
 
 struct UpstreamGradient {
   Matrix g;          // (rows, cols)

@@ -37,13 +37,25 @@ TensorStyle integer_style() {
   return s;
 }
 
+std::string format_gradient(const Gradient& g) {
+  return format_tensor(g.rows, g.cols,
+                       [&](Index i, Index j) { return g.has_row(i) ? g.at(i, j) : 0.0f; });
+}
+
+GradientViewOptions printed_rows(Index vocab, Index dim) {
+  GradientViewOptions view;
+  view.whole = false;
+  view.keep_rows = printed_indices(vocab, vocab, dim);
+  return view;
+}
+
 void print_step(std::ostream& out, const std::string& code, const std::string& result) {
   out << ">>> " << code << "\n" << result << "\n\n";
 }
 
 void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
                    const Matrix& actual, RoutePair pair) {
-  print_verdict(out, compared, grade_comparison(compare(expected, actual), expected, actual, pair));
+  print_verdict(out, compared, grade_comparison(expected, actual, pair));
 }
 
 void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict) {

@@ -5,6 +5,7 @@
 
 #include "embedlab/format.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/streamed.hpp"
 #include "embedlab/verdict.hpp"
 
 namespace embedlab::cli {
@@ -21,6 +22,12 @@ TensorStyle parameter_style();
 TensorStyle grad_fn_style(const std::string& name);
 // An integer tensor (F.one_hot's int64).
 TensorStyle integer_style();
+
+// A (V, d) gradient view as PyTorch prints it; its printed rows are among those it keeps (see
+// printed_rows), and a row it does not keep is +0.0 (a scatter-add's).
+std::string format_gradient(const Gradient& gradient);
+// The view of a (V, d) gradient that a printout needs: the rows it prints, never held whole.
+GradientViewOptions printed_rows(Index vocab, Index dim);
 
 // ">>> code", the result, a blank line.
 void print_step(std::ostream& out, const std::string& code, const std::string& result);

@@ -171,6 +171,79 @@ class ModelTables(Files):
         self.assertLess(peak, 512 << 20)
 
 
+class ShardedCheckpoints(Files):
+    """model.safetensors.index.json and its shards, as Hugging Face writes them."""
+    rng = np.random.default_rng(11)
+    table = (rng.standard_normal((5, 3)).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    WEIGHT_MAP = {"lm_head.weight": "model-00002-of-00002.safetensors",
+                  "model.embed_tokens.weight": "model-00001-of-00002.safetensors",
+                  "model.norm.weight": "model-00002-of-00002.safetensors"}
+
+    def checkpoint(self, shards=("model-00001-of-00002.safetensors",
+                                 "model-00002-of-00002.safetensors")):
+        contents = {
+            "model-00001-of-00002.safetensors": safetensors_bytes(
+                [("model.embed_tokens.weight", "BF16", self.table)]),
+            "model-00002-of-00002.safetensors": safetensors_bytes(
+                [("lm_head.weight", "F32", np.ones((5, 3), np.float32)),
+                 ("model.norm.weight", "F32", np.ones(3, np.float32))]),
+        }
+        for shard in shards:
+            self.write(shard, contents[shard])
+        return self.write("model.safetensors.index.json", json.dumps(
+            {"metadata": {"total_size": 94}, "weight_map": self.WEIGHT_MAP}).encode())
+
+    def test_the_index_names_the_shard_that_holds_the_table(self):
+        index = self.checkpoint()
+        shard = os.path.join(self.dir.name, "model-00001-of-00002.safetensors")
+        out = run("--weights", index, "--ids", "4,0,4")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn(f"# W loaded from {index}, shard model-00001-of-00002.safetensors: tensor "
+                      "'model.embed_tokens.weight', shape [5, 3], BF16 (bfloat16), converted to "
+                      "float32 exactly\n", out.stdout)
+        for block in torch_printout(torch_table("BF16", self.table), [4, 0, 4]):
+            self.assertIn(block, out.stdout)
+        # The shard alone is a .safetensors file like any other.
+        alone = run("--weights", shard, "--ids", "4,0,4")
+        self.assertEqual(alone.returncode, 0, alone.stderr)
+        self.assertEqual(alone.stdout.split("\n", 1)[1], out.stdout.split("\n", 1)[1])
+
+    def test_list_tensors_lists_every_shard(self):
+        index = self.checkpoint()
+        out = run("--weights", index, "--list-tensors")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertEqual(lines[0], f"{index}: a sharded checkpoint's index, 3 tensors in 2 shards")
+        self.assertTrue(lines[1].startswith(
+            os.path.join(self.dir.name, "model-00002-of-00002.safetensors") + ": 2 tensors"))
+        self.assertIn("* model.embed_tokens.weight  BF16   [5, 3]", out.stdout)
+        self.assertIn("  lm_head.weight     F32    [5, 3]", out.stdout)
+        self.assertEqual(lines[-1], "* the embedding table, model.embed_tokens.weight in "
+                         f"model-00001-of-00002.safetensors: --weights {index} loads it")
+
+    def test_a_missing_shard_a_table_in_no_shard_and_an_index_that_is_not_one(self):
+        index = self.checkpoint(shards=("model-00002-of-00002.safetensors",))
+        out = run("--weights", index)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(f"error: {index}: the index puts 'model.embed_tokens.weight' in the shard "
+                      "'model-00001-of-00002.safetensors', a file beside the index: cannot open "
+                      f"{os.path.join(self.dir.name, 'model-00001-of-00002.safetensors')}: "
+                      "No such file or directory", out.stderr)
+        out = run("--weights", index, "--tensor", "embed_tokens.weight")
+        self.assertIn(f"error: {index}: no shard holds a tensor named 'embed_tokens.weight': the "
+                      "index's weight_map has the close names 'model.embed_tokens.weight'",
+                      out.stderr)
+        out = run("--weights", index, "--tensor", "lm_head.weight", "--ids", "1")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.write("model.safetensors.index.json", b'{"metadata": {"total_size": 94}}')
+        out = run("--weights", index)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(f"error: {index}: not a safetensors index: it has no \"weight_map\"; a "
+                      "safetensors index (model.safetensors.index.json) is a JSON object whose "
+                      "\"weight_map\" maps each tensor's name to the file name of its shard",
+                      out.stderr)
+
+
 class BadFiles(Files):
     def check_error(self, content, *fragments, args=()):
         path = self.write("bad.safetensors", content)
@@ -230,9 +303,9 @@ class BadFiles(Files):
         self.check_error(safetensors_bytes([("bias", "F32", np.zeros(3, np.float32))]),
                          "tensor 'bias' has shape [3] (1-D)", args=("--tensor", "bias"))
         huge = with_header(json.dumps(
-            {"wte.weight": self.entry("BF16", (2_000_000, 1), (0, 4_000_000))}).encode(),
-            bytes(4_000_000))
-        self.check_error(huge, "the vocabulary size V = 2000000 is over the limit of 1048576")
+            {"wte.weight": self.entry("BF16", (5_000_000, 1), (0, 10_000_000))}).encode(),
+            bytes(10_000_000))
+        self.check_error(huge, "the vocabulary size V = 5000000 is over the limit of 4194304")
 
     def test_a_missing_name_lists_the_close_ones_and_several_candidates_are_listed(self):
         tensors = [("shared.weight", "F32", np.zeros((2, 2), np.float32)),

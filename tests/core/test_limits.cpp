@@ -6,14 +6,16 @@
 #include "embedlab/onehot.hpp"
 
 using Catch::Contains;
+using Catch::Equals;
+using embedlab::Argument;
 using embedlab::InputError;
 
 TEST_CASE("shapes over the limits are refused with the limit and the reason") {
-  CHECK_THROWS_WITH(embedlab::check_table_shape(2'000'000, 5),
-                    Contains("vocabulary size V = 2000000 is over the limit of 1048576"));
+  CHECK_THROWS_WITH(embedlab::check_table_shape(5'000'000, 5),
+                    Contains("vocabulary size V = 5000000 is over the limit of 4194304"));
   CHECK_THROWS_WITH(embedlab::check_table_shape(10, 100'000),
-                    Contains("embedding dimension d = 100000 is over the limit of 8192"));
-  CHECK_THROWS_WITH(embedlab::check_table_shape(1'000'000, 8192),
+                    Contains("embedding dimension d = 100000 is over the limit of 65536"));
+  CHECK_THROWS_WITH(embedlab::check_held_table(1'000'000, 8192),
                     Contains("the embedding table (V x d) would be 1000000 x 8192 floats") &&
                         Contains("over the limit of 67108864 floats (256 MiB)") &&
                         Contains("keeps memory bounded"));
@@ -25,10 +27,33 @@ TEST_CASE("shapes over the limits are refused with the limit and the reason") {
                     Contains("vocabulary size V must be at least 1, got -3"));
 }
 
+TEST_CASE("a table of any model's shape is within the limits: its rows are read when needed") {
+  // Gemma 3 (262144 x 1152), Llama 3.1 405B (128256 x 16384): V x d far over what is held whole.
+  CHECK_NOTHROW(embedlab::check_table_shape(262'144, 1152));
+  CHECK_NOTHROW(embedlab::check_table_shape(128'256, 16'384));
+  CHECK_NOTHROW(embedlab::check_table_shape(1 << 22, 1 << 16));
+  CHECK_FALSE(embedlab::fits_whole(128'256, 16'384));
+  CHECK(embedlab::fits_whole(50'257, 768));
+  CHECK_THROWS_WITH(embedlab::check_held_table(128'256, 16'384),
+                    Contains("the embedding table (V x d) would be 128256 x 16384 floats"));
+}
+
+TEST_CASE("one wording for too many of anything, placed by argument") {
+  CHECK_THROWS_WITH(embedlab::check_count(70'000, Argument::offsets, "bags"),
+                    Equals("too many bags: 70000 given, at most 65536 are accepted at once"));
+  CHECK_NOTHROW(embedlab::check_count(65'536, Argument::offsets, "bags"));
+  try {
+    embedlab::check_count(3, Argument::per_sample_weights, "per_sample_weights", {2});
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.argument() == Argument::per_sample_weights);
+  }
+}
+
 TEST_CASE("limits are checked before the one-hot matrix is allocated") {
-  // 65536 x 1048576 floats would be 256 GiB: reaching the allocation would crash the test.
+  // 65536 x 4194304 floats would be 1 TiB: reaching the allocation would crash the test.
   embedlab::Ids ids(65536, 0);
-  CHECK_THROWS_AS(embedlab::one_hot(ids, 1 << 20), InputError);
+  CHECK_THROWS_AS(embedlab::one_hot(ids, 1 << 22), InputError);
 }
 
 TEST_CASE("results are bounded too: 65536 ids of a 8192-wide table would be 2 GiB") {
@@ -41,6 +66,7 @@ TEST_CASE("results are bounded too: 65536 ids of a 8192-wide table would be 2 Gi
 TEST_CASE("custom limits apply") {
   embedlab::Limits small;
   small.max_elements = 100;
-  CHECK_NOTHROW(embedlab::check_table_shape(10, 10, small));
-  CHECK_THROWS_WITH(embedlab::check_table_shape(10, 11, small), Contains("over the limit of 100"));
+  CHECK_NOTHROW(embedlab::check_held_table(10, 10, small));
+  CHECK_THROWS_WITH(embedlab::check_held_table(10, 11, small), Contains("over the limit of 100"));
+  CHECK_NOTHROW(embedlab::check_table_shape(10, 11, small));
 }

@@ -15,6 +15,7 @@
 #include "embedlab/float_bits.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
+#include "safetensors_builder.hpp"
 #include "same_bits.hpp"
 
 using namespace std::string_literals;
@@ -28,24 +29,12 @@ using embedlab::InputError;
 using embedlab::Matrix;
 using embedlab::SafetensorsEntry;
 using embedlab::SafetensorsHeader;
+using embedlab::test::entry;
+using embedlab::test::message_of;
+using embedlab::test::safetensors_file;
 using embedlab::test::same_bits;
 
 namespace {
-
-// A .safetensors file put together by hand from the format description: the JSON's length as
-// 8 little-endian bytes, the JSON, the data.
-std::string safetensors_file(const std::string& json, const std::string& data = "") {
-  std::string out;
-  for (int b = 0; b < 8; ++b) out += static_cast<char>((json.size() >> (8 * b)) & 0xff);
-  return out + json + data;
-}
-
-// One header entry: "name": {"dtype": ..., "shape": [...], "data_offsets": [begin, end]}.
-std::string entry(const std::string& name, const std::string& dtype, const std::string& shape,
-                  std::uint64_t begin, std::uint64_t end) {
-  return "\"" + name + "\": {\"dtype\": \"" + dtype + "\", \"shape\": " + shape +
-         ", \"data_offsets\": [" + std::to_string(begin) + ", " + std::to_string(end) + "]}";
-}
 
 SafetensorsHeader header_of(const std::string& file) {
   return embedlab::parse_safetensors_header(file, file.size());
@@ -56,17 +45,6 @@ Matrix table_of(const std::string& file, const std::string& name = "") {
   const SafetensorsHeader header = header_of(file);
   const SafetensorsEntry& e = embedlab::choose_embedding_table(header, name);
   return embedlab::convert_safetensors_table(e, file.substr(e.begin, e.end - e.begin));
-}
-
-// The message of the InputError that f throws, which must be about the weights.
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    CHECK(e.argument() == Argument::weights);
-    return e.what();
-  }
-  return "no error";
 }
 
 std::string header_error(const std::string& file) {
@@ -308,21 +286,24 @@ TEST_CASE("the chosen tensor must be a table: 2-D, a float dtype, not empty, wit
 
 TEST_CASE("a table over the limits is refused before any of its bytes is read") {
   // Only the header is given; the file is said to be long enough for the data.
-  const std::string json = "{" + entry("wte.weight", "BF16", "[2000000, 4]", 0, 16000000) + "}";
+  const std::string json = "{" + entry("wte.weight", "BF16", "[5000000, 4]", 0, 40000000) + "}";
   const std::string head = safetensors_file(json);
-  const auto error = [&](const embedlab::Limits& limits) {
-    return message_of([&] {
-      const SafetensorsHeader h = embedlab::parse_safetensors_header(head, head.size() + 16000000);
-      embedlab::choose_embedding_table(h, "", limits);
-    });
-  };
-  CHECK(error(embedlab::default_limits) ==
-        "tensor 'wte.weight' [2000000, 4]: the vocabulary size V = 2000000 is over the limit of "
-        "1048576");
+  const SafetensorsHeader h = embedlab::parse_safetensors_header(head, head.size() + 40000000);
+  CHECK(message_of([&] { embedlab::choose_embedding_table(h); }) ==
+        "tensor 'wte.weight' [5000000, 4]: the vocabulary size V = 5000000 is over the limit of "
+        "4194304");
+  // A table is read where it lies, so its size is no limit; held whole, it is.
   embedlab::Limits small;
   small.max_elements = 10;
-  small.max_vocab = 1 << 22;
-  CHECK_THAT(error(small), Contains("2000000 x 4 floats, over the limit of 10 floats"));
+  small.max_vocab = 1 << 23;
+  CHECK(embedlab::choose_embedding_table(h, "", small).name == "wte.weight");
+  CHECK_THAT(message_of([&] {
+               embedlab::convert_safetensors_table(embedlab::choose_embedding_table(h, "", small),
+                                                   std::string(40000000, '\0'), small);
+             }),
+             Equals("tensor 'wte.weight' [5000000, 4]: the embedding table (V x d) would be "
+                    "5000000 x 4 floats, over the limit of 10 floats (0 MiB) that keeps memory "
+                    "bounded"));
 }
 
 TEST_CASE("the table's bytes must be the ones its entry names") {
@@ -401,9 +382,10 @@ TEST_CASE("a table larger than the reader's block of bytes is read in several bl
   }
   const embedlab::SafetensorsTable t = embedlab::load_safetensors_table(path);
   std::remove(path.c_str());
-  REQUIRE(t.weight.rows() == rows);
-  REQUIRE(t.weight.cols() == cols);
-  CHECK(std::memcmp(t.weight.data(), data.data(), data.size()) == 0);
+  const Matrix w = t.table.to_matrix();
+  REQUIRE(w.rows() == rows);
+  REQUIRE(w.cols() == cols);
+  CHECK(std::memcmp(w.data(), data.data(), data.size()) == 0);
 }
 
 TEST_CASE("the header length must be within the file and the format's limit") {
@@ -550,8 +532,8 @@ TEST_CASE("load_safetensors_table reads a file on disk and names its path in err
   const embedlab::SafetensorsTable t = embedlab::load_safetensors_table(path);
   CHECK(t.entry.name == "model.embed_tokens.weight");
   CHECK(t.entry.dtype == "BF16");
-  REQUIRE(t.weight.cols() == 2);
-  CHECK(t.weight(0, 1) == -2.0f);
+  REQUIRE(t.table.cols() == 2);
+  CHECK(t.table.to_matrix()(0, 1) == -2.0f);
   CHECK(embedlab::read_safetensors_header(path).tensors.size() == 1);
   CHECK(message_of([&] { embedlab::load_safetensors_table(path, "wte"); }) ==
         path +
@@ -597,8 +579,9 @@ TEST_CASE("a table at the end of a 2 GiB file costs the header and the table, no
   // A buffered stream reads in blocks of a few KiB; the whole file would be 2 GiB.
   CHECK(read >= head.size() + table.size());
   CHECK(read < (1u << 20));
-  CHECK(t.weight(0, 1) == -2.0f);
-  CHECK(t.weight(1, 2) == 3.0f);
+  const Matrix w = t.table.to_matrix();
+  CHECK(w(0, 1) == -2.0f);
+  CHECK(w(1, 2) == 3.0f);
 }
 
 #ifdef EMBEDLAB_SAFETENSORS_REFERENCE_DIR
@@ -660,7 +643,8 @@ TEST_CASE("every table of every float dtype has PyTorch's float32 bits", "[.torc
     INFO(name);
     const embedlab::SafetensorsTable t =
         embedlab::load_safetensors_table(kReference + "dtypes.safetensors", name);
-    CHECK(same_bits(t.weight, torch_values("dtypes", name, t.weight.rows(), t.weight.cols())));
+    CHECK(same_bits(t.table.to_matrix(),
+                    torch_values("dtypes", name, t.table.rows(), t.table.cols())));
   }
 }
 
@@ -669,7 +653,7 @@ TEST_CASE("all 65536 F16 and all 65536 BF16 bit patterns have PyTorch's float32 
     INFO(name);
     const embedlab::SafetensorsTable t =
         embedlab::load_safetensors_table(kReference + "halves.safetensors", name);
-    CHECK(same_bits(t.weight, torch_values("halves", name, 256, 256)));
+    CHECK(same_bits(t.table.to_matrix(), torch_values("halves", name, 256, 256)));
   }
   // The same patterns saved by NumPy as '<f2'.
   CHECK(same_bits(embedlab::load_npy(kReference + "every_f16.npy"),

@@ -61,10 +61,10 @@ describe('bad input', () => {
     ['an empty entry', '#ids', '2,,3', 'ids-error', 'empty entry: the comma at character 3 has no id before it'],
     ['V that is not a number', '#vocab', 'four', 'vocab-error', 'the vocabulary size V must be a whole number, got "four"'],
     ['V = 0', '#vocab', '0', 'vocab-error', 'the vocabulary size V must be at least 1, got 0'],
-    ['V over the limit', '#vocab', '2000000', 'vocab-error', 'the vocabulary size V = 2000000 is over the limit of 1048576'],
+    ['V over the limit', '#vocab', '5000000', 'vocab-error', 'the vocabulary size V = 5000000 is over the limit of 4194304'],
     ['d = 0', '#dim', '0', 'dim-error', 'the embedding dimension d must be at least 1, got 0'],
     ['d that is not a whole number', '#dim', '2.5', 'dim-error', 'the embedding dimension d must be a whole number, got "2.5"'],
-    ['d over the limit', '#dim', '9000', 'dim-error', 'the embedding dimension d = 9000 is over the limit of 8192'],
+    ['d over the limit', '#dim', '70000', 'dim-error', 'the embedding dimension d = 70000 is over the limit of 65536'],
     ['a seed that is not a number', '#seed', '12a', 'seed-error', 'the seed must be a whole number, got "12a"'],
   ];
   for (const [name, field, text, errorId, message] of cases) {
@@ -129,7 +129,7 @@ describe('bad input', () => {
     const { page } = env;
     await page.fill('#ids', '2, 99999999');
     await expectError('ids-error', 'token 2 is 99999999: the vocabulary size max(ids) + 1 = ' +
-      '100000000 would be over the limit of 1048576 rows; use a smaller id');
+      '100000000 would be over the limit of 4194304 rows; use a smaller id');
     assert.equal(await page.getAttribute('#vocab', 'aria-invalid'), null);
     assert.equal(await page.getAttribute('#dim', 'aria-invalid'), null);
     assert.equal(await errorText(page, 'vocab-error'), '');
@@ -181,8 +181,8 @@ describe('bad input', () => {
 
   test('the hints under V and d state the limits', async () => {
     const { page } = env;
-    assert.match(await page.textContent('#vocab-hint'), /At most 1,048,576\./);
-    assert.match(await page.textContent('#dim-hint'), /At most 8,192\./);
+    assert.match(await page.textContent('#vocab-hint'), /At most 4,194,304\./);
+    assert.match(await page.textContent('#dim-hint'), /At most 65,536\./);
   });
 
   test('a list being typed turns red only after a pause or on leaving the field', async () => {

@@ -176,7 +176,7 @@ test('embeddingRenorm scales rows over max_norm in a copy and names them', () =>
 
 test('limits are the core defaults', () => {
   assert.deepEqual({ ...lab.limits },
-                   { maxIds: 65536, maxVocab: 1 << 20, maxDim: 8192, maxElements: 1 << 26 });
+                   { maxIds: 65536, maxVocab: 1 << 22, maxDim: 1 << 16, maxElements: 1 << 26 });
 });
 
 test('core errors are EmbedlabError with the core message', () => {
@@ -187,7 +187,8 @@ test('core errors are EmbedlabError with the core message', () => {
   throwsEmbedlab(() => lab.lookup(W, [2, 4]),
                  /^index out of range in self: id 4 at position 2 is not below the vocabulary size V = 4/);
   throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
-  throwsEmbedlab(() => lab.seededTable(1, 2 ** 21, 4), /vocabulary size V = 2097152 is over the limit/);
+  throwsEmbedlab(() => lab.seededTable(1, 2 ** 23, 4), /vocabulary size V = 8388608 is over the limit/);
+  throwsEmbedlab(() => lab.seededTable(1, 2 ** 21, 64), /the embedding table \(V x d\) would be 2097152 x 64 floats/);
   throwsEmbedlab(() => lab.npyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
 });
 

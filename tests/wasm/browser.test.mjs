@@ -99,3 +99,66 @@ test('a module Web Worker imports the module too', async () => {
   assert.deepEqual(result, expected);
   assert.deepEqual(problems, []);
 });
+
+// Runs in a module worker: a File read lazily through a table handle, FileReaderSync on
+// File.slice for each range, the product a block per step with progress.
+async function readFileTable(wrapperUrl, file) {
+  const { loadEmbedlab } = await import(wrapperUrl);
+  const lab = await loadEmbedlab();
+  let reads = 0;
+  let bytes = 0;
+  const reader = new FileReaderSync();
+  const source = {
+    size: file.size,
+    read(offset, length) {
+      reads += 1;
+      bytes += length;
+      return new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + length)));
+    },
+  };
+  const table = lab.openSafetensorsTable(source);
+  const rows = table.lookup([1, 19999]);
+  const afterLookup = { reads, bytes };
+  const run = table.startProduct([1, 19999], { blockRows: 4096 });
+  const steps = [];
+  while (!run.done) steps.push(run.step().rowsDone);
+  const { comparison } = run.result();
+  run.delete();
+  table.delete();
+  return { inMemory: table.inMemory, first: [rows.data[0], rows.data[256]], afterLookup, steps,
+           identical: comparison.identical, bytes };
+}
+
+test('a module Web Worker reads a File lazily through a table handle', async () => {
+  const wrapperUrl = new URL('embedlab/embedlab.mjs', server.url).href;
+  const result = await page.evaluate(([source, url]) => new Promise((resolve, reject) => {
+    // 20000 x 256 float32 (20 MB, over what a table holds in memory): row i is all i.
+    const [rows, cols] = [20000, 256];
+    let json = JSON.stringify({ 'wte.weight': { dtype: 'F32', shape: [rows, cols], data_offsets: [0, rows * cols * 4] } });
+    json += ' '.repeat((8 - (json.length % 8)) % 8);
+    const head = new Uint8Array(8 + json.length);
+    new DataView(head.buffer).setBigUint64(0, BigInt(json.length), true);
+    head.set(new TextEncoder().encode(json), 8);
+    const values = new Float32Array(rows * cols).map((_, k) => Math.floor(k / cols));
+    const file = new File([head, values], 'model.safetensors');
+    const code = `const readFileTable = ${source};\n` +
+                 'onmessage = (event) => readFileTable(event.data.url, event.data.file)' +
+                 '.then((r) => postMessage(r), (e) => postMessage({ failed: String(e && e.stack || e) }));';
+    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })),
+                              { type: 'module' });
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => reject(new Error(event.message));
+    worker.postMessage({ url, file });
+  }), [readFileTable.toString(), wrapperUrl]);
+  assert.deepEqual(result, {
+    inMemory: false,
+    first: [1, 19999],
+    // The header (its length, then itself) and the two rows, nothing else.
+    afterLookup: { reads: 4, bytes: result.afterLookup.bytes },
+    steps: [4096, 8192, 12288, 16384, 20000],
+    identical: true,
+    bytes: result.afterLookup.bytes + 2 * 1024 + 20000 * 1024,
+  });
+  assert.ok(result.afterLookup.bytes < 8 + 200 + 2 * 1024, `the lookup read ${result.afterLookup.bytes} bytes`);
+  assert.deepEqual(problems, []);
+});

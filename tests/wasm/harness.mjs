@@ -1,5 +1,6 @@
 // What the WASM tests share: loading the built module from the site folder, the native reference
 // driver, and the encoding that lets both sides' results be compared bit for bit.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,16 @@ export async function importEmbedlab() {
                     '(cmake --preset wasm && cmake --build --preset wasm)');
   }
   return import(pathToFileURL(wrapper).href);
+}
+
+// f must throw the module's EmbedlabError, its message matching pattern, about `argument`.
+export function assertThrowsEmbedlab(EmbedlabError, f, pattern, argument) {
+  assert.throws(f, (error) => {
+    assert.ok(error instanceof EmbedlabError, `${error} is not an EmbedlabError`);
+    assert.match(error.message, pattern);
+    assert.equal(error.argument, argument);
+    return true;
+  });
 }
 
 export function hex(bytes) {
@@ -74,7 +85,12 @@ export function runNative(cases) {
 // The same result shapes as native_reference prints, from the JS API.
 // embeddingBagBackward's cases give W in place of forward and vocab (the forward is run first).
 // safetensorsTable's give the blocks of the table's bytes to read, in order.
+// A table handle's opener is given the ids its lookup and product run with, last.
 const adapters = {
+  openSeededTable: (lab, seed, vocab, dim, ids) => tableRun(lab.openSeededTable(seed, vocab, dim), ids),
+  openTfTable: (lab, vocab, dim, ids) => tableRun(lab.openTfTable(vocab, dim), ids),
+  openNpyTable: (lab, bytes, ids) => tableRun(lab.openNpyTable(bytes), ids),
+  openSafetensorsTable: (lab, file, name, ids) => tableRun(lab.openSafetensorsTable(memorySource(file), name), ids),
   embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
     lab.embeddingBagBackward(ids, offsets, G, lab.embeddingBag(W, ids, offsets, options), W.rows,
                              options),
@@ -90,6 +106,26 @@ const adapters = {
   },
 };
 
+// A file's bytes as a table source, read a range at a time.
+export function memorySource(bytes) {
+  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
+}
+
+// What native_reference prints for a table: its description, lookup, product (a 3 x 4 heatmap of
+// W gathered on the way, blocks of 512 rows) and comparison.
+function tableRun(table, ids) {
+  try {
+    const { lookup, product, comparison, heatmap } =
+        table.product(ids, { blockRows: 512, heatmap: { rows: 3, cols: 4 } });
+    const { rows, cols, dtype, name, conversion, inMemory, storedBytes } = table;
+    return { tableRun: { info: { rows, cols, dtype, name, conversion, inMemory, storedBytes },
+                         lookup: matrixText(lookup), product: matrixText(product),
+                         comparison: comparisonText(comparison), heatmap: matrixText(heatmap) } };
+  } finally {
+    table.delete();
+  }
+}
+
 export function runWasm(lab, EmbedlabError, [op, ...args]) {
   let result;
   try {
@@ -103,6 +139,8 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (typeof result === 'string') return { string: result };
   if (typeof result === 'boolean') return { boolean: result };
   if ('tensors' in result) return { header: result };
+  if ('tableRun' in result) return result;
+  if ('weightMap' in result) return { index: result };
   if ('table' in result) return result;  // safetensorsTable's adapter
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };

@@ -9,12 +9,14 @@
 // null options left out; a list of byte strings as a comma list of hex). embeddingBagBackward
 // takes W in place of forward and vocab, and runs embedding_bag for the forward;
 // safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
-// in blocks, and reads them in order as a caller of the WASM reader does.
+// in blocks, and reads them in order as a caller of the WASM reader does. A table handle's
+// opener (openSeededTable, ...) takes its own arguments and then the ids its lookup and
+// product run with (table_run_json).
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
 // {"strings": [...]},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
-// {"header": {...}}, {"table": {...}}, or
+// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, {"index": {...}}, or
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
 #include <cinttypes>
@@ -30,6 +32,7 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/verdict.hpp"
 #include "embedlab/embedding_bag.hpp"
+#include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
@@ -41,7 +44,10 @@
 #include "embedlab/onehot.hpp"
 #include "embedlab/routes.hpp"
 #include "embedlab/safetensors.hpp"
+#include "embedlab/safetensors_index.hpp"
 #include "embedlab/sample_weights.hpp"
+#include "embedlab/streamed.hpp"
+#include "embedlab/table.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
@@ -210,7 +216,7 @@ std::string graded_json(const Matrix& expected, const Matrix& actual, RoutePair 
   const Comparison c = compare(expected, actual);
   const std::string counts = compare_json(c);
   return counts.substr(0, counts.size() - 1) + ", \"grade\": " +
-         grade_json(grade_comparison(c, expected, actual, pair)) + "}";
+         grade_json(grade_comparison(expected, actual, pair)) + "}";
 }
 
 std::string header_json(const SafetensorsHeader& header) {
@@ -247,6 +253,7 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
                        const std::string& name, const std::string& blocks) {
   const SafetensorsHeader header = parse_safetensors_header(header_bytes, file_size);
   const SafetensorsEntry& e = choose_embedding_table(header, name);
+  check_held_safetensors_table(e);
   const Index row_bytes = safetensors_row_bytes(e);
   Matrix table(e.shape[0], e.shape[1]);
   std::string rows_read = "[";
@@ -263,6 +270,28 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
          ", \"rowBytes\": " + std::to_string(row_bytes) + ", \"conversion\": " +
          json_string(dtype_conversion_text(e.dtype)) + ", \"rowsRead\": " + rows_read +
          "], \"weight\": " + matrix_json(table) + "}}";
+}
+
+// A table handle's run as the JS harness makes it: its description, its lookup, its product
+// streamed in blocks of 512 rows with a 3 x 4 heatmap of W, and their comparison.
+std::string table_run_json(const Table& t, const std::string& name, const Ids& ids) {
+  const Matrix rows = lookup(t, ids);
+  StreamOptions options;
+  options.block_rows = 512;
+  options.downsample_height = 3;
+  options.downsample_width = 4;
+  StreamedProduct product(t, one_hot_encoding(ids, t.rows()), options);
+  product.run();
+  const std::string dtype(stored_float_name(t.dtype()));
+  return "{\"tableRun\": {\"info\": {\"rows\": " + std::to_string(t.rows()) +
+         ", \"cols\": " + std::to_string(t.cols()) + ", \"dtype\": " + json_string(dtype) +
+         ", \"name\": " + (name.empty() ? "null" : json_string(name)) +
+         ", \"conversion\": " + json_string(dtype_conversion_text(dtype)) +
+         ", \"inMemory\": " + (t.in_memory() ? "true" : "false") +
+         ", \"storedBytes\": " + u64_json(t.stored_bytes()) + "}, \"lookup\": " +
+         matrix_json(rows) + ", \"product\": " + matrix_json(product.result()) +
+         ", \"comparison\": " + graded_json(rows, product.result(), RoutePair::lookup) +
+         ", \"heatmap\": " + matrix_json(product.downsample()) + "}}";
 }
 
 std::string run(const std::vector<std::string>& a) {
@@ -370,6 +399,37 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "safetensorsHeader")
     return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
+  if (op == "safetensorsIndex") {
+    const SafetensorsIndex index = parse_safetensors_index(from_hex(a.at(1)));
+    std::string map = "[", shards = "[", table = "null", error = "null";
+    for (const auto& [tensor, shard] : index.weight_map)
+      map += std::string(map.size() > 1 ? ", " : "") + "[" + json_string(tensor) + ", " +
+             json_string(shard) + "]";
+    for (const std::string& shard : index.shards)
+      shards += std::string(shards.size() > 1 ? ", " : "") + json_string(shard);
+    try {
+      const IndexedTable found = find_indexed_table(index, from_hex(a.at(2)));
+      table = "{\"tensor\": " + json_string(found.tensor) + ", \"shard\": " + json_string(found.shard) + "}";
+    } catch (const InputError& e) {
+      error = json_string(e.what());
+    }
+    return "{\"index\": {\"weightMap\": " + map + "], \"shards\": " + shards +
+           "], \"table\": " + table + ", \"tableError\": " + error + "}}";
+  }
+  if (op == "openSeededTable") {
+    TorchGenerator gen(std::stoll(a.at(1)));
+    return table_run_json(Table(init_embedding(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))), "",
+                          ids_of(a.at(4)));
+  }
+  if (op == "openTfTable")
+    return table_run_json(Table(tf_fixed_weights(std::stoll(a.at(1)), std::stoll(a.at(2)))), "",
+                          ids_of(a.at(3)));
+  if (op == "openNpyTable")
+    return table_run_json(open_npy_table(memory_source(from_hex(a.at(1)))), "", ids_of(a.at(2)));
+  if (op == "openSafetensorsTable") {
+    const SafetensorsTable t = open_safetensors_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
+    return table_run_json(t.table, t.entry.name, ids_of(a.at(3)));
+  }
   throw std::runtime_error("unknown case " + op);
 }
 

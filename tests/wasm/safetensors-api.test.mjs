@@ -9,19 +9,13 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { safetensors, safetensorsFile } from './cases.mjs';
-import { importEmbedlab } from './harness.mjs';
+import { assertThrowsEmbedlab, importEmbedlab } from './harness.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
 
-function throwsEmbedlab(f, pattern, argument) {
-  assert.throws(f, (error) => {
-    assert.ok(error instanceof EmbedlabError, `${error} is not an EmbedlabError`);
-    assert.match(error.message, pattern);
-    assert.equal(error.argument, argument);
-    return true;
-  });
-}
+const throwsEmbedlab = (f, pattern, argument) =>
+  assertThrowsEmbedlab(EmbedlabError, f, pattern, argument);
 
 const u2 = (values) => new Uint8Array(Uint16Array.from(values).buffer);
 const f4 = (values) => new Uint8Array(Float32Array.from(values).buffer);

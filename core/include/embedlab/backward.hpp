@@ -12,6 +12,7 @@
 
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/streamed.hpp"
 
 namespace embedlab {
 
@@ -30,6 +31,13 @@ struct EmbeddingOptions {
 Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab,
                           const EmbeddingOptions& options = {},
                           const Limits& limits = default_limits);
+
+// The same gradient as a view (streamed.hpp): whole when it fits the limits, else the rows the
+// ids name (and those `view` keeps) and a summary; for any V within the limits.
+Gradient embedding_backward_view(const Ids& ids, const Matrix& grad_output, Index vocab,
+                                 const EmbeddingOptions& options = {},
+                                 const GradientViewOptions& view = {},
+                                 const Limits& limits = default_limits);
 
 // The checks embedding_backward runs before any arithmetic, with its messages; other backends
 // (CUDA) run them before touching their device. Returns the padding row in [0, vocab), or -1.

@@ -23,4 +23,16 @@ Comparison compare(const Matrix& expected, const Matrix& actual);
 // The check compare() runs first: an InputError (Argument::compared) unless the shapes agree.
 void check_comparable(const Matrix& expected, const Matrix& actual);
 
+// compare() a piece at a time, for results made in blocks (streamed.hpp): the same counts and
+// verdict as comparing them whole.
+class Comparer {
+ public:
+  // The next `count` elements of each result.
+  void add(const float* expected, const float* actual, Index count);
+  Comparison result() const;
+
+ private:
+  Comparison c_;
+};
+
 }  // namespace embedlab

@@ -11,8 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "embedlab/encoding.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/streamed.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -48,14 +51,25 @@ struct BagOutput {
 BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
                         const BagOptions& options = {},
                         const Limits& limits = default_limits);
+// The same from a table handle: reads the rows the bags name, each once, and nothing else.
+BagOutput embedding_bag(const Table& weight, const Ids& ids, const Ids& offsets,
+                        const BagOptions& options = {},
+                        const Limits& limits = default_limits);
 
-// The multi-hot matrix M (B, V) whose product with W gives the sum or mean bags (see above).
-// Throws InputError for mode max.
+// The multi-hot matrix M (B, V) whose product with W gives the sum or mean bags (see above), by
+// its entries: M(b, v) adds the weights of id v in bag b from +0.0 in position order (1 each
+// without per_sample_weights), and for mean is then divided by float(the bag's size). Throws
+// InputError for mode max.
+Encoding bag_encoding(const Ids& ids, const Ids& offsets, Index vocab,
+                      const BagOptions& options = {}, const Limits& limits = default_limits);
+// The same matrix whole, within limits.max_elements.
 Matrix bag_matrix(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options = {},
                   const Limits& limits = default_limits);
 
 // M (B, V) @ W (V, d) as a real dense GEMM added onto +0.0, as torch.mm computes it: an empty
-// bag's row is +0.0 (a sum of 0 * (negative) products alone would be -0.0).
+// bag's row is +0.0 (a sum of 0 * (negative) products alone would be -0.0). The GEMM is
+// onehot_product's (a fixed blocking, so that the product streamed through a table gives the
+// same bits); a bag of three or more rows rounds as its blocking adds them.
 Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits = default_limits);
 
 // dL/dW (V, d) for an upstream gradient G (B, d) of the bags. sum and mean: each id's rows are
@@ -71,5 +85,12 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
                               const BagOutput& forward, Index vocab,
                               const BagOptions& options = {},
                               const Limits& limits = default_limits);
+// The same gradient as a view (streamed.hpp): whole when it fits the limits, else the rows the
+// bags reach (and those `view` keeps) and a summary; for any V within the limits.
+Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets,
+                                     const Matrix& grad_output, const BagOutput& forward,
+                                     Index vocab, const BagOptions& options = {},
+                                     const GradientViewOptions& view = {},
+                                     const Limits& limits = default_limits);
 
 }  // namespace embedlab

@@ -1,9 +1,11 @@
 #pragma once
 // Printing matrices the way PyTorch prints tensors, so output can be read next to a notebook.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -37,5 +39,17 @@ std::string count_text(Index n);
 // digits that read back exactly; scientific below 1e-4 and from 1e16 ("1e-05", "1e+16"), else
 // fixed with at least one decimal ("0.1", "-1.0"); "nan", "inf", "-inf".
 std::string python_float_text(double value);
+
+// The same for a (rows, cols) tensor that is not held whole: at(i, j) is read for the elements
+// printed only (all of them up to 1000, else the first and last 3 rows and columns).
+std::string format_tensor(Index rows, Index cols, const std::function<float(Index, Index)>& at,
+                          const TensorStyle& style = {});
+// The rows (or columns) of a (rows, cols) tensor that format_tensor prints, ascending.
+std::vector<Index> printed_indices(Index size, Index rows, Index cols);
+
+// A table's printing, reading only the rows printed; `transposed` prints W.T (d, V), as
+// nn.Linear holds the same parameters.
+std::string format_tensor(const Table& table, const TensorStyle& style = {},
+                          bool transposed = false);
 
 }  // namespace embedlab

@@ -26,6 +26,9 @@ std::vector<Ids> parse_batches(std::string_view text, const Limits& limits = def
 // V = 4 (valid ids are 0..3)".
 void check_ids(const Ids& ids, Index vocab);
 
+// The ids in ascending order, each once: the rows of W that they name.
+Ids distinct_ids(Ids ids);
+
 // How often each id in [0, vocab) occurs: the divisor of scale_grad_by_freq. ids are checked.
 std::vector<Index> id_counts(const Ids& ids, Index vocab);
 

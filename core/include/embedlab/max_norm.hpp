@@ -3,6 +3,7 @@
 // exceeds max_norm is scaled down in place (torch.embedding_renorm_), so W itself changes.
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -20,6 +21,10 @@ float row_norm(const float* row, Index dim, double norm_type = 2.0);
 // the product in float, as in PyTorch. Validates ids against W and requires max_norm > 0 and
 // norm_type > 0 (both finite, except norm_type = inf). Returns the rows that were scaled.
 Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type = 2.0,
+                     const Limits& limits = default_limits);
+// The same on a table handle: reads the rows the ids name and replaces those it scales
+// (Table::with_rows).
+Ids embedding_renorm(Table& weight, const Ids& ids, double max_norm, double norm_type = 2.0,
                      const Limits& limits = default_limits);
 
 }  // namespace embedlab

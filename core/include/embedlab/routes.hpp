@@ -3,6 +3,7 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -14,5 +15,7 @@ struct Routes {
 
 // Both routes for ids into weight (V, d), and how they compare. Validates like lookup().
 Routes both_routes(const Matrix& weight, const Ids& ids, const Limits& limits = default_limits);
+// The same from a table handle, the product streamed through it (streamed.hpp): the same bits.
+Routes both_routes(const Table& weight, const Ids& ids, const Limits& limits = default_limits);
 
 }  // namespace embedlab

@@ -1,8 +1,9 @@
 #pragma once
 // .safetensors files (Hugging Face's format), such as a model's model.safetensors. Only the header
-// and the one tensor wanted are ever read, so a 5 GB file costs its table's bytes: a caller reads
-// the first 8 bytes, then the header, then the table's byte range (natively with seekg, in the
-// browser with File.slice), and hands each piece to the step below.
+// and the rows of the one tensor wanted that a computation needs are ever read, so a 5 GB file
+// costs a few of its rows: the file is a ByteSource (byte_source.hpp) read a range at a time, the
+// first 8 bytes, then the header, then rows of the table as a Table reads them (table.hpp). The
+// steps below also take the pieces from a caller that reads them itself.
 //
 // The format: N, the header's length, as a little-endian uint64; N bytes of JSON mapping each
 // tensor's name to {"dtype": "BF16", "shape": [V, d], "data_offsets": [begin, end]}, the offsets
@@ -16,8 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "embedlab/byte_source.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 
 namespace embedlab {
 
@@ -66,9 +69,15 @@ const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
 
 // Step 3: the table's values as float32, from its bytes (the file's [entry.begin, entry.end)).
 // F16 and BF16 convert exactly (a NaN comes back quiet, as PyTorch's .float() gives it), F64 is
-// rounded and must fit in float32. Checks the entry as choose_embedding_table does first.
+// rounded and must fit in float32. Checks the entry as choose_embedding_table does first, and
+// that the table can be held whole (limits.max_elements).
 Matrix convert_safetensors_table(const SafetensorsEntry& entry, std::string_view bytes,
                                  const Limits& limits = default_limits);
+
+// For a caller that converts the table whole (convert_safetensors_table, a reader of every row):
+// that its V x d float32 values fit limits.max_elements. The message names the tensor.
+void check_held_safetensors_table(const SafetensorsEntry& entry,
+                                  const Limits& limits = default_limits);
 
 // Step 3 in pieces, so that a caller need never hold all of a table's bytes beside the table:
 // into `table`, allocated (V, d) by the caller, rows [first_row, first_row + n) from their n rows
@@ -85,13 +94,25 @@ Index safetensors_row_bytes(const SafetensorsEntry& entry, const Limits& limits 
 // "BF16 (bfloat16), converted to float32 exactly", "F64 (float64), rounded to float32".
 std::string dtype_conversion_text(std::string_view dtype);
 
-// From disk. Errors name the path.
-SafetensorsHeader read_safetensors_header(const std::string& path);
+// Steps 1 and 2 through a source: its first 8 bytes, then the header.
+SafetensorsHeader read_safetensors_header(const ByteSource& source);
+
 struct SafetensorsTable {
   SafetensorsEntry entry;  // where W came from: its name, dtype and shape
-  Matrix weight;           // (V, d) float32
+  Table table;             // (V, d): its rows where they lie in the source, or held in memory
+                           // when they are at most kHeldTableBytes
+  std::string file;        // from disk: the file that holds it (for an index, its shard)
 };
-// The header and the chosen table's bytes, nothing else: choose_embedding_table(header, name).
+// The table choose_embedding_table(header, name) picks, over the source's bytes; nothing but the
+// header is read yet (and the table's bytes, when it is held). `context` starts every message,
+// those of later reads too (a path: "model.safetensors: ").
+SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source,
+                                        std::string_view name = {},
+                                        const Limits& limits = default_limits,
+                                        const std::string& context = {});
+
+// From disk. Errors name the path.
+SafetensorsHeader read_safetensors_header(const std::string& path);
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name = {},
                                         const Limits& limits = default_limits);
 

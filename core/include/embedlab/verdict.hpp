@@ -79,11 +79,31 @@ struct Verdict {
   std::vector<Index> differing;  // row-major positions of the elements whose bits differ
 };
 
-// comparison: compare(expected, actual) of the same two matrices. Grades in this order: all bits
-// equal; all values equal; NaN on one side only; an infinity against a finite number; the largest
-// |difference| within kRoundingShare of the largest finite magnitude in either result; else
-// differs. Only the differing elements cost more than a compare of their bits.
-Verdict grade_comparison(const Comparison& comparison, const Matrix& expected,
-                         const Matrix& actual, RoutePair pair);
+// Grades the comparison of two results fed a block at a time (streamed.hpp makes them so), in
+// this order: all bits equal; all values equal; NaN on one side only; an infinity against a
+// finite number; the largest |difference| within kRoundingShare of the largest finite magnitude
+// in either result; else differs. Only the differing elements cost more than a compare of their
+// bits, and only their positions are kept.
+class Grader {
+ public:
+  explicit Grader(RoutePair pair) : pair_(pair) {}
+  // The next `count` elements of each result, row-major.
+  void add(const float* expected, const float* actual, Index count);
+  // compare()'s counts of everything added so far, and their verdict.
+  Comparison comparison() const { return comparer_.result(); }
+  Verdict verdict() const;
+
+ private:
+  RoutePair pair_;
+  Comparer comparer_;
+  Index elements_ = 0;
+  std::vector<Index> differing_;
+  std::int64_t max_ulps_ = 0;
+  bool infinite_ = false;  // an infinity against a finite number, or against the other infinity
+  double scale_ = 0.0;     // the largest finite magnitude in either result
+};
+
+// Two whole results of the same shape (else InputError, of compared), graded.
+Verdict grade_comparison(const Matrix& expected, const Matrix& actual, RoutePair pair);
 
 }  // namespace embedlab

@@ -1,0 +1,228 @@
+// Table handles: a table opened once and computed on where it is (table_bindings.cpp; README.md
+// "Table handles"; types in embedlab.d.ts). Its rows stay in WASM memory (a seeded or TensorFlow
+// table, .npy bytes, a small file) or are read through the caller's source when a computation
+// needs them, so W never crosses the boundary per call. Products run a block of rows per step()
+// of a run, so that a worker can report progress and stop between blocks.
+//
+// tableApi(core, checks) gives the functions embedlab.mjs's API spreads in: checks are its
+// argument checkers, so both files refuse arguments with the same words.
+
+// A handle nobody deleted frees its WASM memory when it is collected.
+const abandoned = new FinalizationRegistry((handle) => handle.delete());
+
+export function tableApi(core, checks) {
+  const {
+    EmbedlabError, unwrap, fail, describe, number, numbers, matrix, bytes, string, boolean, options,
+    embeddingOptions, bagOptions, bagForward,
+  } = checks;
+
+  // A handle behind checked methods: delete() frees it, and a method after that is refused.
+  function owned(handle, what) {
+    let open = true;
+    const self = {
+      call(method, ...args) {
+        if (!open) {
+          throw new EmbedlabError(`${what}: ${method}() after delete(): open the table again`, null);
+        }
+        return unwrap(handle[method](...args));
+      },
+      delete(owner) {
+        if (!open) return;
+        open = false;
+        abandoned.unregister(owner);
+        handle.delete();
+      },
+    };
+    return self;
+  }
+
+  function register(owner, handle) {
+    abandoned.register(owner, handle, owner);
+    return owner;
+  }
+
+  // { blockRows, heatmap: { rows, cols } or null } -> what the bindings read.
+  function streamOptions(where, value) {
+    const { blockRows = 0, heatmap = null } = options(where, value);
+    const shape = heatmap === null ? { rows: 0, cols: 0 } : options(where, heatmap);
+    return {
+      blockRows: number(where, 'blockRows', blockRows),
+      heatmapRows: number(where, 'heatmap.rows', shape.rows),
+      heatmapCols: number(where, 'heatmap.cols', shape.cols),
+    };
+  }
+
+  // { whole, keepRows, blockRows, heatmap } -> what the bindings read.
+  function viewOptions(where, value) {
+    const { whole = true, keepRows = [], ...stream } = options(where, value);
+    return {
+      whole: boolean(where, 'whole', whole),
+      keepRows: numbers(where, 'keepRows', keepRows),
+      ...streamOptions(where, stream),
+    };
+  }
+
+  // The caller's { size, read(offset, length) }, whose answers (or errors) come back as
+  // Uint8Arrays of the length asked for, or as { readError }.
+  function checkedSource(where, source) {
+    const size = source?.size;
+    if (source === null || typeof source !== 'object' || typeof source.read !== 'function' ||
+        !Number.isSafeInteger(size) || size < 0) {
+      throw new EmbedlabError(`${where}: source must be an object { size, read(offset, length) } ` +
+                              `with size a number of bytes, got ${describe(source)}`, 'weights');
+    }
+    return {
+      size,
+      read(offset, length) {
+        let answer;
+        try {
+          answer = source.read(offset, length);
+        } catch (error) {
+          return { readError: String(error?.message ?? error) };
+        }
+        if (!(answer instanceof Uint8Array)) {
+          return { readError: `read(${offset}, ${length}) returned ${describe(answer)}, not a Uint8Array` };
+        }
+        if (answer.length !== length) {
+          return { readError: `read(${offset}, ${length}) returned ${answer.length} bytes, not ${length}` };
+        }
+        return answer;
+      },
+    };
+  }
+
+  // A run of a streamed product (or gradient): step() until done, then result().
+  function run(handle, where, extra) {
+    const own = owned(handle, where);
+    const self = {
+      ...extra(own),
+      get progress() {
+        return own.call('progress');
+      },
+      get done() {
+        return own.call('progress').done;
+      },
+      step(blocks = 1) {
+        return own.call('step', number(`${where}.step`, 'blocks', blocks));
+      },
+      result() {
+        return own.call('result');
+      },
+      delete() {
+        own.delete(self);
+      },
+    };
+    return register(Object.freeze(self), handle);
+  }
+
+  function productRun(handle, where) {
+    return run(handle, where, (own) => ({ expected: own.call('expected') }));
+  }
+
+  function gradientRun(handle, where) {
+    return run(handle, where, (own) => ({ scatter: own.call('scatter') }));
+  }
+
+  // Every step of a run, with onProgress(progress) after each; onProgress returning false stops
+  // it. The run is deleted either way.
+  function finish(r, onProgress, keep) {
+    try {
+      for (;;) {
+        const progress = r.step(1);
+        if (onProgress && onProgress(progress) === false && !progress.done) {
+          return { ...keep(r), stopped: true, progress };
+        }
+        if (progress.done) return { ...keep(r), ...r.result(), stopped: false, progress };
+      }
+    } finally {
+      r.delete();
+    }
+  }
+
+  function progressCallback(where, value) {
+    const { onProgress = null, ...rest } = options(where, value);
+    if (onProgress !== null && typeof onProgress !== 'function') {
+      fail(where, 'onProgress', 'a function', onProgress);
+    }
+    return [onProgress, rest];
+  }
+
+  function table(handle) {
+    const info = handle.info();
+    const own = owned(handle, 'table');
+    const self = {
+      ...info,
+      lookup: (ids) => own.call('lookup', numbers('lookup', 'ids', ids)),
+      rowsAt: (first, count) => own.call('rows', number('rowsAt', 'first', first),
+          number('rowsAt', 'count', count)),
+      startProduct: (ids, opts) => productRun(own.call('startProduct',
+          numbers('startProduct', 'ids', ids), streamOptions('startProduct', opts)), 'startProduct'),
+      product: (ids, opts) => {
+        const [onProgress, rest] = progressCallback('product', opts);
+        return finish(self.startProduct(ids, rest), onProgress, (r) => ({ lookup: r.expected }));
+      },
+      bothRoutes: (ids) => {
+        const { lookup, product, comparison } = self.product(ids);
+        return { lookup, product, comparison };
+      },
+      startHeatmap: (opts) => productRun(own.call('startHeatmap',
+          streamOptions('startHeatmap', opts)), 'startHeatmap'),
+      heatmap: (opts) => {
+        const [onProgress, rest] = progressCallback('heatmap', opts);
+        return finish(self.startHeatmap(rest), onProgress, () => ({}));
+      },
+      embeddingBag: (ids, offsets, opts) => own.call('embeddingBag',
+          numbers('embeddingBag', 'ids', ids), numbers('embeddingBag', 'offsets', offsets),
+          bagOptions('embeddingBag', opts)),
+      startBagProduct: (ids, offsets, opts, streamOpts) => productRun(own.call('startBagProduct',
+          numbers('startBagProduct', 'ids', ids), numbers('startBagProduct', 'offsets', offsets),
+          bagOptions('startBagProduct', opts), streamOptions('startBagProduct', streamOpts)),
+      'startBagProduct'),
+      bagProduct: (ids, offsets, opts, streamOpts) => {
+        const [onProgress, rest] = progressCallback('bagProduct', streamOpts);
+        return finish(self.startBagProduct(ids, offsets, opts, rest), onProgress,
+                      (r) => ({ bags: r.expected }));
+      },
+      startBackward: (ids, G, opts, view) => gradientRun(own.call('startBackward',
+          numbers('startBackward', 'ids', ids), matrix('startBackward', 'G', G),
+          embeddingOptions('startBackward', opts), viewOptions('startBackward', view)),
+      'startBackward'),
+      backward: (ids, G, opts, view) => {
+        const [onProgress, rest] = progressCallback('backward', view);
+        return finish(self.startBackward(ids, G, opts, rest), onProgress,
+                      (r) => ({ scatter: r.scatter }));
+      },
+      bagBackward: (ids, offsets, G, forward, opts, view) => own.call('bagBackward',
+          numbers('bagBackward', 'ids', ids), numbers('bagBackward', 'offsets', offsets),
+          matrix('bagBackward', 'G', G), bagForward('bagBackward', forward),
+          bagOptions('bagBackward', opts), viewOptions('bagBackward', view)),
+      renorm: (ids, maxNorm, normType = 2) => {
+        const { table: renormed, scaledRows } = own.call('renorm', numbers('renorm', 'ids', ids),
+            number('renorm', 'maxNorm', maxNorm), number('renorm', 'normType', normType));
+        return { table: table(renormed), scaledRows };
+      },
+      delete: () => own.delete(self),
+    };
+    return register(Object.freeze(self), handle);
+  }
+
+  return {
+    openSeededTable: (seed, vocab, dim) => table(unwrap(core.openSeededTable(
+        number('openSeededTable', 'seed', seed), number('openSeededTable', 'vocab', vocab),
+        number('openSeededTable', 'dim', dim)))),
+    openTfTable: (vocab, dim) => table(unwrap(core.openTfTable(
+        number('openTfTable', 'vocab', vocab), number('openTfTable', 'dim', dim)))),
+    openNpyTable: (data) => table(unwrap(core.openNpyTable(bytes('openNpyTable', 'bytes', data)))),
+    openSafetensorsTable: (source, name = '') => table(unwrap(core.openSafetensorsTable(
+        checkedSource('openSafetensorsTable', source),
+        string('openSafetensorsTable', 'name', name)))),
+    // Which shard of a sharded checkpoint to open: its model.safetensors.index.json, as text.
+    safetensorsIndex: (text, name = '') => {
+      if (typeof text !== 'string') {
+        throw new EmbedlabError('safetensorsIndex: the index must be its JSON text, a string, got ' +
+                                describe(text), 'weights');
+      }
+      return unwrap(core.safetensorsIndex(text, string('safetensorsIndex', 'name', name)));
+    },
+  };
+}
