@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "embedlab/compare.hpp"
 #include "embedlab/error.hpp"
@@ -198,4 +199,25 @@ TEST_CASE("each pair of routes has one name, and an unknown one names them all",
   CHECK_THROWS_WITH(embedlab::parse_route_pair("forward"),
                     "the routes compared must be one of 'lookup', 'backward', 'bag', 'training', "
                     "'sparse_training', got 'forward'");
+}
+
+TEST_CASE("a Grader fed a block at a time grades as the whole results would", "[verdict]") {
+  // The 4096 of the first block is the scale the second block's 0.5 difference is measured
+  // against: within 2^-12 of it, so rounding, at position 3 of the whole.
+  const float expected[] = {4096, 0, 1, 0.5f};
+  const float actual[] = {4096, 0, 1, 1.0f};
+  embedlab::Grader grader(RoutePair::bag);
+  grader.add(expected, actual, 2);
+  grader.add(expected + 2, actual + 2, 2);
+  const Verdict v = grader.verdict();
+  CHECK(v.grade == Grade::rounding);
+  CHECK(v.differing == std::vector<Index>{3});
+  CHECK(v.max_ulps == 0x800000);  // 0.5 to 1.0: one binade of float32
+  CHECK(v.max_abs_diff == 0.5);
+  CHECK(grader.comparison().elements == 4);
+  CHECK(grader.comparison().bit_identical == 3);
+  // The second block alone has no such scale: more than rounding.
+  embedlab::Grader alone(RoutePair::bag);
+  alone.add(expected + 2, actual + 2, 2);
+  CHECK(alone.verdict().grade == Grade::differs);
 }
