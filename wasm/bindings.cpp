@@ -170,12 +170,22 @@ val both_routes_js(const val& weight, const val& ids) {
 }
 
 // suffixes: an array of strings (checked by the wrapper); few and short, so read one by one.
+// m: a matrix, or cells { rows, cols, at(i, j) } of one not held whole (a table's window), whose
+// at() is called for the printed elements only.
 val format_tensor_js(const val& m, const std::string& header, const val& suffixes, bool integer) {
   return guarded([&] {
     TensorStyle style;
     style.header = header;
     style.suffixes = emscripten::vecFromJSArray<std::string>(suffixes);
     style.integer = integer;
+    if (m["data"].isUndefined()) {
+      const Index rows = to_index(m["rows"].as<double>(), Argument::compared, "M.rows");
+      const Index cols = to_index(m["cols"].as<double>(), Argument::compared, "M.cols");
+      const val at = m["at"];
+      return val(format_tensor(rows, cols, [&](Index i, Index j) {
+        return at.call<float>("call", m, static_cast<double>(i), static_cast<double>(j));
+      }, style));
+    }
     return val(format_tensor(matrix_from_js(m, Argument::compared, "M"), style));
   });
 }
@@ -256,13 +266,13 @@ val parse_sample_weights_js(const std::string& text) {
 // Every matrix a request for n ids, V and d makes (W, the one-hot, the results) against the
 // limits, before anything is made. vocabFromIds: V was not typed but is max(ids) + 1, so V's
 // errors are errors of the ids.
-val check_sizes_js(double n, double vocab, double dim, bool vocab_from_ids) {
+val check_sizes_js(double n, double vocab, double dim, bool vocab_from_ids, bool held) {
   return guarded([&] {
     const Argument vocab_from = vocab_from_ids ? Argument::ids : Argument::vocab;
     const Index rows = to_index(n, Argument::ids, "the number of ids n");
     const Index v = to_index(vocab, vocab_from, "the vocabulary size V");
     const Index d = to_index(dim, Argument::dim, "the embedding dimension d");
-    check_request_sizes(rows, v, d, default_limits, vocab_from);
+    check_request_sizes(rows, v, d, held, default_limits, vocab_from);
     return val::undefined();
   });
 }

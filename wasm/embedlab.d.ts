@@ -40,6 +40,13 @@ export interface SampleWeights {
   literals: string[];
 }
 
+/** A (rows, cols) tensor read element by element: a table's window of rows, W.T without a copy. */
+export interface Cells {
+  rows: number;
+  cols: number;
+  at(i: number, j: number): number;
+}
+
 export interface Comparison {
   /** rows * cols */
   elements: number;
@@ -164,7 +171,7 @@ export interface SafetensorsHeader {
   tensors: SafetensorsTensor[];
   /** "__metadata__": [key, value] pairs sorted by key */
   metadata: [string, string][];
-  /** the tensor safetensorsTable picks without a name, or null */
+  /** the tensor called name, or the one safetensorsTable picks without a name; or null */
   table: string | null;
   /** where table is null, why: several candidates, none, or one that cannot be a table */
   tableError: string | null;
@@ -392,8 +399,9 @@ export interface Embedlab {
   /** The page's request in one call: lookup(W, ids), the dense product oneHot(ids, W.rows) · W
    *  and compare() of the two, without the (n, V) one-hot leaving the module. */
   bothRoutes(W: MatrixLike, ids: IdsLike): BothRoutes;
-  /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". */
-  formatTensor(M: MatrixLike, options?: FormatOptions | null): string;
+  /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". M may also be the
+   *  cells of a tensor not held whole, whose at(i, j) is called for the printed elements only. */
+  formatTensor(M: MatrixLike | Cells, options?: FormatOptions | null): string;
   /** Each of values as PyTorch prints an element of a tensor whose shown elements are `shown`
    *  (they choose fixed, integer-valued or scientific notation), without padding. */
   formatElements(shown: IdsLike, values?: IdsLike, options?: { integer?: boolean }): string[];
@@ -412,10 +420,12 @@ export interface Embedlab {
   embeddingRenorm(W: MatrixLike, ids: IdsLike, maxNorm: number, normType?: number): RenormResult;
   /** per_sample_weights as typed: "1, 0.5, 2" or "[1, 0.5, 2]"; empty text gives no weights. */
   parseSampleWeights(weightsText: string): SampleWeights;
-  /** Throws if a request for n ids, V and d would make a matrix over the limits (W, the one-hot,
-   * the results); vocabFromIds: V is max(ids) + 1, so V's errors are errors of 'ids'. Cheap: run
-   * it before any work is announced. */
-  checkSizes(n: number, vocab: number, dim: number, vocabFromIds?: boolean): void;
+  /** Throws if a request for n ids into a (V, d) table handle would make a matrix over the
+   * limits: the table, held whole when `held` (default true: a seeded or TensorFlow table; a
+   * file's is read where it lies), the one-hot by its entries (never held: the product streams
+   * the table) and the results. vocabFromIds: V is max(ids) + 1, so V's errors are errors of
+   * 'ids'. Cheap: run it before any work is announced. */
+  checkSizes(n: number, vocab: number, dim: number, vocabFromIds?: boolean, held?: boolean): void;
   /** Whether a file's first bytes (6 are enough) start as every .npy file does, "\x93NUMPY":
    * how to tell a .npy file from a .safetensors one. */
   hasNpyMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;
@@ -423,8 +433,10 @@ export interface Embedlab {
    * its size in bytes. */
   safetensorsHeaderSize(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number): number;
   /** A .safetensors file's header (its first safetensorsHeaderSize bytes; more are ignored):
-   * every tensor's name, dtype, shape and bytes, checked, and the embedding table it would pick. */
-  safetensorsHeader(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number): SafetensorsHeader;
+   * every tensor's name, dtype, shape and bytes, checked, and the embedding table it would pick:
+   * the tensor called name, or without one the one its names point to. */
+  safetensorsHeader(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number,
+                    name?: string): SafetensorsHeader;
   /** The table to load, the tensor called name or (empty) the one the file's names point to,
    * checked to be 2-D F32, F64, F16 or BF16 within the limits, and a reader that converts its
    * bytes to float32 a block of rows at a time: memory for the table, never for the file. */

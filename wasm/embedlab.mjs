@@ -144,6 +144,16 @@ function matrix(where, what, value) {
   return value;
 }
 
+// A matrix, or cells { rows, cols, at(i, j) } of a matrix not held whole.
+function matrixOrCells(where, what, value) {
+  if (value !== null && typeof value === 'object' && value.data === undefined &&
+      Number.isSafeInteger(value.rows) && value.rows >= 0 && Number.isSafeInteger(value.cols) &&
+      value.cols >= 0 && typeof value.at === 'function') {
+    return value;
+  }
+  return matrix(where, what, value);
+}
+
 function bytes(where, what, value) {
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (ArrayBuffer.isView(value)) {
@@ -285,7 +295,7 @@ function makeApi(core) {
       if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
         fail('formatTensor', 'suffixes', 'an array of strings', suffixes);
       }
-      return unwrap(core.formatTensor(matrix('formatTensor', 'M', M),
+      return unwrap(core.formatTensor(matrixOrCells('formatTensor', 'M', M),
           string('formatTensor', 'header', header), suffixes,
           boolean('formatTensor', 'integer', integer)));
     },
@@ -310,17 +320,18 @@ function makeApi(core) {
         number('embeddingRenorm', 'maxNorm', maxNorm), number('embeddingRenorm', 'normType', normType))),
     parseSampleWeights: (weightsText) => unwrap(core.parseSampleWeights(
         string('parseSampleWeights', 'weightsText', weightsText))),
-    checkSizes: (n, vocab, dim, vocabFromIds = false) => {
+    checkSizes: (n, vocab, dim, vocabFromIds = false, held = true) => {
       unwrap(core.checkSizes(number('checkSizes', 'n', n), number('checkSizes', 'vocab', vocab),
-          number('checkSizes', 'dim', dim), boolean('checkSizes', 'vocabFromIds', vocabFromIds)));
+          number('checkSizes', 'dim', dim), boolean('checkSizes', 'vocabFromIds', vocabFromIds),
+          boolean('checkSizes', 'held', held)));
     },
     hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
     safetensorsHeaderSize: (firstBytes, fileSize) => unwrap(core.safetensorsHeaderSize(
         bytes('safetensorsHeaderSize', 'firstBytes', firstBytes),
         number('safetensorsHeaderSize', 'fileSize', fileSize))),
-    safetensorsHeader: (headerBytes, fileSize) => unwrap(core.safetensorsHeader(
+    safetensorsHeader: (headerBytes, fileSize, name = '') => unwrap(core.safetensorsHeader(
         bytes('safetensorsHeader', 'headerBytes', headerBytes),
-        number('safetensorsHeader', 'fileSize', fileSize))),
+        number('safetensorsHeader', 'fileSize', fileSize), string('safetensorsHeader', 'name', name))),
     safetensorsTable: (headerBytes, fileSize, name = '') => tableReader(unwrap(core.safetensorsTable(
         bytes('safetensorsTable', 'headerBytes', headerBytes),
         number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),

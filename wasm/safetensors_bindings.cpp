@@ -4,7 +4,8 @@
 // nothing here ever holds more of the file than the header and one block of rows:
 //   hasNpyMagic(firstBytes) -> whether the file is a .npy one
 //   safetensorsHeaderSize(firstBytes, fileSize) -> 8 + N, the bytes that hold the header
-//   safetensorsHeader(headerBytes, fileSize) -> its tensors, metadata and the table it would pick
+//   safetensorsHeader(headerBytes, fileSize, name) -> its tensors, metadata and the table it would
+//     pick (the tensor called name, checked to be one)
 //   safetensorsTable(headerBytes, fileSize, name) -> the chosen table's place in the file and a
 //     SafetensorsTableReader, which converts the table's rows in file order, a block at a time,
 //     into the one (V, d) float32 table it holds in WASM memory, and hands it out on finish().
@@ -93,10 +94,10 @@ val safetensors_header_size_js(const val& first_bytes, double file_size) {
 }
 
 // { fileSize, dataStart, tensors: [{ name, dtype, shape, begin, end, candidate, conversion }]
-//   (in file order), metadata: [[key, value]] (sorted by key), table: the tensor that would be
-//   loaded without a name, or null and tableError: why there is none (several or no candidates,
-//   or the one found cannot be a table) }
-val safetensors_header_js(const val& header_bytes, double file_size) {
+//   (in file order), metadata: [[key, value]] (sorted by key), table: the tensor called name, or
+//   without a name the one that would be loaded, or null and tableError: why there is none (no
+//   such tensor, several or no candidates, or the one found cannot be a table) }
+val safetensors_header_js(const val& header_bytes, double file_size, const std::string& name) {
   return guarded([&] {
     const std::string bytes = bytes_from_js(header_bytes);
     const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
@@ -126,7 +127,7 @@ val safetensors_header_js(const val& header_bytes, double file_size) {
     out.set("tensors", tensors);
     out.set("metadata", metadata);
     try {
-      out.set("table", choose_embedding_table(header).name);
+      out.set("table", choose_embedding_table(header, name).name);
       out.set("tableError", val::null());
     } catch (const InputError& e) {
       out.set("table", val::null());

@@ -83,10 +83,14 @@ void check_output_shape(Index n, Index dim, const Limits& limits) {
   check_elements(n, dim, Argument::ids, "the result (n x d)", limits);
 }
 
-void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits,
+void check_request_sizes(Index n, Index vocab, Index dim, bool held, const Limits& limits,
                          Argument vocab_from) {
-  check_held_table(vocab, dim, limits, vocab_from);
-  check_onehot_shape(n, vocab, limits, vocab_from);
+  if (held) {
+    check_held_table(vocab, dim, limits, vocab_from);
+  } else {
+    check_table_shape(vocab, dim, limits, vocab_from);
+  }
+  check_onehot_entries(n, vocab, limits, vocab_from);
   check_output_shape(n, dim, limits);
 }
 

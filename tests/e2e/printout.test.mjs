@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows } from './harness.mjs';
+import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 import { pythonPath } from '../tools.mjs';
 
@@ -32,17 +32,21 @@ describe('the printout runs in PyTorch', () => {
   });
   afterEach(() => env.assertClean());
 
-  // The copied script, and the texts the page shows as printed, once it shows ids.
+  // The copied script, and the texts the page shows as printed, once it shows ids and their
+  // product (a file's table streams it after the lookup's rows).
   async function copied(ids) {
     const { page } = env;
     await waitForLookupRows(page, ids);
+    // The verdict comes with the product, the last thing the printout shows.
+    await waitForVerdict(page, 'bit-identical');
     if (!(await page.locator('#printout-section details').evaluate((node) => node.open))) await page.click('#printout-section details summary');
     await page.waitForFunction((expected) =>
       document.querySelector('#printout-section .printout .printout-in')?.textContent.includes(`idx = torch.tensor([${expected}])`),
     ids.join(', '));
     await page.evaluate(() => { window.copiedText = null; });
     await page.click('#printout-section .printout .copy-script');
-    await page.waitForFunction(() => document.querySelector('#printout-section .printout .copy-script').textContent === 'Copied');
+    // The script handed to the clipboard is the event; the button's 'Copied' lasts only a while.
+    await page.waitForFunction(() => window.copiedText !== null);
     const script = await page.evaluate(() => window.copiedText);
     const printed = await page.$$eval('#printout-section .printout .printout-out', (outs) => outs.map((out) => out.textContent));
     return { script, printed };
@@ -101,6 +105,8 @@ describe('the printout runs in PyTorch', () => {
     const bytes = npyFloat32(4, 2, values);
     writeFileSync(path.join(dir, 'W.npy'), bytes);
     await page.setInputFiles('#weights-file', { name: 'W.npy', mimeType: 'application/octet-stream', buffer: bytes });
+    // The file is read in the worker: ids typed before it is W would show the table before.
+    await page.waitForFunction(() => document.getElementById('file-name').textContent === 'W.npy: 4 × 2');
     await page.fill('#ids', '3, 1');
     const script = await check([3, 1]);
     assert.match(script, /np\.load\('W\.npy'\)/);

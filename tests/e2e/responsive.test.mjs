@@ -1,6 +1,7 @@
 // The page never freezes: a request too large for one frame (GPT-2's table, V = 50257 and
 // d = 768, with 64 tokens) runs in a Web Worker while the inputs keep taking keystrokes and
-// animation frames keep coming; the newest input wins, an older result never shows after a
+// animation frames keep coming; the newest input wins (the worker stops the older request), an
+// older result never shows after a
 // newer one, and the worker's errors arrive in the core's words. The backward and bag views
 // compute there too, beside its W: after a GPT-2 result, no main-thread task comes near the
 // 0.8 s they once took there. Small requests (n = 64,
@@ -25,7 +26,7 @@ function recordWorkers() {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', ({ data }) => {
-        const kind = ['result', 'computed', 'error', 'stage', 'ready']
+        const kind = ['first', 'progress', 'last', 'stopped', 'computed', 'error', 'ready']
           .find((key) => data[key] !== undefined);
         window.recorded.push({ worker: kind ?? 'other' });
       });
@@ -110,7 +111,7 @@ describe('responsiveness', () => {
     assert.ok((await page.inputValue('#ids')).endsWith(', 7'));
     const typed = await log();
     assert.equal(typed.filter((entry) => entry.input !== undefined).at(-1).input, `${ids.join(', ')}, 7`);
-    assert.ok(!typed.some((entry) => entry.worker === 'result' || entry.verdict === 'bit-identical'),
+    assert.ok(!typed.some((entry) => entry.worker === 'last' || entry.verdict === 'bit-identical'),
       'the keystrokes were handled while the request ran');
 
     await waitForLookupRows(page, [...ids, 7], 120_000);
@@ -215,10 +216,10 @@ describe('responsiveness', () => {
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
-    // The worker finishes its request later; its answer is dropped.
-    await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'result'),
+    // The worker stops the request at its next block of W, and never answers it.
+    await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'stopped'),
       null, { timeout: 120_000 });
-    assert.equal(await workerAnswers('result'), 1);
+    assert.equal(await workerAnswers('last'), 0);
     const tables = (await log()).filter((entry) => entry.rows !== undefined);
     assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
     assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 4 × 5'));
@@ -236,7 +237,7 @@ describe('responsiveness', () => {
         requestAnimationFrame(tick);
       </script>`);
     assert.equal(await demoText(page, '#big', '.verdict-word'), 'bit-identical');
-    assert.equal(await workerAnswers('result'), 1, 'the element\'s worker computed its result');
+    assert.equal(await workerAnswers('last'), 1, 'the element\'s worker computed its result');
     // Frames came while it computed (seconds of work): the host's main thread stayed free.
     assert.ok(await page.evaluate(() => window.framesPainted) >= 5);
     await page.goto(env.url);

@@ -205,7 +205,9 @@ export function differentialCases() {
   add('checkSizes table too large from the ids', ['checkSizes', 3, 200000, 2048, true]);
   add('checkSizes d over the limit', ['checkSizes', 3, 10, 2 ** 16 + 1]);
   add('checkSizes table held whole too large', ['checkSizes', 3, 2 ** 20, 65]);
-  add('checkSizes one-hot too large', ['checkSizes', 65536, 2 ** 20, 1]);
+  add('checkSizes a one-hot larger than memory holds: streamed', ['checkSizes', 65536, 2 ** 20, 1]);
+  add('checkSizes a file\'s table larger than memory holds', ['checkSizes', 3, 128256, 16384, false, false]);
+  add('checkSizes no ids into a file\'s table', ['checkSizes', 0, 128256, 16384, false, false]);
   add('checkSizes result too large', ['checkSizes', 65536, 4, 8192]);
   add('checkSizes no ids', ['checkSizes', 0, 4, 5]);
   add('defaultVocab [0]', ['defaultVocab', [0]]);
@@ -368,6 +370,9 @@ export function differentialCases() {
     ['model.embed_tokens.weight', 'F32', [2, 2], f4([1, 2, 3, 4])],
     ['shared.weight', 'F32', [2, 2], f4([1, 2, 3, 4])]]);
   add('safetensorsHeader with two candidates', ['safetensorsHeader', headerOf(twoCandidates), twoCandidates.length]);
+  add('safetensorsHeader with two candidates, one named', ['safetensorsHeader', headerOf(twoCandidates), twoCandidates.length, 'shared.weight']);
+  add('safetensorsHeader a name not in the file', ['safetensorsHeader', modelHeader, model.length, 'wte.weigth']);
+  add('safetensorsHeader a 1-D tensor named', ['safetensorsHeader', modelHeader, model.length, 'transformer.h.0.ln_1.bias']);
   const onlyBias = safetensors([['bias', 'F32', [2], f4([1, 2])], ['w', 'F16', [1, 2], u2([1, 2])]]);
   add('safetensorsHeader without a candidate', ['safetensorsHeader', onlyBias, onlyBias.length]);
   const int8Table = safetensors([['wte.weight', 'I8', [2, 2], new Uint8Array([1, 2, 3, 4])]]);

@@ -219,7 +219,7 @@ std::string graded_json(const Matrix& expected, const Matrix& actual, RoutePair 
          grade_json(grade_comparison(expected, actual, pair)) + "}";
 }
 
-std::string header_json(const SafetensorsHeader& header) {
+std::string header_json(const SafetensorsHeader& header, const std::string& name) {
   const auto candidates = embedding_table_candidates(header);
   std::string tensors = "[";
   for (const SafetensorsEntry& e : header.tensors) {
@@ -239,7 +239,7 @@ std::string header_json(const SafetensorsHeader& header) {
                 json_string(value) + "]";
   std::string table = "null", table_error = "null";
   try {
-    table = json_string(choose_embedding_table(header).name);
+    table = json_string(choose_embedding_table(header, name).name);
   } catch (const InputError& e) {
     table_error = json_string(e.what());
   }
@@ -388,8 +388,8 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "checkSizes") {
     check_request_sizes(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
-                        default_limits, a.size() > 4 && a.at(4) == "1" ? Argument::ids
-                                                                       : Argument::vocab);
+                        a.size() <= 5 || a.at(5) == "1", default_limits,
+                        a.size() > 4 && a.at(4) == "1" ? Argument::ids : Argument::vocab);
     return "{\"ok\": true}";
   }
   if (op == "hasNpyMagic")
@@ -397,7 +397,8 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "safetensorsHeaderSize")
     return "{\"number\": " + u64_json(safetensors_header_size(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsHeader")
-    return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
+    return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2))),
+                                          a.size() > 3 ? from_hex(a.at(3)) : std::string()) + "}";
   if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
   if (op == "safetensorsIndex") {
     const SafetensorsIndex index = parse_safetensors_index(from_hex(a.at(1)));

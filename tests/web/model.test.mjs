@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
 import { layout, slotsFor } from '../../web/model/equation-layout.mjs';
-import { count, duration, percent, plural } from '../../web/model/format-number.mjs';
+import { bytesText, count, duration, percent, plural } from '../../web/model/format-number.mjs';
+import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
 import { createStore, initialState } from '../../web/model/state.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
@@ -12,6 +13,12 @@ import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
 const NBSP = '\u00a0';
 
 describe('format-number', () => {
+  test('bytes of a file read so far', () => {
+    assert.equal(bytesText(1536, 3072), '1,536 of 3,072 bytes');
+    assert.equal(bytesText(2_500_000, 5_000_000), '2.5 of 5.0 MB');
+    assert.equal(bytesText(52_400_000, 310_000_000), '52 of 310 MB');
+  });
+
   test('counts, plurals and shares', () => {
     assert.equal(count(1234567), '1,234,567');
     assert.equal(plural(1, 'row', 'rows'), '1 row');
@@ -116,5 +123,35 @@ describe('url-state', () => {
     assert.deepEqual(back, { inputs: { idsText: '0, 5, 5', vocabText: '', dimText: '5', seedText: '123', source: 'tf' },
                              step: 2, view: 'step' });
     assert.equal(new URL(urlFor(href, { ...state, inputs: { ...state.inputs, source: 'file' } })).searchParams.has('w'), false);
+  });
+});
+
+describe('row-window', () => {
+  test('a small matrix is held whole, a larger one by the rows its views draw', () => {
+    assert.equal(heldWhole(4096, 64), true);  // 262,144 floats: 1 MiB
+    assert.equal(heldWhole(4097, 64), false);
+    assert.equal(WHOLE_FLOATS, 262144);
+    // The first and last 3 rows, and each id's once, ascending.
+    assert.deepEqual(Array.from(windowRows(50257, [15496, 995, 15496, 1])), [0, 1, 2, 995, 15496, 50254, 50255, 50256]);
+    assert.deepEqual(Array.from(windowRows(4, [2])), [0, 1, 2, 3]);
+  });
+
+  test('a window answers for its rows, and for no other', () => {
+    // Rows 0, 7 and 9 of a (10, 2) matrix: [0, 1], [70, 71], [90, 91].
+    const window = rowWindow({ rows: 10, cols: 2, kept: Float64Array.from([0, 7, 9]),
+      keptRows: { rows: 3, cols: 2, data: Float32Array.from([0, 1, 70, 71, 90, 91]) },
+      heatmap: { rows: 2, cols: 1, data: Float32Array.from([71, 91]) } });
+    assert.equal(window.at(7, 1), 71);
+    assert.deepEqual(Array.from(window.row(9)), [90, 91]);
+    assert.ok(Number.isNaN(window.at(3, 0)));
+    assert.equal(window.row(3), null);
+    assert.deepEqual([window.has(7), window.has(8)], [true, false]);
+    assert.equal(window.held(0, 1), true);
+    assert.equal(window.pixels.at(1, 0), 91);
+    // Transposed (W.T): rows and columns trade places, and so do the questions.
+    const t = transposed(window);
+    assert.deepEqual([t.rows, t.cols, t.at(1, 7), t.held(0, 8), t.pixels.at(0, 1)], [2, 10, 71, false, 91]);
+    const whole = rowWindow({ rows: 2, cols: 2, whole: { rows: 2, cols: 2, data: Float32Array.from([1, 2, 3, 4]) } });
+    assert.deepEqual([whole.at(1, 0), Array.from(whole.row(0)), whole.held, whole.data.length], [3, [1, 2], undefined, 4]);
   });
 });

@@ -1,89 +1,91 @@
-// A module Web Worker that runs compute.run() off the page's main thread, with a WASM instance
-// and a cached W of its own. Protocol (compute/worker-client.mjs is the other side):
+// A module Web Worker that computes off the page's main thread, with a WASM instance and a table
+// handle of its own (table-keeper.mjs): a file's table is read here, where it lies, so the page
+// never holds W. Protocol (compute/worker-client.mjs is the other side):
 //   in:  first { wasmURL }: where the page's module came from, to load this one's
-//   in:  { id, p: plan() (a file's table only when the worker lacks it), haveKey }
-//   out: { ready } or { loadError } once; per request, { id, stage: 'product' } when a new W is
-//        made and the product starts, then { id, cachedKey, result } | { id, cachedKey, error }
-//        | { id, bug }. result holds W only when haveKey (the page's W) is not p's table.
-// A view's request (compute/view-compute.mjs) runs beside the cached W:
-//   in:  { viewId, kind, tableKey, args };
+//   out: { ready } or { loadError } once
+//   in:  { id, p: plan() }: both routes; a newer request stops the run before it
+//   out: { id, first } (startRun()'s first part: the lookup's rows and W's window), then
+//        { id, progress } after blocks of the streamed product, at most every PROGRESS_MS, then
+//        { id, last } (its result) | { id, error: { field, message } } | { id, bug }
+//   in:  { stop: id }: stop that run; out: { id, stopped: progress }
+// A view's request (compute/view-compute.mjs) runs on the table of p ({ tableKey, vocab, dim,
+// table }), opened if the worker holds another:
+//   in:  { viewId, kind, p, args };
 //   out: { viewId, computed } | { viewId, error, argument: the core's message and argument }
-//        | { viewId, missing: true }
-//        (the worker's W is not tableKey's) | { viewId, bug }.
-// A .safetensors table is read here, so a large one never blocks the page; it becomes the
-// worker's W (loadTable() in compute/worker-client.mjs is the other side):
-//   in:  { loadId, file: a File, headerBytes, name, key }; a newer loadId stops an older read,
-//        and { loadId } alone only stops it
-//   out: { loadId, progress: { name, done, total } } per block, then { loadId, cachedKey,
-//        loaded: { weight (a copy), table } } | { loadId, error: the core's message }
-//        | { loadId, stopped: true } | { loadId, bug }.
-import { FieldError, run, tableFor } from './plan.mjs';
+//        | { viewId, bug }.
+import { FieldError, onTable, startRun } from './plan.mjs';
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
-import { fileSource, readSafetensorsTable } from './table-file.mjs';
+import { createTableKeeper } from './table-keeper.mjs';
 import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
 
-const cache = { key: null, weight: null };
+// Between blocks the run lets messages in (a newer request, a stop) at least this often, and
+// reports its progress at most this often.
+const YIELD_MS = 25;
+const PROGRESS_MS = 100;
+
 let loaded = null;  // the module, loaded on the first message
+let keeper = null;
+let current = 0;    // the id of the run that may go on; any other stops at its next block
 
 function load(wasmURL) {
   loaded = loadEmbedlab({ wasmURL });
-  loaded.then(() => postMessage({ ready: true }), (error) => postMessage({ loadError: error.message }));
+  loaded.then((lab) => {
+    keeper = createTableKeeper(lab);
+    postMessage({ ready: true });
+  }, (error) => postMessage({ loadError: error.message }));
 }
 
-function reply(id, p, haveKey, lab) {
-  if (cache.key !== p.tableKey) {
-    tableFor(lab, p, cache);
-    postMessage({ id, stage: 'product' });
-  }
-  const { weight, lookup, product, comparison } = run(lab, p, cache);
-  // The worker keeps its W for the next request: the page gets a copy. The page makes its own
-  // one-hot cells from the ids.
-  const sent = haveKey === p.tableKey ? null : { ...weight, data: weight.data.slice() };
-  const buffers = [lookup, product, sent].filter(Boolean).map((m) => m.data.buffer);
-  const result = { weight: sent, lookup, product, comparison };
-  postMessage({ id, cachedKey: cache.key, result }, buffers);
-}
+// Resolves once the messages already queued have been handled.
+const channel = new MessageChannel();
+const pending = [];
+channel.port1.onmessage = () => pending.shift()();
+const yieldToMessages = () => new Promise((resolve) => {
+  pending.push(resolve);
+  channel.port2.postMessage(null);
+});
 
-function replyView({ viewId, kind, tableKey, args }, lab) {
-  if (cache.key !== tableKey) {
-    postMessage({ viewId, missing: true });
-    return;
-  }
+const matrixBuffers = (...matrices) => matrices.filter(Boolean).map((m) => m.data.buffer);
+
+async function reply(id, p, lab) {
+  current = id;
+  const { run, first } = startRun(lab, p, keeper);
   try {
-    const computed = VIEW_COMPUTATIONS[kind](lab, cache.weight, args);
+    // A whole table's rows stay the keeper's for the next request: the page gets a copy.
+    postMessage({ id, first }, matrixBuffers(first.lookup, first.weight.keptRows));
+    let yielded = performance.now();
+    let reported = yielded;
+    while (!run.done) {
+      await keeper.readAhead();
+      const progress = onTable(p, () => run.step(1));
+      const now = performance.now();
+      if (now - reported >= PROGRESS_MS && !progress.done) {
+        postMessage({ id, progress });
+        reported = now;
+      }
+      if (now - yielded >= YIELD_MS) {
+        await yieldToMessages();
+        yielded = performance.now();
+      }
+      if (current !== id) {
+        postMessage({ id, stopped: run.progress });
+        return;
+      }
+    }
+    const last = onTable(p, () => run.result());
+    postMessage({ id, last }, matrixBuffers(last.product, last.heatmap));
+  } finally {
+    run.delete();
+  }
+}
+
+function replyView({ viewId, kind, p, args }, lab) {
+  try {
+    const computed = VIEW_COMPUTATIONS[kind](lab, keeper.tableFor(p), args);
     postMessage({ viewId, computed }, viewBuffers(kind, computed));
   } catch (error) {
     postMessage(error instanceof EmbedlabError ? { viewId, error: error.message, argument: error.argument }
-      : { viewId, bug: String(error?.stack ?? error) });
-  }
-}
-
-let newestLoad = 0;
-
-async function replyLoad({ loadId, file, headerBytes, name, key }, lab) {
-  newestLoad = loadId;
-  if (!file) return;
-  // The W before is let go first, so the memory is at most the new table's (the page sends it
-  // again if a request still wants it).
-  cache.key = null;
-  cache.weight = null;
-  try {
-    const read = await readSafetensorsTable(lab, fileSource(file), headerBytes, name, {
-      onProgress: (progress) => postMessage({ loadId, progress }),
-      stillWanted: () => loadId === newestLoad,
-    });
-    if (!read) {
-      postMessage({ loadId, stopped: true });
-      return;
-    }
-    cache.key = key;
-    cache.weight = read.weight;
-    // The worker keeps its W for the requests to come: the page gets a copy.
-    const weight = { ...read.weight, data: read.weight.data.slice() };
-    postMessage({ loadId, cachedKey: key, loaded: { weight, table: read.table } }, [weight.data.buffer]);
-  } catch (error) {
-    postMessage(error instanceof EmbedlabError ? { loadId, error: error.message }
-      : { loadId, bug: String(error?.stack ?? error) });
+      : error instanceof FieldError ? { viewId, error: error.message, argument: error.field }
+        : { viewId, bug: String(error?.stack ?? error) });
   }
 }
 
@@ -92,22 +94,22 @@ onmessage = async ({ data }) => {
     load(data.wasmURL);
     return;
   }
+  if (data.stop !== undefined) {
+    if (current === data.stop) current = 0;
+    return;
+  }
   const lab = await loaded.catch(() => null);
   if (!lab) return;  // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {
     replyView(data, lab);
     return;
   }
-  if (data.loadId !== undefined) {
-    await replyLoad(data, lab);
-    return;
-  }
-  const { id, p, haveKey } = data;
+  const { id, p } = data;
   try {
-    reply(id, p, haveKey, lab);
+    await reply(id, p, lab);
   } catch (error) {
     if (error instanceof FieldError) {
-      postMessage({ id, cachedKey: cache.key, error: { field: error.field, message: error.message } });
+      postMessage({ id, error: { field: error.field, message: error.message } });
     } else {
       postMessage({ id, bug: String(error?.stack ?? error) });
     }

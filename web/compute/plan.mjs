@@ -1,7 +1,9 @@
 // From what the learner typed to both routes' results, in two steps: plan() checks the inputs
-// and every size limit (cheap), run() builds W and computes (the work grows with n·V·d). Every
+// and every size limit (cheap), run() opens W's table and computes on it (the work grows with
+// n·V·d), or startRun() does it a block of rows at a time. Every
 // failure becomes a FieldError naming the argument it is about, with the core's message verbatim.
 import { oneHotCells } from '../model/cells.mjs';
+import { HEATMAP_PIXELS, heldWhole, rowWindow, windowRows } from '../model/row-window.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 
 export class FieldError extends Error {
@@ -14,7 +16,7 @@ export class FieldError extends Error {
 
 // Runs fn; an EmbedlabError (bad input, as the core words it) becomes a FieldError for the
 // argument the core names.
-function attempt(fn) {
+export function attempt(fn) {
   try {
     return fn();
   } catch (error) {
@@ -40,10 +42,11 @@ export function wholeNumber(text, what, field) {
 }
 
 // input: { idsText (or ids, already parsed), vocabText, dimText, source (table-source.mjs), seedText,
-//          file: null | { key, name, format: 'npy' | 'safetensors', tensor, table } | { name, error } }
+//          file: null | { key, name, format: 'npy' | 'safetensors', tensor, file (a File or Blob),
+//                         rows, cols, dtype, conversion } | { name, error } }
 // Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
 // says how W is made: { source: 'seed', seed } | { source: 'tf' } |
-// { source: 'file', format, name, tensor, matrix }.
+// { source: 'file', format, name, tensor, file, dtype, conversion }.
 export function plan(lab, input) {
   const ids = input.ids ?? attempt(() => lab.parseIds(input.idsText));
   if (input.source === 'file') {
@@ -52,11 +55,10 @@ export function plan(lab, input) {
       throw new FieldError('weights', 'choose or drop a .npy or .safetensors file holding W (V × d)');
     }
     if (file.error) throw new FieldError('weights', file.error);
-    const matrix = file.table;
-    attempt(() => lab.checkIds(ids, matrix.rows));
-    attempt(() => lab.checkSizes(ids.length, matrix.rows, matrix.cols));
-    return { ids, vocab: matrix.rows, dim: matrix.cols, tableKey: file.key,
-             table: { source: 'file', format: file.format, name: file.name, tensor: file.tensor, matrix } };
+    attempt(() => lab.checkIds(ids, file.rows));
+    attempt(() => lab.checkSizes(ids.length, file.rows, file.cols, false, false));
+    const { key, rows, cols, error, ...table } = file;
+    return { ids, vocab: rows, dim: cols, tableKey: key, table: { source: 'file', ...table } };
   }
   const vocabFromIds = input.vocabText.trim() === '';
   const vocab = vocabFromIds ? attempt(() => lab.defaultVocab(ids))
@@ -72,12 +74,6 @@ export function plan(lab, input) {
   return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
 }
 
-// How a plan's W was made, without W itself: what a result keeps to say where W came from.
-export function tableOrigin({ table }) {
-  const { matrix, ...origin } = table;
-  return origin;
-}
-
 // The most multiply-adds of a dense product run on the main thread: a few milliseconds at the
 // rate measured in headless Chromium for GPT-2's shape (about 9·10^9 a second). Beyond it, the
 // page's requests and the backward and bag views' computations go to the compute worker.
@@ -88,24 +84,57 @@ export function productWork(p) {
   return p.ids.length * p.vocab * p.dim;
 }
 
-// W for plan p: cache.weight while cache.key is p's table key, else made (the slow part for a
-// seeded table) and kept in cache: { key, weight }.
-export function tableFor(lab, p, cache) {
-  if (cache.key === p.tableKey) return cache.weight;
-  const { vocab, dim, table } = p;
-  const weight = table.source === 'file' ? table.matrix
-    : attempt(() => (table.source === 'tf' ? lab.tfTable(vocab, dim)
-      : lab.seededTable(table.seed, vocab, dim)));
-  cache.key = p.tableKey;
-  cache.weight = weight;
-  return weight;
+// Runs fn on p's table: what the core says of a file's table (found when its rows are read, as
+// late as the product's last block) names the file, as the page shows such errors.
+export function onTable(p, fn) {
+  try {
+    return attempt(fn);
+  } catch (error) {
+    if (error instanceof FieldError && error.field === 'weights' && p.table.source === 'file') {
+      throw new FieldError('weights', `${p.table.name}: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
-// Both routes for plan p, in one call to the module; cache as for tableFor(). The one-hot
-// matrix is handed to the views as cells (cells.mjs): only the module needs its n × V floats.
-export function run(lab, p, cache) {
-  const weight = tableFor(lab, p, cache);
-  const { lookup, product, comparison } = attempt(() => lab.bothRoutes(weight, p.ids));
-  return { ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, table: tableOrigin(p), weight,
-           lookup, onehot: oneHotCells(p.ids, p.vocab), product, comparison };
+// Both routes for plan p on its table (keeper: a table-keeper.mjs, which opens or keeps it), in
+// two parts: what comes at once (`first`: the lookup's rows and W's window, row-window.mjs), and
+// the run of the one-hot product, which streams the table a block of rows at a time (step() it
+// until done; its result() is `last`). Every part is plain data a worker can post.
+export function startRun(lab, p, keeper) {
+  const { ids, vocab, dim } = p;
+  return onTable(p, () => {
+    const table = keeper.tableFor(p);
+    const whole = heldWhole(vocab, dim);
+    const rows = windowRows(vocab, ids);
+    const weight = whole ? { rows: vocab, cols: dim, whole: keeper.allRows(p) }
+      : { rows: vocab, cols: dim, kept: rows, keptRows: table.lookup(rows) };
+    const run = table.startProduct(ids, { heatmap: whole ? null : HEATMAP_PIXELS });
+    return { run, first: { lookup: run.expected, weight } };
+  });
+}
+
+// The result the views draw, from startRun()'s parts; last: null while the product runs, else
+// { product, comparison, heatmap }. The one-hot matrix is handed to the views as cells
+// (cells.mjs): only the module needs its n × V entries.
+export function resultOf(p, first, last = null) {
+  return {
+    ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, table: p.table,
+    weight: rowWindow({ ...first.weight, heatmap: last?.heatmap ?? null }),
+    lookup: first.lookup, onehot: oneHotCells(p.ids, p.vocab),
+    product: last?.product ?? null, comparison: last?.comparison ?? null,
+  };
+}
+
+// Both routes for plan p at once, on the table keeper gives.
+export function run(lab, p, keeper) {
+  const { run: product, first } = startRun(lab, p, keeper);
+  try {
+    return onTable(p, () => {
+      while (!product.done) product.step(64);
+      return resultOf(p, first, product.result());
+    });
+  } finally {
+    product.delete();
+  }
 }

@@ -1,9 +1,13 @@
 // The one program behind the page and every <embedding-demo>: it turns a store's inputs
 // (model/state.mjs) into a result. plan() checks them (cheap); both routes then run on the main
-// thread when they fit a frame, else in the compute worker while the status says 'computing'
-// and the page stays responsive. At most once a frame; the newest input wins.
-import { count } from '../model/format-number.mjs';
-import { FieldError, plan, PRODUCT_BUDGET, productWork, run } from './plan.mjs';
+// thread when they fit a frame, else in the compute worker, which reads a file's table where it
+// lies: the lookup's rows come at once, then the one-hot product streams the table while the
+// status says how far it has come, and the page stays responsive. At most once a frame; the
+// newest input wins; stop() ends a product that takes too long, keeping the lookup's rows.
+import { bytesText, count } from '../model/format-number.mjs';
+import { FieldError, plan, PRODUCT_BUDGET, productWork, resultOf, run } from './plan.mjs';
+import { createTableKeeper } from './table-keeper.mjs';
+import { VIEW_COMPUTATIONS, viewWork } from './view-compute.mjs';
 import { createWorkerRunner } from './worker-client.mjs';
 
 // A new seeded W on the main thread stays under a few milliseconds up to this many floats (about
@@ -12,6 +16,12 @@ import { createWorkerRunner } from './worker-client.mjs';
 const TABLE_BUDGET = 1 << 18;
 
 const WHERE = 'in a background thread: the page stays usable';
+
+// What the status says while the product streams W.
+function progressSentence({ bytesRead, bytes, multiplyAdds, totalMultiplyAdds }) {
+  return `Streaming W through the one-hot product: ${bytesText(bytesRead, bytes)} read, ` +
+    `${count(multiplyAdds)} of ${count(totalMultiplyAdds)} multiply-adds, ${WHERE}.`;
+}
 
 // What plan() takes for a state: the typed ids, or in Text mode its tokens' ids, once they are
 // the tokens of the text shown; null while a text waits for its tokens.
@@ -26,12 +36,13 @@ const sameSource = (a, b) => a.inputs === b.inputs && a.text === b.text && a.tok
 
 // store: a createStore() of model/state.mjs; quiet(error): whether a FieldError waits before it
 // is shown (the page's ids while they are being typed): the status then says 'typing' and the
-// last verdict stays. Returns { runner, refresh(), settled() }: the compute worker runner, which
-// inputs that read files also use; a way to recompute now; and a promise that resolves once the
-// store's present inputs have their result or their error.
+// last verdict stays. Returns { refresh(), stop(), computeView(kind, result, args), settled() }:
+// a way to recompute now; a way to stop the product streaming; the backward and bag views'
+// computations (view-compute.mjs) on a result's table; and a promise that resolves once the
+// store's present inputs have their result (or its lookup's rows, when stopped) or their error.
 export function createSession(lab, store, { quiet = () => false } = {}) {
-  const runner = createWorkerRunner(lab);
-  const cache = { key: null, weight: null };
+  const keeper = createTableKeeper(lab);
+  const runner = createWorkerRunner(lab, keeper);
   let frame = 0;
   let done = null;    // the state the last finished update computed from
   let waiting = [];   // settled()'s resolvers
@@ -51,25 +62,36 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
     finished(from);
   }
 
-  function show(result, from) {
+  function show(result, from, status = { state: 'ready' }) {
     const { step } = store.get();
-    store.set({ result, step: Math.min(step, result.ids.length - 1), status: { state: 'ready' } });
+    store.set({ result, step: Math.min(step, result.ids.length - 1), status });
     finished(from);
   }
 
-  async function inWorker(p, newTable, from) {
-    const multiplying = `n·V·d = ${count(productWork(p))} multiply-adds`;
-    const making = `Making W (${count(p.vocab)} × ${count(p.dim)} = ${count(p.vocab * p.dim)} floats)`;
-    const computing = (sentence) => store.set({ status: { state: 'computing', sentence } });
-    computing(newTable ? `${making}, then ${multiplying}, ${WHERE}.` : `${multiplying}, ${WHERE}.`);
-    let result;
+  async function inWorker(p, from) {
+    // stoppable: the product streams W, and stop() keeps the lookup's rows already shown.
+    const computing = (sentence, stoppable = false) =>
+      store.set({ status: { state: 'computing', sentence, stoppable } });
+    computing(`Opening W (${count(p.vocab)} × ${count(p.dim)}) for n·V·d = ` +
+              `${count(productWork(p))} multiply-adds, ${WHERE}.`);
+    let answer;
     try {
-      result = await runner.run(p, cache, () => computing(`W is ready; ${multiplying}, ${WHERE}.`));
+      answer = await runner.run(p, {
+        onFirst: (first) => store.set({ result: resultOf(p, first), status: { state: 'computing',
+          sentence: `The lookup's rows are read; the one-hot product streams W, ${WHERE}.`,
+          stoppable: true } }),
+        onProgress: (progress) => computing(progressSentence(progress), true),
+      });
     } catch (error) {
       failed(error, from);
       return;
     }
-    if (result) show(result, from);
+    if (!answer) return;
+    if (answer.result) show(answer.result, from);
+    else if (answer.last) show(resultOf(p, answer.first, answer.last), from);
+    else show(resultOf(p, answer.first), from, { state: 'stopped', sentence: `Stopped after ` +
+      `${bytesText(answer.stopped.bytesRead, answer.stopped.bytes)} of W: the one-hot product needs ` +
+      'every row, so there is nothing to compare yet. Change an input to start again.' });
   }
 
   function update() {
@@ -88,14 +110,16 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
       failed(error, from);
       return;
     }
-    const newTable = cache.key !== p.tableKey;
-    if (productWork(p) > PRODUCT_BUDGET || (newTable && p.vocab * p.dim > TABLE_BUDGET)) {
-      inWorker(p, newTable, from);
+    // A file's table is read in the worker; a table the worker holds stays there.
+    const here = keeper.held(p.tableKey) !== null ||
+      (p.table.source !== 'file' && !runner.holds(p.tableKey) && p.vocab * p.dim <= TABLE_BUDGET);
+    if (!here || productWork(p) > PRODUCT_BUDGET) {
+      inWorker(p, from);
       return;
     }
     let result;
     try {
-      result = run(lab, p, cache);
+      result = run(lab, p, keeper);
     } catch (error) {
       failed(error, from);
       return;
@@ -111,10 +135,19 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
   });
 
   return {
-    runner,
     refresh() {
       cancelAnimationFrame(frame);
       update();
+    },
+    stop: () => runner.stop(),
+    // Resolves to the view's computation on result's table: here when this thread holds that
+    // table and the work fits a frame, else in the compute worker (which opens the table if it
+    // lacks it). Rejects with the core's EmbedlabError or a FieldError.
+    async computeView(kind, result, args) {
+      const p = { tableKey: result.tableKey, vocab: result.vocab, dim: result.dim, table: result.table };
+      const here = keeper.held(p.tableKey);
+      if (here && viewWork(kind, args) <= PRODUCT_BUDGET) return VIEW_COMPUTATIONS[kind](lab, here, args);
+      return await runner.runView(kind, p, args) ?? VIEW_COMPUTATIONS[kind](lab, keeper.tableFor(p), args);
     },
     settled() {
       if (done && sameSource(done, store.get())) return Promise.resolve();

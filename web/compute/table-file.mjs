@@ -1,110 +1,59 @@
-// A table file read in pieces, never whole: a .safetensors file's header (its first 8 bytes, then
-// 8 + N), then only the chosen tensor's bytes, a block of rows at a time, each converted into
-// the table as it arrives (lab.safetensorsTable). So a 5 GB model costs its table's memory and
-// one block's. Works on a page's main thread, in a module worker and in Node; no DOM.
-// A source of bytes: { size, read(begin, end) -> Promise<Uint8Array> }: a File (fileSource) or
-// bytes in memory (bytesSource) read any range; a fetch response (responseSource) reads forwards
-// only, dropping what is not wanted.
+// A table file made the session's file input (compute/plan.mjs): its format told from its name
+// and first bytes, a .safetensors file's header read (its first 8 + N bytes, never more) for the
+// tensors it holds, and the chosen tensor's shape and dtype checked by the module. The table's
+// rows are read later, where they lie, by the compute worker (table-keeper.mjs). Works on a
+// page's main thread and in Node; no DOM.
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 
-// Bytes read and converted at once: large enough that the per-block costs vanish, small enough
-// that the block is nothing beside the table.
-export const BLOCK_BYTES = 1 << 22;
-
-export function fileSource(file) {
-  return {
-    size: file.size,
-    read: async (begin, end) => new Uint8Array(await file.slice(begin, end).arrayBuffer()),
-  };
-}
-
-export function bytesSource(bytes) {
-  return { size: bytes.length, read: async (begin, end) => bytes.subarray(begin, end) };
-}
-
-// A response body read forwards: each read() must start at or after the end of the one before;
-// the bytes in between are dropped as they stream past. size: the file's length in bytes.
-// cancel() stops the download.
-export function responseSource(response, size) {
-  const reader = response.body.getReader();
-  let chunk = new Uint8Array(0);  // the stream's bytes [at, at + chunk.length)
-  let at = 0;
-  async function next() {
-    let read;
-    try {
-      read = await reader.read();
-    } catch (error) {
-      throw new EmbedlabError(`the download failed after ${at} bytes: ${error.message}`, 'weights');
-    }
-    if (read.done) {
-      throw new EmbedlabError(`the file ended after ${at} bytes, though it said it had ${size}`,
-                              'weights');
-    }
-    return read.value;
-  }
-  return {
-    size,
-    async read(begin, end) {
-      if (begin < at) throw new Error(`responseSource reads forwards: ${begin} is before ${at}`);
-      const out = new Uint8Array(end - begin);
-      let filled = 0;
-      while (filled < out.length) {
-        if (at + chunk.length <= begin + filled) {
-          at += chunk.length;
-          chunk = await next();
-          continue;
-        }
-        const from = begin + filled - at;
-        const piece = chunk.subarray(from, from + out.length - filled);
-        out.set(piece, filled);
-        filled += piece.length;
-      }
-      return out;
-    },
-    cancel: () => reader.cancel().catch(() => {}),
-  };
-}
-
-// The file's first 8 bytes (fewer in a shorter file): what tells the two formats apart, and the
-// start of a .safetensors header.
-export function readFirstBytes(source) {
-  return source.read(0, Math.min(8, source.size));
-}
+const read = async (file, begin, end) => new Uint8Array(await file.slice(begin, end).arrayBuffer());
 
 // Whether the file is a .npy one (the CLI's rule: named .npy or .npz, or starting with
 // "\x93NUMPY"); any other is read as .safetensors.
-export function isNpyFile(lab, name, first) {
-  return /\.np[yz]$/i.test(name) || lab.hasNpyMagic(first);
-}
+const isNpyFile = (lab, name, first) => /\.np[yz]$/i.test(name) || lab.hasNpyMagic(first);
 
-// { headerBytes, header }: the first 8 + N bytes and lab.safetensorsHeader's reading of them.
-// first: readFirstBytes(source).
-export async function readSafetensorsHeader(lab, source, first) {
-  const size = lab.safetensorsHeaderSize(first, source.size);
-  const headerBytes = new Uint8Array(size);
-  headerBytes.set(first);
-  headerBytes.set(await source.read(first.length, size), first.length);
-  return { headerBytes, header: lab.safetensorsHeader(headerBytes, source.size) };
-}
+// Whether a file is named as a sharded checkpoint's index is (the CLI's rule).
+export const isIndexFile = (name) => /\.json$/i.test(name);
 
-// The tensor `name` ('' for the one the header's names point to) as a (V, d) float32 table:
-// { weight, table: { name, dtype, rows, cols, conversion } }, or null when stillWanted() turned
-// false between two blocks. onProgress({ name, done, total }) after each block, in file bytes.
-export async function readSafetensorsTable(lab, source, headerBytes, name,
-                                           { onProgress = () => {}, stillWanted = () => true } = {}) {
-  const reader = lab.safetensorsTable(headerBytes, source.size, name);
-  try {
-    const { rowBytes, begin, end } = reader;
-    const step = rowBytes * Math.max(1, Math.floor(BLOCK_BYTES / rowBytes));
-    for (let at = begin; at < end; at += step) {
-      const bytes = await source.read(at, Math.min(at + step, end));
-      if (!stillWanted()) return null;
-      reader.addRows(bytes);
-      onProgress({ name: reader.name, done: Math.min(at + step, end) - begin, total: end - begin });
-    }
-    const { dtype, rows, cols, conversion } = reader;
-    return { weight: reader.finish(), table: { name: reader.name, dtype, rows, cols, conversion } };
-  } finally {
-    reader.discard();
+// The file (a File or Blob) as what it is: { format: 'npy', input } with input the session's file
+// input, or { format: 'safetensors', header, table(tensor) } where header is lab.safetensorsHeader's
+// reading and table(tensor) makes the input for a tensor ('' for the one its names point to):
+// the core's checks that it can be a table come first. name: the file's name in messages; key: a
+// key no other table has. Throws the core's EmbedlabError for a file that is neither, or a
+// tensor that cannot be a table.
+export async function openTableFile(lab, file, name, key) {
+  const first = await read(file, 0, Math.min(8, file.size));
+  if (isNpyFile(lab, name, first)) {
+    // A .npy file is read whole (tables in .npy are small): its shape and dtype are in its header.
+    const handle = lab.openNpyTable(await read(file, 0, file.size));
+    const { rows, cols, dtype, conversion } = handle;
+    handle.delete();
+    return { format: 'npy', input: { key, name, format: 'npy', file, rows, cols, dtype, conversion } };
   }
+  const size = lab.safetensorsHeaderSize(first, file.size);
+  const headerBytes = await read(file, 0, size);
+  const header = lab.safetensorsHeader(headerBytes, file.size);
+  return {
+    format: 'safetensors',
+    header,
+    table(tensor) {
+      const { table, tableError } = lab.safetensorsHeader(headerBytes, file.size, tensor);
+      if (table === null) throw new EmbedlabError(tableError, 'weights');
+      const { shape: [rows, cols], dtype, conversion } = header.tensors.find((t) => t.name === table);
+      return { key: `${key}:${table}`, name, format: 'safetensors', tensor: table, file, rows, cols, dtype, conversion };
+    },
+  };
+}
+
+// A sharded checkpoint chosen as files: its index (model.safetensors.index.json) and some of its
+// shards. Returns { shard: the File that holds the table, tensor } or throws an EmbedlabError that
+// says which shard to add. tensor: '' for the one the index's names point to.
+export async function shardOfIndex(lab, index, files, tensor = '') {
+  const found = lab.safetensorsIndex(await index.text(), tensor);
+  if (!found.table) throw new EmbedlabError(found.tableError, 'weights');
+  const shard = files.find((f) => f.name === found.table.shard);
+  if (!shard) {
+    throw new EmbedlabError(`it puts ${found.table.tensor} in ${found.table.shard}, which ` +
+      'was not chosen: choose the index together with that shard', 'weights');
+  }
+  return { shard, tensor: found.table.tensor };
 }

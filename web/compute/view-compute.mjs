@@ -1,28 +1,33 @@
 // What the backward and bag views compute, apart from how they draw it, so that the compute
-// worker (compute-worker.mjs) can run it beside its cached W. Arguments and results are plain
-// data (typed arrays, Matrix objects), which postMessage can carry.
+// worker (compute-worker.mjs) can run it on its table. table: the result's table handle
+// (table-keeper.mjs). Arguments and results are plain data (typed arrays, Matrix objects),
+// which postMessage can carry.
 //   backward args: { ids, vocab, dim, seed, paddingIdx, padding }
 //   bag args:      { ids, vocab, dim, offsets, mode, weights: null | { typed, values }, paddingIdx,
 //                    padding }  (padding: the row padding_idx names, for the drawing)
+import { HEATMAP_PIXELS, heldWhole, windowRows } from '../model/row-window.mjs';
 
 // Backward: G = torch.randn(n, d) after torch.manual_seed(seed), the lookup's gradient (a
-// scatter-add) and the one-hot route's (onehot.T @ G).
-function backward(lab, weight, { ids, vocab, dim, seed, paddingIdx }) {
+// scatter-add) and the one-hot route's (onehot.T @ G), streamed a block of rows at a time. Each
+// (V, d) gradient comes as the module's GradientView: whole when the page holds such a matrix
+// whole (row-window.mjs), else the rows the view draws and a heatmap of the whole.
+function backward(lab, table, { ids, vocab, dim, seed, paddingIdx }) {
   const G = lab.randn(seed, ids.length, dim);
-  const grad = lab.embeddingBackward(ids, G, vocab, { paddingIdx });
-  const product = lab.onehotBackward(lab.oneHot(ids, vocab), G);
-  return { G, grad, product, comparison: lab.compare(grad, product, 'backward') };
+  const view = heldWhole(vocab, dim) ? {}
+    : { whole: false, keepRows: windowRows(vocab, ids), heatmap: HEATMAP_PIXELS };
+  const { scatter, gemm, comparison } = table.backward(ids, G, { paddingIdx }, view);
+  return { G, grad: scatter, product: gemm, comparison };
 }
 
-// Bag: the bags of W's rows, and for sum and mean the multi-hot M (B × V) times W with the
-// one-hot route's dense GEMM (it takes any (B, V) matrix); max has no product form.
-function bag(lab, weight, { ids, vocab, offsets, mode, weights, paddingIdx }) {
+// Bag: the bags of W's rows, and for sum and mean the multi-hot M (B × V) times W, streamed like
+// the one-hot product; max has no product form.
+function bag(lab, table, { ids, vocab, offsets, mode, weights, paddingIdx }) {
   const options = { mode, paddingIdx, perSampleWeights: weights?.values ?? null };
-  const forward = lab.embeddingBag(weight, ids, offsets, options);
-  const multihot = mode === 'max' ? null : lab.bagMatrix(ids, offsets, vocab, options);
-  const product = multihot && lab.onehotProduct(multihot, weight);
-  const comparison = product && lab.compare(forward.output, product, 'bag');
-  return { forward, multihot, product, comparison, bags: forward.output.rows };
+  const forward = table.embeddingBag(ids, offsets, options);
+  if (mode === 'max') return { forward, multihot: null, product: null, comparison: null, bags: forward.output.rows };
+  const { product, comparison } = table.bagProduct(ids, offsets, options);
+  return { forward, multihot: lab.bagMatrix(ids, offsets, vocab, options), product, comparison,
+           bags: forward.output.rows };
 }
 
 export const VIEW_COMPUTATIONS = { backward, bag };
@@ -35,8 +40,9 @@ export function viewWork(kind, args) {
 
 // The typed arrays a view's result holds, for postMessage's transfer list.
 export function viewBuffers(kind, computed) {
+  const gradient = (view) => [view.whole, view.keptRows, view.heatmap];
   const matrices = kind === 'backward'
-    ? [computed.G, computed.grad, computed.product]
+    ? [computed.G, ...gradient(computed.grad), ...gradient(computed.product)]
     : [computed.forward.output, computed.multihot, computed.product];
   return matrices.filter(Boolean).map((m) => m.data.buffer);
 }

@@ -3,13 +3,15 @@
 // matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells a pixel stands
 // for a block of cells and shows the largest in magnitude (so a one-hot's lone 1 stays
 // visible); beyond READ_ALL cells, the cell at its centre (reading all of GPT-2's W would hold
-// up the page). Hovering shows the cell's (row, col) and value in a line below; the selected
-// token's row (or column) is outlined by an element over the canvas, sharp at any scale.
+// up the page). A matrix the page holds only some rows of (model/row-window.mjs) brings its
+// pixels, gathered by the module from every cell. Hovering shows the cell's (row, col) and value
+// in a line below (a block's largest value where its row is not held); the selected token's row
+// (or column) is outlined by an element over the canvas, sharp at any scale.
 import { element, writeStyle } from './dom.mjs';
+import { HEATMAP_PIXELS } from '../model/row-window.mjs';
 import { onThemeChange, readColors } from './theme-colors.mjs';
 
-const MAX_WIDTH = 512;
-const MAX_HEIGHT = 256;
+const { cols: MAX_WIDTH, rows: MAX_HEIGHT } = HEATMAP_PIXELS;
 const READ_ALL = 1 << 22;
 
 // The three ends of the scale and the NaN colour, as the page's style resolves them now.
@@ -42,11 +44,20 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
     const clamp = (x, size) => Math.max(0, Math.min(size - 1, Math.floor(x * size)));
     return [clamp(event.offsetY / canvas.clientHeight, rows), clamp(event.offsetX / canvas.clientWidth, cols)];
   };
+  // "W[12800:12900, 0:2]: largest |value| 0.5078" for the block of pixel (y, x).
+  const blockText = (y, x) => {
+    const { rows, cols } = buffers;
+    return `${spec.name}[${rows.starts[y]}:${rows.ends[y]}, ${cols.starts[x]}:${cols.ends[x]}]: ` +
+      `largest |value| ${format(spec.matrix.pixels.at(y, x))}`;
+  };
   canvas.addEventListener('pointermove', (event) => {
     if (!spec) return;
     const [i, j] = cellAt(event);
-    const value = spec.matrix.at(i, j);
-    readout.textContent = `${spec.name}[${i}, ${j}] = ${format(value)}`;
+    const { matrix } = spec;
+    readout.textContent = matrix.held && !matrix.held(i, j)
+      ? blockText(Math.floor(event.offsetY / canvas.clientHeight * canvas.height),
+                  Math.floor(event.offsetX / canvas.clientWidth * canvas.width))
+      : `${spec.name}[${i}, ${j}] = ${format(matrix.at(i, j))}`;
     readout.dataset.row = String(i);
     readout.dataset.col = String(j);
     onHover(i, j);
@@ -89,7 +100,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   // allocations, fewer garbage collections in the frame): each axis's blocks, the pixels'
   // values, and the image.
   function buffersFor(matrix, width, height) {
-    const all = matrix.rows * matrix.cols <= READ_ALL;
+    const all = Boolean(matrix.pixels) || matrix.rows * matrix.cols <= READ_ALL;
     return {
       rows: blocks(height, matrix.rows, all),
       cols: blocks(width, matrix.cols, all),
@@ -102,6 +113,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   // where the matrix knows it without reading every cell), or the value at the block's centre
   // for a matrix beyond READ_ALL.
   function pixelValues(matrix, width, height, { rows, cols, values }) {
+    if (matrix.pixels) {
+      for (let y = 0; y < height; ++y) for (let x = 0; x < width; ++x) values[y * width + x] = matrix.pixels.at(y, x);
+      return values;
+    }
     for (let y = 0; y < height; ++y) {
       const i0 = rows.starts[y];
       const i1 = rows.ends[y];
@@ -128,10 +143,12 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
 
   const heatmap = {
     node,
-    // matrix: { rows, cols, at(i, j) }; name: how the readout names it ("W").
+    // matrix: { rows, cols, at(i, j) }, and where not every cell is held, held(i, j) and pixels
+    // (cells of the largest value of each block, as many as the canvas has pixels); name: how
+    // the readout names it ("W").
     render(matrix, name) {
-      const width = Math.min(matrix.cols, MAX_WIDTH);
-      const height = Math.min(matrix.rows, MAX_HEIGHT);
+      const width = matrix.pixels ? matrix.pixels.cols : Math.min(matrix.cols, MAX_WIDTH);
+      const height = matrix.pixels ? matrix.pixels.rows : Math.min(matrix.rows, MAX_HEIGHT);
       // Only what changed is written: a keystroke redraws the one-hot's heatmap, same size.
       const shape = `${name}: ${matrix.rows} × ${matrix.cols}`;
       if (spec?.shape !== shape) {

@@ -50,6 +50,7 @@ export function showVerdict(box, comparison, definitions) {
 // ('differs-<state>'). Worked out once per grade.
 const cellClasses = new WeakMap();  // grade -> cellClass
 export function differingCells(grade, cols) {
+  if (!grade) return () => '';  // no comparison yet: the product is still streaming
   if (!cellClasses.has(grade)) {
     const differing = new Set(grade.differing ?? []);
     const marked = `differs differs-${grade.state}`;

@@ -227,7 +227,8 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#parts.view.replaceChildren(container);
     this.#view = { name };
     const built = await VIEWS[name].build(container, {
-      store: this.#store, lab: this.#lab, runner: this.#session.runner, embedded: true,
+      store: this.#store, lab: this.#lab, computeView: this.#session.computeView,
+      stop: this.#session.stop, embedded: true,
     });
     demoteHeadings(container);
     if (this.#parts.view.firstChild !== container) return;

@@ -19,7 +19,8 @@ export function bindFormFields(store, form, fields) {
   });
 
   function show({ inputs, text, tokens, result }) {
-    const table = inputs.source === 'file' ? inputs.file?.table ?? null : undefined;
+    // A file's input holds its table's shape (rows, cols), or an error.
+    const table = inputs.source === 'file' ? (inputs.file?.rows ? inputs.file : null) : undefined;
     setValue(fields.vocab, table === undefined ? inputs.vocabText : table ? String(table.rows) : '');
     setValue(fields.dim, table === undefined ? inputs.dimText : table ? String(table.cols) : '');
     fields.vocab.disabled = fields.dim.disabled = table !== undefined;

@@ -45,13 +45,8 @@ export function createTextInput(lab, store, elements) {
       return;
     }
     showError('');
-    // n·V floats of the one-hot matrix: beyond the core's limit the ids field says why there is
-    // no result; this says what to do.
-    const fit = Math.floor(lab.limits.maxElements / answer.vocabSize);
     status.textContent = `${plural(answer.ids.length, 'token', 'tokens')}; ${TOKENIZERS[name].label} ` +
-      `has ${count(answer.vocabSize)} in its vocabulary. ` + (answer.ids.length > fit
-      ? `At most ${count(fit)} tokens fit one one-hot matrix of V = ${count(answer.vocabSize)} columns: shorten the text to see both routes.`
-      : 'Point at a token to follow it below.');
+      `has ${count(answer.vocabSize)} in its vocabulary. Point at a token to follow it below.`;
     chips.render(answer.ids, answer.labels, store.get().step);
     const { inputs } = store.get();
     const shape = shapeOf !== name && inputs.source !== 'file';  // a file's table keeps its shape

@@ -1,18 +1,18 @@
 // Where W comes from (model/table-source.mjs): PyTorch's initialisation with a seed, the
-// TensorFlow notebook's fixed table, or a file (chosen or dropped): a .npy file, or a model's
-// .safetensors file, of which only the header and the picked tensor are read, in the compute
-// worker (compute/table-file.mjs). The choice and the file go into the store's inputs; the shape
-// fields show a file's shape (inputs/form-fields.mjs).
+// TensorFlow notebook's fixed table, or a file (chosen or dropped): a .npy file, a model's
+// .safetensors file, or a sharded model's model.safetensors.index.json chosen with the shard that
+// holds the table. Of a .safetensors file only the header is read here; the compute worker reads
+// the table's rows where they lie (compute/table-keeper.mjs). The choice and the file go into the
+// store's inputs; the shape fields show a file's shape (inputs/form-fields.mjs).
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
-import { fileSource, isNpyFile, readFirstBytes, readSafetensorsHeader } from '../compute/table-file.mjs';
+import { isIndexFile, openTableFile, shardOfIndex } from '../compute/table-file.mjs';
+import { count } from '../model/format-number.mjs';
 import { createTensorPicker } from './tensor-picker.mjs';
 
-// elements: { form, file, dropZone, fileName, tensorField, tensor, tensorProgress, tensorStatus };
-// runner: the session's compute worker runner, which reads a .safetensors table.
-export function createWeightsInput(lab, store, runner, elements) {
+// elements: { form, file, dropZone, fileName, tensorField, tensor, tensorStatus }.
+export function createWeightsInput(lab, store, elements) {
   const { form, file, dropZone, fileName } = elements;
-  let loads = 0;   // a new key per file and per tensor, so a new table never reuses a cached W
-  let safetensors = null;  // { file, headerBytes } of the .safetensors file chosen last
+  let loads = 0;   // a new key per choice of files, so a new table never reuses an old one's
 
   // The radio buttons, found once: form.elements.source walks the form on each keystroke.
   const radios = [...form.querySelectorAll('input[name="source"]')];
@@ -31,61 +31,48 @@ export function createWeightsInput(lab, store, runner, elements) {
     use({ name, error: `${name}: ${error.message}` }, name);
   };
 
-  async function readTensor(tensorName) {
-    const load = ++loads;
-    const key = `safetensors:${load}`;
-    const { file: chosen, headerBytes } = safetensors;
-    let read;
+  let opened = null;  // openTableFile() of the .safetensors file chosen last
+  const picker = createTensorPicker({
+    field: elements.tensorField, select: elements.tensor, status: elements.tensorStatus,
+  }, (tensor) => pick(opened, tensor));
+
+  function pick(table, tensor) {
+    let input;
     try {
-      read = await runner.loadTable(chosen, headerBytes, tensorName, key,
-        (progress) => picker.reading(progress));
+      input = table.table(tensor);
     } catch (error) {
-      if (load !== loads) return;
       picker.failed();
-      failed(chosen.name, error);
+      failed(table.name, error);
       return;
     }
-    if (!read || load !== loads) return;  // a later file or tensor replaced this one
-    picker.read(read.table);
-    use({ key, name: chosen.name, format: 'safetensors', tensor: read.table.name, table: read.weight },
-        `${chosen.name}: ${read.table.rows} × ${read.table.cols}`);
+    picker.read(input);
+    use(input, `${input.name}: ${count(input.rows)} × ${count(input.cols)}`);
   }
 
-  const picker = createTensorPicker({
-    field: elements.tensorField, select: elements.tensor, progress: elements.tensorProgress,
-    status: elements.tensorStatus,
-  }, readTensor);
-
-  async function load(chosen) {
+  // files: what was chosen or dropped: one table file, or an index and its shards.
+  async function load(files) {
     const load = ++loads;
-    const current = () => load === loads;  // false once a later file replaced this one
-    safetensors = null;
-    runner.stopLoading();
+    const current = () => load === loads;  // false once a later choice replaced this one
+    opened = null;
     picker.hide();
-    fileName.textContent = chosen.name;
+    const index = files.find((f) => isIndexFile(f.name));
+    let chosen = files[0];
+    let tensor = '';
+    fileName.textContent = (index ?? chosen).name;
     try {
-      const bytes = fileSource(chosen);
-      const first = await readFirstBytes(bytes);
+      if (index) ({ shard: chosen, tensor } = await shardOfIndex(lab, index, files));
+      const table = await openTableFile(lab, chosen, chosen.name, `file:${load}`);
       if (!current()) return;
-      if (isNpyFile(lab, chosen.name, first)) {
-        const whole = new Uint8Array(await chosen.arrayBuffer());
-        if (!current()) return;
-        const table = lab.npyTable(whole);
-        use({ key: `npy:${load}`, name: chosen.name, format: 'npy', table },
-            `${chosen.name}: ${table.rows} × ${table.cols}`);
+      if (table.format === 'npy') {
+        use(table.input, `${chosen.name}: ${count(table.input.rows)} × ${count(table.input.cols)}`);
         return;
       }
-      const { headerBytes, header } = await readSafetensorsHeader(lab, bytes, first);
-      if (!current()) return;
-      safetensors = { file: chosen, headerBytes };
-      picker.list(header);
-      if (header.table === null) {
-        use({ name: chosen.name, error: `${chosen.name}: ${header.tableError}` }, chosen.name);
-        return;
-      }
-      readTensor(header.table);
+      opened = { ...table, name: chosen.name };
+      const wanted = tensor || table.header.table;
+      picker.list(table.header, wanted);
+      pick(opened, wanted ?? '');
     } catch (error) {
-      if (current()) failed(chosen.name, error);
+      if (current()) failed((index ?? chosen).name, error);
     }
   }
 
@@ -97,7 +84,7 @@ export function createWeightsInput(lab, store, runner, elements) {
     if (changed.has('inputs')) showSource(inputs);
   });
   file.addEventListener('change', () => {
-    if (file.files.length > 0) load(file.files[0]);
+    if (file.files.length > 0) load([...file.files]);
   });
   for (const type of ['dragenter', 'dragover']) {
     dropZone.addEventListener(type, (event) => {
@@ -109,6 +96,6 @@ export function createWeightsInput(lab, store, runner, elements) {
   dropZone.addEventListener('drop', (event) => {
     event.preventDefault();
     dropZone.classList.remove('dragging');
-    if (event.dataTransfer.files.length > 0) load(event.dataTransfer.files[0]);
+    if (event.dataTransfer.files.length > 0) load([...event.dataTransfer.files]);
   });
 }

@@ -5,10 +5,14 @@ export function cells(m) {
   return { rows: m.rows, cols: m.cols, at: (i, j) => m.data[i * m.cols + j] };
 }
 
-// The transpose of a row-major matrix or of cells (W.T without copying W).
+// The transpose of a row-major matrix or of cells (W.T without copying W), with what a row
+// window (row-window.mjs) says of its cells transposed too.
 export function transposed(m) {
-  const { rows, cols, at } = m.at ? m : cells(m);
-  return { rows: cols, cols: rows, at: (i, j) => at(j, i) };
+  const { rows, cols, at, held, pixels } = m.at ? m : cells(m);
+  return {
+    rows: cols, cols: rows, at: (i, j) => at(j, i),
+    ...(held ? { held: (i, j) => held(j, i), pixels: pixels && transposed(pixels) } : {}),
+  };
 }
 
 // F.one_hot(ids, vocab): the views draw it from the ids, so its n × V floats are never made on

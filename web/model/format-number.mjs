@@ -10,6 +10,13 @@ export const count = (n) => COUNT.format(n);
 // plural(1, 'row', 'rows') -> "1 row"; plural(1234, 'row', 'rows') -> "1,234 rows".
 export const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
+// "34 of 154 MB", "1,536 of 3,072 bytes": progress through bytes of a file.
+export function bytesText(done, total) {
+  if (total < 1e6) return `${count(done)} of ${count(total)} bytes`;
+  const digits = total < 1e7 ? 1 : 0;
+  return `${(done / 1e6).toFixed(digits)} of ${(total / 1e6).toFixed(digits)} MB`;
+}
+
 const TIME_UNITS = [['ns', 1e-6], ['µs', 1e-3], ['ms', 1], ['s', 1e3]];
 
 // A time in milliseconds, to 3 significant digits in the largest unit that keeps the number

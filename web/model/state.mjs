@@ -6,8 +6,11 @@
 //              file: null | { key, name, table } | { name, error } }
 //   text     Text mode: null, or { text, tokenizer } whose tokens are the ids
 //   tokens   Text mode's tokens: null, or { text, tokenizer, ids, labels, vocabSize }
-//   result   the last good result of both routes (compute/plan.mjs's run()), shown until the next
-//   status   { state: 'ready' } | { state: 'computing', sentence } |
+//   result   the last good result of both routes (compute/plan.mjs's resultOf()), shown until
+//            the next; its product and comparison are null while the product streams W
+//   status   { state: 'ready' } | { state: 'computing', sentence, stoppable } (stoppable: the
+//            result holds the lookup's rows and the product streams W) |
+//            { state: 'stopped', sentence }: stopped, the result without its product |
 //            { state: 'failed', field, message }: a FieldError's field and message |
 //            { state: 'typing' }: an error that waits for the learner to pause
 //   step     the token every view follows, from 0

@@ -78,7 +78,9 @@ async function buildSections(store, context) {
     // A token picked or pointed at (one deliberate act, which every view follows) redraws
     // everywhere at once.
     const everywhere = (changed.has('step') || changed.has('hovered')) && !changed.has('result');
-    const stale = state.status.state === 'failed' || state.status.state === 'computing';
+    // A result streaming its product is the inputs' own: not stale.
+    const stale = state.status.state === 'failed' ||
+      (state.status.state === 'computing' && !state.status.stoppable);
     for (const { section, add, request } of built) {
       section.classList.toggle('stale', stale && state.result !== null);
       add(changed);
@@ -98,10 +100,9 @@ async function start(lab) {
 
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
-  createWeightsInput(lab, store, session.runner, {
+  createWeightsInput(lab, store, {
     form, file: byId('weights-file'), dropZone: byId('drop-zone'), fileName: byId('file-name'),
-    tensorField: byId('tensor-field'), tensor: byId('tensor'),
-    tensorProgress: byId('tensor-progress'), tensorStatus: byId('tensor-status'),
+    tensorField: byId('tensor-field'), tensor: byId('tensor'), tensorStatus: byId('tensor-status'),
   });
   const textInput = createTextInput(lab, store, {
     modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
@@ -115,7 +116,8 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
-  await buildSections(store, { store, lab, runner: session.runner, embedded: false });
+  await buildSections(store, { store, lab, computeView: session.computeView, stop: session.stop,
+                               embedded: false });
   linkViews(document.body, store);
 
   // The inputs, the source, the token and the section in the address (model/url-state.mjs).

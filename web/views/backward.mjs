@@ -9,6 +9,7 @@ import { byData, element } from '../draw/dom.mjs';
 import { linkBackward } from './group-links.mjs';
 import { count, plural, vectorText } from '../model/format-number.mjs';
 import { cells, transposed } from '../model/cells.mjs';
+import { rowWindow } from '../model/row-window.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
@@ -85,7 +86,7 @@ function scatterItem(lab, v, ks, padding, G, grad) {
   }
   li.append(`= ${termsText(ks)}`);
   if (ks.length === 1) {
-    li.append(' = ', element('code', 'vector', vectorText(lab, grad.data, v * d, d)));
+    li.append(' = ', element('code', 'vector', vectorText(lab, grad.row(v), 0, d)));
     return li;
   }
   li.classList.add('repeat');
@@ -104,7 +105,7 @@ function scatterItem(lab, v, ks, padding, G, grad) {
       }
       return;
     }
-    const text = last ? vectorText(lab, grad.data, v * d, d) : vectorText(lab, sum, 0, d);
+    const text = last ? vectorText(lab, grad.row(v), 0, d) : vectorText(lab, sum, 0, d);
     running.append(element('li', '', `${i === 0 ? '0 + ' : '+ '}G[${k}] = `));
     running.lastChild.append(element('code', 'vector', text));
   });
@@ -117,11 +118,10 @@ function listText(values) {
   return `${values.slice(0, ROWS_LISTED).join(', ')}${values.length > ROWS_LISTED ? ', …' : ''}`;
 }
 
-// Whether row v holds the same values in both (V, d) gradients.
+// Whether row v holds the same values in both (V, d) gradients (row windows).
 function sameRow(a, b, v) {
-  const d = a.cols;
-  for (let j = v * d; j < (v + 1) * d; ++j) if (a.data[j] !== b.data[j]) return false;
-  return true;
+  const [x, y] = [a.row(v), b.row(v)];
+  return x.every((value, j) => value === y[j]);
 }
 
 function notes(ids, positions, b, vocab, dim) {
@@ -166,12 +166,14 @@ function read({ ids, vocab, dim }, form) {
   return { ids, vocab, dim, seed, paddingIdx, padding: paddingRow(paddingIdx, vocab) };
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the
-// session's compute worker runner. render(result): compute.run()'s result (ids, vocab, dim,
-// onehot, tableKey); recomputed only when new.
-function createBackwardView(root, lab, offload) {
+// root: an empty element the view fills; lab: the loaded WebAssembly module; computeView: the
+// session's. render(result): compute.run()'s result (ids, vocab, dim, onehot, tableKey);
+// recomputed only when new.
+function createBackwardView(root, lab, computeView) {
   const view = createFormView(root, {
-    controls: CONTROLS, fields: BACKWARD_FIELDS, output: OUTPUT, lab, kind: 'backward', read, show, computing, offload,
+    controls: CONTROLS, fields: BACKWARD_FIELDS, output: OUTPUT, kind: 'backward', read,
+    show: (b, result) => show({ ...b, grad: rowWindow(b.grad), product: rowWindow(b.product) }, result),
+    computing, computeView,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
@@ -214,7 +216,7 @@ function createBackwardView(root, lab, offload) {
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) => matrixTable({
-      formatElements: lab.formatElements, matrix: cells(matrix), caption, corner: 'id', rows: vocabRows, cols: dimCols,
+      formatElements: lab.formatElements, matrix, caption, corner: 'id', rows: vocabRows, cols: dimCols,
       rowLabel: label, colLabel: label, rowClass, cellClass: differs, rowRole: 'vocab',
     });
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));

@@ -134,12 +134,12 @@ function cliText(offsets, b) {
   return parts.join(' ');
 }
 
-// root: an empty element the view fills; lab: the loaded WebAssembly module; offload: the
-// session's compute worker runner. render(result): compute.run()'s result (ids, vocab, dim,
-// weight, tableKey); recomputed only when new.
-function createBagView(root, lab, offload) {
+// root: an empty element the view fills; lab: the loaded WebAssembly module; computeView: the
+// session's. render(result): compute.run()'s result (ids, vocab, dim, tableKey); recomputed only
+// when new.
+function createBagView(root, lab, computeView) {
   const view = createFormView(root, {
-    controls: CONTROLS, fields: BAG_FIELDS, output: OUTPUT, lab, kind: 'bag', read, show, computing, offload,
+    controls: CONTROLS, fields: BAG_FIELDS, output: OUTPUT, kind: 'bag', read, show, computing, computeView,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');

@@ -51,7 +51,7 @@ function sceneOf(result, slots, at, formatElements) {
   const { ids, weight, product } = result;
   const { cell } = at;
   const shownWeights = slots.vocab.flatMap((v) => (v === null ? [] : slots.dim
-    .filter((j) => j !== null).map((j) => weight.data[v * weight.cols + j])));
+    .filter((j) => j !== null).map((j) => weight.at(v, j))));
   // The ends of the colour scale: the largest finite |value| drawn (all of W when it is small;
   // a pass over a GPT-2-sized W would hold up the page for tens of milliseconds).
   const scale = shownWeights.reduce(
@@ -104,14 +104,15 @@ function sceneOf(result, slots, at, formatElements) {
         text: cell >= DIGIT_CELL ? (one ? '1' : '0') : undefined });
     });
   }
-  const valueCells = (grid, matrix, row, y, xs, owner) => slots.dim.forEach((j, c) => {
+  const valueCells = (grid, valueAt, row, y, xs, owner) => slots.dim.forEach((j, c) => {
     if (j === null) return;
-    const value = matrix.data[row * matrix.cols + j];
-    scene.cells.push({ grid, x: xs.at[c], y, value, ...owner });
+    scene.cells.push({ grid, x: xs.at[c], y, value: valueAt(row, j), ...owner });
   });
-  for (const [v, y] of scene.vocabY) valueCells('weight', weight, v, y, at.weightX, { v });
+  for (const [v, y] of scene.vocabY) valueCells('weight', weight.at, v, y, at.weightX, { v });
   // out is the product, the equation's own right-hand side: where W holds an Inf, its NaNs show.
-  for (const [k, y] of scene.tokenY) valueCells('out', product, k, y, at.outX, { k });
+  // While the product streams W, the lookup's rows stand in (the verdict says it is computing).
+  const out = product ?? result.lookup;
+  for (const [k, y] of scene.tokenY) valueCells('out', (k, j) => out.data[k * out.cols + j], k, y, at.outX, { k });
   // Numbers where a cell is wide enough, all in the notation of the W values drawn.
   if (cell >= NUMBER_CELL) {
     const numbered = scene.cells.filter((c) => c.grid !== 'onehot');

@@ -3,6 +3,7 @@
 // Copy button gives a script that prints the same text in PyTorch. Costs a pass over W: built
 // only when shown.
 import { element } from '../draw/dom.mjs';
+import { transposed } from '../model/cells.mjs';
 
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
@@ -43,13 +44,15 @@ export function scriptSteps(lab, result) {
     { code: ['print(embedding(idx))'],
       printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }) },
     { code: [`onehot = F.one_hot(idx, ${vocab})`, 'print(onehot)'],
-      printed: lab.formatTensor(lab.oneHot(ids, vocab), { integer: true }) },
+      printed: lab.formatTensor(result.onehot, { integer: true }) },
     { code: [`linear = nn.Linear(${vocab}, ${dim}, bias=False)`,
              'linear.weight = nn.Parameter(embedding.weight.T)  # nn.Linear stores W as d × V',
              'print(linear.weight)'],
-      printed: lab.formatTensor(lab.linearWeight(weight), PARAMETER) },
+      printed: lab.formatTensor(transposed(weight), PARAMETER) },
     { code: ['print(linear(onehot.float()))'],
-      printed: lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }) },
+      // While the product streams W, the page has nothing of it to print yet.
+      printed: product ? lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] })
+        : '(the one-hot product is still reading W)' },
   ];
 }
 

@@ -16,9 +16,17 @@ const label = (i) => String(i);
 const heatmaps = new WeakMap();  // box -> { heatmap, numbers, data }
 
 // Shows spec's matrix in box: as a table, or (for a matrix the table summarises) as a heatmap whose cell (i, j) stands for token heat.token(i, j) and where heat.band(k) is
-// token k's row or column.
+// token k's row or column. A matrix not yet there (the product while it streams W) is said to
+// be coming; a matrix held in part waits for its pixels, gathered as the product reads W.
 function place(box, spec, heat) {
   const { matrix } = spec;
+  if (!matrix || (matrix.held && !matrix.pixels)) {
+    heatmaps.delete(box);
+    box.replaceChildren(element('p', 'pending-note', matrix
+      ? `${spec.caption}: its heatmap is drawn from every row as the one-hot product reads them.`
+      : `${spec.caption}: the one-hot product is still reading W.`));
+    return;
+  }
   if (matrix.rows <= ROW_CAP && matrix.cols <= COL_CAP) {
     if (heatmaps.has(box)) {
       heatmaps.delete(box);
@@ -88,10 +96,10 @@ function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
   };
 
   if (boxes.weight) place(boxes.weight, {
-    formatElements, matrix: cells(weight), caption: 'embedding.weight (V × d)', corner: 'id',
+    formatElements, matrix: weight, caption: 'embedding.weight (V × d)', corner: 'id',
     rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
     rowLabel: label, colLabel: label, rowClass: idClass, rowRole: 'vocab',
-  }, heat('W', weight.data, (i) => firstToken(i), (k) => ({ row: ids[k] })));
+  }, heat('W', weight.data ?? weight.pixels, (i) => firstToken(i), (k) => ({ row: ids[k] })));
   if (boxes.onehot) place(boxes.onehot, {
     ...tokenRow, matrix: result.onehot, caption: 'F.one_hot(idx, V) (n × V)',
     cols: vocabCols, colLabel: label, integer: true, colRole: 'vocab',
@@ -101,15 +109,15 @@ function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
     formatElements, matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
     rows: dimCols, cols: vocabCols,
     rowLabel: label, colLabel: label, colClass: idClass, colRole: 'vocab',
-  }, heat('W.T', weight.data, (i, j) => firstToken(j), (k) => ({ col: ids[k] })));
+  }, heat('W.T', weight.data ?? weight.pixels, (i, j) => firstToken(j), (k) => ({ col: ids[k] })));
   if (boxes.lookup) place(boxes.lookup, {
     ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
     cols: dimCols, colLabel: label, cellClass: differs,
   }, tokenHeat('embedding(idx)', result.lookup.data));
   if (boxes.product) place(boxes.product, {
-    ...tokenRow, matrix: cells(result.product), caption: 'linear(onehot.float()) (n × d)',
+    ...tokenRow, matrix: result.product && cells(result.product), caption: 'linear(onehot.float()) (n × d)',
     cols: dimCols, colLabel: label, cellClass: differs,
-  }, tokenHeat('product', result.product.data));
+  }, tokenHeat('product', result.product?.data));
 }
 
 // Marks token k (null: none) in the heatmaps of boxes, beside the selected token's outline.
@@ -155,7 +163,7 @@ function tablesView(title, markup) {
       return {
         update({ result, step, hovered }, changed) {
           if (result && (changed.has('result') || changed.has('step'))) {
-            renderMatrices(boxes, result, step, differingCells(result.comparison.grade, result.dim), hooks,
+            renderMatrices(boxes, result, step, differingCells(result.comparison?.grade, result.dim), hooks,
                            lab.formatElements);
           }
           if (changed.has('hovered') || changed.has('result')) linkHeatmaps(boxes, hovered);

@@ -15,8 +15,10 @@ export function termByTerm(lab, result, k, c = 0) {
   const id = ids[k];
   const shown = shownIndices(vocab, CAP,
     Array.from({ length: 2 * AROUND + 1 }, (_, i) => id - AROUND + i));
-  const column = shown.filter((j) => j !== null).map((j) => weight.data[j * dim + c]);
-  const texts = lab.formatElements(column);
+  // Of a table held in part (model/row-window.mjs) a zero's row may not be on the page: its
+  // term is written W[j, c], which the zero cancels all the same.
+  const held = shown.filter((j) => j !== null && weight.has(j));
+  const formatted = new Map(lab.formatElements(held.map((j) => weight.at(j, c))).map((t, i) => [held[i], t]));
   const terms = element('span', 'terms');
   let order = 0;
   shown.forEach((j, i) => {
@@ -26,14 +28,15 @@ export function termByTerm(lab, result, k, c = 0) {
       return;
     }
     const one = j === id;
-    const w = texts[order];
+    const w = formatted.get(j) ?? `W[${j}, ${c}]`;
     const term = element('span', one ? 'term survivor' : 'term zero',
       `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`);
     term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
     term.style.setProperty('--i', String(order++));
     terms.append(term);
   });
-  const total = product.data[k * dim + c];
+  // While the product streams W, its entry is not known yet.
+  const total = product ? lab.formatElements([product.data[k * dim + c]])[0] : '…';
   const play = element('button', 'terms-play', 'Play');
   play.type = 'button';
   play.addEventListener('click', () => {
@@ -44,7 +47,7 @@ export function termByTerm(lab, result, k, c = 0) {
   const out = element('div', 'term-by-term');
   out.append(
     element('code', '', `out[${k}, ${c}] = `), terms,
-    element('code', '', ` = ${lab.formatElements([total])[0]}`), ' ', play,
+    element('code', '', ` = ${total}`), ' ', play,
     element('p', 'terms-count', `V = ${count(vocab)} products with column ${c} of W: ` +
       `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`),
   );

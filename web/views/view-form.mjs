@@ -6,7 +6,7 @@
 import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
 import { element } from '../draw/dom.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
-import { VIEW_COMPUTATIONS, viewWork } from '../compute/view-compute.mjs';
+import { viewWork } from '../compute/view-compute.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
@@ -85,18 +85,18 @@ export function matrixItem(name, title, note) {
 // kind: the view's computation in compute/view-compute.mjs; read(result, form): its arguments, throwing
 // a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
 // core's EmbedlabError for a wrong input is shown by the form while the last output stays,
-// marked stale. offload: the page's createWorkerRunner(), which takes a computation beyond
-// PRODUCT_BUDGET while computing(args) shows that it runs; without one, all run here.
+// marked stale. computeView: the session's (compute/session.mjs), which runs a computation
+// beyond PRODUCT_BUDGET in the compute worker while computing(args) shows that it runs.
 // Returns the output element and render(result), for compute.run()'s result.
 export function createFormView(root, {
-  controls, fields, output: markup, lab, kind, read, show, computing, offload,
+  controls, fields, output: markup, kind, read, show, computing, computeView,
 }) {
   const form = createViewForm(root, controls, fields, () => update());
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
   let result = null;
-  let busy = false;    // a computation runs in the worker
+  let busy = false;    // a computation runs
   let again = false;   // and an update came meanwhile: its answer is stale
 
   function failed(error) {
@@ -105,18 +105,16 @@ export function createFormView(root, {
   }
 
   async function computed(args) {
-    if (offload && viewWork(kind, args) > PRODUCT_BUDGET) {
+    if (viewWork(kind, args) > PRODUCT_BUDGET) {
       computing(args);
       output.classList.add('stale');
-      busy = true;
-      try {
-        const answer = await offload.runView(kind, result.tableKey, args);
-        if (again || answer) return answer;
-      } finally {
-        busy = false;
-      }
     }
-    return VIEW_COMPUTATIONS[kind](lab, result.weight, args);
+    busy = true;
+    try {
+      return await computeView(kind, result, args);
+    } finally {
+      busy = false;
+    }
   }
 
   async function update() {
@@ -147,20 +145,21 @@ export function createFormView(root, {
   return {
     output,
     render(next) {
-      if (next === result) return;  // a new step of the step-through, same result
+      // The same ids on the same table: a new step of the step-through, or the product's end.
+      if (next.ids === result?.ids && next.tableKey === result?.tableKey) return;
       result = next;
       update();
     },
   };
 }
 
-// A view of the registry (registry.mjs) made of a form view: create(container, lab, runner)
+// A view of the registry (registry.mjs) made of a form view: create(container, lab, computeView)
 // returns its { render(result) }, link(container) links the rows inside it.
 export function formViewEntry(title, create, link) {
   return {
     title,
-    build(container, { lab, runner }) {
-      const view = create(container, lab, runner);
+    build(container, { lab, computeView }) {
+      const view = create(container, lab, computeView);
       link(container);
       return {
         update({ result }, changed) {

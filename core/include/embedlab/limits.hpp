@@ -52,10 +52,12 @@ void check_onehot_shape(Index n, Index vocab, const Limits& limits = default_lim
                         Argument vocab_from = Argument::vocab);
 // The (n, d) rows a lookup or a product returns: 65536 ids x 8192 columns would be 2 GiB.
 void check_output_shape(Index n, Index dim, const Limits& limits = default_limits);
-// Every matrix a request for n ids into a (vocab, dim) table held whole makes: W, the one-hot,
-// the results (the typed-array API's bothRoutes). Cheap, so a front end runs it before it
-// announces any work.
-void check_request_sizes(Index n, Index vocab, Index dim, const Limits& limits = default_limits,
+// Every matrix a request for n ids into a table handle makes: the table (held whole when `held`:
+// a seeded or TensorFlow table; a file's is read where it lies), the one-hot by its entries (the
+// product streams the table, so n x V is never held) and the (n, d) results. Cheap, so a front
+// end runs it before it announces any work.
+void check_request_sizes(Index n, Index vocab, Index dim, bool held,
+                         const Limits& limits = default_limits,
                          Argument vocab_from = Argument::vocab);
 
 }  // namespace embedlab
