@@ -41,8 +41,10 @@ describe('keyboard only', () => {
     const names = passed.map((p) => p.name);
     // The skip link first; the header's links, if any, then the controls in reading order.
     assert.equal(names[0], 'Skip to the results');
-    // '→': the picture's next-token button (its previous-token button is disabled on token 1).
-    assert.deepEqual(names.slice(-8), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'weights-file', '→', '2']);
+    // '→': the picture's next-token button (its previous-token button is disabled on token 1),
+    // then its mode toggle (one stop for the group), Play and the picture itself.
+    assert.deepEqual(names.slice(-11), ['ids', 'vocab', 'dim', 'source-seed', 'seed', 'weights-file', '→',
+      'picture-1-product', 'picture-1-play', 'picture-1', '2']);
     for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
   });
 
