@@ -111,14 +111,6 @@ describe('linked views', () => {
     assert.ok(Number(shown.opacity) < 1, 'zeros are dimmed');
     assert.equal(shown.count, 'V = 4 products with column 0 of W: 3 by zero (dimmed), 1 survivor, W[2, 0].');
 
-    // Play reveals the terms in turn, and not at all under prefers-reduced-motion.
-    const animation = () => page.$eval('#step [data-part="detail"] .terms.playing .term', (t) => getComputedStyle(t).animationName);
-    await page.click('#step [data-part="detail"] .terms-play');
-    assert.equal(await animation(), 'term-in');
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    assert.equal(await animation(), 'none');
-    await page.emulateMedia({ reducedMotion: 'no-preference' });
-
     // V = 1000, id 500: the survivor, two zeros each side, the ends, and the rest counted.
     await page.fill('#vocab', '1000');
     await page.fill('#ids', '500');
