@@ -9,23 +9,10 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
-import { misPainted, readFigure, readPicture, setMode } from './picture.mjs';
+import { misPainted, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { runTorch } from './torch-reference.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:'));  // embedding(idx), idx = [2, 3, 1]
-
-// G and dL/dW of the lookup for ids, as PyTorch computes them, with G drawn as the Backward
-// view draws it.
-const BACKWARD = `
-import json, sys, torch
-a = json.load(sys.stdin)
-torch.manual_seed(a['seed'])
-G = torch.randn(len(a['ids']), a['dim'])
-embedding = torch.nn.Embedding(a['vocab'], a['dim'])
-embedding(torch.tensor(a['ids'])).backward(G)
-print(json.dumps({'G': G.tolist(), 'grad': embedding.weight.grad.tolist()}))
-`;
 
 describe('the picture\'s modes', () => {
   let env;
@@ -100,7 +87,7 @@ describe('the picture\'s modes', () => {
   test('Backward: G (seed 0) flows back; ids 2, 3, 2 make row 2 of dW G[0] + G[2], as in PyTorch', async () => {
     const { page } = env;
     const ids = [2, 3, 2];
-    const torch = runTorch(BACKWARD, { ids, vocab: 4, dim: 5, seed: 0 });
+    const torch = torchBackward(ids, 4, 5);
     for (const width of [1280, 375]) {
       await show(ids, width);
       await setMode(page, 'backward');

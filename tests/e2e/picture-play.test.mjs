@@ -10,24 +10,13 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
-import { PAGE_PICTURE, readFigure, readPicture, setMode } from './picture.mjs';
+import { PAGE_PICTURE, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { runTorch } from './torch-reference.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:'));  // embedding(idx), idx = [2, 3, 1]
 const STEP_MS = 900;  // each of up to four steps: a play lasts 3.6 s (model/picture-play.mjs)
 // PyTorch prints a 0 beside W's values (4 decimals) as 0.0000.
 const ZEROS = Array(5).fill('0.0000');
-
-const G_OF = `
-import json, sys, torch
-a = json.load(sys.stdin)
-torch.manual_seed(0)
-G = torch.randn(len(a['ids']), a['dim'])
-embedding = torch.nn.Embedding(a['vocab'], a['dim'])
-embedding(torch.tensor(a['ids'])).backward(G)
-print(json.dumps({'G': G.tolist(), 'grad': embedding.weight.grad.tolist()}))
-`;
 
 describe('Play', () => {
   let env;
@@ -136,7 +125,7 @@ describe('Play', () => {
   test('backward: row 2 of dW holds G[0] until G[2] is added to it', async () => {
     const { page } = env;
     const ids = [2, 3, 2];
-    const torch = runTorch(G_OF, { ids, vocab: 4, dim: 5 });
+    const torch = torchBackward(ids, 4, 5);
     await show(ids);
     await setMode(page, 'backward');
     const frame = await play();

@@ -2,6 +2,7 @@
 // cannot be read back from pixels: the view keeps what it painted (canvas.scene,
 // views/equation.mjs), and each cell comes with the pixel actually painted inside its top-left
 // corner, clear of its number, so that a test checks the painting as well as the plan.
+import { runTorch } from './torch-reference.mjs';
 
 const DIMMED = 0.22;  // the opacity of what the selected token multiplies by zero (a design choice)
 export const PAGE_PICTURE = '#results .equation-figure';
@@ -143,4 +144,18 @@ export async function changed(page, read, before) {
     await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(resolve); }));
   }
   throw new Error('the picture was not repainted within 120 frames');
+}
+
+// G and dL/dW of the lookup of `ids` into a (vocab × dim) table as PyTorch computes them, with G
+// drawn as the Backward view and the picture draw it: torch.manual_seed(0); torch.randn(n, d).
+export function torchBackward(ids, vocab, dim) {
+  return runTorch(`
+import json, sys, torch
+a = json.load(sys.stdin)
+torch.manual_seed(0)
+G = torch.randn(len(a['ids']), a['dim'])
+embedding = torch.nn.Embedding(a['vocab'], a['dim'])
+embedding(torch.tensor(a['ids'])).backward(G)
+print(json.dumps({'G': G.tolist(), 'grad': embedding.weight.grad.tolist()}))
+`, { ids, vocab, dim });
 }
