@@ -2,8 +2,8 @@
 // Lookup (an arrow from idx straight to row idx[k] of W and into out, labelled with the
 // verdict of both routes, whatever its grade) and Backward (G = torch.randn(n, d) after
 // torch.manual_seed(0), the Backward view's default, flowing back into dW: for ids 2, 3, 2 row
-// 2 of dW is G[0] + G[2], checked against PyTorch). Screenshots of Lookup and Backward at 1280
-// and 375 px.
+// 2 of dW is G[0] + G[2], checked against PyTorch; off, with a reason, where G is too big to
+// draw here). Screenshots of Lookup and Backward at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
@@ -114,6 +114,22 @@ describe('the picture\'s modes', () => {
       assert.deepEqual(misPainted(picture.cells), []);
       await saveScreenshot(page.locator('#results .equation-figure'), `picture-backward-${width}.png`);
     }
+  });
+
+  test('a G too big to draw here (n·d over 2^20): Backward is off, and says where to look', async () => {
+    const { page } = env;
+    const ids = Array.from({ length: 2049 }, (_, k) => k % 2);
+    await show([2, 3, 1]);
+    await page.fill('#dim', '512');
+    await page.fill('#ids', ids.join(', '));
+    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('2049 × 512'));
+    const backward = page.locator(`#results .picture-mode:has(input[value="backward"])`);
+    assert.ok(await backward.locator('input').isDisabled());
+    assert.equal(await backward.getAttribute('title'), 'G would hold n·d = 1,049,088 values: see the Backward view');
+    await page.fill('#dim', '5');
+    await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
+    assert.ok(await backward.locator('input').isEnabled());
   });
 
   test('screenshots: Lookup at 1280 and 375 px', async () => {

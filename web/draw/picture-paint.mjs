@@ -109,19 +109,25 @@ export function paint(canvas, scene, ratio) {
     context.fillText(content, x, y);
   };
   const { cell } = scene;
+  let alpha = 1;
+  const opacity = (value) => {
+    if (value !== alpha) context.globalAlpha = alpha = value;
+  };
   const cellAt = (c, x, y) => {
-    context.globalAlpha = c.dimmed ? DIMMED : 1;
+    opacity(c.dimmed ? DIMMED : 1);
     context.fillStyle = cssColor(c.fill);
     context.beginPath();
     context.roundRect(x + 1, y + 1, c.width - 2, cell - 2, 2);
     context.fill();
-    context.globalAlpha = 1;
-    const ink = c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink;
-    if (c.text) write(c.text, x + c.width / 2, y + cell / 2, c.font, ink);
+    if (!c.text) return;
+    opacity(1);
+    write(c.text, x + c.width / 2, y + cell / 2, c.font, c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink);
   };
+  context.globalAlpha = 1;
   context.textAlign = 'center';
   context.textBaseline = 'middle';
   for (const c of scene.cells) cellAt(c, c.x, c.y);
+  opacity(1);
   for (const t of scene.texts) {
     context.textAlign = t.align;
     context.textBaseline = t.kind === 'operator' ? 'middle' : 'alphabetic';

@@ -208,7 +208,7 @@ function createEquationView(root, { lab, onStep }) {
       state.grads = backwardGrads(lab, result);
       if (!state.grads) {
         mode = 'product';
-        radios[0].checked = true;
+        radios[MODES.indexOf('product')].checked = true;
       }
     }
     const slots = slotsFor(result, step);
@@ -300,7 +300,6 @@ function createEquationView(root, { lab, onStep }) {
       play.paused = false;
       play.start = null;
     } else {
-      stopPlay();
       // Reduced motion: the end state, which the picture shows at rest.
       if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
         figure.dataset.play = 'ended';
@@ -322,14 +321,15 @@ function createEquationView(root, { lab, onStep }) {
     labelPlay(false);
   }
 
-  // Back to rest, redrawn unless a redraw follows anyway.
+  // Back to rest, redrawn unless a redraw follows anyway. At rest already (every keystroke
+  // passes here), it writes nothing.
   function stopPlay(redraw = true) {
-    const was = play;
-    if (was) cancelAnimationFrame(was.frame);
+    if (!play) return;
+    cancelAnimationFrame(play.frame);
     play = null;
     figure.dataset.play = '';
     labelPlay(false);
-    if (was && redraw) select();
+    if (redraw) select();
   }
 
   function labelPlay(playing) {
@@ -362,7 +362,14 @@ function createEquationView(root, { lab, onStep }) {
       const grads = state?.result === result ? state.grads : null;
       stopPlay(false);
       state = { result, step, texts, grads };
-      radios[2].disabled = result.ids.length * result.dim > GRAD_BUDGET;
+      // G too big to draw here: the Backward view computes it in the compute worker.
+      const backward = radios[MODES.indexOf('backward')];
+      const tooBig = result.ids.length * result.dim > GRAD_BUDGET;
+      if (backward.disabled !== tooBig) {
+        backward.disabled = tooBig;
+        backward.parentElement.title = tooBig
+          ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view` : '';
+      }
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
       figure.classList.add('drawn');

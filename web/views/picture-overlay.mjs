@@ -142,9 +142,9 @@ export function createOverlay(picture) {
       writeAttribute(arrow, 'd', `${curve(at.outX.at[0] - 2, mid(y), x2, mid(to))} ${head(x2, mid(to), -1)}`);
       paintAs(arrow, k);
       arrow.classList.toggle('current', k === step);
-      arrow.dataset.position = k;
+      writeAttribute(arrow, 'data-position', k);
     });
-    picture.dataset.mode = mode;
+    writeAttribute(picture, 'data-mode', mode);
   }
 
   // A frame of Play: how much of the lookup's arrow is drawn (arrow, 0 to 1), how many tokens'
