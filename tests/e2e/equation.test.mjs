@@ -1,16 +1,17 @@
-// The picture on the first screen: one_hot(idx) · W = out as cell grids, with the selected
-// token's 1 lit, its row of W glowing, the V − 1 rows its zeros multiply dimmed, the counts of
-// useful and wasted multiply-adds, numbers from the notebook where cells are wide enough; the
-// picture and the verdict inside the first screen at 1280 × 900 and 375 × 812; a new token
-// moves the glow and replays the flow, with no motion under prefers-reduced-motion; the whole
-// page stays under 3,000 elements at n = 64, V = 4096, d = 64; and <embedding-demo
-// view="equation"> draws the same picture in its shadow root.
+// The picture on the first screen: one_hot(idx) × W = out as cell grids, with the selected
+// token's 1 lit in its own colour, its row of W glowing, the V − 1 rows its zeros multiply
+// dimmed (their numbers still readable), the counts of useful and wasted multiply-adds,
+// numbers from the notebook where cells are wide enough and in the line below the picture at
+// any width, a real "×" the size of the "="; the picture and the verdict inside the first screen
+// at 1280 × 900 and 375 × 812; a new token moves the glow and replays the flow, with no motion
+// under prefers-reduced-motion; the whole page stays under 3,000 elements at n = 64, V = 4096,
+// d = 64; and <embedding-demo view="equation"> draws the same picture in its shadow root.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, pageOverflow, showLargeCase, waitForVerdict } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
-import { changed, misPainted, readPicture } from './picture.mjs';
+import { changed, misPainted, readFigure, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const nb = notebook('002');
@@ -19,33 +20,29 @@ const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:'));  // embedding(id
 const IDS = [2, 3, 1];
 const V = 4;
 const D = 5;
+// The page's token colours (styles/base.css, light): token 0's, token 1's.
+const TOKEN_COLOURS = [[10, 98, 184, 1], [194, 65, 12, 1]];
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
 async function pictureState(page, root = '#results .equation-figure') {
-  const { cells } = await readPicture(page, root);
-  const overlay = await page.evaluate((selector) => {
-    const host = document.querySelector(selector);
-    const base = host.shadowRoot ?? host;
-    return {
-      token: base.querySelector('.equation-token').textContent,
-      counts: base.querySelector('.equation-counts').textContent,
-      rowGlow: base.querySelector('.eq-glow-row').style.transform,
-      replays: base.querySelectorAll('.eq-flow.replay').length,
-    };
-  }, root);
+  const { cells, texts } = await readPicture(page, root);
+  const figure = await readFigure(page, root);
   const grid = (name) => cells.filter((c) => c.grid === name);
   const onehot = grid('onehot');
   return {
-    ...overlay,
+    ...figure,
     onehotCells: onehot.length,
     ones: onehot.filter((c) => c.one).length,
     lit: onehot.findIndex((c) => c.lit),
+    litFill: onehot.find((c) => c.lit)?.fill,
     litCount: onehot.filter((c) => c.lit).length,
     dimmedZeros: onehot.filter((c) => c.dimmed).length,
     weightCells: grid('weight').length,
+    dimmed: grid('weight').filter((c) => c.dimmed),
     dimmedWeights: grid('weight').filter((c) => c.dimmed).length,
     weightNumbers: grid('weight').flatMap((c) => c.text ?? []),
     outNumbers: grid('out').flatMap((c) => c.text ?? []),
+    operators: texts.filter((t) => t.kind === 'operator'),
     misPainted: misPainted(cells),
   };
 }
@@ -90,7 +87,10 @@ describe('the equation picture', () => {
     const { page } = env;
     await reload(1280, 900);
     const state = await pictureState(page);
-    assert.equal(state.token, 'token 1 of 3: idx[0] = 2');
+    assert.equal(state.token, 'token 1 of 3');
+    // Token 0's way through the picture, and its row of out as the notebook prints it.
+    assert.equal(state.detail, `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
+    assert.deepEqual(state.litFill, TOKEN_COLOURS[0], 'the 1 is lit in token 0\'s colour');
     assert.equal(state.onehotCells, IDS.length * V);
     assert.equal(state.ones, IDS.length);
     assert.equal(state.litCount, 1);
@@ -106,6 +106,14 @@ describe('the equation picture', () => {
     assert.deepEqual(state.misPainted, []);
     assert.match(state.counts, /useful multiply-adds n·d = 15/);
     assert.match(state.counts, /by zero \(dimmed\) n·\(V−1\)·d = 45 \(75\.0%\)/);
+    // The numbers on dimmed cells stay readable: drawn whole, at WCAG's 4.5:1 for small text.
+    for (const c of state.dimmed) {
+      assert.ok(c.contrast >= 4.5, `W[${c.v}] = ${c.text}, dimmed, has contrast ${c.contrast.toFixed(2)}`);
+    }
+    // A real "×", as large and as heavy as the "=".
+    assert.deepEqual(state.operators.map((t) => t.text), ['×', '=']);
+    assert.equal(state.operators[0].font, state.operators[1].font);
+    assert.match(state.operators[0].font, /^700 26px /);
   });
 
   test('values are colours on a diverging scale that follows light and dark mode', async () => {
@@ -126,11 +134,12 @@ describe('the equation picture', () => {
   test('another token: the glow moves and the flow replays; no motion when reduced', async () => {
     const { page } = env;
     const before = await pictureState(page);
-    await page.click('#results .equation-figure button[aria-label="Next token"]');
-    await page.waitForFunction(() => document.querySelector('#results .equation-figure .equation-token').textContent.includes('idx[1]'));
+    await page.click('#results button[aria-label="Next token"]');
+    await page.waitForFunction(() => document.querySelector('#results .equation-picture').getAttribute('aria-valuetext').startsWith('token 2 of 3:'));
     const after = await pictureState(page);
-    assert.equal(after.token, 'token 2 of 3: idx[1] = 3');
+    assert.equal(after.detail, `idx[1] = 3 → W[3] → out[1] = [${NOTEBOOK_LOOKUP[1].join(', ')}]`);
     assert.equal(after.lit, 1 * V + IDS[1]);
+    assert.deepEqual(after.litFill, TOKEN_COLOURS[1], 'token 1 is marked in its own colour');
     assert.notEqual(after.rowGlow, before.rowGlow, 'the glow moves to row 3 of W');
     assert.equal(after.replays, 2);
     assert.equal(after.dimmedWeights, (V - 1) * D);
@@ -148,7 +157,7 @@ describe('the equation picture', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     assert.deepEqual(await motion(), { glow: '0s', flow: 'none' });
     await page.emulateMedia({ reducedMotion: 'no-preference' });
-    await page.click('#results .equation-figure button[aria-label="Previous token"]');
+    await page.click('#results button[aria-label="Previous token"]');
   });
 
   test('n = 64, V = 4096, d = 64: drawn summarised, the page under 3,000 elements', async () => {
@@ -166,7 +175,8 @@ describe('the equation picture', () => {
     assert.ok(picture < 400, `the picture has ${picture} elements`);
 
     const state = await pictureState(page);
-    assert.equal(state.token, `token 1 of 64: idx[0] = ${ids[0]}`);
+    assert.equal(state.token, 'token 1 of 64');
+    assert.match(state.detail, new RegExp(`^idx\\[0\\] = ${ids[0]} → W\\[${ids[0]}\\] → out\\[0\\] = \\[`));
     assert.equal(state.litCount, 1);
     assert.match(state.counts, /n·d = 4,096/);
     assert.match(state.counts, new RegExp(`n·\\(V−1\\)·d = ${(64 * 4095 * 64).toLocaleString('en-US')} \\(99\\.98%\\)`));
@@ -180,7 +190,8 @@ describe('the equation picture', () => {
     const { page } = env;
     await openHost(env, 'equation', '<embedding-demo id="e" view="equation" step="1"></embedding-demo>');
     const state = await pictureState(page, '#e');
-    assert.equal(state.token, 'token 2 of 3: idx[1] = 3');
+    assert.equal(state.token, 'token 2 of 3');
+    assert.equal(state.detail, `idx[1] = 3 → W[3] → out[1] = [${NOTEBOOK_LOOKUP[1].join(', ')}]`);
     assert.equal(state.lit, 1 * V + IDS[1]);
     assert.equal(state.dimmedWeights, (V - 1) * D);
     assert.deepEqual(state.misPainted, []);
@@ -189,7 +200,7 @@ describe('the equation picture', () => {
       .querySelector('button[aria-label="Next token"]').click());
     await settle(page);
     assert.equal(await page.getAttribute('#e', 'step'), '2');
-    assert.equal((await pictureState(page, '#e')).token, 'token 3 of 3: idx[2] = 1');
+    assert.equal((await pictureState(page, '#e')).token, 'token 3 of 3');
     await page.emulateMedia({ reducedMotion: 'reduce' });  // the glow where it ends, for the picture
     await saveScreenshot(page.locator('#e'), 'element-equation.png');
     await page.emulateMedia({ reducedMotion: 'no-preference' });

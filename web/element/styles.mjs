@@ -1,9 +1,11 @@
 // The shadow roots' style sheets, parsed once per page and adopted by every <embedding-demo>:
-// the page's styles/base.css (tables, verdict, step-through, printout), styles/text-mode.css (the token
-// chips) and element.css (the element's palette and layout), in that order.
+// the page's styles/base.css (tables, verdict, step-through, printout), styles/picture.css (the
+// picture), styles/text-mode.css (the token chips) and element.css (the element's palette and
+// layout), in that order.
 import pageCss from '../styles/base.css';
+import pictureCss from '../styles/picture.css';
 import { styleSheet } from '../draw/style-sheets.mjs';
 import textModeCss from '../styles/text-mode.css';
 import elementCss from './element.css';
 
-export const elementStyleSheets = () => [pageCss, textModeCss, elementCss].map(styleSheet);
+export const elementStyleSheets = () => [pageCss, pictureCss, textModeCss, elementCss].map(styleSheet);

@@ -44,14 +44,16 @@ function offsets(slots, cell, start) {
 }
 
 const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
-// Room for the longest label of 10 px monospace digits.
-const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * 6.2 + 8;
+export const LABEL_CHAR = 6.2;  // px per character of a 10 px monospace label
+// Room for the longest label.
+const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
 // `largestCell` px: the cell size, the offsets of every row and column, the label columns, the
-// total size and the grids' middle.
-export function layout(width, maxHeight, slots, ids, largestCell = MAX_CELL) {
-  const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : ids[k])));
+// total size and the grids' middle. rowLabels[k]: what labels token k's row (its id, or its
+// text in Text mode).
+export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL) {
+  const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : rowLabels[k])));
   const vocabLabels = labelWidth(slots.vocab);
   const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
   const across = units(slots.vocab) + 2 * units(slots.dim);
@@ -73,4 +75,51 @@ export function layout(width, maxHeight, slots, ids, largestCell = MAX_CELL) {
     tokenLabels, vocabLabels,
     middle: HEADER + gridHeight / 2,
   };
+}
+
+// Which labels of a row (or a column) of them to draw, so that none overlaps another: spans[i]
+// is { at, size, mark }: label i's centre and extent along the row in px, and whether it is an
+// ellipsis itself (a skipped run of slots). The labels in `keep` (the selected ones) are drawn
+// first, then the ends, then the others in order, each where it clears those drawn by `pad`
+// px. A run of labels left out is marked by one ellipsis of `ellipsis` px (dots need less room
+// than digits: 1 px each side), in place of the label nearest the run's middle that leaves it
+// room, unless a drawn ellipsis beside the run marks it already. Returns 'label', 'ellipsis'
+// or 'none' for each.
+export function thinLabels(spans, keep = [], { pad = 3, ellipsis = 7 } = {}) {
+  const taken = [];  // [start, end] of what is drawn
+  const clear = (at, size, margin) => taken.every(([a, b]) => at + size / 2 + margin <= a || at - size / 2 - margin >= b);
+  const take = (at, size) => taken.push([at - size / 2, at + size / 2]);
+  const shown = spans.map(() => 'none');
+  const order = [...new Set([...keep, 0, spans.length - 1, ...spans.keys()])]
+    .filter((i) => i >= 0 && i < spans.length);
+  for (const i of order) {
+    const { at, size } = spans[i];
+    if (keep.includes(i) || clear(at, size, pad)) {
+      shown[i] = 'label';
+      take(at, size);
+    }
+  }
+  for (let i = 0; i < spans.length;) {
+    if (shown[i] !== 'none') {
+      ++i;
+      continue;
+    }
+    let end = i;
+    while (end + 1 < spans.length && shown[end + 1] === 'none') ++end;
+    // A run beside a drawn ellipsis of the picture's own (a skipped run of slots) is marked.
+    if ([i - 1, end + 1].some((j) => spans[j]?.mark && shown[j] === 'label')) {
+      i = end + 1;
+      continue;
+    }
+    const middle = (i + end) / 2;
+    const places = Array.from({ length: end - i + 1 }, (_, j) => i + j)
+      .sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle));
+    const place = places.find((j) => clear(spans[j].at, ellipsis, 1));
+    if (place !== undefined) {
+      shown[place] = 'ellipsis';
+      take(spans[place].at, ellipsis);
+    }
+    i = end + 1;
+  }
+  return shown;
 }

@@ -35,7 +35,7 @@ function composite(title, ...views) {
 }
 
 export const VIEWS = Object.freeze({
-  equation: composite('one_hot(idx) · W = out', pictureView, verdictView),
+  equation: composite('one_hot(idx) · W = out', tokenPickerView, pictureView, verdictView),
   compare: composite('Lookup and one-hot product', verdictView, routesView),
   routes: routesView,
   lookup: lookupView,
@@ -51,7 +51,6 @@ export const VIEWS = Object.freeze({
 
 // Parts of views that the page places apart (the element shows whole views only).
 export const PARTS = Object.freeze({
-  picker: tokenPickerView,
   explanation: stepView,
 });
 

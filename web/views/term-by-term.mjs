@@ -1,8 +1,7 @@
 // One output entry of token k term by term: out[k, c] = Σ_j one_hot[k, j] · W[j, c], the V
 // products of the one-hot row with column c of W. The zeros are dimmed and the one survivor
 // (j = idx[k]) lit; a big vocabulary shows the survivor, a few zeros each side and the ends,
-// with the rest counted. "Play" reveals the terms one after another (a CSS animation, which
-// styles/base.css turns off for prefers-reduced-motion).
+// with the rest counted. The picture's Play (views/equation.mjs) shows the sum being made.
 import { element } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { shownIndices } from '../model/shown-indices.mjs';
@@ -20,7 +19,6 @@ export function termByTerm(lab, result, k, c = 0) {
   const held = shown.filter((j) => j !== null && weight.has(j));
   const formatted = new Map(lab.formatElements(held.map((j) => weight.at(j, c))).map((t, i) => [held[i], t]));
   const terms = element('span', 'terms');
-  let order = 0;
   shown.forEach((j, i) => {
     if (i > 0) terms.append(' + ');
     if (j === null) {
@@ -32,22 +30,14 @@ export function termByTerm(lab, result, k, c = 0) {
     const term = element('span', one ? 'term survivor' : 'term zero',
       `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`);
     term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
-    term.style.setProperty('--i', String(order++));
     terms.append(term);
   });
   // While the product streams W, its entry is not known yet.
   const total = product ? lab.formatElements([product.data[k * dim + c]])[0] : '…';
-  const play = element('button', 'terms-play', 'Play');
-  play.type = 'button';
-  play.addEventListener('click', () => {
-    terms.classList.remove('playing');
-    terms.getBoundingClientRect();  // a style flush, so that re-adding the class restarts it
-    terms.classList.add('playing');
-  });
   const out = element('div', 'term-by-term');
   out.append(
     element('code', '', `out[${k}, ${c}] = `), terms,
-    element('code', '', ` = ${total}`), ' ', play,
+    element('code', '', ` = ${total}`),
     element('p', 'terms-count', `V = ${count(vocab)} products with column ${c} of W: ` +
       `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`),
   );

@@ -1,0 +1,159 @@
+// Painting the picture's scene (model/picture-scene.mjs) on its canvas: each cell's fill, opacity
+// and number for the selected token, resolved against the page's colours (the custom properties
+// of styles/base.css, element.css in <embedding-demo>), then painted. A frame of Play adds
+// `ghosts` (rows on their way, drawn scaled) and `marks` (outlined cells) to the scene.
+import { cssColor, mix, readColors } from './theme-colors.mjs';
+import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
+
+export const DIMMED = 0.22;  // the opacity of what the selected token multiplies by zero
+const ONE_SHARE = 0.35;      // an unlit 1: this much of its token's colour over the zero colour
+
+// What the canvas paints with, with light mode's values should one be missing.
+const COLORS = {
+  neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'],
+  nan: ['--eq-nan', '#ae3ec9'], strongText: ['--eq-strong-text', '#fff'],
+  accentText: ['--accent-text', '#fff'], text: ['--text', '#1f2328'], muted: ['--muted', '#57606a'],
+  ...Object.fromEntries(Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']])),
+};
+
+// The colours as `node` resolves them now (a style pass: read once, and on a theme change),
+// with each token's colour and its unlit 1, and a value's colour on the diverging scale:
+// `share` of the end `side` ('neg' or 'pos') over the zero colour, in whole per cent (100
+// steps look continuous), each mixed once.
+export function readPalette(node) {
+  const colors = readColors(node, COLORS);
+  const steps = { neg: [], pos: [] };
+  const tokens = Array.from({ length: TOKEN_HUES }, (_, h) => colors[`token${h}`]);
+  return {
+    ...colors,
+    token: (k) => tokens[tokenHue(k)],
+    one: (k) => mix(colors.zero, tokens[tokenHue(k)], ONE_SHARE),
+    step(side, share) {
+      const percent = Math.round(share * 100);
+      steps[side][percent] ??= mix(colors.zero, colors[side], percent / 100);
+      return steps[side][percent];
+    },
+  };
+}
+
+// A value's fill and number colour on the scale whose ends are ±scale.
+export function valueColors(colors, scale, value) {
+  if (Number.isNaN(value)) return { fill: colors.nan, ink: colors.strongText };
+  const share = Math.min(1, Math.abs(value) / scale);
+  return { fill: colors.step(value < 0 ? 'neg' : 'pos', share), ink: share > 0.55 ? colors.strongText : colors.text };
+}
+
+// Each cell's fill, ink, font, text and dimming, and each text's font and ink, for the token
+// `step` (whose id is `id`): what paint() draws, and what the e2e tests read back
+// (canvas.scene). What the selected token multiplies by zero is dimmed: its zeros and the rows
+// of W they multiply; in backward mode, the rows of dW no token adds to. The numbers stay
+// whole on dimmed cells, in the muted colour (paint() picks it, so that a frame of Play can
+// dim and undim a cell by its flag alone).
+export function shade(scene, step, id, colors, fonts) {
+  const { cell } = scene;
+  // Whole px: each new size is a font the canvas looks up and rasterises glyphs for.
+  const digitFont = `${Math.round(Math.min(12, Math.max(8, cell / 3.5)))}px ${fonts.mono}`;
+  const valueFont = `${Math.round(Math.min(11, Math.max(8, cell / 4.6)))}px ${fonts.mono}`;
+  const selected = colors.token(step);
+  scene.ghosts = [];
+  scene.marks = [];
+  // What a frame of Play draws its ghosts' labels and blank cells with.
+  scene.ghostFont = `700 11px ${fonts.mono}`;
+  scene.ghostInk = colors.text;
+  scene.zero = colors.zero;
+  scene.dimmedInk = colors.muted;  // a dimmed cell's number: whole, in the muted colour
+  for (const c of scene.cells) {
+    c.text = c.number;
+    if (c.grid === 'onehot') {
+      const mine = c.k === step;
+      c.lit = mine && c.one;
+      c.dimmed = mine && !c.one;
+      c.fill = c.lit ? selected : c.one ? colors.one(c.k) : colors.zero;
+      c.ink = c.lit ? colors.accentText : c.one ? colors.text : colors.muted;
+      c.font = c.one ? `700 ${digitFont}` : digitFont;
+    } else if (c.grid === 'idx') {
+      c.lit = c.k === step;
+      c.dimmed = false;
+      c.fill = c.lit ? selected : colors.zero;
+      c.ink = c.lit ? colors.accentText : colors.text;
+      c.font = `700 ${valueFont}`;
+    } else {
+      c.shown = c.value;  // what the cell shows: a frame of Play shows a sum on its way instead
+      c.dimmed = (c.grid === 'weight' && c.v !== id) || (c.grid === 'grad' && !scene.hits.has(c.v));
+      Object.assign(c, valueColors(colors, scene.scale, c.value));
+      c.font = valueFont;
+    }
+  }
+  for (const t of scene.texts) {
+    t.current = (t.id !== undefined && t.id === id) || (t.k !== undefined && t.k === step);
+    [t.font, t.ink] = {
+      label: [`${t.current ? '700 ' : ''}10px ${fonts.mono}`, t.current ? selected : colors.muted],
+      gap: [`13px ${fonts.mono}`, colors.muted],
+      operator: [`700 26px ${fonts.mono}`, colors.muted],
+      name: [`700 12px ${fonts.mono}`, colors.text],
+      shape: [`11px ${fonts.sans}`, colors.muted],
+    }[t.kind];
+  }
+}
+
+// ratio: device pixels per CSS px of the canvas's buffer.
+export function paint(canvas, scene, ratio) {
+  const context = canvas.getContext('2d');
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
+  // Each font and colour is parsed when set: set them only when they change.
+  let font = '';
+  const write = (content, x, y, textFont, ink) => {
+    if (textFont !== font) context.font = font = textFont;
+    context.fillStyle = cssColor(ink);
+    context.fillText(content, x, y);
+  };
+  const { cell } = scene;
+  let alpha = 1;
+  const opacity = (value) => {
+    if (value !== alpha) context.globalAlpha = alpha = value;
+  };
+  const cellAt = (c, x, y) => {
+    opacity(c.dimmed ? DIMMED : 1);
+    context.fillStyle = cssColor(c.fill);
+    context.beginPath();
+    context.roundRect(x + 1, y + 1, c.width - 2, cell - 2, 2);
+    context.fill();
+    if (!c.text) return;
+    opacity(1);
+    write(c.text, x + c.width / 2, y + cell / 2, c.font, c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink);
+  };
+  context.globalAlpha = 1;
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  for (const c of scene.cells) cellAt(c, c.x, c.y);
+  opacity(1);
+  for (const t of scene.texts) {
+    context.textAlign = t.align;
+    context.textBaseline = t.kind === 'operator' ? 'middle' : 'alphabetic';
+    write(t.text, t.x, t.y, t.font, t.ink);
+  }
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  // A ghost: a row of cells at (x, y), scaled about its middle, with its label before it.
+  for (const ghost of scene.ghosts) {
+    context.save();
+    context.translate(ghost.x + ghost.width / 2, ghost.y + cell / 2);
+    context.scale(ghost.scale, ghost.scale);
+    context.translate(-ghost.width / 2, -cell / 2);
+    for (const c of ghost.cells) cellAt(c, c.dx, 0);
+    if (ghost.label) {
+      context.textAlign = 'right';
+      write(ghost.label, -4, cell / 2, ghost.labelFont, ghost.labelInk);
+      context.textAlign = 'center';
+    }
+    context.restore();
+  }
+  for (const m of scene.marks) {
+    context.strokeStyle = cssColor(m.color);
+    context.lineWidth = 2.5;
+    context.beginPath();
+    context.roundRect(m.x, m.y, m.width, m.height, 3);
+    context.stroke();
+  }
+}

@@ -1,0 +1,102 @@
+// The picture's backward mode: G = dL/dout flows back, and each row k of G is added into row
+// idx[k] of dW = dL/dW, in position order (the lookup's gradient, a scatter-add), so that an id
+// that repeats collects several rows of G. G is the Backward view's: torch.manual_seed(seed);
+// torch.randn(n, d), with the same default seed; the core draws G and adds the rows.
+import { count } from '../model/format-number.mjs';
+import { backwardSteps } from '../model/picture-play.mjs';
+import { ease, ghostOf, rowTexts, showValue, vectorOf } from './picture-motion.mjs';
+
+export const GRAD_SEED = 0;  // the Backward view's default seed of G
+// The most entries of G the picture computes a gradient for on the main thread, a few
+// milliseconds' work; beyond, the Backward view computes it in the compute worker.
+export const GRAD_BUDGET = 1 << 20;
+
+// dW has V rows, of which only those the ids name are not zero, and each of those adds its own
+// tokens' rows of G: the scatter-add over a vocabulary of just the distinct ids gives the same
+// rows, bit for bit, without a V × d matrix (GPT-2's would be 150 MB). The rows of dW once the
+// first `m` tokens' rows of G are added: Map(v -> Float32Array(d)).
+function gradRows(lab, { distinct, compact }, G, m) {
+  const d = G.cols;
+  const dW = lab.embeddingBackward(compact.subarray(0, m), { rows: m, cols: d, data: G.data.subarray(0, m * d) },
+    distinct.length);
+  const reached = new Set(compact.subarray(0, m));
+  return new Map(distinct.flatMap((v, i) => (reached.has(i) ? [[v, dW.data.subarray(i * d, (i + 1) * d)]] : [])));
+}
+
+// { G, rows (dW's rows that some token adds to), positions (id -> its positions in idx), seed },
+// or null when G would be over the budget.
+export function backwardGrads(lab, { ids, dim }) {
+  if (ids.length * dim > GRAD_BUDGET) return null;
+  const G = lab.randn(GRAD_SEED, ids.length, dim);
+  const positions = new Map();
+  ids.forEach((v, k) => positions.set(v, [...(positions.get(v) ?? []), k]));
+  const distinct = [...positions.keys()];
+  const rank = new Map(distinct.map((v, i) => [v, i]));
+  const ranks = { distinct, compact: Float64Array.from(ids, (v) => rank.get(v)) };
+  return { G, ranks, positions, rows: gradRows(lab, ranks, G, ids.length), seed: GRAD_SEED };
+}
+
+// "G[0] + G[2]": the rows of G that row v of dW adds, summarised beyond 6.
+export function termsOf(positions) {
+  const shown = positions.length <= 6 ? positions : [...positions.slice(0, 5), null, positions.at(-1)];
+  return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
+}
+
+export const backwardMode = {
+  label: 'Backward',
+  name: 'G = dL/dout flows back into dW',
+  counts({ ids, vocab, dim }) {
+    const n = ids.length;
+    return [
+      ['useful', ['additions', ' (scatter-add)'], 'n·d', count(n * dim)],
+      ['wasted', ['onehot.T @ G by zero', ''], 'n·(V−1)·d', count(n * (vocab - 1) * dim)],
+    ];
+  },
+  // Each drawn token's row of G slides back into its row of dW, which shows its running sum
+  // (from the core: the scatter-add of the tokens so far); a skipped run of tokens adds at once.
+  player({ lab, result, step, scene, at, slots, grads, colors }) {
+    const { ids, dim } = result;
+    const steps = backwardSteps(slots.tokens);
+    const after = steps.map((s) => gradRows(lab, grads.ranks, grads.G, s.to + 1));
+    const zero = new Float32Array(scene.shownDims.length);
+    const drawnRow = (rows, v) => (rows.has(v) ? Float32Array.from(scene.shownDims, (j) => rows.get(v)[j]) : zero);
+    const drawn = [...scene.vocabY.keys()];
+    const texts = after.map((rows) => rowTexts(lab, scene, drawn.map((v) => drawnRow(rows, v))));
+    const zeroTexts = rowTexts(lab, scene, [zero])[0];
+    return {
+      steps: steps.length,
+      apply({ index, progress }) {
+        const rows = index > 0 ? after[index - 1] : new Map();
+        for (const c of scene.cells) {
+          if (c.grid !== 'grad') continue;
+          const reached = rows.has(c.v);
+          c.dimmed = !reached;
+          showValue(scene, c, reached ? rows.get(c.v)[scene.shownDims[c.column]] : 0,
+            reached ? texts[index - 1][drawn.indexOf(c.v)][c.column] : zeroTexts[c.column], colors);
+        }
+        const s = steps[index];
+        const p = ease(progress);
+        const k = s.from;
+        const from = scene.tokenY.get(k) ?? at.tokenY.at[s.slot];
+        const to = scene.vocabY.get(ids[k]);
+        scene.ghosts.push(ghostOf(scene, 'upstream', (c) => c.k === (s.from === s.to ? k : slots.tokens.find((t) => t !== null)), {
+          x: at.outX.at[0] + p * (at.weightX.at[0] - at.outX.at[0]),
+          y: from + p * (to - from), scale: 1,
+          label: s.from === s.to ? `G[${k}]` : `G[${s.from}–${s.to}]`,
+          blank: s.from !== s.to,
+        }));
+        const added = index > 0 ? steps[index - 1].to + 1 : 0;
+        // The selected token's row of dW as it accumulates.
+        const id = ids[step];
+        const terms = grads.positions.get(id).filter((position) => position < added);
+        const row = terms.length > 0 ? texts[index - 1][drawn.indexOf(id)] : zeroTexts;
+        return {
+          arrows: added,
+          detail: `${count(added)} of ${count(ids.length)} rows of G added into dW, ` +
+            `${count(added * dim)} additions so far; dW[${id}] = ${terms.length > 0 ? `${termsOf(terms)} = ` : ''}` +
+            vectorOf(row, slots.dim),
+        };
+      },
+    };
+  },
+};

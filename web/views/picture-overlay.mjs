@@ -1,0 +1,175 @@
+// The SVG over the picture's canvas: what moves or is pointed at. Each drawn token row has its
+// label and targets over its one-hot row (or idx cell) and its out row (data-token), each drawn
+// row of W a target (data-vocab), for views/linking.mjs; the selected token's glow and flows;
+// the lookup's arrow and its verdict; the backward arrows from each row of G to its row of dW.
+// Nodes are kept from one drawing to the next: a keystroke mostly rewrites a few attributes,
+// and a new token slides the glow (a CSS transition in styles/picture.css).
+import { writeAttribute, writeStyle } from '../draw/dom.mjs';
+import { HEADER } from '../model/equation-layout.mjs';
+import { tokenColor } from '../model/token-colors.mjs';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const HEAD = 5;            // px: the length of an arrowhead's sides
+const VERDICT_CHAR = 6.7;  // px per character of the verdict's 11 px bold monospace
+
+function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+function write(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) writeAttribute(node, name, value);
+}
+
+// The token colour a node is drawn and marked in (--token, for styles/picture.css).
+function paintAs(node, k) {
+  const color = tokenColor(k);
+  if (node.style.getPropertyValue('--token') !== color) node.style.setProperty('--token', color);
+}
+
+// Keeps `count` children of group, child i made by make(i) when missing: returns them.
+function pool(group, count, make) {
+  while (group.children.length < count) group.append(make(group.children.length));
+  while (group.children.length > count) group.lastChild.remove();
+  return [...group.children];
+}
+
+// A curve leaving (x1, y1) and reaching (x2, y2) level, as CSS's path() for `d`.
+function curve(x1, y1, x2, y2) {
+  const bend = (x2 - x1) / 2;
+  return `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
+}
+// An arrowhead at (x, y) pointing right (direction 1) or left (-1).
+const head = (x, y, direction) =>
+  `M ${x - direction * HEAD} ${y - HEAD} L ${x} ${y} L ${x - direction * HEAD} ${y + HEAD}`;
+
+export function createOverlay(picture) {
+  const vocabRows = svg('g', { class: 'eq-vocab-rows' });
+  const rows = svg('g', { class: 'eq-rows' });
+  // The 1 (or the idx cell), W's row and out's row have a halo under their outline: a wide
+  // faint stroke, which software rasterisers draw in a fraction of the time a blur filter takes.
+  const outlined = (name, halo) => [
+    ...(halo ? [svg('rect', { class: `eq-glow eq-halo eq-glow-${name}`, rx: 3 })] : []),
+    svg('rect', { class: `eq-glow eq-glow-${name}`, rx: 3 })];
+  const glow = {
+    token: outlined('token', false), one: outlined('one', true),
+    row: outlined('row', true), out: outlined('out', true),
+  };
+  // pathLength 1: a replayed flow draws itself as its dash offset runs from 1 to 0.
+  const flows = [0, 1].map((i) => svg('path', { class: `eq-flow eq-flow-${i}`, pathLength: 1 }));
+  const heads = [0, 1].map(() => svg('path', { class: 'eq-head' }));
+  const back = svg('g', { class: 'eq-back' });
+  const verdict = svg('text', { class: 'eq-verdict' });
+  picture.append(vocabRows, rows, ...Object.values(glow).flat(), ...flows, ...heads, back, verdict);
+
+  // The targets and labels of the drawn rows. Returns the token labels by token.
+  function drawRows(scene, at) {
+    const { cell } = at;
+    const labels = new Map();
+    // [label, left target, right target] for each token row.
+    const tokenNodes = pool(rows, 3 * scene.tokens.length, (i) => (i % 3 === 0
+      ? svg('text', { class: 'eq-label', 'text-anchor': 'end' }) : svg('rect', { class: 'eq-row-target', rx: 2 })));
+    scene.tokens.forEach(({ k, y, label, shown }, r) => {
+      const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
+      const leftWidth = scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
+      write(text, { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5, 'data-token': k });
+      write(left, { x: at.onehotX.at[0] + 1, y: y + 1, width: leftWidth - 2, height: cell - 2, 'data-token': k });
+      write(right, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2, height: cell - 2,
+        'data-token': k });
+      const content = shown === 'ellipsis' ? '⋮' : label;
+      if (text.textContent !== content) text.textContent = content;
+      text.classList.toggle('thinned', shown === 'none');
+      for (const node of [text, left, right]) paintAs(node, k);
+      labels.set(k, text);
+    });
+    const vocabNodes = pool(vocabRows, scene.vocabY.size, () => svg('rect', { class: 'eq-row-target', rx: 2 }));
+    [...scene.vocabY].forEach(([v, y], r) => {
+      write(vocabNodes[r], { x: at.weightX.at[0] + 1, y: y + 1, width: at.weightX.end - at.weightX.at[0] - 2,
+        height: cell - 2, 'data-vocab': v });
+    });
+    return labels;
+  }
+
+  // The glow and the flows of token `step` (id `id`) in the scene's mode; the lookup's verdict
+  // (result.comparison.grade, or null); the backward arrows of every drawn token.
+  function select(scene, at, { step, id, ids, grade }) {
+    const { cell, mode } = scene;
+    const tokenY = scene.tokenY.get(step);
+    const rowY = scene.vocabY.get(id);
+    const place = (rects, x, width, y, height) => {
+      for (const rect of rects) {
+        writeAttribute(rect, 'width', width);
+        writeAttribute(rect, 'height', height);
+        writeStyle(rect, 'transform', `translate(${x}px, ${y}px)`);
+      }
+    };
+    const span = (xs) => [xs.at[0] - 1, xs.end - xs.at[0] + 2];  // a grid's row: x, width
+    // The selected token's 1, or its idx cell.
+    const one = scene.cells.find((c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)));
+    place(glow.token, ...span(at.onehotX), tokenY - 1, cell + 2);
+    place(glow.one, one.x - 2, one.width + 4, tokenY - 2, cell + 4);
+    place(glow.row, ...span(at.weightX), rowY - 1, cell + 2);
+    place(glow.out, ...span(at.outX), tokenY - 1, cell + 2);
+
+    const mid = (y) => y + cell / 2;
+    // From the 1 (or idx[k]) to the row's label, which stays readable, and between W and out.
+    const toRow = [one.x + one.width + 2, mid(tokenY), at.weightX.at[0] - at.vocabLabels, mid(rowY)];
+    const paths = mode === 'backward'
+      ? [toRow, [at.outX.at[0] - 2, mid(tokenY), at.weightX.end + 2, mid(rowY)]]
+      : [toRow, [at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)]];
+    paths.forEach(([x1, y1, x2, y2], i) => {
+      writeStyle(flows[i], 'd', `path("${curve(x1, y1, x2, y2)}")`);
+      writeAttribute(heads[i], 'd', head(x2, y2, Math.sign(x2 - x1)));
+    });
+    // The verdict above the lookup's arrow, in the header row the one-hot's indices leave free
+    // (up to W's first column index, "0"): the headline alone where that room is short,
+    // squeezed where even that is.
+    const left = one.x + one.width + 6;
+    const room = at.weightX.at[0] + cell / 2 - 8 - left;
+    // grade is null while the product streams a table file.
+    const headline = grade?.headline ?? 'computing…';
+    const sentence = grade ? `vs the product: ${headline}` : `the product: ${headline}`;
+    const words = sentence.length * VERDICT_CHAR <= room ? sentence : headline;
+    if (verdict.textContent !== words) verdict.textContent = words;
+    write(verdict, { x: left, y: HEADER - 5, 'data-state': grade?.state ?? 'computing' });
+    if (words.length * VERDICT_CHAR > room) write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
+    else verdict.removeAttribute('textLength');
+
+    const tokens = mode === 'backward' ? scene.tokens : [];
+    pool(back, tokens.length, () => svg('path', { class: 'eq-back-arrow' })).forEach((arrow, r) => {
+      const { k, y } = tokens[r];
+      const to = scene.vocabY.get(ids[k]);
+      const x2 = at.weightX.end + 2;
+      writeAttribute(arrow, 'd', `${curve(at.outX.at[0] - 2, mid(y), x2, mid(to))} ${head(x2, mid(to), -1)}`);
+      paintAs(arrow, k);
+      arrow.classList.toggle('current', k === step);
+      writeAttribute(arrow, 'data-position', k);
+    });
+    writeAttribute(picture, 'data-mode', mode);
+  }
+
+  // A frame of Play: how much of the lookup's arrow is drawn (arrow, 0 to 1), how many tokens'
+  // backward arrows are (arrows); neither: at rest, everything drawn.
+  function frame({ arrow, arrows } = {}) {
+    for (const flow of flows) {
+      writeStyle(flow, 'strokeDasharray', arrow === undefined ? '' : '1 1');
+      writeStyle(flow, 'strokeDashoffset', arrow === undefined ? '' : String(1 - arrow));
+    }
+    picture.classList.toggle('arrow-drawing', arrow !== undefined && arrow < 1);
+    for (const node of back.children) {
+      node.classList.toggle('waiting', arrows !== undefined && Number(node.dataset.position) >= arrows);
+    }
+  }
+
+  // Another token: the flows draw themselves again (an animation in styles/picture.css).
+  function replay() {
+    for (const flow of flows) {
+      flow.classList.remove('replay');
+      flow.getBoundingClientRect();  // a style flush, so that re-adding the class restarts it
+      flow.classList.add('replay');
+    }
+  }
+
+  return { drawRows, select, frame, replay };
+}
