@@ -55,7 +55,7 @@ export async function openSite() {
 }
 
 // The words of the verdict while there is no new result to check.
-const PENDING_WORDS = ['computing', 'no result'];
+const PENDING_WORDS = ['computing', 'tokenizing', 'no result'];
 // A section below the first screen that has not caught up yet (web/page/deferred-redraw.mjs).
 const BUSY_SECTION = 'main [aria-busy="true"]';
 

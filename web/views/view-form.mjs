@@ -5,14 +5,19 @@
 // beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
 import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
 import { element } from '../draw/dom.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { VIEW_COMPUTATIONS, viewWork } from '../compute/view-compute.mjs';
+import { tokenNodes } from './linking.mjs';
+import { markBusy } from './verdict.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
 // The padding_idx input, which both views take: its markup, its value (a whole number, or null
-// when empty; the core checks the range) and the row it names.
-export const PADDING_IDX_INPUT = `<label class="view-field"><span><code>padding_idx</code></span>
+// when empty; the core checks the range) and the row it names. `of` completes its accessible
+// name ("padding_idx of the gradient"), one name per view on a page that shows both.
+export const paddingIdxInput = (of) => `<label class="view-field"><span><code>padding_idx</code><span
+    class="visually-hidden"> ${of}</span></span>
     <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
 
 export function paddingIdxOf(form) {
@@ -87,7 +92,8 @@ export function matrixItem(name, title, note) {
 // core's EmbedlabError for a wrong input is shown by the form while the last output stays,
 // marked stale. offload: the page's createWorkerRunner(), which takes a computation beyond
 // PRODUCT_BUDGET while computing(args) shows that it runs; without one, all run here.
-// Returns the output element and render(result), for compute.run()'s result.
+// Returns the output element, render(result), for compute.run()'s result, and select(step), for
+// the token to mark (class 'current') in what the output draws for the result shown.
 export function createFormView(root, {
   controls, fields, output: markup, lab, kind, read, show, computing, offload,
 }) {
@@ -95,9 +101,19 @@ export function createFormView(root, {
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
+  tableRegions(output);
   let result = null;
-  let busy = false;    // a computation runs in the worker
-  let again = false;   // and an update came meanwhile: its answer is stale
+  let shownFor = null;  // the result the output shows
+  let step = 0;
+  let selected = [];    // the nodes marked as the selected token
+  let busy = false;     // a computation runs in the worker
+  let again = false;    // and an update came meanwhile: its answer is stale
+
+  function markSelected() {
+    for (const node of selected) node.classList.remove('current');
+    selected = shownFor && step < shownFor.ids.length ? tokenNodes(output, step, shownFor.ids) : [];
+    for (const node of selected) node.classList.add('current');
+  }
 
   function failed(error) {
     form.fail(error);
@@ -108,12 +124,14 @@ export function createFormView(root, {
     if (offload && viewWork(kind, args) > PRODUCT_BUDGET) {
       computing(args);
       output.classList.add('stale');
+      output.setAttribute('aria-busy', 'true');
       busy = true;
       try {
         const answer = await offload.runView(kind, result.tableKey, args);
         if (again || answer) return answer;
       } finally {
         busy = false;
+        output.removeAttribute('aria-busy');
       }
     }
     return VIEW_COMPUTATIONS[kind](lab, result.weight, args);
@@ -142,6 +160,8 @@ export function createFormView(root, {
     form.clear();
     output.classList.remove('stale');
     show(b, shown);
+    shownFor = shown;
+    markSelected();
   }
 
   return {
@@ -151,11 +171,16 @@ export function createFormView(root, {
       result = next;
       update();
     },
+    select(next) {
+      step = next;
+      markSelected();
+    },
   };
 }
 
 // A view of the registry (registry.mjs) made of a form view: create(container, lab, runner)
-// returns its { render(result) }, link(container) links the rows inside it.
+// returns its { render(result), select(step) }, link(container) links the rows inside it. While
+// the page computes a newer result, the view says it shows an older one (markBusy()).
 export function formViewEntry(title, create, link) {
   return {
     title,
@@ -163,8 +188,11 @@ export function formViewEntry(title, create, link) {
       const view = create(container, lab, runner);
       link(container);
       return {
-        update({ result }, changed) {
+        update(state, changed) {
+          const { result, step } = state;
           if (result && changed.has('result')) view.render(result);
+          if (changed.has('step')) view.select(step);
+          markBusy(container, state);
         },
       };
     },
