@@ -112,6 +112,19 @@ export async function showLargeCase(page) {
   return ids;
 }
 
+// A CSS colour (a custom property, a color-mix()) as the page computes it, to compare with the
+// colour a node is painted in.
+export function computedColor(page, css) {
+  return page.evaluate((value) => {
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = value;
+    document.body.append(probe);
+    const color = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return color;
+  }, css);
+}
+
 export function pageOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }

@@ -7,7 +7,7 @@
 // and the value, the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
+import { BOXES, computedColor, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -200,15 +200,7 @@ describe('linked views', () => {
     await waitForVerdict(page, 'bit-identical');
     await page.click('#printout-section details summary');
     await page.waitForSelector('#printout-section .printout-row');
-    // A CSS colour as the page computes it, for comparison with what the marks are painted in.
-    const colorOf = (css) => page.evaluate((value) => {
-      const probe = document.createElement('span');
-      probe.style.backgroundColor = value;
-      document.body.append(probe);
-      const color = getComputedStyle(probe).backgroundColor;
-      probe.remove();
-      return color;
-    }, css);
+    const colorOf = (css) => computedColor(page, css);
     const tint = (k, percent) => colorOf(`color-mix(in oklab, var(--token-${k}) ${percent}%, transparent)`);
     const painted = (selector, property = 'backgroundColor') => page.$$eval(selector, (nodes, name) =>
       nodes.map((node) => getComputedStyle(node)[name]), property);
