@@ -158,8 +158,8 @@ describe('accessibility', () => {
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
     for (const part of ['next', 'prev']) {
-      // The step view's arrows hand the focus to the token they reached.
-      assert.deepEqual(await focusAfterArrow(`#step [data-part="${part}"]`), { tag: 'BUTTON', checked: 'true' }, part);
+      // The token picker's arrows hand the focus to the token they reached.
+      assert.deepEqual(await focusAfterArrow(`main button[data-part="${part}"]`), { tag: 'BUTTON', checked: 'true' }, part);
     }
   });
 

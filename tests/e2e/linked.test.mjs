@@ -217,7 +217,7 @@ describe('linked views', () => {
       await page.locator(cells).first().scrollIntoViewIfNeeded();
       assert.deepEqual(new Set(await painted(cells)), new Set([selected]), cells);
     }
-    assert.deepEqual(await painted('#step [data-part="tokens"] [aria-checked="true"]'), [await colorOf('var(--token-1)')]);
+    assert.deepEqual(await painted('main [data-part="tokens"] [aria-checked="true"]'), [await colorOf('var(--token-1)')]);
     assert.deepEqual(new Set(await painted('#bag .bag-id.current')), new Set([selected]));
     assert.deepEqual(new Set(await painted('#printout-section .printout-row.current')), new Set([await tint(1, 10)]));
     assert.deepEqual(await page.$$eval('#printout-section .printout-row.current', (rows) =>
@@ -231,12 +231,12 @@ describe('linked views', () => {
       '#backward [data-box="upstream"] tr.linked > *']) {
       assert.deepEqual(new Set(await painted(cells)), new Set([pointed]), cells);
     }
-    assert.deepEqual(await painted('#step [data-part="tokens"] button.linked', 'outlineColor'),
+    assert.deepEqual(await painted('main [data-part="tokens"] button.linked', 'outlineColor'),
       [await colorOf('var(--token-2)')]);
     assert.deepEqual(new Set(await painted('#printout-section .printout-row.linked')), new Set([await tint(2, 10)]));
     // For the screenshots, token 2 marked by the focus (the pointer moves as the page scrolls).
     await page.mouse.move(0, 0);
-    await page.focus('#step [data-part="tokens"] button[data-step="2"]');
+    await page.focus('main [data-part="tokens"] button[data-token="2"]');
     await shoot('#results', 'token-colors');
     await shoot('#matrices', 'token-colors-matrices');
     await page.click('#results [data-box="lookup"] tbody tr[data-index="0"] td');
