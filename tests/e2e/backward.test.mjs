@@ -88,8 +88,20 @@ describe('backward view', () => {
       const G = await cellsOf('upstream');
       assert.deepEqual(product[1].slice(1), G[2].slice(1));
       assertCellsClose(product, torch.product, 'onehot.T @ G');
-      assert.equal(await verdictWord(), 'differs');
+      // The core grades the whole gradient 'differs'; the view says why, calmly: PyTorch defines
+      // the padding row's gradient so, and every other row agrees bit for bit.
+      assert.equal(await verdictWord(), 'differs, as PyTorch defines it');
+      assert.equal(await env.page.getAttribute(`${view} .verdict`, 'data-state'), 'defined');
+      assert.equal(await env.page.textContent(`${view} .verdict-reason`), 'Row 1 is padding_idx: nn.Embedding ' +
+        'gives it no gradient, while onehot.T @ G knows nothing of padding_idx and adds G[2] into it. ' +
+        'Everything else: bit-identical.');
       assert.match(await env.page.textContent(`${view} .verdict-sentence`), /^5 of 20 elements differ by more than rounding explains/);
+      // Only row 1's cells differ, outlined calmly in both gradients.
+      for (const box of ['grad', 'product']) {
+        assert.deepEqual(await env.page.$$eval(`${view} [data-box="${box}"] td.differs`, (cells) =>
+          [...new Set(cells.map((cell) => `${cell.parentElement.dataset.index} ${cell.className}`))]),
+        ['1 differs differs-defined']);
+      }
       assert.equal(await env.page.textContent(`${view} .scatter-list > li.padding`),
         'dW[1] = 0: padding_idx, so G[2] is not added');
       assert.match(await env.page.textContent(`${view} [data-part="notes"]`),
@@ -127,7 +139,7 @@ describe('backward view', () => {
     assert.ok(!(await page.locator('#backward').evaluate((node) => node.classList.contains('stale'))));
   });
 
-  test('screenshot at 1280 px: a repeated id and padding_idx', async () => {
+  test('screenshots at 1280 and 375 px: a repeated id and padding_idx, calmly', async () => {
     const { page } = env;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.fill('#ids', '2, 3, 1, 3, 3');
@@ -136,5 +148,11 @@ describe('backward view', () => {
     await page.evaluate(() => document.activeElement.blur());  // no focus ring in the picture
     await saveScreenshot(page.locator(view), 'backward.png');
     assert.equal(await pageOverflow(page), 0);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.$eval(view, (section) => section.scrollIntoView({ block: 'start' }));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await saveScreenshot(page, 'backward-padding-375.png');
+    assert.equal(await pageOverflow(page), 0);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

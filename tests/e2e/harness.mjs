@@ -61,7 +61,7 @@ export async function openSite({ weights = false } = {}) {
 }
 
 // The words of the verdict while there is no new result to check.
-const PENDING_WORDS = ['computing', 'no result'];
+const PENDING_WORDS = ['computing', 'tokenizing', 'no result'];
 // A section below the first screen that has not caught up yet (web/page/deferred-redraw.mjs).
 const BUSY_SECTION = 'main [aria-busy="true"]';
 
@@ -116,6 +116,19 @@ export async function showLargeCase(page) {
   await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('64 × 64'));
   await waitForVerdict(page, 'bit-identical');
   return ids;
+}
+
+// A CSS colour (a custom property, a color-mix()) as the page computes it, to compare with the
+// colour a node is painted in.
+export function computedColor(page, css) {
+  return page.evaluate((value) => {
+    const probe = document.createElement('span');
+    probe.style.backgroundColor = value;
+    document.body.append(probe);
+    const color = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return color;
+  }, css);
 }
 
 export function pageOverflow(page) {

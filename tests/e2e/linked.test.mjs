@@ -2,11 +2,12 @@
 // tables, the step-through, the picture) without moving the step, and a click picks it; a
 // number field and a slider jump to token k of n; the step-through shows the k-th product term
 // by term; in the Backward view a row of dW marks the rows of G that add into it, in the Bag
-// view a bag marks its ids; big matrices are heatmaps whose hover gives (row, col) and the value,
-// the page still under 3,000 elements at n = 64, V = 4096, d = 64.
+// view a bag marks its ids; the selected token and the one pointed at are marked in their own
+// colours (one per token) in every view; big matrices are heatmaps whose hover gives (row, col)
+// and the value, the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
+import { BOXES, computedColor, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -183,6 +184,55 @@ describe('linked views', () => {
     await saveScreenshot(page.locator('#bag'), 'bag-linked-1280.png');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
+  });
+
+  test('one colour per token: the selected and the pointed-at token in their own colours, everywhere', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 3, 1');
+    await waitForVerdict(page, 'bit-identical');
+    await page.click('#printout-section details summary');
+    await page.waitForSelector('#printout-section .printout-row');
+    const colorOf = (css) => computedColor(page, css);
+    const tint = (k, percent) => colorOf(`color-mix(in oklab, var(--token-${k}) ${percent}%, transparent)`);
+    const painted = (selector, property = 'backgroundColor') => page.$$eval(selector, (nodes, name) =>
+      nodes.map((node) => getComputedStyle(node)[name]), property);
+    const distinct = new Set(await Promise.all([0, 1, 2].map((k) => colorOf(`var(--token-${k})`))));
+    assert.equal(distinct.size, 3, 'three tokens, three colours');
+
+    // Token 1 (id 3) picked in the lookup table: marked in its colour in every view.
+    await page.click('#results [data-box="lookup"] tbody tr[data-index="1"] td');
+    await page.mouse.move(0, 0);  // pointed at, the row would show the pointer's mark
+    const selected = await tint(1, 22);
+    const rowCells = (view, box, index) => `${view} [data-box="${box}"] tbody tr[data-index="${index}"].current td`;
+    for (const cells of [rowCells('#results', 'lookup', 1), rowCells('#results', 'product', 1),
+      rowCells('#matrices', 'weight', 3), rowCells('#backward', 'upstream', 1), rowCells('#backward', 'grad', 3)]) {
+      await page.locator(cells).first().scrollIntoViewIfNeeded();
+      assert.deepEqual(new Set(await painted(cells)), new Set([selected]), cells);
+    }
+    assert.deepEqual(await painted('main [data-part="tokens"] [aria-checked="true"]'), [await colorOf('var(--token-1)')]);
+    assert.deepEqual(new Set(await painted('#bag .bag-id.current')), new Set([selected]));
+    assert.deepEqual(new Set(await painted('#printout-section .printout-row.current')), new Set([await tint(1, 10)]));
+    assert.deepEqual(await page.$$eval('#printout-section .printout-row.current', (rows) =>
+      rows.map((row) => row.dataset.token ?? `id ${row.dataset.vocab}`)), ['id 3', '1', '1', '1']);
+
+    // Token 2 (id 1) pointed at in the product: the same views mark it in its own colour.
+    await page.locator('#results [data-box="product"]').scrollIntoViewIfNeeded();
+    await page.hover('#results [data-box="product"] tbody tr[data-index="2"] td');
+    const pointed = await tint(2, 16);
+    for (const cells of ['#results [data-box="lookup"] tr.linked > *', '#matrices [data-box="weight"] tr.linked > *',
+      '#backward [data-box="upstream"] tr.linked > *']) {
+      assert.deepEqual(new Set(await painted(cells)), new Set([pointed]), cells);
+    }
+    assert.deepEqual(await painted('main [data-part="tokens"] button.linked', 'outlineColor'),
+      [await colorOf('var(--token-2)')]);
+    assert.deepEqual(new Set(await painted('#printout-section .printout-row.linked')), new Set([await tint(2, 10)]));
+    // For the screenshots, token 2 marked by the focus (the pointer moves as the page scrolls).
+    await page.mouse.move(0, 0);
+    await page.focus('main [data-part="tokens"] button[data-token="2"]');
+    await shoot('#results', 'token-colors');
+    await shoot('#matrices', 'token-colors-matrices');
+    await page.click('#results [data-box="lookup"] tbody tr[data-index="0"] td');
+    await page.click('#printout-section details summary');
   });
 
   test('n = 64, V = 4096, d = 64: heatmaps with a readout, linked, the page under 3,000 elements', async () => {

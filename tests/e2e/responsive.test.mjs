@@ -119,10 +119,9 @@ describe('responsiveness', () => {
     assert.equal(await page.textContent('#results .verdict .verdict-sentence'),
       `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`);
     const entries = await log();
-    // The request the keystrokes superseded never showed (its table: the first and last three
-    // ids); animation frames kept coming.
-    const superseded = [...ids.slice(0, 3), '⋮', ...ids.slice(-3)].join(',');
-    assert.ok(!entries.some((entry) => entry.rows === superseded));
+    // The request the keystrokes superseded never finished: its lookup's rows may have come
+    // first (they come in milliseconds), its product did not; animation frames kept coming.
+    assert.equal(entries.filter((entry) => entry.worker === 'last').length, 1, 'one product answered');
     assert.ok(await page.evaluate(() => window.animationFrames) - framesBefore >= 5);
   });
 

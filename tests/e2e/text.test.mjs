@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { encode as gpt2Encode } from 'gpt-tokenizer/encoding/r50k_base';
-import { errorText, openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { computedColor, errorText, openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -133,6 +133,41 @@ describe('Text mode', () => {
     assert.ok((await chips(page)).some(([label, id]) => label === '<0xF0>' && id === '478'));
     await page.selectOption('#tokenizer', 'gpt2');
     await page.waitForFunction(() => document.getElementById('vocab').value === '50257');
+  });
+
+  test('a token of a zero-width joiner alone shows as <ZWJ>; the chip picked wears its token\'s colour', async () => {
+    const { page } = env;
+    try {
+      // Gemma 3 reads a family emoji as its three people and the two joiners between them, each
+      // joiner a token of its own (237243): invisible as it is, it is named.
+      await page.selectOption('#tokenizer', 'gemma3');
+      await page.fill('#text', 'Family: 👨\u200d👩\u200d👧');
+      await page.waitForFunction(() => document.querySelectorAll('.token-chip').length > 0 &&
+        document.getElementById('ids').value.includes('237243'), null, { timeout: 30_000 });
+      const shown = await chips(page);
+      assert.deepEqual(shown.filter(([, id]) => id === '237243'), [['<ZWJ>', '237243'], ['<ZWJ>', '237243']]);
+      assert.deepEqual(shown.slice(-5).map(([label]) => label), ['👨', '<ZWJ>', '👩', '<ZWJ>', '👧']);
+      const zwj = page.locator('.token-chip', { hasText: '<ZWJ>' }).first();
+      assert.ok((await zwj.locator('.token-text').boundingBox()).width > 20, 'the joiner\'s chip shows its name');
+      // Picked, the joiner's chip takes its token's colour, as every view's mark of it does.
+      await zwj.click();
+      const k = Number(await zwj.getAttribute('data-token'));
+      await page.waitForSelector(`.token-chip[data-token="${k}"][aria-checked="true"]`);
+      assert.equal(await zwj.evaluate((chip) => getComputedStyle(chip).backgroundColor),
+        await computedColor(page, `var(--token-${k % 8})`));
+      await waitForVerdict(page, 'bit-identical', 30_000);
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+        await page.mouse.move(0, 0);
+        await page.$eval('#inputs', (form) => form.scrollIntoView({ block: 'start' }));
+        await saveScreenshot(page.locator('#inputs'), `zwj-chip-${width}.png`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.selectOption('#tokenizer', 'gpt2');
+      await page.fill('#text', 'Hello world');
+      await waitForIds(page, HELLO_WORLD.gpt2);
+    }
   });
 
   test('empty text and a lone surrogate are said under the text; the last tokens stay', async () => {

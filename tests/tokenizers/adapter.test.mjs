@@ -116,7 +116,22 @@ describe('the Text mode\'s tokenizers, with the vocabularies the site ships', ()
     assert.equal(label(0xe2, 0x80), '<0xE2><0x80>');              // the start of "—" or "“"
     assert.equal(label(0x20, 0xf0, 0x9f, 0x99, 0x82), '·🙂');
     assert.equal(label(0x99, 0x82, 0x41), '<0x99><0x82>A');       // an emoji's tail, then A
-    assert.equal(label(0xef, 0xbb, 0xbf), '\ufeff');              // a BOM is a character here
+    assert.equal(label(0xef, 0xbb, 0xbf), '<BOM>');               // a BOM is a character here
+  });
+
+  test('invisible characters show by name, unless they act on the characters beside them', () => {
+    const label = (text) => tokenLabel(new TextEncoder().encode(text));
+    assert.equal(label('\u200d'), '<ZWJ>');                         // a token of a joiner alone
+    assert.equal(label(' \u200d'), '·<ZWJ>');
+    assert.equal(label('\u200b\u200c'), '<ZWSP><ZWNJ>');
+    assert.equal(label('\ufe0f'), '<VS16>');
+    assert.equal(label('a\u00a0b'), 'a<NBSP>b');                   // a no-break space anywhere
+    assert.equal(label('\u2061'), '<U+2061>');                     // unnamed: its code point
+    assert.equal(label('\u{E0001}'), '<U+E0001>');
+    // The joiners of a family emoji and the selector after a heart draw with them.
+    assert.equal(label('👨\u200d👩\u200d👧'), '👨\u200d👩\u200d👧');
+    assert.equal(label('❤\ufe0f'), '❤\ufe0f');
+    assert.equal(label('👨\u200d'), '👨<ZWJ>');                     // a joiner at the token's end
   });
 
   test('a character outside a vocabulary is its bytes: GPT-2 splits them, Gemma 3 falls back', () => {

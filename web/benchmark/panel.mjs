@@ -5,6 +5,7 @@
 import { METHODS } from '../embedlab/bench/timing.mjs';
 import { count, duration } from '../model/format-number.mjs';
 import { adoptStyleSheet } from '../draw/style-sheets.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
 import { startModuleWorker } from '../compute/start-worker.mjs';
 import { drawChart } from './chart.mjs';
 import panelCss from './panel.css';
@@ -58,7 +59,7 @@ export async function mountBenchmarkPanel(section) {
         <output id="bench-vocab-value" for="bench-vocab"></output>
       </div>
       <div class="bench-field">
-        <label for="bench-dim">Dimension <var>d</var></label>
+        <label for="bench-dim">Dimension <var>d</var><span class="visually-hidden"> to time</span></label>
         <select id="bench-dim">${options(DIMS, 64)}</select>
       </div>
       <div class="bench-field">
@@ -105,6 +106,7 @@ export async function mountBenchmarkPanel(section) {
       </figcaption>
     </figure>`);
 
+  tableRegions(section);
   const $ = (selector) => section.querySelector(selector);
   const form = $('.bench-form');
   const vocab = $('#bench-vocab');
@@ -145,9 +147,10 @@ export async function mountBenchmarkPanel(section) {
   });
 
   const showVocab = () => {
-    const v = VOCAB_STOPS[Number(vocab.value)];
-    vocabValue.textContent = `V = ${count(v)}`;
-    vocab.setAttribute('aria-valuetext', `V = ${v}`);
+    // The slider's value is the stop's index: what it stands for is read out instead.
+    const text = `V = ${count(VOCAB_STOPS[Number(vocab.value)])}`;
+    vocabValue.textContent = text;
+    vocab.setAttribute('aria-valuetext', text);
   };
   vocab.addEventListener('input', showVocab);
   showVocab();

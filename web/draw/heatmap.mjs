@@ -27,7 +27,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   canvas.setAttribute('role', 'img');
   const readout = element('figcaption', 'heatmap-readout');
   const frame = element('div', 'heatmap-frame');
-  // The selected token's band, and the band of the token pointed at elsewhere (views/linked-views.mjs).
+  // The selected token's band, and the band of the token pointed at elsewhere (views/linking.mjs).
   const bands = { outline: element('div', 'heatmap-outline'), linked: element('div', 'heatmap-outline linked') };
   frame.append(canvas, bands.outline, bands.linked);
   node.append(frame, readout);
@@ -187,13 +187,14 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       placeBand('linked');
     },
     // Outlines { row: i } or { col: j }, or nothing for null: the selected token's band
-    // (outline) or the pointed-at token's (linked).
+    // (outline) or the pointed-at token's (linked), drawn in its token's colour (a CSS colour).
     outline(which) {
       placed.outline = which;
       if (spec) placeBand('outline');
     },
-    link(which) {
+    link(which, color = null) {
       placed.linked = which;
+      if (color) bands.linked.style.setProperty('--link-color', color);
       if (spec) placeBand('linked');
     },
   };

@@ -1,7 +1,9 @@
 // A verdict box: do two results agree, and how closely? One of four grades, decided in the core
 // (its verdict.hpp, through lab.compare()), each with its colour and one sentence, the counts
 // behind it and what its terms mean. The box is an aria-live region, so a screen reader hears
-// each new verdict.
+// each new verdict. A difference that PyTorch defines (two routes that are meant to differ, for a
+// reason the view names) is shown as its own calm state, 'defined', with that reason and the
+// grade of everything else. While a newer verdict is on its way the box is aria-busy.
 import { element } from './dom.mjs';
 import { count } from '../model/format-number.mjs';
 
@@ -17,9 +19,15 @@ function stat(term, value, definition) {
   return row;
 }
 
+// The headline of a difference PyTorch defines.
+export const DEFINED_HEADLINE = 'differs, as PyTorch defines it';
+
 // comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
-export function showVerdict(box, comparison, definitions) {
+// defined: null, or { reason, rest } for a difference PyTorch defines: why the routes differ
+// (one sentence), and the core's grade of everything the reason leaves out.
+export function showVerdict(box, comparison, definitions, defined = null) {
   const { grade } = comparison;
+  const state = defined ? 'defined' : grade.state;
   const all = count(comparison.elements);
   const rows = [
     ['max |diff|', grade.maxAbsDiffText],
@@ -27,17 +35,20 @@ export function showVerdict(box, comparison, definitions) {
     ['equal in value', `${count(comparison.valueEqual)} of ${all}`, definitions.value],
   ];
   if (grade.state === 'rounding') rows.push(['max ulps', count(grade.maxUlps)]);
+  const reason = defined ? [`${defined.reason} Everything else: ${defined.rest.headline}.`] : [];
   // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
   // the live region would read it out once more.
-  const shown = JSON.stringify([grade.state, grade.headline, grade.sentence, rows]);
+  const shown = JSON.stringify([state, grade.headline, grade.sentence, rows, reason]);
+  box.removeAttribute('aria-busy');
   if (lastShown.get(box) !== shown) {
     lastShown.set(box, shown);
-    box.className = `verdict ${grade.state}`;
-    box.dataset.state = grade.state;
+    box.className = `verdict ${state}`;
+    box.dataset.state = state;
     const stats = element('dl', 'verdict-stats');
     stats.append(...rows.map((row) => stat(...row)));
     box.replaceChildren(
-      element('p', 'verdict-word', grade.headline),
+      element('p', 'verdict-word', defined ? DEFINED_HEADLINE : grade.headline),
+      ...reason.map((text) => element('p', 'verdict-reason', text)),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
       element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`),
@@ -47,22 +58,31 @@ export function showVerdict(box, comparison, definitions) {
 
 // cellClass(value, i, j) for the tables of two graded results with `cols` columns: 'differs' on
 // each cell whose bits differ, which styles/base.css outlines in the grade's colour
-// ('differs-<state>'). Worked out once per grade.
+// ('differs-<state>'). definedRow: null, or the row whose differences PyTorch defines, outlined
+// calmly ('differs-defined'), the other cells in the grade of the rest (showVerdict()'s
+// defined.rest). Worked out once per grade.
 const cellClasses = new WeakMap();  // grade -> cellClass
-export function differingCells(grade, cols) {
+export function differingCells(grade, cols, { definedRow = null, rest = grade } = {}) {
   if (!grade) return () => '';  // no comparison yet: the product is still streaming
   if (!cellClasses.has(grade)) {
     const differing = new Set(grade.differing ?? []);
-    const marked = `differs differs-${grade.state}`;
-    cellClasses.set(grade, (value, i, j) => (differing.has(i * cols + j) ? marked : ''));
+    const marked = (i) => `differs differs-${i === definedRow ? 'defined' : rest.state}`;
+    cellClasses.set(grade, (value, i, j) => (differing.has(i * cols + j) ? marked(i) : ''));
   }
   return cellClasses.get(grade);
 }
 
-// While the inputs are being fixed, or a large product is running: say what the tables show.
+// The words of showPending() while a newer verdict is on its way.
+const BUSY_WORDS = new Set(['computing', 'tokenizing']);
+
+// While the inputs are being fixed, a large product is running or a text is read into tokens:
+// say what the tables show.
 export function showPending(box, word, sentence) {
   lastShown.delete(box);
-  box.className = `verdict ${word === 'computing' ? 'busy' : 'stale'}`;
+  const busy = BUSY_WORDS.has(word);
+  box.className = `verdict ${busy ? 'busy' : 'stale'}`;
+  if (busy) box.setAttribute('aria-busy', 'true');
+  else box.removeAttribute('aria-busy');
   delete box.dataset.state;
   box.replaceChildren(element('p', 'verdict-word', word), element('p', 'verdict-sentence', sentence));
 }

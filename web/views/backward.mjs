@@ -2,7 +2,8 @@
 // torch.manual_seed(s); G = torch.randn(n, d), the G of `embedlab backward --grad-seed s`.
 // The lookup's gradient is a scatter-add: row v of dW adds, in position order, the rows of G
 // whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
-// GEMM that knows nothing of padding_idx.
+// GEMM that knows nothing of padding_idx: where a token has the padding id the two differ, as
+// PyTorch defines them, and the verdict says so calmly, with the grade of the other rows.
 import { wholeNumber } from '../compute/plan.mjs';
 import { BACKWARD_FIELDS } from '../model/error-fields.mjs';
 import { byData, element } from '../draw/dom.mjs';
@@ -14,7 +15,7 @@ import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+  createFormView, formViewEntry, matrixItem, paddingIdxInput, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
 
 const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
@@ -23,7 +24,7 @@ const TERMS_LISTED = 6;  // additions spelled out per row
 const CONTROLS = `
   <label class="view-field"><span>seed of <var>G</var></span>
     <input name="grad-seed" type="text" inputmode="numeric" value="0" spellcheck="false"></label>
-  ${PADDING_IDX_INPUT}`;
+  ${paddingIdxInput('of the gradient')}`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="draw"></p>
@@ -78,6 +79,7 @@ function termsText(ks) {
 function scatterItem(lab, v, ks, padding, G, grad) {
   const d = G.cols;
   const li = element('li');
+  li.dataset.vocab = String(v);
   li.append(element('strong', '', `dW[${v}]`), ' ');
   if (v === padding) {
     li.classList.add('padding');
@@ -160,6 +162,25 @@ function notes(ids, positions, b, vocab, dim) {
   return items.map((text) => element('li', '', text));
 }
 
+// The difference PyTorch defines, for showVerdict(): null unless the padding row has tokens and
+// is what makes the gradients differ; else { reason, rest }, rest being the core's grade of the
+// two gradients with that row left out (onehot.T @ G's row p taken as the scatter-add's zeros).
+function definedDifference(lab, b, positions) {
+  const p = b.padding;
+  if (b.comparison.grade.state !== 'differs' || p === null || !positions.has(p)) return null;
+  const d = b.grad.cols;
+  const patched = Float32Array.from(b.product.data);
+  patched.set(b.grad.data.subarray(p * d, (p + 1) * d), p * d);
+  const rest = lab.compare(b.grad, { ...b.product, data: patched }, 'backward').grade;
+  if (rest.state === 'differs') return null;
+  const ks = positions.get(p).map((k) => `G[${k}]`).join(' + ');
+  return {
+    rest,
+    reason: `Row ${p} is padding_idx: nn.Embedding gives it no gradient, while onehot.T @ G ` +
+      `knows nothing of padding_idx and adds ${ks} into it.`,
+  };
+}
+
 function read({ ids, vocab, dim }, form) {
   const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad');
   const paddingIdx = paddingIdxOf(form);
@@ -197,8 +218,10 @@ function createBackwardView(root, lab, computeView) {
         `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
       ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.');
-    showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions);
-    const differs = differingCells(b.comparison.grade, dim);
+    const defined = definedDifference(lab, b, positions);
+    showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions, defined);
+    const differs = differingCells(b.comparison.grade, dim,
+      defined ? { definedRow: b.padding, rest: defined.rest } : {});
     parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
     const scatter = parts.scatter;
@@ -234,7 +257,7 @@ function createBackwardView(root, lab, computeView) {
     }));
   }
 
-  return { render: view.render };
+  return { render: view.render, select: view.select };
 }
 
 export const backwardView = formViewEntry('Gradients of both routes', createBackwardView, linkBackward);

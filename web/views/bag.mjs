@@ -12,7 +12,7 @@ import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, formViewEntry, matrixItem, PADDING_IDX_INPUT, paddingIdxOf, paddingRow,
+  createFormView, formViewEntry, matrixItem, paddingIdxInput, paddingIdxOf, paddingRow,
 } from './view-form.mjs';
 
 const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
@@ -29,7 +29,7 @@ const CONTROLS = `
     </select></label>
   <label class="view-field"><span><code>per_sample_weights</code></span>
     <input name="weights" type="text" class="wide" placeholder="none" spellcheck="false"></label>
-  ${PADDING_IDX_INPUT}`;
+  ${paddingIdxInput('of the bags')}`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
@@ -95,6 +95,7 @@ function drawBags(list, ids, offsets, b) {
       const k = begin + j;
       const skipped = ids[k] === b.padding;
       const chip = element('span', skipped ? 'bag-id skipped' : 'bag-id', String(ids[k]));
+      chip.dataset.token = String(k);  // linking.mjs: token k, marked in its colour
       if (b.weights) chip.append(element('small', '', `×${b.weights.typed[k]}`));
       if (skipped) chip.append(element('span', 'visually-hidden', ' (padding_idx: left out)'));
       members.append(chip);
@@ -215,7 +216,7 @@ function createBagView(root, lab, computeView) {
     }));
   }
 
-  return { render: view.render };
+  return { render: view.render, select: view.select };
 }
 
 export const bagView = formViewEntry('EmbeddingBag', createBagView, linkBag);

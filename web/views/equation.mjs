@@ -342,7 +342,9 @@ function createEquationView(root, { lab, onStep }) {
   }
 
   return {
-    render({ result, step, tokens }) {
+    render({ result, step: picked, tokens }) {
+      // A token picked in a newer text than the result shown (its chips come first) waits.
+      const step = Math.min(picked, result.ids.length - 1);
       const moved = state !== null && step !== state.step;
       const texts = tokenTexts(tokens, result.ids);
       const grads = state?.result === result ? state.grads : null;

@@ -3,16 +3,17 @@
 // rows of G whose token has id v, and a row of G marks its dW row. Bag: a bag's row in any of
 // its tables, or the bag in the list, marks that bag everywhere with its ids (the chips and
 // M's columns). Read from the DOM the views draw, so the views need no wiring.
+import { setLinked } from './linking.mjs';
 
 // root: a view's element; keyOf(node): what the node stands for, or null; nodesOf(key): the
 // nodes to mark (class 'linked').
 function linkWithin(root, keyOf, nodesOf) {
   let marked = [];
   const point = (event) => {
-    for (const node of marked) node.classList.remove('linked');
+    for (const node of marked) setLinked(node, 'group', false);
     const key = event.target instanceof Element ? keyOf(event.target) : null;
     marked = key === null ? [] : nodesOf(key);
-    for (const node of marked) node.classList.add('linked');
+    for (const node of marked) setLinked(node, 'group', true);
   };
   root.addEventListener('pointerover', point);
   root.addEventListener('focusin', point);

@@ -1,9 +1,14 @@
 // The notebook as a script that runs: each step's Python code and what PyTorch prints for it
 // (the core's formatTensor), so the page can be read line by line next to the notebook, and the
-// Copy button gives a script that prints the same text in PyTorch. Costs a pass over W: built
-// only when shown.
+// Copy button gives a script that prints the same text in PyTorch. It ends with the page's claim,
+// torch.equal(embedding(idx), linear(onehot.float())). Each token's printed rows (and the row of
+// W its id names) stand for it (data-token, data-vocab: linking.mjs), the selected token's marked
+// in its colour. Costs a pass over W: built only when shown.
 import { element } from '../draw/dom.mjs';
 import { transposed } from '../model/cells.mjs';
+import { scrollRegion } from '../draw/scroll-region.mjs';
+import { tokenNodes } from './linking.mjs';
+import { markBusy } from './verdict.mjs';
 
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
@@ -14,8 +19,16 @@ const pythonString = (text) => (/^[\w.\-/]*$/.test(text) ? `'${text}'` : JSON.st
 // Python's list of the ids: "[2, 3, 1]".
 const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
 
+// torch.equal(a, b) of two results of the same shape: whether every element is equal as a
+// float (-0.0 equals 0.0; NaN equals nothing, itself included), as Python prints it.
+function torchEqual(a, b) {
+  for (let i = 0; i < a.data.length; ++i) if (a.data[i] !== b.data[i]) return 'False';
+  return 'True';
+}
+
 // The steps of the script for a result: { code: Python lines, printed: what it prints, or
-// undefined for a step that prints nothing }.
+// undefined for a step that prints nothing, rows: what the printed matrix's rows stand for,
+// 'token' or 'vocab', or undefined }.
 export function scriptSteps(lab, result) {
   const { ids, vocab, dim, weight, lookup, product, table } = result;
   const imports = ['import torch', 'import torch.nn.functional as F', 'from torch import nn'];
@@ -40,26 +53,71 @@ export function scriptSteps(lab, result) {
   make.push(`idx = torch.tensor(${pythonList(ids)})`);
   return [
     { code: [...imports, '', ...make] },
-    { code: ['print(embedding.weight)'], printed: lab.formatTensor(weight, PARAMETER) },
+    { code: ['print(embedding.weight)'], printed: lab.formatTensor(weight, PARAMETER), rows: 'vocab' },
     { code: ['print(embedding(idx))'],
-      printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }) },
+      printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }), rows: 'token' },
     { code: [`onehot = F.one_hot(idx, ${vocab})`, 'print(onehot)'],
-      printed: lab.formatTensor(result.onehot, { integer: true }) },
+      printed: lab.formatTensor(result.onehot, { integer: true }), rows: 'token' },
     { code: [`linear = nn.Linear(${vocab}, ${dim}, bias=False)`,
              'linear.weight = nn.Parameter(embedding.weight.T)  # nn.Linear stores W as d × V',
              'print(linear.weight)'],
       printed: lab.formatTensor(transposed(weight), PARAMETER) },
-    { code: ['print(linear(onehot.float()))'],
-      // While the product streams W, the page has nothing of it to print yet.
-      printed: product ? lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] })
-        : '(the one-hot product is still reading W)' },
+    // While the product streams W, the page has nothing of it to print yet.
+    ...(product ? [
+      { code: ['print(linear(onehot.float()))'],
+        printed: lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }), rows: 'token' },
+      { code: ['print(torch.equal(embedding(idx), linear(onehot.float())))'], printed: torchEqual(lookup, product) },
+    ] : [
+      { code: ['print(linear(onehot.float()))'], printed: '(the one-hot product is still reading W)' },
+    ]),
   ];
 }
 
-function stepFigure({ code, printed }) {
+// The rows of a printed 2-D tensor: [start, end) of each "[...]" one level in (a row may wrap
+// over several lines), and how many come before PyTorch's "...," of skipped rows (all, if none).
+function printedRows(text) {
+  const rows = [];
+  let before = null;
+  let depth = 0;
+  for (let i = 0; i < text.length; ++i) {
+    if (text[i] === '[' && ++depth === 2) rows.push([i, 0]);
+    else if (text[i] === ']' && depth-- === 2) rows.at(-1)[1] = i + 1;
+    else if (depth === 1 && text.startsWith('...', i)) before = rows.length;
+  }
+  return { rows, before: before ?? rows.length };
+}
+
+// What PyTorch prints, each row of a matrix of `count` rows standing for its token (role
+// 'token') or vocabulary id ('vocab'): the printed text in order, rows as spans.
+function printedOut(printed, role, count) {
+  const out = element('pre', 'printout-out');
+  if (!role) {
+    out.textContent = printed;
+    return out;
+  }
+  const { rows, before } = printedRows(printed);
+  let at = 0;
+  rows.forEach(([start, end], r) => {
+    const row = element('span', 'printout-row', printed.slice(start, end));
+    row.dataset[role] = String(r < before ? r : count - (rows.length - r));
+    out.append(printed.slice(at, start), row);
+    at = end;
+  });
+  out.append(printed.slice(at));
+  return out;
+}
+
+function stepFigure({ code, printed, rows }, result) {
   const figure = element('figure');
-  figure.append(element('pre', 'printout-in', code.join('\n')));
-  if (printed !== undefined) figure.append(element('pre', 'printout-out', printed));
+  const input = element('pre', 'printout-in', code.join('\n'));
+  figure.append(input);
+  scrollRegion(input, () => `Python: ${code.at(-1)}`);
+  if (printed !== undefined) {
+    const count = rows === 'vocab' ? result.vocab : result.ids.length;
+    const out = printedOut(printed, rows, count);
+    figure.append(out);
+    scrollRegion(out, () => `Printed by ${code.at(-1)}`);
+  }
   return figure;
 }
 
@@ -95,7 +153,7 @@ function renderPrintout(body, lab, result) {
   const note = element('p', 'route-note',
     'Each step prints the text under it: the whole script runs as it is in PyTorch.');
   const cells = element('div', 'printout-steps');
-  cells.append(...steps.map(stepFigure));
+  cells.append(...steps.map((step) => stepFigure(step, result)));
   button.addEventListener('click', () => copy(button, text, cells));
   bar.append(button, note);
   body.replaceChildren(bar, cells);
@@ -112,14 +170,25 @@ export const printoutView = {
     details.open = embedded;
     container.append(details);
     let latest = null;
+    let step = 0;
+    let selected = [];  // the selected token's rows
+    const select = () => {
+      for (const node of selected) node.classList.remove('current');
+      selected = latest && step < latest.ids.length ? tokenNodes(body, step, latest.ids) : [];
+      for (const node of selected) node.classList.add('current');
+    };
     const render = () => {
       if (details.open && latest) renderPrintout(body, lab, latest);
+      select();
     };
     details.addEventListener('toggle', render);
     return {
-      update({ result }, changed) {
-        latest = result;
+      update(state, changed) {
+        latest = state.result;
+        step = state.step;
         if (changed.has('result')) render();
+        else if (changed.has('step')) select();
+        markBusy(container, state);
       },
     };
   },

@@ -9,6 +9,9 @@ import { cells, transposed } from '../model/cells.mjs';
 import { createHeatmap } from '../draw/heatmap.mjs';
 import { renderMatrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { tokenColor } from '../model/token-colors.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
+import { markBusy } from './verdict.mjs';
 
 const label = (i) => String(i);
 
@@ -124,7 +127,7 @@ function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
 function linkHeatmaps(boxes, k) {
   for (const box of Object.values(boxes)) {
     const parts = box && heatmaps.get(box);
-    if (parts) parts.heatmap.link(k === null ? null : parts.band(k));
+    if (parts) parts.heatmap.link(k === null ? null : parts.band(k), k === null ? null : tokenColor(k));
   }
 }
 
@@ -156,17 +159,20 @@ function tablesView(title, markup) {
     build(container, { store, lab }) {
       container.append(fragment(markup));
       const boxes = byData(container, 'box');
+      tableRegions(container);
       const hooks = {
         onHover: (k) => store.set({ hovered: k }),
         onPick: (k) => store.set({ step: k }),
       };
       return {
-        update({ result, step, hovered }, changed) {
+        update(state, changed) {
+          const { result, step, hovered } = state;
           if (result && (changed.has('result') || changed.has('step'))) {
             renderMatrices(boxes, result, step, differingCells(result.comparison?.grade, result.dim), hooks,
                            lab.formatElements);
           }
           if (changed.has('hovered') || changed.has('result')) linkHeatmaps(boxes, hovered);
+          markBusy(container, state);
         },
       };
     },

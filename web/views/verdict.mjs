@@ -1,7 +1,29 @@
 // The verdict of both routes, from the store: the grade of the last result, or what is going
-// on while there is none to grade (a large product computing, an input to fix).
+// on while there is none to grade (a large product computing, a text waiting for its tokens, an
+// input to fix). While the views show an older result than the inputs ask for, they say so:
+// the verdict in words, each view with aria-busy and a dimmed look (markBusy()).
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { inputsText } from '../model/describe.mjs';
+
+// A text whose tokens have not come yet (the tokenizer loads or reads it): the result shown is
+// that of the tokens before.
+const waitsForTokens = ({ text, tokens }) =>
+  text !== null && (tokens?.text !== text.text || tokens?.tokenizer !== text.tokenizer);
+
+// Whether the views wait for a newer result than the one they show.
+export const isBusy = (state) => state.status.state === 'computing' || waitsForTokens(state);
+
+// Marks a view's node busy (aria-busy, and the class 'busy' that dims it) while the store waits
+// for a newer result than the one it shows.
+export function markBusy(node, state) {
+  const busy = isBusy(state) && state.result !== null;
+  if (busy === node.classList.contains('busy')) return;
+  node.classList.toggle('busy', busy);
+  if (busy) node.setAttribute('aria-busy', 'true');
+  else node.removeAttribute('aria-busy');
+}
+
+const SHOWN_KEYS = ['status', 'result', 'text', 'tokens'];
 
 export const verdictView = {
   title: 'Do both routes agree?',
@@ -18,13 +40,17 @@ export const verdictView = {
     stopButton.addEventListener('click', () => stop());
     container.append(box, stopButton);
     return {
-      update({ result, status }, changed) {
-        if (!changed.has('status') && !changed.has('result')) return;
+      update(state, changed) {
+        if (!SHOWN_KEYS.some((key) => changed.has(key))) return;
+        const { result, status } = state;
+        const last = result ? ` The views show the last result: ${inputsText(result)}.` : '';
         stopButton.hidden = !status.stoppable;
         if (status.state === 'computing') {
           showPending(box, 'computing', status.sentence);
         } else if (status.state === 'stopped') {
           showPending(box, 'stopped', status.sentence);
+        } else if (waitsForTokens(state)) {
+          showPending(box, 'tokenizing', `Reading the text into tokens.${last}`);
         } else if (status.state === 'failed') {
           showPending(box, 'no result', result
             ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`

@@ -5,14 +5,19 @@
 // beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
 import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
 import { element } from '../draw/dom.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { viewWork } from '../compute/view-compute.mjs';
+import { tokenNodes } from './linking.mjs';
+import { markBusy } from './verdict.mjs';
 
 let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
 
 // The padding_idx input, which both views take: its markup, its value (a whole number, or null
-// when empty; the core checks the range) and the row it names.
-export const PADDING_IDX_INPUT = `<label class="view-field"><span><code>padding_idx</code></span>
+// when empty; the core checks the range) and the row it names. `of` completes its accessible
+// name ("padding_idx of the gradient"), one name per view on a page that shows both.
+export const paddingIdxInput = (of) => `<label class="view-field"><span><code>padding_idx</code><span
+    class="visually-hidden"> ${of}</span></span>
     <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
 
 export function paddingIdxOf(form) {
@@ -87,7 +92,8 @@ export function matrixItem(name, title, note) {
 // core's EmbedlabError for a wrong input is shown by the form while the last output stays,
 // marked stale. computeView: the session's (compute/session.mjs), which runs a computation
 // beyond PRODUCT_BUDGET in the compute worker while computing(args) shows that it runs.
-// Returns the output element and render(result), for compute.run()'s result.
+// Returns the output element, render(result), for compute.run()'s result, and select(step), for
+// the token to mark (class 'current') in what the output draws for the result shown.
 export function createFormView(root, {
   controls, fields, output: markup, kind, read, show, computing, computeView,
 }) {
@@ -95,9 +101,19 @@ export function createFormView(root, {
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
+  tableRegions(output);
   let result = null;
-  let busy = false;    // a computation runs
-  let again = false;   // and an update came meanwhile: its answer is stale
+  let shownFor = null;  // the result the output shows
+  let step = 0;
+  let selected = [];    // the nodes marked as the selected token
+  let busy = false;     // a computation runs
+  let again = false;    // and an update came meanwhile: its answer is stale
+
+  function markSelected() {
+    for (const node of selected) node.classList.remove('current');
+    selected = shownFor && step < shownFor.ids.length ? tokenNodes(output, step, shownFor.ids) : [];
+    for (const node of selected) node.classList.add('current');
+  }
 
   function failed(error) {
     form.fail(error);
@@ -108,12 +124,14 @@ export function createFormView(root, {
     if (viewWork(kind, args) > PRODUCT_BUDGET) {
       computing(args);
       output.classList.add('stale');
+      output.setAttribute('aria-busy', 'true');
     }
     busy = true;
     try {
       return await computeView(kind, result, args);
     } finally {
       busy = false;
+      output.removeAttribute('aria-busy');
     }
   }
 
@@ -140,6 +158,8 @@ export function createFormView(root, {
     form.clear();
     output.classList.remove('stale');
     show(b, shown);
+    shownFor = shown;
+    markSelected();
   }
 
   return {
@@ -150,11 +170,16 @@ export function createFormView(root, {
       result = next;
       update();
     },
+    select(next) {
+      step = next;
+      markSelected();
+    },
   };
 }
 
 // A view of the registry (registry.mjs) made of a form view: create(container, lab, computeView)
-// returns its { render(result) }, link(container) links the rows inside it.
+// returns its { render(result), select(step) }, link(container) links the rows inside it. While
+// the page computes a newer result, the view says it shows an older one (markBusy()).
 export function formViewEntry(title, create, link) {
   return {
     title,
@@ -162,8 +187,11 @@ export function formViewEntry(title, create, link) {
       const view = create(container, lab, computeView);
       link(container);
       return {
-        update({ result }, changed) {
+        update(state, changed) {
+          const { result, step } = state;
           if (result && changed.has('result')) view.render(result);
+          if (changed.has('step')) view.select(step);
+          markBusy(container, state);
         },
       };
     },

@@ -1,0 +1,276 @@
+// Accessibility of the page, the tutorial and the reference: axe-core (the pinned npm package)
+// finds no serious or critical violation on any of them, inside <embedding-demo>'s shadow roots
+// included, in light and dark mode, at 1280 and 375 px; a box that scrolls is a focusable,
+// named region exactly while it scrolls; the focus never falls to <body> when a button it is on
+// disables itself; controls have names of their own; the benchmark's slider says the V it
+// stands for; the element's headings stay out of the host page's outline; and while a newer
+// result is on its way, the views that show an older one say so.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { settle } from './demo.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SIZES = [{ width: 1280, height: 800 }, { width: 375, height: 812 }];
+const SCHEMES = ['light', 'dark'];
+
+// The page's sections off screen are not laid out (content-visibility: auto), and neither axe
+// nor the accessibility tree Chromium hands a screen reader holds what is not laid out: here
+// they are, so that every section is checked.
+const LAY_OUT_ALL = 'main > section { content-visibility: visible !important; }';
+
+const frames = (page) => page.evaluate(() =>
+  new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+// axe-core's serious and critical violations on the page as it is, open shadow roots included:
+// one line each, naming the rule, the node and what is wrong.
+async function axeViolations(page) {
+  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter(({ impact }) => impact === 'serious' || impact === 'critical')
+      .flatMap(({ id, impact, help, nodes }) => nodes.map((node) =>
+        `${id} (${impact}): ${JSON.stringify(node.target)}: ${help}. ${node.failureSummary.replace(/\s+/g, ' ')}`));
+  });
+  return violations;
+}
+
+// The accessible names of the controls one can reach on the page (not inside a shadow root),
+// from Chromium's accessibility tree: [{ role, name }].
+async function controlNames(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  const controls = new Set(['button', 'textbox', 'combobox', 'slider', 'spinbutton', 'checkbox', 'radio', 'searchbox']);
+  return nodes.filter((node) => !node.ignored && controls.has(node.role?.value))
+    .map((node) => ({ role: node.role.value, name: node.name?.value ?? '' }));
+}
+
+describe('accessibility', () => {
+  let env;
+  before(async () => { env = await openSite(); });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  // The page, fresh, for a test that needs it after one on another page, all its sections laid
+  // out.
+  async function home() {
+    const { page } = env;
+    if (page.url() !== env.url) {
+      await page.goto(env.url);
+      await waitForVerdict(page, 'bit-identical');
+    }
+    await page.addStyleTag({ content: LAY_OUT_ALL });
+  }
+
+  // check(look) in light and dark mode, at each width; the page is left light, at 1280 px.
+  async function eachLook(check) {
+    const { page } = env;
+    try {
+      for (const colorScheme of SCHEMES) {
+        for (const size of SIZES) {
+          await page.emulateMedia({ colorScheme });
+          await page.setViewportSize(size);
+          await frames(page);
+          await check(`${colorScheme}, ${size.width} px`);
+        }
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize(SIZES[0]);
+    }
+  }
+
+  test('axe-core: no serious or critical violation on the page, light and dark, 1280 and 375 px', async () => {
+    const { page } = env;
+    await home();
+    // Beside the first screen: the printout open, the Backward view's calm padding_idx state,
+    // and Text mode's chips.
+    await page.click('#printout-section details summary');
+    await page.fill('#backward [name="padding-idx"]', '1');
+    await page.waitForSelector('#backward .verdict[data-state="defined"]');
+    await page.click('label[for="from-text"]');
+    await page.waitForSelector('.token-chip');
+    await waitForLookupRows(page, [15496, 995]);
+    await waitForVerdict(page, 'bit-identical');
+    await eachLook(async (look) => {
+      assert.deepEqual(await axeViolations(page), [], `index.html, ${look}`);
+    });
+    await page.click('label[for="from-ids"]');
+    await page.fill('#backward [name="padding-idx"]', '');
+    await waitForLookupRows(page, [2, 3, 1]);
+  });
+
+  for (const name of ['tutorial.html', 'reference.html']) {
+    test(`axe-core: no serious or critical violation on ${name}, its elements' shadow roots included`, async () => {
+      const { page } = env;
+      await page.goto(`${env.url}${name}`);
+      await settle(page);
+      await eachLook(async (look) => {
+        assert.deepEqual(await axeViolations(page), [], `${name}, ${look}`);
+      });
+    });
+  }
+
+  test('a table box that scrolls is a named region the keyboard reaches and scrolls', async () => {
+    const { page } = env;
+    await home();
+    const box = '#results [data-box="lookup"]';
+    const attributes = () => page.$eval(box, (node) => ({
+      tabindex: node.getAttribute('tabindex'), role: node.getAttribute('role'), label: node.getAttribute('aria-label'),
+      scrolls: node.scrollWidth > node.clientWidth,
+    }));
+    assert.deepEqual(await attributes(), { tabindex: null, role: null, label: null, scrolls: false });
+    await page.setViewportSize(SIZES[1]);
+    await page.waitForSelector(`${box}[tabindex="0"]`);
+    assert.deepEqual(await attributes(),
+      { tabindex: '0', role: 'region', label: 'Lookup: embedding(idx)', scrolls: true });
+    await page.focus(box);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((selector) => document.querySelector(selector).scrollLeft > 0, box);
+    await page.setViewportSize(SIZES[0]);
+    await page.waitForFunction((selector) => document.querySelector(selector).scrollWidth <= document.querySelector(selector).clientWidth, box);
+    // The box had the focus: it keeps its tab stop until the focus leaves.
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.box), 'lookup');
+    await page.focus('#ids');
+    await page.waitForSelector(`${box}:not([tabindex])`);
+  });
+
+  // Presses Enter on the arrow button `arrow` until it disables itself (at an end of the ids), and
+  // returns where the focus is once Chromium has settled it (a frame later).
+  async function focusAfterArrow(arrow) {
+    const { page } = env;
+    await page.focus(arrow);
+    for (let i = 0; i < 3 && !await page.$eval(arrow, (button) => button.disabled); ++i) {
+      await page.keyboard.press('Enter');
+    }
+    assert.ok(await page.$eval(arrow, (button) => button.disabled), `${arrow} is disabled at the end`);
+    await frames(page);
+    return page.evaluate(() => ({
+      tag: document.activeElement.tagName, checked: document.activeElement.getAttribute('aria-checked'),
+    }));
+  }
+
+  test('the focus never falls to <body> when the button it is on disables itself', async () => {
+    const { page } = env;
+    await home();
+    await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
+    for (const part of ['next', 'prev']) {
+      // The token picker's arrows hand the focus to the token they reached.
+      assert.deepEqual(await focusAfterArrow(`main button[data-part="${part}"]`), { tag: 'BUTTON', checked: 'true' }, part);
+    }
+  });
+
+  test('the picture\'s token arrows keep the focus when they disable themselves', {
+    todo: 'views/equation.mjs leaves the focus on its arrow as it disables, and Chromium moves it to <body>',
+  }, async () => {
+    await home();
+    for (const arrow of ['.step-move:last-child', '.step-move:first-child']) {
+      assert.notEqual((await focusAfterArrow(`#results .equation-bar ${arrow}`)).tag, 'BODY', arrow);
+    }
+  });
+
+  // The controls whose role and name some other control shares: ['button "Next token" ×2', ...].
+  async function sharedNames() {
+    const seen = new Map();
+    for (const { role, name } of await controlNames(env.page)) {
+      seen.set(`${role} "${name}"`, (seen.get(`${role} "${name}"`) ?? 0) + 1);
+    }
+    return [...seen].filter(([, times]) => times > 1).map(([control, times]) => `${control} ×${times}`);
+  }
+  // The names the picture's token arrows (views/equation.mjs) share with the step view's.
+  const ARROWS = ['button "Previous token" ×2', 'button "Next token" ×2'];
+
+  test('every control has a name of its own', async () => {
+    const { page } = env;
+    await home();
+    assert.deepEqual((await sharedNames()).filter((shared) => !ARROWS.includes(shared)), []);
+    const names = await controlNames(page);
+    assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the gradient'));
+    assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the bags'));
+    assert.ok(names.some(({ role, name }) => role === 'combobox' && name === 'Dimension d to time'));
+  });
+
+  test('the picture\'s token arrows and the step view\'s have names of their own', {
+    todo: 'views/equation.mjs names its arrows "Previous token" and "Next token", as the step view does',
+  }, async () => {
+    await home();
+    assert.deepEqual((await sharedNames()).filter((shared) => ARROWS.includes(shared)), []);
+  });
+
+  // Its value is the index of a stop (6 of 0 to 9), which means nothing read out: aria-valuetext
+  // says the V it picks, as the output beside it shows. (Chromium's DevTools accessibility tree
+  // lists no aria-valuetext for any slider, so the attribute is what can be checked.)
+  test('the benchmark\'s slider says the V it stands for', async () => {
+    const { page } = env;
+    await home();
+    const slider = '#bench-vocab';
+    const said = () => page.$eval(slider, (input) =>
+      [input.getAttribute('aria-valuetext'), input.labels[0].textContent, document.getElementById('bench-vocab-value').textContent]);
+    assert.deepEqual(await said(), ['V = 8,192', 'Largest vocabulary size V', 'V = 8,192']);
+    await page.focus(slider);
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await said(), ['V = 16,384', 'Largest vocabulary size V', 'V = 16,384']);
+    await page.keyboard.press('End');
+    assert.deepEqual(await said(), ['V = 50,257', 'Largest vocabulary size V', 'V = 50,257']);
+    await page.keyboard.press('Home');
+    assert.equal((await said())[0], 'V = 4');
+  });
+
+  test('the element\'s headings stay out of the host page\'s outline', async () => {
+    const { page } = env;
+    await page.goto(`${env.url}reference.html`);
+    await settle(page);
+    const headings = await page.evaluate(() => {
+      const demos = [...document.querySelectorAll('embedding-demo')];
+      return {
+        inside: demos.flatMap((demo) => [...demo.shadowRoot.querySelectorAll('h1, h2, h3, h4, h5, h6')])
+          .map((h) => h.outerHTML),
+        demoted: demos.reduce((sum, demo) => sum + demo.shadowRoot.querySelectorAll('p.view-heading').length, 0),
+      };
+    });
+    assert.deepEqual(headings.inside, []);
+    assert.ok(headings.demoted > 10, `${headings.demoted} view headings`);
+    // The outline a screen reader lists: the page's own headings, in order.
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    await cdp.detach();
+    const outline = nodes.filter((node) => !node.ignored && node.role?.value === 'heading').map((node) => node.name.value);
+    assert.deepEqual(outline, await page.$$eval('h1, h2, h3, h4, h5, h6', (all) => all.map((h) => h.textContent)));
+  });
+
+  test('while a newer result is on its way, the verdict and the views say they are busy', async () => {
+    const { page } = env;
+    await home();
+    // Every state the verdict passes through, with what the verdict and the routes' tables said.
+    await page.evaluate(() => {
+      window.verdictSeen = [];
+      const box = document.querySelector('#results .verdict');
+      const routes = document.querySelector('#results [data-box="lookup"]').closest('.busy, #results > div');
+      new MutationObserver(() => {
+        const word = box.querySelector('.verdict-word')?.textContent;
+        if (word !== window.verdictSeen.at(-1)?.word) {
+          window.verdictSeen.push({ word, busy: box.getAttribute('aria-busy'), routes: routes.getAttribute('aria-busy') });
+        }
+      }).observe(box, { childList: true, subtree: true });
+    });
+    // Gemma 3: its tokenizer loads, then a W of 262,145 rows is made in the compute worker.
+    await page.click('label[for="from-text"]');
+    await page.selectOption('#tokenizer', 'gemma3');
+    await page.waitForFunction(() => document.getElementById('vocab').value === '262145', null, { timeout: 30_000 });
+    await waitForVerdict(page, 'bit-identical', 30_000);
+    const seen = await page.evaluate(() => window.verdictSeen);
+    const words = seen.map(({ word }) => word);
+    assert.ok(words.includes('tokenizing') && words.includes('computing') && words.at(-1) === 'bit-identical',
+      JSON.stringify(seen));
+    for (const { word, busy, routes } of seen) {
+      const waiting = word !== 'bit-identical';
+      assert.deepEqual({ busy, routes }, waiting ? { busy: 'true', routes: 'true' } : { busy: null, routes: null }, word);
+    }
+    await page.selectOption('#tokenizer', 'gpt2');
+    await page.click('label[for="from-ids"]');
+    await waitForLookupRows(page, [2, 3, 1], 30_000);
+  });
+});
