@@ -14,6 +14,7 @@ import { pictureView } from './equation.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
+import { trainView } from './train.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
@@ -44,6 +45,7 @@ export const VIEWS = Object.freeze({
 
   printout: printoutView,
   backward: backwardView,
+  train: trainView,
   bag: bagView,
   benchmark: benchmarkView,
 });
