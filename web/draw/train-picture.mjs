@@ -9,6 +9,19 @@ import { countShown } from '../model/shown-indices.mjs';
 const GLYPHS = ['●', '■', '▲', '◆'];
 export const causeGlyph = (cause) => GLYPHS[cause % GLYPHS.length];
 
+// Why a step changed `row` (an index into lab.rowCauses), or undefined: a binary search of the
+// step's changed rows, which are ascending (weight decay changes all V of them).
+export function causeOf({ rows, causes }, row) {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid] < row) lo = mid + 1;
+    else hi = mid;
+  }
+  return rows[lo] === row ? causes[lo] : undefined;
+}
+
 function headerCell(text, scope, className) {
   const th = element('th', className, text);
   th.scope = scope;
@@ -36,9 +49,10 @@ export function drawLegend(list, causes) {
   }));
 }
 
-// spec: { lab, weight (V, d), rows, cols (shownIndices lists), changed: Map row -> cause index,
-// causes, picked (a row or null), padding (a row or null), caption, lit (light the changed rows
-// up: a step has just been taken) }. Each row's header is a button that picks it.
+// spec: { lab, weight (V, d), rows, cols (shownIndices lists), changed: the last step's
+// { rows, causes } or null, causes (lab.rowCauses), picked (a row or null), padding (a row or
+// null), caption, lit (light the changed rows up: a step has just been taken) }. Each row's
+// header is a button that picks it.
 export function drawWeights(box, spec) {
   const { lab, weight, rows, cols, changed, causes } = spec;
   const d = weight.cols;
@@ -69,7 +83,7 @@ export function drawWeights(box, spec) {
       body.append(tr);
       continue;
     }
-    const cause = changed.get(i);
+    const cause = changed ? causeOf(changed, i) : undefined;
     tr.dataset.vocab = String(i);
     tr.className = [cause === undefined ? '' : `changed cause-${causes[cause].name}${spec.lit ? ' lit' : ''}`,
       i === spec.picked ? 'picked' : '', i === spec.padding ? 'padding' : ''].filter(Boolean).join(' ');
@@ -116,8 +130,6 @@ export function drawTimeline(box, spec) {
   }));
   const thead = element('thead');
   thead.append(head);
-  const stepsChanged = history.map(({ rows: changedRows, causes: why }) =>
-    new Map(Array.from(changedRows, (row, n) => [row, why[n]])));
   const body = element('tbody');
   for (const i of rows) {
     const tr = element('tr');
@@ -135,7 +147,7 @@ export function drawTimeline(box, spec) {
         tr.append(element('td', 'future'));
         return;
       }
-      const cause = stepsChanged[k].get(i);
+      const cause = causeOf(history[k], i);
       const td = element('td', cause === undefined ? 'same' : `changed cause-${causes[cause].name}`);
       if (cause === undefined) td.append(element('span', '', '·'), element('span', 'visually-hidden', 'unchanged'));
       else td.append(causeMark(causes, cause, { short: true }));

@@ -15,9 +15,11 @@ export const TRAIN_INPUTS = Object.freeze({
   paddingIdxText: '', steps: 0,
 });
 
-// The largest V·d the view trains: a step copies and compares W several times on the main thread
-// (about 20 ms at this size in Chromium), so Play leaves the page free between steps.
-export const TRAIN_BUDGET = 1 << 19;
+// The largest V·d the view trains. A step runs on the main thread and copies, steps and compares
+// W several times: at this size about 10-15 ms in headless Chromium once V8 has optimised the
+// module (its first steps, still unoptimised, take 30-90 ms), so a keystroke during Play waits at
+// most about a frame.
+export const TRAIN_BUDGET = 1 << 18;
 
 // A float as Python's float() reads it (decimal or scientific, inf, infinity, nan, any case), or
 // null. JavaScript's Number() rounds such a literal to the same double as Python.

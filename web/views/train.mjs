@@ -12,7 +12,7 @@ import trainCss from '../styles/train.css';
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
 import { byData, element } from '../draw/dom.mjs';
 import { adoptStyleSheet } from '../draw/style-sheets.mjs';
-import { drawLegend, drawTimeline, drawWeights } from '../draw/train-picture.mjs';
+import { causeOf, drawLegend, drawTimeline, drawWeights } from '../draw/train-picture.mjs';
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { TRAIN_FIELDS } from '../model/error-fields.mjs';
@@ -101,6 +101,7 @@ function hyperField(id, argument, value) {
     field.append(label, error);
   } else {
     input.type = 'text';
+    input.dataset.form = argument.form;
     input.id = `${id}-${name}`;
     input.spellcheck = false;
     input.value = value;
@@ -178,6 +179,18 @@ function createTrainView(container, { store, lab, embedded }) {
   let picked = null;          // the row whose optimizer state is shown
   let playing = 0;            // Play's timer, or 0
   let lastPlan = null;
+  // Training (even drawing W for step 0) waits until the view is near the screen: the page's
+  // sections catch up when typing pauses, and a table of V·d = TRAIN_BUDGET takes a long task
+  // to draw.
+  let near = false;
+  let waiting = false;
+  new IntersectionObserver((entries) => {
+    near = entries[entries.length - 1].isIntersecting;
+    if (near && waiting) {
+      waiting = false;
+      update(store.get());
+    }
+  }, { rootMargin: '200px' }).observe(root);
 
   const infoOf = (train) => lab.optimizers.find((o) => o.name === train.optimizer) ?? lab.optimizers[0];
 
@@ -341,6 +354,11 @@ function createTrainView(container, { store, lab, embedded }) {
       return;
     }
     lastPlan = p;
+    if (!near) {
+      showError(null);
+      waiting = true;
+      return;
+    }
     const stepped = follow(p, state.train.steps);
     showError(run.failed);
     if (run.failed) stop();
@@ -363,7 +381,7 @@ function createTrainView(container, { store, lab, embedded }) {
   function draw(lit) {
     const p = lastPlan;
     drawButtons(p, store.get().train);
-    if (!p || !run) return;
+    if (!p || run?.key !== p.key) return;
     const { training, history } = run;
     const last = history.at(-1) ?? null;
     const weight = last ? last.embeddingWeight : training.weight;
@@ -391,14 +409,15 @@ function createTrainView(container, { store, lab, embedded }) {
     const named = p.batches.flatMap((b) => Array.from(b));
     const keep = [...named, picked, ...(padding === null ? [] : [padding])];
     const rows = shownIndices(p.vocab, ROW_CAP, keep);
-    const changed = new Map(last ? Array.from(last.changed.rows, (row, n) => [row, last.changed.causes[n]]) : []);
     // A row's button redrawn keeps the keyboard's focus.
     const focused = container.getRootNode().activeElement?.closest?.('.row-pick')?.dataset.row;
     drawWeights(boxes.weights, {
-      lab, weight, rows, cols: shownIndices(p.dim, COL_CAP), changed, causes: lab.rowCauses, picked, padding,
+      lab, weight, rows, cols: shownIndices(p.dim, COL_CAP), changed: last?.changed ?? null, causes: lab.rowCauses,
+      picked, padding,
       caption: last ? `embedding.weight after step ${last.step}` : 'embedding.weight before training', lit,
     });
-    const hidden = last ? last.changed.rows.length - rows.filter((r) => r !== null && changed.has(r)).length : 0;
+    const hidden = last ? last.changed.rows.length -
+      rows.filter((r) => r !== null && causeOf(last.changed, r) !== undefined).length : 0;
     parts.more.textContent = hidden > 0 ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
       'out of view: weight decay and optimizer state reach every row.' : '';
     parts.more.hidden = hidden === 0;
