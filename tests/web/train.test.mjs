@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { initialState } from '../../web/model/state.mjs';
 import {
-  pythonFloat, pythonPair, torchEqual, trainFromParams, trainParams, TRAIN_INPUTS,
+  pythonFloat, pythonPair, torchEqual, trainFromParams, trainParams, TRAIN_INPUTS, trainRows,
 } from '../../web/model/train-inputs.mjs';
 import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
@@ -24,6 +24,13 @@ describe('train-inputs', () => {
     assert.deepEqual(pythonPair('0.9, 0.999'), [0.9, 0.999]);
     assert.deepEqual(pythonPair('(0.5,0.9)'), [0.5, 0.9]);
     for (const text of ['0.9', '0.9, 0.99, 0.999', '0.9, x', '']) assert.equal(pythonPair(text), null, text);
+  });
+
+  test('every row of a small table; of a large one, the rows kept and a gap for each run between', () => {
+    assert.deepEqual(trainRows(6, 16, [9]), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(trainRows(4096, 16, [3, 1, 2, 1, 0]), [0, 1, 2, 3, null]);
+    assert.deepEqual(trainRows(100, 16, [99, 50, 7, -1, 100]), [null, 7, null, 50, null, 99]);
+    assert.deepEqual(trainRows(100, 16, []), [null]);
   });
 
   test('torch.equal: -0.0 equals +0.0, NaN equals nothing', () => {

@@ -42,9 +42,11 @@ export function causeMark(causes, cause, { short = false } = {}) {
 
 // The legend: every cause with its glyph, colour and words.
 export function drawLegend(list, causes) {
-  list.replaceChildren(...causes.map((_, c) => {
-    const item = element('li');
-    item.append(causeMark(causes, c));
+  list.replaceChildren(...causes.map(({ name, text }, c) => {
+    const item = element('li', `cause-mark cause-${name}`);
+    const glyph = element('span', 'cause-glyph', causeGlyph(c));
+    glyph.setAttribute('aria-hidden', 'true');
+    item.append(glyph, text);
     return item;
   }));
 }
@@ -149,8 +151,12 @@ export function drawTimeline(box, spec) {
       }
       const cause = causeOf(history[k], i);
       const td = element('td', cause === undefined ? 'same' : `changed cause-${causes[cause].name}`);
-      if (cause === undefined) td.append(element('span', '', '·'), element('span', 'visually-hidden', 'unchanged'));
-      else td.append(causeMark(causes, cause, { short: true }));
+      if (cause === undefined) {
+        td.textContent = '·';
+        td.title = 'unchanged';
+      } else {
+        td.append(causeMark(causes, cause, { short: true }));
+      }
       tr.append(td);
     });
     body.append(tr);

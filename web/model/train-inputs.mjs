@@ -40,6 +40,21 @@ export function pythonPair(text) {
   return pair.includes(null) ? null : pair;
 }
 
+// The rows of W the Train view shows, ascending, null where a run of rows is left out: every row
+// when there are at most `cap`, else only `keep` (the rows the batches name, the picked row,
+// padding_idx's): the picture is about which rows change, and the others are counted apart.
+export function trainRows(vocab, cap, keep) {
+  if (vocab <= cap) return Array.from({ length: vocab }, (_, i) => i);
+  const kept = [...new Set(keep)].filter((i) => i >= 0 && i < vocab).sort((a, b) => a - b);
+  const rows = [];
+  kept.forEach((i, n) => {
+    if (i > (n === 0 ? 0 : kept[n - 1] + 1)) rows.push(null);
+    rows.push(i);
+  });
+  if (kept.length === 0 || kept.at(-1) < vocab - 1) rows.push(null);
+  return rows;
+}
+
 // torch.equal(a, b) of two matrices of one shape: every element equal in value (-0.0 == +0.0,
 // NaN equals nothing).
 export function torchEqual(a, b) {

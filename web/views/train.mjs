@@ -17,12 +17,17 @@ import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { TRAIN_FIELDS } from '../model/error-fields.mjs';
 import { count, plural, vectorText } from '../model/format-number.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { pythonFloat, pythonPair, torchEqual, TRAIN_BUDGET } from '../model/train-inputs.mjs';
+import { ROW_CAP } from '../model/shown-indices.mjs';
+import { pythonFloat, pythonPair, torchEqual, TRAIN_BUDGET, trainRows } from '../model/train-inputs.mjs';
 import { scriptText, trainScript } from '../model/train-script.mjs';
 
 // Between two steps of Play: long enough to read which rows lit up.
 const PLAY_INTERVAL_MS = 900;
+// The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
+// an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
+const WEIGHT_COLS = 5;
+const weightCols = (d) => (d <= WEIGHT_COLS ? Array.from({ length: d }, (_, j) => j)
+  : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null]);
 
 let views = 0;  // ids unique in the page or shadow root
 
@@ -41,10 +46,10 @@ const MARKUP = (id) => `
     </div>
     <div class="train-hyper" data-part="hyper"></div>
     <div class="view-field train-flag">
-      <label><input type="checkbox" name="sparse"> <code>sparse=True</code></label>
+      <label class="py-name"><input type="checkbox" name="sparse"> sparse=True</label>
     </div>
     <div class="view-field">
-      <label for="${id}-padding-idx"><code>padding_idx</code></label>
+      <label for="${id}-padding-idx" class="py-name">padding_idx</label>
       <input id="${id}-padding-idx" name="padding-idx" type="text" inputmode="numeric"
              placeholder="none" spellcheck="false" aria-describedby="${id}-padding-idx-error">
       <p class="error" id="${id}-padding-idx-error" role="alert" hidden></p>
@@ -92,12 +97,11 @@ function hyperField(id, argument, value) {
   const input = element('input');
   input.name = name;
   input.setAttribute('aria-describedby', error.id);
-  const label = element('label');
-  const code = element('code', '', argument.name);
+  const label = element('label', 'py-name');
   if (argument.form === 'flag') {
     input.type = 'checkbox';
     input.checked = value;
-    label.append(input, ' ', code);
+    label.append(input, ` ${argument.name}`);
     field.append(label, error);
   } else {
     input.type = 'text';
@@ -106,7 +110,7 @@ function hyperField(id, argument, value) {
     input.spellcheck = false;
     input.value = value;
     label.htmlFor = input.id;
-    label.append(code);
+    label.append(argument.name);
     field.append(label, input, error);
   }
   return field;
@@ -181,16 +185,19 @@ function createTrainView(container, { store, lab, embedded }) {
   let lastPlan = null;
   // Training (even drawing W for step 0) waits until the view is near the screen: the page's
   // sections catch up when typing pauses, and a table of V·d = TRAIN_BUDGET takes a long task
-  // to draw.
-  let near = false;
+  // to draw. Whether it is near is measured when it updates; coming near, it updates.
+  const NEAR_PX = 200;
+  const near = () => {
+    const box = container.getBoundingClientRect();
+    return box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
+  };
   let waiting = false;
   new IntersectionObserver((entries) => {
-    near = entries[entries.length - 1].isIntersecting;
-    if (near && waiting) {
+    if (entries[entries.length - 1].isIntersecting && waiting) {
       waiting = false;
       update(store.get());
     }
-  }, { rootMargin: '200px' }).observe(root);
+  }, { rootMargin: `${NEAR_PX}px` }).observe(container);
 
   const infoOf = (train) => lab.optimizers.find((o) => o.name === train.optimizer) ?? lab.optimizers[0];
 
@@ -354,7 +361,7 @@ function createTrainView(container, { store, lab, embedded }) {
       return;
     }
     lastPlan = p;
-    if (!near) {
+    if (!near()) {
       showError(null);
       waiting = true;
       return;
@@ -408,11 +415,11 @@ function createTrainView(container, { store, lab, embedded }) {
     // Every row a batch names stays in view, with the padding row and the picked one.
     const named = p.batches.flatMap((b) => Array.from(b));
     const keep = [...named, picked, ...(padding === null ? [] : [padding])];
-    const rows = shownIndices(p.vocab, ROW_CAP, keep);
+    const rows = trainRows(p.vocab, ROW_CAP, keep);
     // A row's button redrawn keeps the keyboard's focus.
     const focused = container.getRootNode().activeElement?.closest?.('.row-pick')?.dataset.row;
     drawWeights(boxes.weights, {
-      lab, weight, rows, cols: shownIndices(p.dim, COL_CAP), changed: last?.changed ?? null, causes: lab.rowCauses,
+      lab, weight, rows, cols: weightCols(p.dim), changed: last?.changed ?? null, causes: lab.rowCauses,
       picked, padding,
       caption: last ? `embedding.weight after step ${last.step}` : 'embedding.weight before training', lit,
     });
