@@ -23,6 +23,9 @@ import { scriptText, trainScript } from '../model/train-script.mjs';
 
 // Between two steps of Play: long enough to read which rows lit up.
 const PLAY_INTERVAL_MS = 900;
+// While the view's fields are typed in, a new training (a new W drawn) waits for this pause:
+// the checks run on every keystroke, the drawing once.
+const TYPING_PAUSE_MS = 200;
 // The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
 // an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
 const WEIGHT_COLS = 5;
@@ -117,7 +120,8 @@ function hyperField(id, argument, value) {
 }
 
 // The training the inputs describe, checked as far as is cheap: { seed, vocab, dim, batches,
-// options, key }, or a FieldError / EmbedlabError for the input at fault.
+// options, key (what makes one training differ from another, the batches aside) }, or a
+// FieldError / EmbedlabError for the input at fault.
 function plan(lab, { result, train }, info) {
   const { table, vocab, dim } = result;
   if (table.source !== 'seed') {
@@ -140,17 +144,17 @@ function plan(lab, { result, train }, info) {
   });
   const optimizer = { name: info.name };
   for (const argument of info.arguments) {
-    const typed = train.hyper[argument.name];
-    if (typed === undefined) continue;
+    const given = train.hyper[argument.name];
+    if (given === undefined) continue;
     if (argument.form === 'flag') {
-      optimizer[argument.name] = typed;
+      optimizer[argument.name] = given;
       continue;
     }
-    const value = argument.form === 'pair' ? pythonPair(typed) : pythonFloat(typed);
+    const value = argument.form === 'pair' ? pythonPair(given) : pythonFloat(given);
     if (value === null) {
       throw new FieldError(argument.name, argument.form === 'pair'
-        ? `${argument.name} takes two numbers, e.g. ${argument.text}; got "${typed.trim()}"`
-        : `${argument.name} must be a number, e.g. ${argument.text}; got "${typed.trim()}"`);
+        ? `${argument.name} takes two numbers, e.g. ${argument.text}; got "${given.trim()}"`
+        : `${argument.name} must be a number, e.g. ${argument.text}; got "${given.trim()}"`);
     }
     optimizer[argument.name] = value;
   }
@@ -160,7 +164,7 @@ function plan(lab, { result, train }, info) {
   lab.checkTraining(vocab, dim, options);
   const seed = table.seed;
   return { seed, vocab, dim, batches, options,
-           key: JSON.stringify([seed, vocab, dim, options, batches.map((b) => Array.from(b))]) };
+           key: JSON.stringify([seed, vocab, dim, options]) };
 }
 
 function createTrainView(container, { store, lab, embedded }) {
@@ -242,9 +246,13 @@ function createTrainView(container, { store, lab, embedded }) {
   }
 
   form.addEventListener('submit', (event) => event.preventDefault());
+  let typed = false;  // the store's train comes from a keystroke in the view's fields
+  let pending = 0;    // the timer of the training that waits for typing to pause
   form.addEventListener('input', (event) => {
     stop();
+    typed = true;
     store.set({ train: readInputs(event.target.name === 'optimizer') });
+    typed = false;
   });
 
   // An error beside the input it is about; one no input of the view stands for (V, d, the seed,
@@ -325,7 +333,8 @@ function createTrainView(container, { store, lab, embedded }) {
   // Makes the training follow the store: a new one for new inputs, then the steps asked for
   // (from the start again when fewer than taken). Returns whether a step was taken.
   function follow(p, steps) {
-    if (run?.key !== p.key || steps < run.history.length) {
+    const sameBatches = run?.history.every((s, k) => String(s.batch) === String(p.batches[k]));
+    if (run?.key !== p.key || steps < run.history.length || !sameBatches) {
       discard();
       run = { key: p.key, training: lab.seededTraining(p.seed, p.vocab, p.dim, p.options), history: [], failed: null };
     }
@@ -347,6 +356,8 @@ function createTrainView(container, { store, lab, embedded }) {
 
   function update(state) {
     if (!state.result) return;
+    clearTimeout(pending);
+    pending = 0;
     showInputs(state.train);
     let p;
     try {
@@ -364,6 +375,12 @@ function createTrainView(container, { store, lab, embedded }) {
     if (!near()) {
       showError(null);
       waiting = true;
+      return;
+    }
+    if (typed) {
+      showError(null);
+      root.classList.add('stale');
+      pending = setTimeout(() => update(store.get()), TYPING_PAUSE_MS);
       return;
     }
     const stepped = follow(p, state.train.steps);
@@ -388,7 +405,7 @@ function createTrainView(container, { store, lab, embedded }) {
   function draw(lit) {
     const p = lastPlan;
     drawButtons(p, store.get().train);
-    if (!p || run?.key !== p.key) return;
+    if (!p || run?.key !== p.key || pending) return;
     const { training, history } = run;
     const last = history.at(-1) ?? null;
     const weight = last ? last.embeddingWeight : training.weight;
