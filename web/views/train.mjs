@@ -126,12 +126,12 @@ function plan(lab, { result, train }, info) {
   const { table, vocab, dim } = result;
   if (table.source !== 'seed') {
     throw new FieldError(null, 'Training draws its table as torch.manual_seed(seed); nn.Embedding(V, d): ' +
-      'choose torch.manual_seed as the source of W above to train.');
+      'choose torch.manual_seed as the source of W to train.');
   }
   if (vocab * dim > TRAIN_BUDGET) {
     throw new FieldError('vocab', `V × d = ${count(vocab * dim)} is more than this page trains between two ` +
       `frames (at most ${count(TRAIN_BUDGET)}): each step copies and compares W several times. ` +
-      'Make V or d smaller above, or train it with `embedlab train`.');
+      'Make V or d smaller, or train it with the CLI, embedlab train.');
   }
   const batches = lab.parseBatches(train.batchesText);
   batches.forEach((batch, b) => {
