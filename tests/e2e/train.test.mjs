@@ -272,6 +272,9 @@ describe('the Train view', () => {
       await page.setViewportSize({ width, height });
       await page.locator(VIEW).scrollIntoViewIfNeeded();
       assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
+      // V = 6, d = 3: W and the timeline fit without scrolling their boxes.
+      const boxes = await page.$$eval(`${VIEW} .table-box`, (all) => all.map((box) => box.scrollWidth - box.clientWidth));
+      assert.deepEqual(boxes, [0, 0], `the tables scroll sideways at ${width} px`);
       for (const scheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme: scheme });
         await saveScreenshot(page.locator(VIEW), scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
