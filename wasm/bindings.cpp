@@ -36,23 +36,8 @@ namespace {
 using emscripten::val;
 using namespace js;
 
-// JavaScript numbers hold whole numbers exactly up to 2^53: a larger id would arrive rounded,
-// and an error about it would name another id.
-constexpr std::int64_t kLargestExactId = std::int64_t{1} << 53;
-
 val parse_ids_js(const std::string& text) {
-  return guarded([&] {
-    const Ids ids = parse_ids(text);
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] > kLargestExactId)
-        throw InputError(Argument::ids,
-                         "token " + std::to_string(i + 1) + " is " + std::to_string(ids[i]) +
-                             ": ids above 2^53 = " + std::to_string(kLargestExactId) +
-                             " cannot be passed on exactly as JavaScript numbers (no vocabulary "
-                             "is that large)");
-    }
-    return int64s_to_js(ids);
-  });
+  return guarded([&] { return exact_ids_to_js(parse_ids(text), ""); });
 }
 
 val default_vocab_js(const val& ids) {

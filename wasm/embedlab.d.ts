@@ -361,6 +361,113 @@ export interface Table {
   delete(): void;
 }
 
+/** An optimizer's name as the API takes it. */
+export type OptimizerName = 'sgd' | 'adam' | 'adamw' | 'adagrad' | 'rmsprop' | 'sparse-adam';
+
+/** One hyperparameter an optimizer's constructor takes, with PyTorch's default. */
+export interface OptimizerArgument {
+  /** as torch.optim names it: 'lr', 'momentum', 'weight_decay', 'betas', 'nesterov', ... */
+  name: EmbedlabArgument;
+  /** a number (lr=0.1), a flag (nesterov=True) or a pair (betas=(0.9, 0.999)) */
+  form: 'number' | 'flag' | 'pair';
+  /** PyTorch's default: a number, a boolean, or [beta1, beta2] */
+  default: number | boolean | [number, number];
+  /** the default as Python writes it: "0.001", "1e-08", "False", "0.9, 0.999" */
+  text: string;
+}
+
+export interface OptimizerInfo {
+  name: OptimizerName;
+  /** the class in torch.optim: 'SGD', 'Adam', 'AdamW', 'Adagrad', 'RMSprop', 'SparseAdam' */
+  className: string;
+  /** the keyword arguments its constructor takes besides params, in its signature's order */
+  arguments: readonly OptimizerArgument[];
+}
+
+/** An optimizer and the hyperparameters that differ from PyTorch's defaults (null or left out:
+ * the default), named as torch.optim names them. */
+export interface OptimizerOptions {
+  name: OptimizerName;
+  lr?: number | null;
+  momentum?: number | null;
+  dampening?: number | null;
+  weight_decay?: number | null;
+  nesterov?: boolean | null;
+  maximize?: boolean | null;
+  betas?: [number, number] | null;
+  eps?: number | null;
+  amsgrad?: boolean | null;
+  lr_decay?: number | null;
+  initial_accumulator_value?: number | null;
+  alpha?: number | null;
+  centered?: boolean | null;
+}
+
+export interface TrainingOptions {
+  optimizer: OptimizerOptions;
+  /** nn.Embedding(..., sparse=True): the embedding's gradient is sparse. Default: false. */
+  sparse?: boolean;
+  /** nn.Embedding's padding_idx, in [-V, V): its row gets no gradient. Default: null. */
+  paddingIdx?: number | null;
+}
+
+/** Why a row of embedding.weight changed in a step, in the core's order: the first that applies. */
+export interface RowCause {
+  name: 'batch' | 'weight_decay' | 'momentum' | 'optimizer_state';
+  /** "in the batch", "weight decay", "momentum", "optimizer state" */
+  text: string;
+}
+
+/** One step of both routes. */
+export interface TrainingStep {
+  /** 1 for the first */
+  step: number;
+  batch: Float64Array;
+  /** G = torch.randn(len(batch), d): (n, d) */
+  upstream: Matrix;
+  /** embedding.weight after the step: (V, d) */
+  embeddingWeight: Matrix;
+  /** linear.weight.T after the step, or null where the Linear route cannot follow */
+  linearWeight: Matrix | null;
+  /** embedding.weight's rows whose bits changed, ascending, and why: causes[i] indexes rowCauses */
+  changed: { rows: Float64Array; causes: Uint8Array };
+  /** linear.weight.T's rows whose bits changed, or null */
+  linearChanged: Float64Array | null;
+  /** embedding.weight against linear.weight.T, graded ('training' or 'sparse_training'), or null */
+  verdict: Comparison | null;
+}
+
+/** optimizer.state[embedding.weight] for one row of W. */
+export interface RowState {
+  /** the steps taken */
+  step: number;
+  /** each piece the optimizer has made so far ('momentum_buffer', 'exp_avg', 'exp_avg_sq',
+   * 'max_exp_avg_sq', 'sum', 'square_avg', 'grad_avg'), that row of it: (1, d), or for SGD's
+   * sparse momentum buffer one row per entry it holds for the row */
+  state: { name: string; values: Matrix }[];
+}
+
+/** nn.Embedding and nn.Linear(V, d, bias=False) on one-hot rows, trained side by side in WASM
+ * memory; delete() frees it (or it is freed when collected). */
+export interface Training {
+  readonly vocab: number;
+  readonly dim: number;
+  /** embedding.weight before the first step: (V, d) */
+  readonly weight: Matrix;
+  /** padding_idx as a row in [0, V), or null */
+  readonly paddingRow: number | null;
+  /** PyTorch's reason the Linear route cannot be stepped (SparseAdam refuses its dense
+   * gradient), or null */
+  readonly linearRefusal: string | null;
+  /** steps taken */
+  readonly steps: number;
+  /** Draws G = torch.randn(len(batch), d) and steps both routes. A batch the core refuses
+   * changes nothing. */
+  step(batch: IdsLike): TrainingStep;
+  rowState(row: number): RowState;
+  delete(): void;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -457,6 +564,26 @@ export interface Embedlab {
    * file with openSafetensorsTable(source, table.tensor). Errors: text that is not an index. */
   safetensorsIndex(text: string, name?: string): SafetensorsIndex;
   /** The size limits every function checks before allocating. */
+  /** "1,2; 3,3; 0,1" -> one Float64Array per batch (batches separated by semicolons, each read
+   * as parseIds reads ids; messages begin "batch 2: "). */
+  parseBatches(text: string): Float64Array[];
+  /** torch.optim.<Class>(params, lr=..., every hyperparameter that differs from the default),
+   * after torch.optim's constructor checks. */
+  optimizerCode(optimizer: OptimizerOptions, params?: string): string;
+  /** Everything a training of a (vocab, dim) table checks before it allocates: the sizes it
+   * holds, the optimizer's options, padding_idx, PyTorch's refusal of the gradient's layout
+   * ("Adam does not support sparse gradients, please consider SparseAdam instead"). */
+  checkTraining(vocab: number, dim: number, options: TrainingOptions): void;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim, padding_idx): each step's G comes from
+   * the same generator, as `embedlab train` draws it. */
+  seededTraining(seed: number, vocab: number, dim: number, options: TrainingOptions): Training;
+  /** nn.Embedding.from_pretrained(W, freeze=False): the first G follows
+   * torch.manual_seed(gradSeed) (default 123, the notebooks'). */
+  tableTraining(W: MatrixLike, options: TrainingOptions & { gradSeed?: number | null }): Training;
+  /** Each optimizer, its hyperparameters and PyTorch's defaults. */
+  readonly optimizers: readonly OptimizerInfo[];
+  /** Why a row changes in a step: TrainingStep.changed.causes index this. */
+  readonly rowCauses: readonly RowCause[];
   readonly limits: Readonly<Limits>;
   /** What the grades' words mean: { identical, value }. */
   readonly verdictDefinitions: Readonly<{ identical: string; value: string }>;

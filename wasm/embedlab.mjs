@@ -5,6 +5,7 @@
 // values and its messages arrive verbatim as EmbedlabError.
 import createEmbedlabCore from './embedlab-core.mjs';
 import { tableApi } from './tables.mjs';
+import { trainingApi } from './training.mjs';
 
 export class EmbedlabError extends Error {
   // argument: the input the message is about, as the core names it (one of argumentNames:
@@ -27,7 +28,7 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   maxNorm: 'max_norm', normType: 'norm_type', onehot: 'onehot', expected: 'compared',
   actual: 'compared', pair: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
   vocabFromIds: 'vocab', firstBytes: 'weights', headerBytes: 'weights', fileSize: 'weights',
-  name: 'weights',
+  name: 'weights', 'optimizer.name': 'optimizer', gradSeed: 'grad',
 });
 
 // Where the .wasm is unless the host says otherwise: beside this file. A literal
@@ -337,6 +338,8 @@ function makeApi(core) {
         number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),
     ...tableApi(core, { EmbedlabError, unwrap, fail, describe, number, numbers, matrix, bytes,
       string, boolean, options, embeddingOptions, bagOptions, bagForward }),
+    ...trainingApi(core, { EmbedlabError, unwrap, describe, number, numbers, matrix, string,
+      boolean, options }),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

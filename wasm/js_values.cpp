@@ -13,13 +13,29 @@
 namespace embedlab::js {
 namespace {
 
+// JavaScript numbers hold whole numbers exactly up to 2^53: a larger id would arrive rounded,
+// and an error about it would name another id.
+constexpr std::int64_t kLargestExactId = std::int64_t{1} << 53;
+
+}  // namespace
+
 std::optional<Index> padding_idx_from_js(const val& options) {
   const val padding = options["paddingIdx"];
   if (padding.isNull()) return std::nullopt;
   return to_index(padding.as<double>(), Argument::padding_idx, "paddingIdx");
 }
 
-}  // namespace
+val exact_ids_to_js(const Ids& ids, const std::string& where) {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] > kLargestExactId)
+      throw InputError(Argument::ids,
+                       where + "token " + std::to_string(i + 1) + " is " + std::to_string(ids[i]) +
+                           ": ids above 2^53 = " + std::to_string(kLargestExactId) +
+                           " cannot be passed on exactly as JavaScript numbers (no vocabulary "
+                           "is that large)");
+  }
+  return int64s_to_js(ids);
+}
 
 Ids int64s_from_js(const val& values, Argument argument, const std::string& noun) {
   check_count(static_cast<Index>(values["length"].as<double>()), argument, (noun + "s").c_str());

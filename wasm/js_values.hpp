@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "embedlab/backward.hpp"
@@ -51,6 +52,9 @@ Ids int64s_from_js(const val& values, Argument argument, const std::string& noun
 std::string bytes_from_js(const val& bytes);
 Ids ids_from_js(const val& ids);
 val int64s_to_js(const Ids& values);
+// Parsed ids as a Float64Array; InputError (of ids) for an id above 2^53, which a JS number
+// cannot hold exactly. where: the start of the message ("" or "batch 2: ").
+val exact_ids_to_js(const Ids& ids, const std::string& where);
 
 // { rows, cols, data } -> Matrix, with one bulk copy after the shape is checked.
 Matrix matrix_from_js(const val& m, Argument argument, const std::string& name);
@@ -68,6 +72,7 @@ val bag_output_to_js(const BagOutput& bags);
 BagOutput bag_output_from_js(const val& forward);
 
 // Options objects arrive complete from the wrapper: { paddingIdx: number or null, ... }.
+std::optional<Index> padding_idx_from_js(const val& options);
 EmbeddingOptions embedding_options_from_js(const val& options);
 BagOptions bag_options_from_js(const val& options);
 

@@ -35,7 +35,30 @@ const Names& names_of(OptimizerKind kind) {
   throw InputError(argument, what + ": " + python_float_text(value));
 }
 
-std::string python_bool(bool value) { return value ? "True" : "False"; }
+// The member of OptimizerOptions behind each number and each flag hyperparameter, or null.
+double OptimizerOptions::*number_member(Argument argument) {
+  switch (argument) {
+    case Argument::lr: return &OptimizerOptions::lr;
+    case Argument::momentum: return &OptimizerOptions::momentum;
+    case Argument::dampening: return &OptimizerOptions::dampening;
+    case Argument::weight_decay: return &OptimizerOptions::weight_decay;
+    case Argument::eps: return &OptimizerOptions::eps;
+    case Argument::lr_decay: return &OptimizerOptions::lr_decay;
+    case Argument::initial_accumulator_value: return &OptimizerOptions::initial_accumulator_value;
+    case Argument::alpha: return &OptimizerOptions::alpha;
+    default: return nullptr;
+  }
+}
+
+bool OptimizerOptions::*flag_member(Argument argument) {
+  switch (argument) {
+    case Argument::nesterov: return &OptimizerOptions::nesterov;
+    case Argument::amsgrad: return &OptimizerOptions::amsgrad;
+    case Argument::centered: return &OptimizerOptions::centered;
+    case Argument::maximize: return &OptimizerOptions::maximize;
+    default: return nullptr;
+  }
+}
 
 }  // namespace
 
@@ -108,38 +131,59 @@ void check_optimizer_takes(OptimizerKind kind, Argument argument) {
                                  name + "'): its arguments are " + names);
 }
 
+OptionForm option_form(Argument argument) {
+  if (number_member(argument)) return OptionForm::number;
+  if (flag_member(argument)) return OptionForm::flag;
+  if (argument == Argument::betas) return OptionForm::pair;
+  throw InputError(argument, "'" + std::string(argument_name(argument)) +
+                                 "' is not a hyperparameter of torch.optim's optimizers");
+}
+
+double optimizer_option(const OptimizerOptions& options, Argument argument) {
+  if (option_form(argument) == OptionForm::pair) {
+    throw InputError(argument, "betas is a pair: read beta1 and beta2");
+  }
+  if (const auto member = number_member(argument)) return options.*member;
+  return options.*flag_member(argument) ? 1.0 : 0.0;
+}
+
+void set_optimizer_option(OptimizerOptions& options, Argument argument, double value) {
+  if (option_form(argument) == OptionForm::pair) {
+    throw InputError(argument, "betas is a pair: set it with set_optimizer_betas");
+  }
+  check_optimizer_takes(options.kind, argument);
+  if (const auto member = number_member(argument)) {
+    options.*member = value;
+  } else {
+    options.*flag_member(argument) = value != 0.0;
+  }
+}
+
+void set_optimizer_betas(OptimizerOptions& options, double beta1, double beta2) {
+  check_optimizer_takes(options.kind, Argument::betas);
+  options.beta1 = beta1;
+  options.beta2 = beta2;
+}
+
 std::string optimizer_code(const OptimizerOptions& o, std::string_view params) {
   const OptimizerOptions d = optimizer_defaults(o.kind);
   std::string code = "torch.optim." + std::string(optimizer_class(o.kind)) + "(" +
                      std::string(params) + ", lr=" + python_float_text(o.lr);
-  auto number = [&](const char* name, double value, double default_value) {
-    if (value != default_value) code += std::string(", ") + name + "=" + python_float_text(value);
-  };
-  auto flag = [&](const char* name, bool value) {
-    if (value) code += std::string(", ") + name + "=" + python_bool(value);
-  };
   for (const Argument a : optimizer_arguments(o.kind)) {
-    switch (a) {
-      case Argument::momentum: number("momentum", o.momentum, d.momentum); break;
-      case Argument::dampening: number("dampening", o.dampening, d.dampening); break;
-      case Argument::weight_decay: number("weight_decay", o.weight_decay, d.weight_decay); break;
-      case Argument::eps: number("eps", o.eps, d.eps); break;
-      case Argument::lr_decay: number("lr_decay", o.lr_decay, d.lr_decay); break;
-      case Argument::initial_accumulator_value:
-        number("initial_accumulator_value", o.initial_accumulator_value,
-               d.initial_accumulator_value);
+    if (a == Argument::lr) continue;  // written first
+    const std::string keyword = ", " + std::string(argument_name(a)) + "=";
+    switch (option_form(a)) {
+      case OptionForm::number:
+        if (optimizer_option(o, a) != optimizer_option(d, a))
+          code += keyword + python_float_text(optimizer_option(o, a));
         break;
-      case Argument::alpha: number("alpha", o.alpha, d.alpha); break;
-      case Argument::betas:
-        if (o.beta1 != d.beta1 || o.beta2 != d.beta2) {
-          code += ", betas=(" + python_float_text(o.beta1) + ", " + python_float_text(o.beta2) + ")";
-        }
+      case OptionForm::flag:
+        if (optimizer_option(o, a) != 0.0) code += keyword + "True";
         break;
-      case Argument::nesterov: flag("nesterov", o.nesterov); break;
-      case Argument::amsgrad: flag("amsgrad", o.amsgrad); break;
-      case Argument::centered: flag("centered", o.centered); break;
-      case Argument::maximize: flag("maximize", o.maximize); break;
-      default: break;  // lr, written first
+      case OptionForm::pair:
+        if (o.beta1 != d.beta1 || o.beta2 != d.beta2)
+          code += keyword + "(" + python_float_text(o.beta1) + ", " + python_float_text(o.beta2) + ")";
+        break;
     }
   }
   return code + ")";

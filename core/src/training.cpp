@@ -6,20 +6,17 @@
 #include "embedlab/compare.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
+#include "embedlab/format.hpp"
+#include "embedlab/limits.hpp"
 #include "embedlab/onehot.hpp"
 #include "embedlab/padding_idx.hpp"
 
 namespace embedlab {
 namespace {
 
-// The constructor's checks, before anything is allocated: the table's shape, the optimizer's
-// options, padding_idx, and whether the embedding's step accepts its gradient.
 const TrainingOptions& checked(const TrainingOptions& options, const Matrix& weight,
                                const Limits& limits) {
-  check_table_shape(weight.rows(), weight.cols(), limits);
-  check_optimizer_options(options.optimizer);
-  resolve_padding_idx(options.padding_idx, weight.rows());
-  check_gradient_kind(options.optimizer, options.sparse);
+  check_training(weight.rows(), weight.cols(), options, limits);
   return options;
 }
 
@@ -55,6 +52,41 @@ std::string_view row_cause_text(RowCause cause) {
     case RowCause::optimizer_state: return "optimizer state";
   }
   return "in the batch";
+}
+
+std::string_view row_cause_name(RowCause cause) {
+  switch (cause) {
+    case RowCause::batch: return "batch";
+    case RowCause::weight_decay: return "weight_decay";
+    case RowCause::momentum: return "momentum";
+    case RowCause::optimizer_state: return "optimizer_state";
+  }
+  return "batch";
+}
+
+const std::vector<RowCause>& all_row_causes() {
+  static const std::vector<RowCause> all = {RowCause::batch, RowCause::weight_decay,
+                                            RowCause::momentum, RowCause::optimizer_state};
+  return all;
+}
+
+void check_training(Index vocab, Index dim, const TrainingOptions& options, const Limits& limits) {
+  check_table_shape(vocab, dim, limits);
+  if (!fits_whole(vocab * kTrainingMatrices, dim, limits)) {  // V <= 2^22: no overflow
+    throw InputError(Argument::vocab,
+                     "training a (V x d) = (" + std::to_string(vocab) + " x " +
+                         std::to_string(dim) + ") table holds " +
+                         std::to_string(kTrainingMatrices) +
+                         " matrices of its size (both weights, their gradients, both weights "
+                         "before the step and the optimizer's state): " +
+                         count_text(vocab * kTrainingMatrices * dim) + " floats, over the limit of " +
+                         count_text(limits.max_elements) +
+                         " that keeps memory bounded; train a smaller table (V x d at most " +
+                         count_text(limits.max_elements / kTrainingMatrices) + ")");
+  }
+  check_optimizer_options(options.optimizer);
+  resolve_padding_idx(options.padding_idx, vocab);
+  check_gradient_kind(options.optimizer, options.sparse);
 }
 
 SideBySideTraining::SideBySideTraining(const Matrix& weight, const TrainingOptions& options,

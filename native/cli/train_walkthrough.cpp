@@ -9,7 +9,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/training.hpp"
-#include "upstream_gradient.hpp"
+#include "embedlab/training_run.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
@@ -34,34 +34,24 @@ std::pair<double, double> parse_betas(const std::string& text) {
 
 // PyTorch's defaults for the optimizer, with what was typed on top.
 OptimizerOptions optimizer_options(const TrainOptions& o) {
-  const OptimizerKind kind = parse_optimizer(o.optimizer);
-  OptimizerOptions options = optimizer_defaults(kind);
-  const auto set = [&](Argument argument, const std::optional<double>& given, double& field) {
-    if (!given) return;
-    check_optimizer_takes(kind, argument);
-    field = *given;
-  };
-  const auto flag = [&](Argument argument, bool given, bool& field) {
-    if (!given) return;
-    check_optimizer_takes(kind, argument);
-    field = true;
-  };
-  set(Argument::lr, o.lr, options.lr);
-  set(Argument::momentum, o.momentum, options.momentum);
-  set(Argument::dampening, o.dampening, options.dampening);
-  set(Argument::weight_decay, o.weight_decay, options.weight_decay);
-  set(Argument::eps, o.eps, options.eps);
-  set(Argument::lr_decay, o.lr_decay, options.lr_decay);
-  set(Argument::initial_accumulator_value, o.initial_accumulator_value,
-      options.initial_accumulator_value);
-  set(Argument::alpha, o.alpha, options.alpha);
-  flag(Argument::nesterov, o.nesterov, options.nesterov);
-  flag(Argument::maximize, o.maximize, options.maximize);
-  flag(Argument::amsgrad, o.amsgrad, options.amsgrad);
-  flag(Argument::centered, o.centered, options.centered);
+  OptimizerOptions options = optimizer_defaults(parse_optimizer(o.optimizer));
+  const std::pair<Argument, std::optional<double>> numbers[] = {
+      {Argument::lr, o.lr}, {Argument::momentum, o.momentum}, {Argument::dampening, o.dampening},
+      {Argument::weight_decay, o.weight_decay}, {Argument::eps, o.eps},
+      {Argument::lr_decay, o.lr_decay},
+      {Argument::initial_accumulator_value, o.initial_accumulator_value},
+      {Argument::alpha, o.alpha}};
+  for (const auto& [argument, given] : numbers)
+    if (given) set_optimizer_option(options, argument, *given);
+  const std::pair<Argument, bool> flags[] = {{Argument::nesterov, o.nesterov},
+                                             {Argument::maximize, o.maximize},
+                                             {Argument::amsgrad, o.amsgrad},
+                                             {Argument::centered, o.centered}};
+  for (const auto& [argument, given] : flags)
+    if (given) set_optimizer_option(options, argument, 1.0);
   if (!o.betas.empty()) {
-    check_optimizer_takes(kind, Argument::betas);
-    std::tie(options.beta1, options.beta2) = parse_betas(o.betas);
+    const auto [beta1, beta2] = parse_betas(o.betas);
+    set_optimizer_betas(options, beta1, beta2);
   }
   return options;
 }
@@ -140,10 +130,10 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
   for (const Ids& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
   const Input t = make_input(table_options, all);
   const Index d = t.weight.cols();
-
-  std::optional<TorchGenerator> generator;
-  const Matrix initial = module_weight(t, o.padding_idx, generator).to_matrix();
-  SideBySideTraining training(initial, options);
+  TrainingRun run = t.kind == TableKind::seeded
+                        ? TrainingRun::seeded(t.seed, t.vocab, d, options)
+                        : TrainingRun::from_table(t.weight.to_matrix(), options);
+  const SideBySideTraining& training = run.training();
 
   // Everything that can fail runs before anything is printed: the steps go to `text` first.
   std::ostringstream text;
@@ -170,12 +160,17 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
   }
 
   print_step(text, "embedding.weight", format_tensor(training.embedding_weight(), parameter_style()));
-  for (const Ids& batch : batches) {
-    const auto n = static_cast<Index>(batch.size());
-    const UpstreamGradient upstream = upstream_gradient({}, n, d, generator);
-    print_step(text, "idx = torch.tensor([" + list_text(batch) + "]); " + upstream.code,
-               format_tensor(upstream.g));
-    const TrainingStep step = training.step(batch, upstream.g);
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    const Ids& batch = batches[b];
+    const DrawnStep drawn = run.step(batch);
+    const TrainingStep& step = drawn.step;
+    // A given table draws nothing: its first G starts a generator of its own.
+    const std::string seed = t.kind != TableKind::seeded && b == 0
+                                 ? "torch.manual_seed(" + std::to_string(kNotebookSeed) + "); "
+                                 : "";
+    print_step(text, "idx = torch.tensor([" + list_text(batch) + "]); " + seed + "G = torch.randn(" +
+                         std::to_string(batch.size()) + ", " + std::to_string(d) + "); G",
+               format_tensor(drawn.upstream));
     print_step(text, "opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step(); embedding.weight",
                format_tensor(training.embedding_weight(), parameter_style()));
     text << changed_text(step.step, step.changed) << "\n\n";

@@ -28,7 +28,7 @@ struct TrainOptions {
 void add_train_options(CLI::App& command, TrainOptions& options);
 
 // table.ids_text holds the batches, "1,2; 3,3; 0,1"; V defaults to the largest id + 1. Step k's
-// G is torch.randn(len(batch k), d), drawn after the table in order (upstream_gradient.hpp).
+// G is torch.randn(len(batch k), d), drawn after the table in order (training_run.hpp).
 // Everything is computed before anything is printed, so bad input prints nothing on out.
 void print_train_walkthrough(const TableOptions& table, const TrainOptions& options,
                              std::ostream& out);

@@ -7,8 +7,6 @@
 namespace embedlab::cli {
 namespace {
 
-constexpr std::int64_t kDefaultSeed = 123;  // the notebooks' seed
-
 // A .npy file of G: its errors are about --grad, not the table.
 Matrix load_grad_file(const std::string& path) {
   try {
@@ -52,7 +50,7 @@ UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, I
   }
   std::string code = "G = torch.randn(" + shape + "); G";
   if (options.seed || !generator) {
-    const std::int64_t seed = options.seed.value_or(kDefaultSeed);
+    const std::int64_t seed = options.seed.value_or(kNotebookSeed);
     generator.emplace(seed);
     code = "torch.manual_seed(" + std::to_string(seed) + "); " + code;
   }

@@ -331,6 +331,28 @@ TEST_CASE("steps refuse the gradients PyTorch's steps refuse", "[optimizer]") {
         "'momentum'): its arguments are lr, betas, eps, weight_decay, amsgrad, maximize");
 }
 
+TEST_CASE("hyperparameters set by name over PyTorch's defaults", "[optimizer]") {
+  OptimizerOptions o = options_for(OptimizerKind::adam);
+  embedlab::set_optimizer_option(o, Argument::lr, 0.01);
+  embedlab::set_optimizer_option(o, Argument::amsgrad, 1);
+  embedlab::set_optimizer_betas(o, 0.5, 0.9);
+  CHECK(embedlab::optimizer_code(o, "p") ==
+        "torch.optim.Adam(p, lr=0.01, betas=(0.5, 0.9), amsgrad=True)");
+  CHECK(embedlab::optimizer_option(o, Argument::eps) == 1e-8);
+  CHECK(embedlab::optimizer_option(o, Argument::amsgrad) == 1.0);
+  CHECK(embedlab::option_form(Argument::betas) == embedlab::OptionForm::pair);
+  CHECK(embedlab::option_form(Argument::centered) == embedlab::OptionForm::flag);
+  CHECK(embedlab::option_form(Argument::initial_accumulator_value) == embedlab::OptionForm::number);
+  CHECK(error_of([&] { embedlab::set_optimizer_option(o, Argument::momentum, 0.9); }).second ==
+        "torch.optim.Adam takes no momentum (__init__() got an unexpected keyword argument "
+        "'momentum'): its arguments are lr, betas, eps, weight_decay, amsgrad, maximize");
+  CHECK(error_of([] { embedlab::option_form(Argument::ids); }) ==
+        std::pair<Argument, std::string>{
+            Argument::ids, "'ids' is not a hyperparameter of torch.optim's optimizers"});
+  OptimizerOptions sgd = options_for(OptimizerKind::sgd);
+  CHECK(error_of([&] { embedlab::set_optimizer_betas(sgd, 0.5, 0.9); }).first == Argument::betas);
+}
+
 TEST_CASE("a scalar past float32's range is refused before the step", "[optimizer]") {
   OptimizerOptions o = options_for(OptimizerKind::sgd);
   o.lr = 1e300;

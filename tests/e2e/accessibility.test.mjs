@@ -163,15 +163,6 @@ describe('accessibility', () => {
     }
   });
 
-  test('the picture\'s token arrows keep the focus when they disable themselves', {
-    todo: 'views/equation.mjs leaves the focus on its arrow as it disables, and Chromium moves it to <body>',
-  }, async () => {
-    await home();
-    for (const arrow of ['.step-move:last-child', '.step-move:first-child']) {
-      assert.notEqual((await focusAfterArrow(`#results .equation-bar ${arrow}`)).tag, 'BODY', arrow);
-    }
-  });
-
   // The controls whose role and name some other control shares: ['button "Next token" ×2', ...].
   async function sharedNames() {
     const seen = new Map();
@@ -180,24 +171,14 @@ describe('accessibility', () => {
     }
     return [...seen].filter(([, times]) => times > 1).map(([control, times]) => `${control} ×${times}`);
   }
-  // The names the picture's token arrows (views/equation.mjs) share with the step view's.
-  const ARROWS = ['button "Previous token" ×2', 'button "Next token" ×2'];
-
   test('every control has a name of its own', async () => {
     const { page } = env;
     await home();
-    assert.deepEqual((await sharedNames()).filter((shared) => !ARROWS.includes(shared)), []);
+    assert.deepEqual(await sharedNames(), []);
     const names = await controlNames(page);
     assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the gradient'));
     assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the bags'));
     assert.ok(names.some(({ role, name }) => role === 'combobox' && name === 'Dimension d to time'));
-  });
-
-  test('the picture\'s token arrows and the step view\'s have names of their own', {
-    todo: 'views/equation.mjs names its arrows "Previous token" and "Next token", as the step view does',
-  }, async () => {
-    await home();
-    assert.deepEqual((await sharedNames()).filter((shared) => ARROWS.includes(shared)), []);
   });
 
   // Its value is the index of a stop (6 of 0 to 9), which means nothing read out: aria-valuetext

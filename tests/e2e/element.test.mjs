@@ -95,7 +95,7 @@ describe('<embedding-demo>', () => {
     assert.equal(await alert('bad'),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.equal(await alert('view'),
-      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, bag, benchmark');
+      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, benchmark');
     assert.equal(await page.evaluate(() => document.getElementById('bad').error),
       'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
     assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);

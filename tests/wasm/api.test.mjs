@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { notebook, printedAfter } from '../notebooks.mjs';
 import { numpyF4 } from './cases.mjs';
-import { importEmbedlab, siteDir } from './harness.mjs';
+import { assertThrowsEmbedlab, importEmbedlab, siteDir } from './harness.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
@@ -274,4 +274,56 @@ test('the shipped .d.ts declares every function of the API', () => {
   for (const name of Object.keys(lab)) {
     assert.ok(new RegExp(`\\b${name}[(:]`).test(declarations), `${name} is not declared`);
   }
+});
+
+test('training: the optimizers and their defaults are PyTorch\'s, as torch.optim\'s signatures give them', () => {
+  const adam = lab.optimizers.find((o) => o.name === 'adam');
+  assert.equal(adam.className, 'Adam');
+  assert.deepEqual(adam.arguments.map((a) => [a.name, a.form, a.text]), [
+    ['lr', 'number', '0.001'], ['betas', 'pair', '0.9, 0.999'], ['eps', 'number', '1e-08'],
+    ['weight_decay', 'number', '0.0'], ['amsgrad', 'flag', 'False'], ['maximize', 'flag', 'False']]);
+  assert.deepEqual(adam.arguments[1].default, [0.9, 0.999]);
+  assert.equal(lab.optimizers.find((o) => o.name === 'adamw').arguments.find((a) => a.name === 'weight_decay').default, 0.01);
+  assert.equal(lab.optimizers.find((o) => o.name === 'adagrad').arguments.find((a) => a.name === 'eps').text, '1e-10');
+  assert.deepEqual(lab.optimizers.map((o) => o.className), ['SGD', 'Adam', 'AdamW', 'Adagrad', 'RMSprop', 'SparseAdam']);
+  assert.deepEqual(lab.rowCauses.map((c) => c.text), ['in the batch', 'weight decay', 'momentum', 'optimizer state']);
+  assert.ok(Object.isFrozen(lab.optimizers) && Object.isFrozen(lab.optimizers[0].arguments));
+});
+
+test('training: hyperparameters of the wrong type, or unknown, are errors of that hyperparameter', () => {
+  const check = (optimizer, pattern, argument) => assertThrowsEmbedlab(EmbedlabError,
+    () => lab.checkTraining(6, 3, { optimizer }), pattern, argument);
+  check({ name: 'sgd', lr: '0.1' }, /^checkTraining: optimizer\.lr must be a number, got the string "0\.1"$/, 'lr');
+  check({ name: 'adam', amsgrad: 1 }, /optimizer\.amsgrad must be true or false/, 'amsgrad');
+  check({ name: 'adam', betas: [0.9] }, /optimizer\.betas must be two numbers \[beta1, beta2\]/, 'betas');
+  check({ name: 'sgd', foo: 1 }, /^optimizer\.foo: torch\.optim\.SGD has no hyperparameter 'foo'$/, 'optimizer');
+  check({ name: 'sgd', ids: 1 }, /torch\.optim\.SGD has no hyperparameter 'ids'/, 'optimizer');
+  check({ name: 'adam', momentum: 0.9 }, /^torch\.optim\.Adam takes no momentum/, 'momentum');
+  check({ lr: 0.1 }, /optimizer\.name must be a string, got undefined/, 'optimizer');
+  assert.equal(lab.optimizerCode({ name: 'sgd', momentum: 0.9, nesterov: null }), 'torch.optim.SGD(params, lr=0.1, momentum=0.9)');
+});
+
+test('training: a table too large to train is refused before it is copied in', () => {
+  assertThrowsEmbedlab(EmbedlabError, () => lab.tableTraining({ rows: 2 ** 20, cols: 64, data: new Float32Array(0) },
+    { optimizer: { name: 'sgd' } }), /^training a \(V x d\) = \(1048576 x 64\) table holds 12 matrices/, 'vocab');
+  assertThrowsEmbedlab(EmbedlabError, () => lab.parseBatches('1; 9007199254740993'),
+    /^batch 2: token 1 is 9007199254740993: ids above 2\^53/, 'ids');
+});
+
+test('training: steps are counted, a refused batch changes nothing, and delete() ends it', () => {
+  const training = lab.seededTraining(123, 6, 3, { optimizer: { name: 'sgd', momentum: 0.9 } });
+  assert.equal(training.steps, 0);
+  const first = training.step([1, 2]);
+  assert.equal(training.steps, 1);
+  assertThrowsEmbedlab(EmbedlabError, () => training.step([1, 6]), /index out of range in self: id 6/, 'ids');
+  assert.equal(training.steps, 1);
+  const again = lab.seededTraining(123, 6, 3, { optimizer: { name: 'sgd', momentum: 0.9 } });
+  again.step([1, 2]);
+  assert.deepEqual(training.step([3, 3]).upstream, again.step([3, 3]).upstream, 'the refused batch drew no G');
+  assert.deepEqual(training.rowState(1).state.map((s) => s.name), ['momentum_buffer']);
+  assert.equal(first.linearChanged.length, 2);
+  training.delete();
+  again.delete();
+  assertThrowsEmbedlab(EmbedlabError, () => training.step([1]), /step\(\) after delete\(\)/, null);
+  assertThrowsEmbedlab(EmbedlabError, () => training.rowState(7), /after delete/, null);
 });

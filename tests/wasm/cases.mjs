@@ -467,5 +467,77 @@ export function differentialCases() {
   add('openSafetensorsTable with two candidates', ['openSafetensorsTable', twoCandidates, '', [0]]);
   add('openSafetensorsTable of a corrupt header', ['openSafetensorsTable', safetensorsFile('{"a": 1}'), '', [0]]);
 
+  // Training: both routes stepped side by side, G drawn after the table as `embedlab train` draws
+  // it; each id at most twice per batch, so that the one-hot GEMM adds the same terms in the same
+  // order in both builds (see the gradients above).
+  const issueBatches = '1,2; 3,3; 0,1';
+  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9 }], ['sgd', { weight_decay: 0.01 }],
+                               ['sgd', { momentum: 0.5, nesterov: true, maximize: true, lr: 0.37 }],
+                               ['adam', {}], ['adam', { amsgrad: true, betas: [0.5, 0.9], weight_decay: 0.1 }],
+                               ['adamw', {}], ['adagrad', {}], ['adagrad', { lr_decay: 0.1, initial_accumulator_value: 0.5 }],
+                               ['rmsprop', {}], ['rmsprop', { momentum: 0.9, centered: true, alpha: 0.5 }]]) {
+    add(`seededTraining ${name} ${JSON.stringify(hyper)}, V = 6, d = 3`,
+        ['seededTraining', 123, 6, 3, name, hyper, {}, issueBatches]);
+  }
+  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9 }], ['sparse-adam', {}], ['adagrad', {}]]) {
+    add(`seededTraining ${name} ${JSON.stringify(hyper)}, sparse=True`,
+        ['seededTraining', 123, 6, 3, name, hyper, { sparse: true }, issueBatches]);
+  }
+  add('seededTraining sparse-adam on a dense gradient: the Linear route cannot follow',
+      ['seededTraining', 5, 4, 2, 'sparse-adam', {}, { sparse: true, paddingIdx: 1 }, '1,1,0; 3']);
+  add('seededTraining adam with padding_idx -1', ['seededTraining', 7, 5, 4, 'adam', {}, { paddingIdx: -1 }, '4,0,4; 2,3']);
+  add('seededTraining sgd momentum, padding_idx 2, sparse',
+      ['seededTraining', 9, 5, 2, 'sgd', { momentum: 0.9 }, { sparse: true, paddingIdx: 2 }, '2,2,1; 0,2; 4']);
+  for (let i = 0; i < 6; ++i) {
+    const v = randomInt(rng, 2, 12);
+    const d = randomInt(rng, 1, 7);
+    const batches = Array.from({ length: randomInt(rng, 1, 5) }, () => {
+      const batch = ids(rng, randomInt(rng, 1, 6), v);
+      return batch.filter((id, k) => batch.slice(0, k).filter((x) => x === id).length < 2).join(', ');
+    }).join('; ');
+    const [name, hyper, options] = [
+      ['adam', { lr: 0.1 }, {}], ['sgd', { momentum: 0.9, dampening: 0.3 }, { paddingIdx: 0 }],
+      ['adagrad', { lr: 0.3 }, { sparse: true }], ['rmsprop', { weight_decay: 0.1 }, {}],
+      ['adamw', { weight_decay: 0.25, amsgrad: true }, { paddingIdx: v - 1 }],
+      ['sparse-adam', { eps: 1e-3 }, { sparse: true }]][i];
+    add(`seededTraining random ${name}, V = ${v}, d = ${d}, batches ${batches}`,
+        ['seededTraining', randomInt(rng, -1e6, 1e6), v, d, name, hyper, options, batches]);
+  }
+  const Wtrain = randomMatrix(rng, 5, 3);
+  add('tableTraining from a given W, G after the notebooks\' seed',
+      ['tableTraining', Wtrain, 'sgd', { momentum: 0.9 }, { paddingIdx: 4 }, '4, 1; 1, 3']);
+  add('tableTraining with gradSeed 7', ['tableTraining', Wtrain, 'adagrad', {}, { gradSeed: 7, sparse: true }, '0; 2, 2']);
+  add('tableTraining an id past V', ['tableTraining', Wtrain, 'sgd', {}, {}, '1; 5']);
+  add('tableTraining SparseAdam on a dense gradient', ['tableTraining', Wtrain, 'sparse-adam', {}, {}, '1']);
+  // Refusals, in PyTorch's words, and bad input.
+  add('seededTraining sparse=True with Adam', ['seededTraining', 123, 6, 3, 'adam', {}, { sparse: true }, issueBatches]);
+  add('seededTraining sparse=True with AdamW', ['seededTraining', 123, 6, 3, 'adamw', {}, { sparse: true }, issueBatches]);
+  add('seededTraining sparse=True, SGD with weight decay',
+      ['seededTraining', 123, 6, 3, 'sgd', { weight_decay: 0.01 }, { sparse: true }, issueBatches]);
+  add('seededTraining Adam takes no momentum', ['seededTraining', 123, 6, 3, 'adam', { momentum: 0.9 }, {}, issueBatches]);
+  add('seededTraining a negative learning rate', ['seededTraining', 123, 6, 3, 'sgd', { lr: -0.1 }, {}, issueBatches]);
+  add('seededTraining nesterov without momentum', ['seededTraining', 123, 6, 3, 'sgd', { nesterov: true }, {}, issueBatches]);
+  add('seededTraining a learning rate past float32', ['seededTraining', 123, 6, 3, 'sgd', { lr: 1e39 }, {}, issueBatches]);
+  add('seededTraining an id past V in batch 2', ['seededTraining', 123, 4, 3, 'sgd', {}, {}, '1; 4']);
+  add('seededTraining padding_idx outside V', ['seededTraining', 123, 4, 3, 'sgd', {}, { paddingIdx: 4 }, '1']);
+  add('seededTraining too large to train', ['seededTraining', 1, 100000, 100, 'sgd', {}, {}, '1']);
+  add('seededTraining an optimizer that does not exist', ['seededTraining', 1, 4, 3, 'lbfgs', {}, {}, '1']);
+  add('seededTraining bad batches', ['seededTraining', 1, 4, 3, 'sgd', {}, {}, '1; x']);
+  for (const text of ['1,2; 3,3; 0,1', '[1, 2]; tensor([3])', '1,2;', ' 5 ', '', '1,2;;3', '1, x; 2', ';']) {
+    add(`parseBatches ${JSON.stringify(text)}`, ['parseBatches', text]);
+  }
+  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9, nesterov: true, weight_decay: 1e-5 }],
+                               ['adam', { betas: [0.9, 0.99], eps: 1e-6 }], ['adamw', { weight_decay: 0.01 }],
+                               ['adagrad', { initial_accumulator_value: 0.1 }], ['rmsprop', { centered: true }],
+                               ['sparse-adam', {}], ['adam', { momentum: 0.9 }], ['adagrad', { lr: -1 }],
+                               ['adam', { betas: [1, 0.9] }], ['sparse-adam', { weight_decay: 0.1 }]]) {
+    add(`optimizerCode ${name} ${JSON.stringify(hyper)}`, ['optimizerCode', name, hyper, 'embedding.parameters()']);
+  }
+  add('checkTraining SGD, V = 6, d = 3', ['checkTraining', 6, 3, 'sgd', {}, {}]);
+  add('checkTraining sparse=True with Adam', ['checkTraining', 6, 3, 'adam', {}, { sparse: true }]);
+  add('checkTraining too large', ['checkTraining', 2 ** 20, 64, 'adam', {}, {}]);
+  add('checkTraining padding_idx -7 for V = 6', ['checkTraining', 6, 3, 'sgd', {}, { paddingIdx: -7 }]);
+  add('checkTraining d = 0', ['checkTraining', 6, 0, 'sgd', {}, {}]);
+
   return cases;
 }

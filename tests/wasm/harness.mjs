@@ -85,6 +85,8 @@ export function runNative(cases) {
 // The same result shapes as native_reference prints, from the JS API.
 // embeddingBagBackward's cases give W in place of forward and vocab (the forward is run first).
 // safetensorsTable's give the blocks of the table's bytes to read, in order.
+// The training functions' give the optimizer spread out (its name, its hyperparameters, the
+// training's options) and the batches as text, last.
 // A table handle's opener is given the ids its lookup and product run with, last.
 const adapters = {
   openSeededTable: (lab, seed, vocab, dim, ids) => tableRun(lab.openSeededTable(seed, vocab, dim), ids),
@@ -94,6 +96,18 @@ const adapters = {
   embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
     lab.embeddingBagBackward(ids, offsets, G, lab.embeddingBag(W, ids, offsets, options), W.rows,
                              options),
+  parseBatches: (lab, text) => ({ batches: lab.parseBatches(text).map((ids) => Array.from(ids)) }),
+  optimizerCode: (lab, name, hyper, params) => lab.optimizerCode({ name, ...hyper }, params),
+  checkTraining: (lab, vocab, dim, name, hyper, options) =>
+    lab.checkTraining(vocab, dim, { optimizer: { name, ...hyper }, ...options }),
+  seededTraining: (lab, seed, vocab, dim, name, hyper, options, batches) => {
+    const parsed = lab.parseBatches(batches);
+    return trainingRun(lab, lab.seededTraining(seed, vocab, dim, { optimizer: { name, ...hyper }, ...options }), parsed);
+  },
+  tableTraining: (lab, W, name, hyper, options, batches) => {
+    const parsed = lab.parseBatches(batches);
+    return trainingRun(lab, lab.tableTraining(W, { optimizer: { name, ...hyper }, ...options }), parsed);
+  },
   safetensorsTable: (lab, headerBytes, fileSize, name, blocks) => {
     const reader = lab.safetensorsTable(headerBytes, fileSize, name);
     try {
@@ -126,6 +140,33 @@ function tableRun(table, ids) {
   }
 }
 
+// What native_reference prints for a training: its start, then each batch's step with every
+// row's optimizer state after it.
+function trainingRun(lab, training, batches) {
+  try {
+    const { weight, paddingRow, linearRefusal } = training;
+    const steps = batches.map((batch) => {
+      const s = training.step(batch);
+      return {
+        step: s.step, batch: Array.from(s.batch), upstream: matrixText(s.upstream),
+        embeddingWeight: matrixText(s.embeddingWeight),
+        linearWeight: s.linearWeight && matrixText(s.linearWeight),
+        changedRows: Array.from(s.changed.rows),
+        changedCauses: Array.from(s.changed.causes, (c) => lab.rowCauses[c].name),
+        linearChanged: s.linearChanged && Array.from(s.linearChanged),
+        verdict: s.verdict && comparisonText(s.verdict),
+        rowStates: Array.from({ length: training.vocab }, (_, row) => {
+          const { step, state } = training.rowState(row);
+          return { step, state: state.map(({ name, values }) => ({ name, values: matrixText(values) })) };
+        }),
+      };
+    });
+    return { training: { weight: matrixText(weight), paddingRow, linearRefusal, steps } };
+  } finally {
+    training.delete();
+  }
+}
+
 export function runWasm(lab, EmbedlabError, [op, ...args]) {
   let result;
   try {
@@ -142,6 +183,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('tableRun' in result) return result;
   if ('weightMap' in result) return { index: result };
   if ('table' in result) return result;  // safetensorsTable's adapter
+  if ('training' in result || 'batches' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };
   if ('verdict' in result) return { compare: comparisonText(result) };

@@ -11,12 +11,15 @@
 // safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
 // in blocks, and reads them in order as a caller of the WASM reader does. A table handle's
 // opener (openSeededTable, ...) takes its own arguments and then the ids its lookup and
-// product run with (table_run_json).
+// product run with (table_run_json). seededTraining and tableTraining take their arguments with
+// the optimizer spread out (its name, its hyperparameters as options, the training's options)
+// and then the batches as text, and step through every batch (training_json).
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
 // {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
 // {"strings": [...]},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
-// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, {"index": {...}}, or
+// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, {"index": {...}},
+// {"batches": [[...], ...]}, {"training": {...}}, or
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
 #include <cinttypes>
@@ -49,6 +52,8 @@
 #include "embedlab/streamed.hpp"
 #include "embedlab/table.hpp"
 #include "embedlab/torch_init.hpp"
+#include "embedlab/training.hpp"
+#include "embedlab/training_run.hpp"
 #include "embedlab/weights.hpp"
 
 namespace {
@@ -294,6 +299,75 @@ std::string table_run_json(const Table& t, const std::string& name, const Ids& i
          ", \"heatmap\": " + matrix_json(product.downsample()) + "}}";
 }
 
+// An optimizer's name and its hyperparameters ("lr=0.1;betas=0.9,0.999;nesterov=1"), with the
+// training options ("sparse=1;paddingIdx=-1"): each hyperparameter over PyTorch's defaults, as
+// the JS API puts them.
+TrainingOptions training_options_of(const std::string& name, const Options& hyper, const Options& o) {
+  TrainingOptions t;
+  t.optimizer = optimizer_defaults(parse_optimizer(name));
+  for (const auto& [key, value] : hyper) {
+    const auto& all = all_arguments();
+    const Argument a = *std::find_if(all.begin(), all.end(), [&](Argument x) { return argument_name(x) == key; });
+    switch (option_form(a)) {
+      case OptionForm::number: set_optimizer_option(t.optimizer, a, std::stod(value)); break;
+      case OptionForm::flag: set_optimizer_option(t.optimizer, a, value == "1" ? 1.0 : 0.0); break;
+      case OptionForm::pair: {
+        const std::vector<double> betas = doubles_of(value);
+        set_optimizer_betas(t.optimizer, betas.at(0), betas.at(1));
+        break;
+      }
+    }
+  }
+  t.sparse = o.count("sparse") && o.at("sparse") == "1";
+  if (o.count("paddingIdx")) t.padding_idx = std::stoll(o.at("paddingIdx"));
+  return t;
+}
+
+// optimizer.state[embedding.weight] for one row, as rowState() returns it.
+std::string row_state_json(const SideBySideTraining& t, Index row) {
+  std::string state = "[";
+  for (const RowState& s : row_state(t.embedding_optimizer().state(), row))
+    state += std::string(state.size() > 1 ? ", " : "") + "{\"name\": " + json_string(std::string(s.name)) +
+             ", \"values\": " + matrix_json(s.values) + "}";
+  return "{\"step\": " + std::to_string(t.embedding_optimizer().state().step) + ", \"state\": " + state + "]}";
+}
+
+// A training run as the JS harness makes it: its start, then each batch's step with every row's
+// optimizer state after it.
+std::string training_json(TrainingRun run, const std::vector<Ids>& batches) {
+  const SideBySideTraining& t = run.training();
+  std::string out = "{\"training\": {\"weight\": " + matrix_json(t.embedding_weight()) +
+                    ", \"paddingRow\": " + (t.padding_row() < 0 ? "null" : std::to_string(t.padding_row())) +
+                    ", \"linearRefusal\": " + (t.linear_refusal().empty() ? "null" : json_string(t.linear_refusal())) +
+                    ", \"steps\": [";
+  for (std::size_t b = 0; b < batches.size(); ++b) {
+    const DrawnStep drawn = run.step(batches[b]);
+    const TrainingStep& s = drawn.step;
+    Ids rows;
+    std::string causes = "[";
+    for (const ChangedRow& c : s.changed) {
+      rows.push_back(c.row);
+      causes += std::string(causes.size() > 1 ? ", " : "") + json_string(std::string(row_cause_name(c.cause)));
+    }
+    std::string states = "[";
+    for (Index r = 0; r < t.embedding_weight().rows(); ++r)
+      states += std::string(r ? ", " : "") + row_state_json(t, r);
+    const bool linear = s.verdict.has_value();
+    out += std::string(b ? ", " : "") + "{\"step\": " + std::to_string(s.step) +
+           ", \"batch\": " + ids_json(batches[b]) + ", \"upstream\": " + matrix_json(drawn.upstream) +
+           ", \"embeddingWeight\": " + matrix_json(t.embedding_weight()) +
+           ", \"linearWeight\": " + (linear ? matrix_json(t.linear_weight()) : "null") +
+           ", \"changedRows\": " + ids_json(rows) + ", \"changedCauses\": " + causes + "]" +
+           ", \"linearChanged\": " + (linear ? ids_json(s.linear_changed) : "null") +
+           ", \"verdict\": " +
+           (linear ? graded_json(t.embedding_weight(), t.linear_weight(),
+                                 t.options().sparse ? RoutePair::sparse_training : RoutePair::training)
+                   : "null") +
+           ", \"rowStates\": " + states + "]}";
+  }
+  return out + "]}}";
+}
+
 std::string run(const std::vector<std::string>& a) {
   const std::string& op = a.at(0);
   if (op == "parseIds") return "{\"ids\": " + ids_json(parse_ids(from_hex(a.at(1)))) + "}";
@@ -430,6 +504,38 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "openSafetensorsTable") {
     const SafetensorsTable t = open_safetensors_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
     return table_run_json(t.table, t.entry.name, ids_of(a.at(3)));
+  }
+  if (op == "parseBatches") {
+    std::string out = "{\"batches\": [";
+    const std::vector<Ids> batches = parse_batches(from_hex(a.at(1)));
+    for (std::size_t b = 0; b < batches.size(); ++b) out += (b ? ", " : "") + ids_json(batches[b]);
+    return out + "]}";
+  }
+  if (op == "optimizerCode") {
+    const TrainingOptions t = training_options_of(from_hex(a.at(1)), options_of(a.at(2)), {});
+    check_optimizer_options(t.optimizer);
+    return "{\"string\": " + json_string(optimizer_code(t.optimizer, from_hex(a.at(3)))) + "}";
+  }
+  if (op == "checkTraining") {
+    check_training(std::stoll(a.at(1)), std::stoll(a.at(2)),
+                   training_options_of(from_hex(a.at(3)), options_of(a.at(4)), options_of(a.at(5))));
+    return "{\"ok\": true}";
+  }
+  if (op == "seededTraining") {
+    const std::vector<Ids> batches = parse_batches(from_hex(a.at(7)));
+    return training_json(TrainingRun::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
+                                             training_options_of(from_hex(a.at(4)), options_of(a.at(5)),
+                                                                 options_of(a.at(6)))),
+                         batches);
+  }
+  if (op == "tableTraining") {
+    const std::vector<Ids> batches = parse_batches(from_hex(a.at(5)));
+    const Options o = options_of(a.at(4));
+    const std::int64_t grad_seed = o.count("gradSeed") ? std::stoll(o.at("gradSeed")) : kNotebookSeed;
+    return training_json(TrainingRun::from_table(matrix_of(a.at(1)),
+                                                 training_options_of(from_hex(a.at(2)), options_of(a.at(3)), o),
+                                                 grad_seed),
+                         batches);
   }
   throw std::runtime_error("unknown case " + op);
 }

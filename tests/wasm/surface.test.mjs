@@ -1,5 +1,5 @@
 // The module's surface is spelled three times, as the languages force: the Embind registrations
-// (wasm/bindings.cpp, safetensors_bindings.cpp and table_bindings.cpp), the wrapper's API object
+// (wasm/*bindings.cpp), the wrapper's API object
 // (wasm/embedlab.mjs) and the TypeScript declarations (wasm/embedlab.d.ts). A function added to
 // one and not the others fails here.
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { importEmbedlab } from './harness.mjs';
 const source = (file) => readFileSync(new URL(`../../wasm/${file}`, import.meta.url), 'utf8');
 const sorted = (names) => [...new Set(names)].sort();
 
-const BINDING_FILES = ['bindings.cpp', 'safetensors_bindings.cpp', 'table_bindings.cpp'];
+const BINDING_FILES = ['bindings.cpp', 'safetensors_bindings.cpp', 'table_bindings.cpp',
+                       'training_bindings.cpp'];
 
 function bound() {
   return sorted(BINDING_FILES.flatMap(

@@ -9,14 +9,15 @@ import { test } from 'node:test';
 
 const web = fileURLToPath(new URL('../../web/', import.meta.url));
 // folder -> the folders its modules may import from. embedlab/ is the WebAssembly module, which
-// the build puts beside web/'s folders; styles/ holds the style sheets the element carries.
+// the build puts beside web/'s folders; styles/ holds the style sheets the element carries, and
+// a view's own, which it adopts where it is built (the document or the element's shadow root).
 const ALLOWED = {
   model: ['model'],
   compute: ['compute', 'model', 'embedlab'],
   tokenizers: ['tokenizers', 'model', 'compute'],
   draw: ['draw', 'model'],
   inputs: ['inputs', 'model', 'compute', 'draw', 'tokenizers', 'embedlab'],
-  views: ['views', 'model', 'compute', 'draw', 'benchmark', 'embedlab'],
+  views: ['views', 'model', 'compute', 'draw', 'benchmark', 'styles', 'embedlab'],
   benchmark: ['benchmark', 'model', 'compute', 'draw', 'embedlab'],
   element: ['element', 'model', 'compute', 'draw', 'inputs', 'views', 'tokenizers', 'styles', 'embedlab'],
   page: ['page', 'model', 'compute', 'draw', 'inputs', 'views', 'tokenizers', 'embedlab'],

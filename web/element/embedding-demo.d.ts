@@ -5,7 +5,7 @@ import type { Comparison, Matrix } from '../embedlab/embedlab.js';
 /** What the element shows. */
 export type EmbeddingDemoView =
   'equation' | 'compare' | 'routes' | 'lookup' | 'onehot' | 'matrices' | 'step' | 'printout' | 'backward' |
-  'bag' | 'benchmark';
+  'train' | 'bag' | 'benchmark';
 
 /** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's file
  * (.npy, or .safetensors with #tensor.name to pick a tensor). */

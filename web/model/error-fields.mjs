@@ -15,8 +15,10 @@ export const BAG_FIELDS = Object.freeze({
   offsets: 'offsets', mode: 'mode', per_sample_weights: 'weights', padding_idx: 'padding-idx',
 });
 
-// The Train view's optimizer and its hyperparameters (the core's names, PyTorch's).
+// The Train view's batches, padding_idx, optimizer and its hyperparameters (the core's names,
+// PyTorch's).
 export const TRAIN_FIELDS = Object.freeze({
+  ids: 'batches', padding_idx: 'padding-idx',
   optimizer: 'optimizer', lr: 'lr', momentum: 'momentum', dampening: 'dampening',
   nesterov: 'nesterov', weight_decay: 'weight-decay', betas: 'betas', eps: 'eps',
   amsgrad: 'amsgrad', lr_decay: 'lr-decay', initial_accumulator_value: 'initial-accumulator-value',

@@ -15,6 +15,9 @@
 //            { state: 'typing' }: an error that waits for the learner to pause
 //   step     the token every view follows, from 0
 //   hovered  the token under the pointer or the focus, or null: a light mark everywhere
+//   train    the Train view's inputs and the steps taken (train-inputs.mjs)
+import { TRAIN_INPUTS } from './train-inputs.mjs';
+
 export function initialState(inputs = {}) {
   return {
     inputs: {
@@ -27,6 +30,7 @@ export function initialState(inputs = {}) {
     status: { state: 'ready' },
     step: 0,
     hovered: null,
+    train: TRAIN_INPUTS,
   };
 }
 

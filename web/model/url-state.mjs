@@ -3,15 +3,16 @@
 // store's inputs as if typed, so a bad one gets the same message under the same field as a typed
 // one. Pure: no DOM.
 import { LINKABLE_SOURCES } from './table-source.mjs';
+import { isTrainParam, trainFromParams, trainParams, TRAIN_INPUTS } from './train-inputs.mjs';
 
 // Address parameter -> the store's input (model/state.mjs); w is the table's source.
 const INPUTS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
 // The sections a link can open at.
-export const SECTIONS = ['results', 'step', 'matrices', 'printout-section', 'backward', 'bag',
-                         'benchmark'];
+export const SECTIONS = ['results', 'step', 'matrices', 'printout-section', 'backward', 'train',
+                         'bag', 'benchmark'];
 
-// The state in search (location.search): { inputs, step, view }, inputs holding only what the
-// address has, step and view only when it has them.
+// The state in search (location.search): { inputs, step, view, train }, inputs holding only what
+// the address has, step, view and train (train-inputs.mjs) only when it has them.
 export function readUrlState(search) {
   const params = new URLSearchParams(search);
   const inputs = {};
@@ -23,17 +24,21 @@ export function readUrlState(search) {
   const step = Number(params.get('k'));
   if (params.has('k') && Number.isSafeInteger(step) && step >= 0) state.step = step;
   if (SECTIONS.includes(params.get('view'))) state.view = params.get('view');
+  const train = trainFromParams(params);
+  if (train) state.train = train;
   return state;
 }
 
-// The address for the store's inputs, the selected token and the section; params the page does
-// not own are kept.
-export function urlFor(href, { inputs, step }, view) {
+// The address for the store's inputs, the selected token, the training and the section; params
+// the page does not own are kept.
+export function urlFor(href, { inputs, step, train = TRAIN_INPUTS }, view) {
   const url = new URL(href);
   for (const [param, key] of Object.entries(INPUTS)) url.searchParams.set(param, inputs[key]);
   if (LINKABLE_SOURCES.includes(inputs.source)) url.searchParams.set('w', inputs.source);
   else url.searchParams.delete('w');
   url.searchParams.set('k', String(step));
+  for (const param of [...url.searchParams.keys()]) if (isTrainParam(param)) url.searchParams.delete(param);
+  for (const [param, value] of trainParams(train)) url.searchParams.set(param, value);
   if (view) url.searchParams.set('view', view);
   else url.searchParams.delete('view');
   return url.href;

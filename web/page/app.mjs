@@ -91,7 +91,8 @@ async function buildSections(store, context) {
 
 async function start(lab) {
   const linked = readUrlState(location.search);
-  const store = createStore({ ...initialState(linked.inputs), step: linked.step ?? 0 });
+  const store = createStore({ ...initialState(linked.inputs), step: linked.step ?? 0,
+                              ...(linked.train ? { train: linked.train } : {}) });
   const form = byId('inputs');
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
   let refresh = () => {};
@@ -120,10 +121,11 @@ async function start(lab) {
                                embedded: false });
   linkViews(document.body, store);
 
-  // The inputs, the source, the token and the section in the address (model/url-state.mjs).
+  // The inputs, the source, the token, the training and the section in the address
+  // (model/url-state.mjs).
   let urlTimer = 0;
   store.subscribe((state, changed) => {
-    if (!changed.has('inputs') && !changed.has('step')) return;
+    if (!changed.has('inputs') && !changed.has('step') && !changed.has('train')) return;
     clearTimeout(urlTimer);
     urlTimer = setTimeout(() => history.replaceState(null, '', urlFor(location.href, state, linked.view)),
                           URL_PAUSE_MS);

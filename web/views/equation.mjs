@@ -322,6 +322,8 @@ function createEquationView(root, { lab, onStep }) {
     const icon = element('span', 'play-icon', playing ? '❚❚' : '▶');
     icon.setAttribute('aria-hidden', 'true');
     playButton.replaceChildren(icon, element('span', 'play-text', playing ? 'Pause' : 'Play'));
+    // A name of its own: the Train view has a Play too.
+    playButton.setAttribute('aria-label', playing ? 'Pause the picture' : 'Play the picture');
   }
   labelPlay(false);
 

@@ -15,6 +15,7 @@ import { pictureView } from './equation.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
+import { trainView } from './train.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
@@ -45,6 +46,7 @@ export const VIEWS = Object.freeze({
 
   printout: printoutView,
   backward: backwardView,
+  train: trainView,
   bag: bagView,
   benchmark: benchmarkView,
 });

@@ -80,6 +80,20 @@ const std::vector<Argument>& optimizer_arguments(OptimizerKind kind);
 // ends that let a learner set any hyperparameter.
 void check_optimizer_takes(OptimizerKind kind, Argument argument);
 
+// How a hyperparameter is written in Python: a number (lr=0.1), a flag (nesterov=True) or a pair
+// (betas=(0.9, 0.999)). InputError (of argument) for an argument that is no hyperparameter.
+enum class OptionForm { number, flag, pair };
+OptionForm option_form(Argument argument);
+
+// The value of a number or flag hyperparameter (a flag: 1 for True, 0 for False); betas are
+// beta1 and beta2. InputError (of argument) for a pair or an argument that is no hyperparameter.
+double optimizer_option(const OptimizerOptions& options, Argument argument);
+// Sets it after check_optimizer_takes(options.kind, argument) (a flag: nonzero is True): how a
+// front end puts what a learner typed over optimizer_defaults(). The values are checked later,
+// by check_optimizer_options().
+void set_optimizer_option(OptimizerOptions& options, Argument argument, double value);
+void set_optimizer_betas(OptimizerOptions& options, double beta1, double beta2);
+
 // "torch.optim.SGD(params, lr=0.1, momentum=0.9)": the constructor call, with lr and every
 // argument that differs from PyTorch's default.
 std::string optimizer_code(const OptimizerOptions& options, std::string_view params);

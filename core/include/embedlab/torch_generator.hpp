@@ -9,6 +9,9 @@
 
 namespace embedlab {
 
+// The notebooks' seed, torch.manual_seed(123): where a walk-through's draws start by default.
+inline constexpr std::int64_t kNotebookSeed = 123;
+
 class TorchGenerator {
  public:
   // torch.manual_seed(seed): negative seeds wrap to uint64 as in PyTorch; the low 32 bits seed MT.

@@ -16,9 +16,8 @@
 // linear_weight() is linear.weight.T. The Linear route knows nothing of padding_idx, and with
 // SparseAdam it cannot follow at all (SparseAdam refuses dense gradients).
 //
-// Checks: the constructor validates the options (the optimizer's, padding_idx, and that
-// PyTorch's embedding step accepts the gradient layout) before allocating; step() validates the
-// batch and G before changing anything.
+// Checks: the constructor runs check_training() before allocating; step() validates the batch
+// and G before changing anything.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +46,23 @@ enum class RowCause {
 };
 // "in the batch", "weight decay", "momentum", "optimizer state"
 std::string_view row_cause_text(RowCause cause);
+// "batch", "weight_decay", "momentum", "optimizer_state": the cause's name in the API and in
+// style sheets.
+std::string_view row_cause_name(RowCause cause);
+// Every cause, in the order above.
+const std::vector<RowCause>& all_row_causes();
+
+// How many (V, d) float32 matrices training holds at most while it steps: both weights, their
+// gradients, both weights as they were before the step (to find the rows that changed), and up
+// to three of the optimizer's state per route (Adam's exp_avg, exp_avg_sq and max_exp_avg_sq).
+inline constexpr Index kTrainingMatrices = 12;
+
+// Everything SideBySideTraining's constructor checks, without allocating: the table's shape, and
+// kTrainingMatrices (V, d) matrices together within limits.max_elements (an InputError of vocab
+// saying why); the optimizer's options; padding_idx in [-V, V); PyTorch's refusal of the
+// embedding's gradient layout (check_gradient_kind).
+void check_training(Index vocab, Index dim, const TrainingOptions& options,
+                    const Limits& limits = default_limits);
 
 struct ChangedRow {
   Index row = 0;

@@ -1,0 +1,308 @@
+// The Train view in Chromium: for V = 6, d = 3 and batches [1, 2], [3, 3], [0, 1], the rows each
+// step lights for SGD, SGD with momentum, SGD with weight decay, Adam, AdamW, Adagrad and sparse
+// SparseAdam are the rows PyTorch 1.13 changes (the table below, measured in PyTorch, is the
+// reference); the verdict of the Linear route each step; PyTorch's refusal of sparse + Adam under
+// the optimizer; a link that replays the training; the printout, run by PyTorch, printing what
+// the page shows; the optimizer state of a picked row; Play; <embedding-demo view="train">; and
+// screenshots mid-training at 1280 and 375 px, light and dark.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { openHost } from './demo.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+import { pythonPath } from '../tools.mjs';
+
+const VIEW = '#train';
+const ALL = [0, 1, 2, 3, 4, 5];
+// Rows changed at each step, as the installed PyTorch (1.13) changes them for V = 6, d = 3,
+// torch.manual_seed(123) and batches [1, 2], [3, 3], [0, 1].
+const PYTORCH_ROWS = [
+  ['SGD', { optimizer: 'sgd' }, [[1, 2], [3], [0, 1]]],
+  ['SGD, momentum 0.9', { optimizer: 'sgd', hyper: { momentum: '0.9' } }, [[1, 2], [1, 2, 3], [0, 1, 2, 3]]],
+  ['SGD, weight_decay 0.01', { optimizer: 'sgd', hyper: { 'weight-decay': '0.01' } }, [ALL, ALL, ALL]],
+  ['Adam', { optimizer: 'adam' }, [[1, 2], [1, 2, 3], [0, 1, 2, 3]]],
+  ['AdamW', { optimizer: 'adamw' }, [ALL, ALL, ALL]],
+  ['Adagrad', { optimizer: 'adagrad' }, [[1, 2], [3], [0, 1]]],
+  ['sparse=True, SparseAdam', { optimizer: 'sparse-adam', sparse: true }, [[1, 2], [3], [0, 1]]],
+];
+
+describe('the Train view', () => {
+  let env;
+  before(async () => {
+    env = await openSite();
+    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
+  });
+  after(async () => { await env?.close(); });
+  afterEach(() => env.assertClean());
+
+  const field = (name) => `${VIEW} [name="${name}"]`;
+
+  // The page at url, scrolled to the Train view once it shows a table.
+  async function openTrain(url) {
+    const { page } = env;
+    await page.goto(url);
+    await waitForVerdict(page, 'bit-identical');
+    await page.locator(VIEW).scrollIntoViewIfNeeded();
+    await page.waitForSelector(`${VIEW} .train-weights`);
+  }
+
+  // Resolves once the view shows step k of its inputs (not stale).
+  function waitForStep(k) {
+    return env.page.waitForFunction(([view, k]) => {
+      const root = document.querySelector(`${view} .train-view`);
+      const status = root.querySelector('[data-part="status"]').textContent;
+      return !root.classList.contains('stale') &&
+        (k === 0 ? status.endsWith('Step takes the first.') : status.startsWith(`Step ${k} of `));
+    }, [VIEW, k]);
+  }
+
+  // The optimizer, its hyperparameters as typed (by input name), sparse=True, padding_idx and
+  // the batches, in the view's fields; resolves at step 0 of that training.
+  async function setTraining({ optimizer, hyper = {}, sparse = false, paddingIdx = '', batches = '1,2; 3,3; 0,1' }) {
+    const { page } = env;
+    await page.selectOption(field('optimizer'), optimizer);
+    for (const [name, text] of Object.entries(hyper)) await page.fill(field(name), text);
+    await page.setChecked(field('sparse'), sparse);
+    await page.fill(field('padding-idx'), paddingIdx);
+    await page.fill(field('batches'), batches);
+    await waitForStep(0);
+  }
+
+  async function step(k) {
+    await env.page.click(`${VIEW} [data-action="step"]`);
+    await waitForStep(k);
+  }
+
+  // The rows lit in W, each with the words of why.
+  const litRows = () => env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
+    rows.map((row) => [Number(row.dataset.vocab), row.querySelector('td.why .cause-text').textContent]));
+  // The timeline: for each step taken, the rows marked changed.
+  const timeline = () => env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
+    const steps = [];
+    for (const row of rows) {
+      [...row.querySelectorAll('td')].forEach((cell, k) => {
+        if (cell.classList.contains('future')) return;
+        steps[k] ??= [];
+        if (cell.classList.contains('changed')) steps[k].push(Number(row.dataset.vocab));
+      });
+    }
+    return steps;
+  });
+  const verdictWord = () => env.page.textContent(`${VIEW} .verdict .verdict-word`);
+
+  for (const [label, training, expected] of PYTORCH_ROWS) {
+    test(`${label}: the rows each step lights are the rows PyTorch changes`, async () => {
+      await setTraining(training);
+      for (let k = 1; k <= 3; ++k) {
+        await step(k);
+        assert.deepEqual((await litRows()).map(([row]) => row), expected[k - 1], `step ${k}`);
+        const word = await verdictWord();
+        if (training.optimizer === 'sparse-adam') assert.equal(word, 'no Linear route');
+        else assert.ok(['bit-identical', 'equal in value', 'equal up to rounding'].includes(word), word);
+      }
+      assert.deepEqual(await timeline(), expected);
+      assert.ok(await env.page.isDisabled(`${VIEW} [data-action="step"]`), 'no batch is left');
+    });
+  }
+
+  test('why each row changed, in words beside the colour', async () => {
+    await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
+    await step(1);
+    await step(2);
+    assert.deepEqual(await litRows(), [[1, 'momentum'], [2, 'momentum'], [3, 'in the batch']]);
+    await setTraining({ optimizer: 'adam' });
+    await step(1);
+    await step(2);
+    assert.deepEqual(await litRows(), [[1, 'optimizer state'], [2, 'optimizer state'], [3, 'in the batch']]);
+    assert.equal(await verdictWord(), 'bit-identical');
+    await setTraining({ optimizer: 'adamw' });
+    await step(1);
+    assert.deepEqual((await litRows()).filter(([, why]) => why === 'weight decay').map(([row]) => row), [0, 3, 4, 5]);
+    const legend = await env.page.$$eval(`${VIEW} .train-legend li`, (items) => items.map((item) => item.textContent));
+    assert.deepEqual(legend, ['●in the batch', '■weight decay', '▲momentum', '◆optimizer state']);
+  });
+
+  test('PyTorch\'s refusal of sparse=True with Adam, under the optimizer; bad input under its field', async () => {
+    const { page } = env;
+    await page.selectOption(field('optimizer'), 'adam');
+    await page.setChecked(field('sparse'), true);
+    const errorOf = (name) => page.evaluate((selector) => {
+      const input = document.querySelector(selector);
+      const box = document.getElementById(input.getAttribute('aria-describedby'));
+      return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
+    }, field(name));
+    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      field('optimizer'));
+    assert.deepEqual(await errorOf('optimizer'),
+      ['Adam does not support sparse gradients, please consider SparseAdam instead', 'true']);
+    assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
+    await page.setChecked(field('sparse'), false);
+    await waitForStep(0);
+    assert.equal(await errorOf('optimizer'), null);
+
+    await page.fill(field('lr'), '0.0x1');
+    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true', field('lr'));
+    assert.deepEqual(await errorOf('lr'), ['lr must be a number, e.g. 0.001; got "0.0x1"', 'true']);
+    await page.fill(field('lr'), '-1');
+    await page.waitForFunction((selector) => document.getElementById(
+      document.querySelector(selector).getAttribute('aria-describedby')).textContent === 'Invalid learning rate: -1.0', field('lr'));
+    await page.fill(field('lr'), '0.001');
+    await page.fill(field('batches'), '1, 2; 6');
+    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true', field('batches'));
+    assert.deepEqual(await errorOf('batches'), ['batch 2: index out of range in self: id 6 at position 1 is not ' +
+      'below the vocabulary size V = 6 (valid ids are 0..5)', 'true']);
+    await setTraining({ optimizer: 'sgd' });
+  });
+
+  test('a table too large to train here gets a clear message, and nothing trains', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '100000');
+    await page.fill('#dim', '8');
+    const alert = `${VIEW} [data-part="alert"]`;
+    await page.waitForFunction((selector) => !document.querySelector(selector).hidden, alert);
+    assert.match(await page.textContent(alert), /^V × d = 800,000 is more than this page trains between two frames \(at most 262,144\)/);
+    assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
+    await page.fill('#vocab', '6');
+    await page.fill('#dim', '3');
+    await page.locator(VIEW).scrollIntoViewIfNeeded();  // the view trains (draws W) once in sight
+    await waitForStep(0);
+  });
+
+  test('Play steps through every batch and stops at the last', async () => {
+    const { page } = env;
+    await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
+    await page.click(`${VIEW} [data-action="play"]`);
+    await waitForStep(3);
+    await page.waitForFunction((view) => document.querySelector(`${view} [data-action="play"]`).textContent === 'Play', VIEW);
+    assert.deepEqual(await timeline(), PYTORCH_ROWS[1][2]);
+  });
+
+  test('a link reproduces the training, step for step', async () => {
+    const { page } = env;
+    await setTraining({ optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9' }, paddingIdx: '1' });
+    await step(1);
+    await step(2);
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('steps') === '2');
+    const link = page.url();
+    const url = new URL(link);
+    assert.equal(url.searchParams.get('opt'), 'adam');
+    assert.equal(url.searchParams.get('opt.lr'), '0.05');
+    assert.equal(url.searchParams.get('padding_idx'), '1');
+    const shown = async () => ({
+      lit: await litRows(), timeline: await timeline(), word: await verdictWord(),
+      cells: await page.$$eval(`${VIEW} .train-weights tbody td`, (cells) => cells.map((cell) => cell.textContent)),
+    });
+    const before = await shown();
+    await page.goto('about:blank');
+    await openTrain(link);
+    await waitForStep(2);
+    assert.equal(await page.inputValue(field('betas')), '0.5, 0.9');
+    assert.equal(await page.inputValue(field('optimizer')), 'adam');
+    assert.deepEqual(await shown(), before);
+    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
+  });
+
+  test('picking a row shows its optimizer state, and picks its token on the page', async () => {
+    const { page } = env;
+    await setTraining({ optimizer: 'adam' });
+    await step(1);
+    await page.click(`${VIEW} .row-pick[data-row="3"]`);
+    await page.waitForFunction((view) => document.querySelector(`${view} [data-part="state-title"]`).textContent.endsWith('row 3'), VIEW);
+    const terms = await page.$$eval(`${VIEW} .train-state-list dt`, (dts) => dts.map((dt) => dt.textContent));
+    assert.deepEqual(terms, ['step', 'exp_avg[3]', 'exp_avg_sq[3]']);
+    // Row 3 has not been in a batch yet: Adam's running averages of it are still zero.
+    assert.deepEqual(await page.$$eval(`${VIEW} .train-state-list dd`, (dds) => dds.map((dd) => dd.textContent)),
+      ['1', '[0., 0., 0.]', '[0., 0., 0.]']);
+    // Id 3 is the page's token 2: the page follows it.
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '2');
+    await page.hover(`${VIEW} .train-weights tr[data-vocab="1"] td`);
+    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] tr[data-token="0"]')?.classList.contains('linked'));
+  });
+
+  // The copied script, run in PyTorch, prints what the view shows under its steps.
+  async function checkPrintout() {
+    const { page } = env;
+    await page.evaluate(() => {
+      Object.defineProperty(navigator.clipboard, 'writeText', { value: async (text) => { window.copiedText = text; }, configurable: true });
+      window.copiedText = null;
+    });
+    const details = `${VIEW} details.train-printout`;
+    if (!(await page.locator(details).evaluate((node) => node.open))) await page.click(`${details} summary`);
+    await page.click(`${details} .copy-script`);
+    await page.waitForFunction(() => window.copiedText !== null);
+    const script = await page.evaluate(() => window.copiedText);
+    const printed = await page.$$eval(`${details} .printout-out`, (outs) => outs.map((out) => out.textContent));
+    const out = execFileSync(pythonPath, ['-'], { input: script, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
+    assert.equal(out, `${printed.join('\n')}\n`);
+    return { script, printed };
+  }
+
+  test('the printout, run in PyTorch, prints what the view shows', async () => {
+    await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' }, paddingIdx: '-1', batches: '1, 5, 5; 3, 3; 0, 1' });
+    await env.page.check(field('nesterov'));
+    await waitForStep(0);
+    await step(1);
+    await step(2);
+    await step(3);
+    const { script, printed } = await checkPrintout();
+    assert.match(script, /opt_e = torch\.optim\.SGD\(embedding\.parameters\(\), lr=0\.1, momentum=0\.9, nesterov=True\)/);
+    assert.match(script, /embedding = nn\.Embedding\(V, d, padding_idx=-1\)/);
+    // What PyTorch printed is what the view shows: the rows it lit, the verdict's torch.equal.
+    const lit = (await litRows()).map(([row]) => row);
+    assert.match(printed.at(-2), new RegExp(`step 3 changed rows \\[${lit.join(', ')}\\]$`));
+    assert.equal(printed.at(-1), (await verdictWord()) === 'bit-identical' ? 'True' : 'False');
+
+    await setTraining({ optimizer: 'sparse-adam', sparse: true });
+    await step(1);
+    await step(2);
+    const sparse = await checkPrintout();
+    assert.match(sparse.script, /# the Linear route cannot follow: .* SparseAdam does not support dense gradients/);
+    assert.match(sparse.printed.at(-1), /step 2 changed rows \[3\]$/);
+    await env.page.click(`${VIEW} details.train-printout summary`);
+  });
+
+  test('mid-training at 1280 and 375 px, light and dark: nothing overflows the page', async () => {
+    const { page } = env;
+    await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
+    await step(1);
+    await step(2);
+    await page.emulateMedia({ reducedMotion: 'reduce' });  // the rows' light, without its fading
+    for (const [width, height] of [[1280, 900], [375, 800]]) {
+      await page.setViewportSize({ width, height });
+      await page.locator(VIEW).scrollIntoViewIfNeeded();
+      assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
+      // V = 6, d = 3: W and the timeline fit without scrolling their boxes.
+      const boxes = await page.$$eval(`${VIEW} .table-box`, (all) => all.map((box) => box.scrollWidth - box.clientWidth));
+      assert.deepEqual(boxes, [0, 0], `the tables scroll sideways at ${width} px`);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await saveScreenshot(page.locator(VIEW), scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
+          { publish: scheme === 'light' });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('<embedding-demo view="train">', async () => {
+    const { page } = env;
+    await openHost(env, 'train-demo', '<embedding-demo id="demo" view="train" ids="1, 2, 3, 0" vocab="6" dim="3"></embedding-demo>');
+    const inDemo = (selector) => page.locator(`#demo >> ${selector}`);
+    await inDemo('.train-weights').waitFor();
+    await inDemo('[data-action="step"]').click();
+    await page.waitForFunction(() => document.querySelector('#demo').shadowRoot
+      .querySelector('[data-part="status"]').textContent.startsWith('Step 1 of 3'));
+    const lit = await page.evaluate(() => [...document.querySelector('#demo').shadowRoot
+      .querySelectorAll('.train-weights tr.changed')].map((row) => Number(row.dataset.vocab)));
+    assert.deepEqual(lit, [1, 2]);
+    assert.equal(await inDemo('.verdict-word').textContent(), 'bit-identical');
+    // The view's style sheet came along into the shadow root.
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#demo').shadowRoot
+      .querySelector('.train-bar')).display), 'flex');
+    await page.selectOption('#demo >> select[name="optimizer"]', 'adam');
+    await inDemo('input[name="sparse"]').check();
+    await page.waitForFunction(() => document.querySelector('#demo').shadowRoot
+      .querySelector('select[name="optimizer"]').getAttribute('aria-invalid') === 'true');
+  });
+});

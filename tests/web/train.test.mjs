@@ -1,0 +1,102 @@
+// The Train view's pure modules in Node: Python's float literals, torch.equal, the training in the
+// address and back, and the script's code around what the core prints (a stand-in lab whose
+// printing is visible). Every expected value is worked out by hand.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { initialState } from '../../web/model/state.mjs';
+import {
+  pythonFloat, pythonPair, torchEqual, trainFromParams, trainParams, TRAIN_INPUTS, trainRows,
+} from '../../web/model/train-inputs.mjs';
+import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
+import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+
+describe('train-inputs', () => {
+  test('floats as Python reads them, and nothing else', () => {
+    assert.equal(pythonFloat(' 0.1 '), 0.1);
+    assert.equal(pythonFloat('1e-08'), 1e-8);
+    assert.equal(pythonFloat('.5'), 0.5);
+    assert.equal(pythonFloat('3.'), 3);
+    assert.equal(pythonFloat('-2E3'), -2000);
+    assert.equal(pythonFloat('inf'), Infinity);
+    assert.equal(pythonFloat('-Infinity'), -Infinity);
+    assert.ok(Number.isNaN(pythonFloat('NaN')));
+    for (const text of ['', '0x10', '1e', '1,5', 'Infinityx', '--1', '1 2', '.']) assert.equal(pythonFloat(text), null, text);
+    assert.deepEqual(pythonPair('0.9, 0.999'), [0.9, 0.999]);
+    assert.deepEqual(pythonPair('(0.5,0.9)'), [0.5, 0.9]);
+    for (const text of ['0.9', '0.9, 0.99, 0.999', '0.9, x', '']) assert.equal(pythonPair(text), null, text);
+  });
+
+  test('every row of a small table; of a large one, the rows kept and a gap for each run between', () => {
+    assert.deepEqual(trainRows(6, 16, [9]), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(trainRows(4096, 16, [3, 1, 2, 1, 0]), [0, 1, 2, 3, null]);
+    assert.deepEqual(trainRows(100, 16, [99, 50, 7, -1, 100]), [null, 7, null, 50, null, 99]);
+    assert.deepEqual(trainRows(100, 16, []), [null]);
+  });
+
+  test('torch.equal: -0.0 equals +0.0, NaN equals nothing', () => {
+    const m = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
+    assert.equal(torchEqual(m([1, -0]), m([1, 0])), true);
+    assert.equal(torchEqual(m([1, NaN]), m([1, NaN])), false);
+    assert.equal(torchEqual(m([1, 2]), m([1, 2.5])), false);
+  });
+
+  test('only what differs from the defaults goes into the address, and reads back', () => {
+    assert.deepEqual(trainParams(TRAIN_INPUTS), []);
+    assert.equal(trainFromParams(new URLSearchParams('ids=1')), null);
+    const train = { batchesText: '0; 1, 1', optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
+                    sparse: true, paddingIdxText: '-1', steps: 2 };
+    const params = trainParams(train);
+    assert.deepEqual(params, [['batches', '0; 1, 1'], ['padding_idx', '-1'], ['opt', 'adam'], ['opt.lr', '0.05'],
+      ['opt.betas', '0.5, 0.9'], ['opt.amsgrad', 'True'], ['sparse', 'True'], ['steps', '2']]);
+    assert.deepEqual(trainFromParams(new URLSearchParams(params)), train);
+    // Steps that are not a count are left out, as the page's token is.
+    assert.equal(trainFromParams(new URLSearchParams('steps=-2&opt=sgd')).steps, 0);
+  });
+
+  test('the page\'s address carries the training, and drops it when back to the defaults', () => {
+    const state = { ...initialState(), train: { ...TRAIN_INPUTS, optimizer: 'sgd', hyper: { momentum: '0.9' }, steps: 1 } };
+    const href = urlFor('http://host/page?utm=x&steps=9', state);
+    const url = new URL(href);
+    assert.equal(url.searchParams.get('utm'), 'x');
+    assert.equal(url.searchParams.get('opt.momentum'), '0.9');
+    assert.equal(url.searchParams.get('steps'), '1');
+    assert.deepEqual(readUrlState(url.search).train, state.train);
+    const plain = new URL(urlFor(href, initialState()));
+    assert.deepEqual([...plain.searchParams.keys()], ['utm', 'ids', 'vocab', 'dim', 'seed', 'w', 'k']);
+    assert.equal(readUrlState('?view=train').view, 'train');
+  });
+});
+
+describe('train-script', () => {
+  // A stand-in for the module: its printing shows what it was handed.
+  const lab = {
+    formatTensor: (m, style) => `${style ? 'P' : 'T'}(${Array.from(m.data).join(',')})`,
+    optimizerCode: (o, params) => `torch.optim.X(${params}, ${o.name})`,
+  };
+  const matrix = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
+  const setup = { seed: 7, vocab: 4, dim: 2, paddingIdx: 1, sparse: true, optimizer: { name: 'sgd' },
+                  weight: matrix([1, 2]), linearRefusal: null };
+  const steps = [{ step: 1, batch: Float64Array.from([3, 3]), upstream: matrix([5]), embeddingWeight: matrix([6]),
+                   changed: { rows: Float64Array.from([3]), causes: Uint8Array.from([0]) }, torchEqual: true }];
+
+  test('the set-up, then each step\'s code with what it prints', () => {
+    const script = trainScript(lab, setup, steps);
+    const code = script[0].code;
+    assert.deepEqual(code.slice(4, 12), ['V, d = 4, 2', 'linear = nn.Linear(V, d, bias=False)', 'torch.manual_seed(7)',
+      'embedding = nn.Embedding(V, d, padding_idx=1, sparse=True)', 'with torch.no_grad():',
+      '    linear.weight.copy_(embedding.weight.T)', 'opt_e = torch.optim.X(embedding.parameters(), sgd)',
+      'opt_l = torch.optim.X(linear.parameters(), sgd)']);
+    assert.deepEqual(script.slice(1).map((s) => s.printed), ['P(1,2)', 'T(5)', 'P(6)\nstep 1 changed rows [3]', 'True']);
+    assert.deepEqual(script[2].code, ['idx = torch.tensor([3, 3])', 'G = torch.randn(2, d)', 'print(G)']);
+    assert.equal(changedLine(2, [0, 5]), 'step 2 changed rows [0, 5]');
+    assert.ok(scriptText(script).endsWith('print(torch.equal(embedding.weight, linear.weight.T))\n'));
+  });
+
+  test('where the Linear route cannot follow, the script says why and steps the embedding only', () => {
+    const script = trainScript(lab, { ...setup, linearRefusal: 'SparseAdam does not support dense gradients' }, steps);
+    assert.equal(script[0].code[11], '# the Linear route cannot follow: torch.optim.X(linear.parameters(), sgd) ' +
+      'refuses its dense gradient: SparseAdam does not support dense gradients');
+    assert.equal(script.length, 4);
+    assert.doesNotMatch(scriptText(script), /opt_l\./);
+  });
+});

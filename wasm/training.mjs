@@ -1,0 +1,111 @@
+// Training: nn.Embedding and nn.Linear on one-hot rows stepped side by side by one torch.optim
+// optimizer each, bit for bit as PyTorch 1.13 steps them (training_bindings.cpp; README.md
+// "Training"; types in embedlab.d.ts). A training holds both routes and the generator of their
+// upstream gradients in WASM memory: seededTraining draws the table and each step's G as
+//   torch.manual_seed(seed); embedding = nn.Embedding(V, d, padding_idx=p)
+//   G = torch.randn(len(batch), d)    # per step, from the same generator
+// and tableTraining starts from a given W, G drawn after torch.manual_seed(gradSeed).
+//
+// trainingApi(core, checks) gives the functions embedlab.mjs's API spreads in, and the constants
+// optimizers and rowCauses; checks are its argument checkers.
+
+// A training nobody deleted frees its WASM memory when it is collected.
+const abandoned = new FinalizationRegistry((handle) => handle.delete());
+
+export function trainingApi(core, checks) {
+  const { EmbedlabError, unwrap, describe, number, numbers, matrix, string, boolean, options } = checks;
+
+  // Each optimizer with its hyperparameters and PyTorch's defaults (the core's lists).
+  const optimizers = Object.freeze(core.optimizers().map((o) => Object.freeze({
+    ...o, arguments: Object.freeze(o.arguments.map((a) => Object.freeze(a))),
+  })));
+  const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
+  // How each hyperparameter is written: 'number', 'flag' or 'pair' (betas).
+  const forms = new Map(optimizers.flatMap((o) => o.arguments.map((a) => [a.name, a.form])));
+
+  // A hyperparameter of the wrong type is an error of that hyperparameter (the core's name).
+  function wrongType(where, key, expected, value) {
+    throw new EmbedlabError(`${where}: optimizer.${key} must be ${expected}, got ${describe(value)}`, key);
+  }
+
+  // { name, ...hyperparameters as torch.optim names them }: the hyperparameters left out or null
+  // are PyTorch's defaults. Which ones the optimizer takes, and their values, the core checks.
+  function optimizer(where, value) {
+    const { name, ...given } = options(where, value);
+    const out = { name: string(where, 'optimizer.name', name) };
+    for (const [key, v] of Object.entries(given)) {
+      if (v === null || v === undefined) continue;
+      const form = forms.get(key);
+      if (form === 'number' && typeof v !== 'number') wrongType(where, key, 'a number', v);
+      if (form === 'flag' && typeof v !== 'boolean') wrongType(where, key, 'true or false', v);
+      if (form === 'pair' && !((Array.isArray(v) || ArrayBuffer.isView(v)) && v.length === 2 &&
+                               Array.from(v).every((x) => typeof x === 'number'))) {
+        wrongType(where, key, 'two numbers [beta1, beta2]', v);
+      }
+      out[key] = v;
+    }
+    return out;
+  }
+
+  // { optimizer, sparse, paddingIdx } with every key present, as the bindings read them.
+  function trainingOptions(where, value) {
+    const { optimizer: o, sparse = false, paddingIdx = null } = options(where, value);
+    return {
+      optimizer: optimizer(where, o),
+      sparse: boolean(where, 'sparse', sparse),
+      paddingIdx: paddingIdx === null ? null : number(where, 'paddingIdx', paddingIdx),
+    };
+  }
+
+  function training(handle) {
+    const { steps: taken, ...info } = handle.info();
+    let steps = taken;
+    let open = true;
+    const call = (method, ...args) => {
+      if (!open) throw new EmbedlabError(`training: ${method}() after delete(): start a new training`, null);
+      return unwrap(handle[method](...args));
+    };
+    const self = Object.freeze({
+      ...info,
+      get steps() {
+        return steps;
+      },
+      step: (batch) => {
+        const result = call('step', numbers('step', 'ids', batch));
+        steps = result.step;
+        return result;
+      },
+      rowState: (row) => call('rowState', number('rowState', 'row', row)),
+      delete() {
+        if (!open) return;
+        open = false;
+        abandoned.unregister(self);
+        handle.delete();
+      },
+    });
+    abandoned.register(self, handle, self);
+    return self;
+  }
+
+  return {
+    optimizers,
+    rowCauses,
+    optimizerCode: (o, params = 'params') => unwrap(core.optimizerCode(
+        optimizer('optimizerCode', o), string('optimizerCode', 'params', params))),
+    parseBatches: (text) => unwrap(core.parseBatches(string('parseBatches', 'text', text))),
+    checkTraining: (vocab, dim, opts) => {
+      unwrap(core.checkTraining(number('checkTraining', 'vocab', vocab),
+          number('checkTraining', 'dim', dim), trainingOptions('checkTraining', opts)));
+    },
+    seededTraining: (seed, vocab, dim, opts) => training(unwrap(core.seededTraining(
+        number('seededTraining', 'seed', seed), number('seededTraining', 'vocab', vocab),
+        number('seededTraining', 'dim', dim), trainingOptions('seededTraining', opts)))),
+    tableTraining: (W, opts) => {
+      const { gradSeed = null, ...rest } = options('tableTraining', opts);
+      return training(unwrap(core.tableTraining(matrix('tableTraining', 'W', W), {
+        ...trainingOptions('tableTraining', rest),
+        gradSeed: gradSeed === null ? null : number('tableTraining', 'gradSeed', gradSeed),
+      })));
+    },
+  };
+}

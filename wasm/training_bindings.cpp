@@ -1,0 +1,294 @@
+// Embind bindings of training (embedlab/training_run.hpp), wrapped by training.mjs (see
+// README.md "Training"):
+//   optimizers(), rowCauses()       what the core knows: each optimizer's hyperparameters and
+//                                   PyTorch's defaults; why a row changes
+//   optimizerCode(optimizer, params), parseBatches(text), checkTraining(vocab, dim, options)
+//   seededTraining(seed, vocab, dim, options), tableTraining(W, options) -> a TrainingHandle
+// A TrainingHandle holds both routes and the generator their upstream gradients come from, in
+// WASM memory; each step() draws G, steps both routes and returns copies of what changed.
+// The wrapper has checked the types of every argument; errors come back as values
+// (js_values.hpp).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "embedlab/compare.hpp"
+#include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/optimizer.hpp"
+#include "embedlab/training.hpp"
+#include "embedlab/training_run.hpp"
+#include "embedlab/verdict.hpp"
+#include "js_values.hpp"
+
+namespace embedlab {
+namespace {
+
+using emscripten::val;
+using namespace js;
+
+// The hyperparameter a key of the optimizer object names: its Argument, as the core names it.
+Argument hyperparameter(const std::string& key, OptimizerKind kind) {
+  for (const Argument a : optimizer_arguments(kind))
+    if (argument_name(a) == key) return a;
+  for (const Argument a : all_arguments()) {
+    if (argument_name(a) != key) continue;
+    try {
+      option_form(a);
+    } catch (const InputError&) {
+      break;  // an argument, but no hyperparameter
+    }
+    return a;  // a hyperparameter of another optimizer: set_optimizer_option says so
+  }
+  throw InputError(Argument::optimizer, "optimizer." + key + ": torch.optim." +
+                                            std::string(optimizer_class(kind)) +
+                                            " has no hyperparameter '" + key + "'");
+}
+
+// { name, lr, betas: [b1, b2], nesterov: true, ... }: PyTorch's defaults for the named
+// optimizer, with each hyperparameter the object holds on top (their types checked).
+OptimizerOptions optimizer_from_js(const val& optimizer) {
+  OptimizerOptions options = optimizer_defaults(parse_optimizer(optimizer["name"].as<std::string>()));
+  const auto keys = emscripten::vecFromJSArray<std::string>(
+      val::global("Object").call<val>("keys", optimizer));
+  for (const std::string& key : keys) {
+    if (key == "name") continue;
+    const Argument a = hyperparameter(key, options.kind);
+    const val value = optimizer[key];
+    switch (option_form(a)) {
+      case OptionForm::number: set_optimizer_option(options, a, value.as<double>()); break;
+      case OptionForm::flag: set_optimizer_option(options, a, value.as<bool>() ? 1.0 : 0.0); break;
+      case OptionForm::pair:
+        set_optimizer_betas(options, value[0].as<double>(), value[1].as<double>());
+        break;
+    }
+  }
+  return options;
+}
+
+// { optimizer, sparse, paddingIdx }, complete from the wrapper.
+TrainingOptions training_options_from_js(const val& options) {
+  TrainingOptions out;
+  out.optimizer = optimizer_from_js(options["optimizer"]);
+  out.sparse = options["sparse"].as<bool>();
+  out.padding_idx = padding_idx_from_js(options);
+  return out;
+}
+
+// [{ name, className, arguments: [{ name, form, default, text }] }]: default is a number, a
+// boolean, or [beta1, beta2]; text is how Python writes it ("0.001", "1e-08", "0.9, 0.999").
+val optimizers_js() {
+  val out = val::array();
+  for (const OptimizerKind kind : all_optimizers()) {
+    const OptimizerOptions defaults = optimizer_defaults(kind);
+    val arguments = val::array();
+    for (const Argument a : optimizer_arguments(kind)) {
+      val argument = val::object();
+      argument.set("name", std::string(argument_name(a)));
+      switch (option_form(a)) {
+        case OptionForm::number:
+          argument.set("form", std::string("number"));
+          argument.set("default", optimizer_option(defaults, a));
+          argument.set("text", python_float_text(optimizer_option(defaults, a)));
+          break;
+        case OptionForm::flag:
+          argument.set("form", std::string("flag"));
+          argument.set("default", optimizer_option(defaults, a) != 0.0);
+          argument.set("text", std::string(optimizer_option(defaults, a) != 0.0 ? "True" : "False"));
+          break;
+        case OptionForm::pair: {
+          val pair = val::array();
+          pair.call<void>("push", defaults.beta1);
+          pair.call<void>("push", defaults.beta2);
+          argument.set("form", std::string("pair"));
+          argument.set("default", pair);
+          argument.set("text", python_float_text(defaults.beta1) + ", " + python_float_text(defaults.beta2));
+          break;
+        }
+      }
+      arguments.call<void>("push", argument);
+    }
+    val entry = val::object();
+    entry.set("name", std::string(optimizer_name(kind)));
+    entry.set("className", std::string(optimizer_class(kind)));
+    entry.set("arguments", arguments);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// [{ name, text }] in the core's order: a step's changed.causes index into it.
+val row_causes_js() {
+  val out = val::array();
+  for (const RowCause cause : all_row_causes()) {
+    val entry = val::object();
+    entry.set("name", std::string(row_cause_name(cause)));
+    entry.set("text", std::string(row_cause_text(cause)));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+val optimizer_code_js(const val& optimizer, const std::string& params) {
+  return guarded([&] {
+    const OptimizerOptions options = optimizer_from_js(optimizer);
+    check_optimizer_options(options);
+    return val(optimizer_code(options, params));
+  });
+}
+
+// An Array of Float64Arrays, one per batch.
+val parse_batches_js(const std::string& text) {
+  return guarded([&] {
+    const std::vector<Ids> batches = parse_batches(text);
+    val out = val::array();
+    for (std::size_t b = 0; b < batches.size(); ++b)
+      out.call<void>("push", exact_ids_to_js(batches[b], "batch " + std::to_string(b + 1) + ": "));
+    return out;
+  });
+}
+
+val check_training_js(double vocab, double dim, const val& options) {
+  return guarded([&] {
+    check_training(to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                   to_index(dim, Argument::dim, "the embedding dimension d"),
+                   training_options_from_js(options));
+    return val::undefined();
+  });
+}
+
+// compare()'s counts of the two weights with the step's grade beside them, as compare() returns.
+val step_verdict_js(const SideBySideTraining& training, const Verdict& verdict) {
+  val out = comparison_to_js(compare(training.embedding_weight(), training.linear_weight()));
+  out.set("grade", verdict_to_js(verdict));
+  return out;
+}
+
+// Index of each cause in all_row_causes().
+val causes_to_js(const std::vector<ChangedRow>& changed) {
+  const auto& all = all_row_causes();
+  std::vector<std::uint8_t> causes;
+  for (const ChangedRow& c : changed)
+    causes.push_back(static_cast<std::uint8_t>(std::find(all.begin(), all.end(), c.cause) - all.begin()));
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(causes.size(), causes.data()));
+}
+
+class TrainingHandle {
+ public:
+  explicit TrainingHandle(TrainingRun run) : run_(std::move(run)) {}
+
+  // { vocab, dim, weight: embedding.weight now, paddingRow (or null), linearRefusal (or null),
+  //   steps }
+  val info() const {
+    const SideBySideTraining& t = run_.training();
+    val out = val::object();
+    out.set("vocab", static_cast<double>(t.embedding_weight().rows()));
+    out.set("dim", static_cast<double>(t.embedding_weight().cols()));
+    out.set("weight", matrix_to_js(t.embedding_weight()));
+    out.set("paddingRow", t.padding_row() < 0 ? val::null() : val(static_cast<double>(t.padding_row())));
+    out.set("linearRefusal", t.linear_refusal().empty() ? val::null() : val(t.linear_refusal()));
+    out.set("steps", static_cast<double>(t.embedding_optimizer().state().step));
+    return out;
+  }
+
+  // { step, batch, upstream, embeddingWeight, linearWeight (or null), changed: { rows, causes },
+  //   linearChanged (or null), verdict (or null) }
+  val step(const val& batch) {
+    return guarded([&] {
+      const Ids ids = ids_from_js(batch);
+      const DrawnStep drawn = run_.step(ids);
+      const SideBySideTraining& t = run_.training();
+      const bool linear = drawn.step.verdict.has_value();
+      Ids rows;
+      for (const ChangedRow& c : drawn.step.changed) rows.push_back(c.row);
+      val changed = val::object();
+      changed.set("rows", int64s_to_js(rows));
+      changed.set("causes", causes_to_js(drawn.step.changed));
+      val out = val::object();
+      out.set("step", static_cast<double>(drawn.step.step));
+      out.set("batch", int64s_to_js(ids));
+      out.set("upstream", matrix_to_js(drawn.upstream));
+      out.set("embeddingWeight", matrix_to_js(t.embedding_weight()));
+      out.set("linearWeight", linear ? matrix_to_js(t.linear_weight()) : val::null());
+      out.set("changed", changed);
+      out.set("linearChanged", linear ? int64s_to_js(drawn.step.linear_changed) : val::null());
+      out.set("verdict", linear ? step_verdict_js(t, *drawn.step.verdict) : val::null());
+      return out;
+    });
+  }
+
+  // { step, state: [{ name, values }] }: optimizer.state[embedding.weight] for one row of W.
+  val row_state(double row) const {
+    return guarded([&] {
+      const Optimizer& optimizer = run_.training().embedding_optimizer();
+      const Index vocab = run_.training().embedding_weight().rows();
+      const Index r = to_index(row, Argument::ids, "row");
+      if (r < 0 || r >= vocab)
+        throw InputError(Argument::ids, "row " + std::to_string(r) +
+                                            " is not a row of W, whose rows are 0 to " +
+                                            std::to_string(vocab - 1));
+      val state = val::array();
+      for (const RowState& s : embedlab::row_state(optimizer.state(), r)) {
+        val entry = val::object();
+        entry.set("name", std::string(s.name));
+        entry.set("values", matrix_to_js(s.values));
+        state.call<void>("push", entry);
+      }
+      val out = val::object();
+      out.set("step", static_cast<double>(optimizer.state().step));
+      out.set("state", state);
+      return out;
+    });
+  }
+
+ private:
+  TrainingRun run_;
+};
+
+val seeded_training_js(double seed, double vocab, double dim, const val& options) {
+  return guarded([&] {
+    return val(TrainingHandle(TrainingRun::seeded(
+        to_index(seed, Argument::seed, "the seed"),
+        to_index(vocab, Argument::vocab, "the vocabulary size V"),
+        to_index(dim, Argument::dim, "the embedding dimension d"), training_options_from_js(options))));
+  });
+}
+
+// options.gradSeed: torch.manual_seed before the first G, or null for the notebooks' seed.
+val table_training_js(const val& weight, const val& options) {
+  return guarded([&] {
+    const TrainingOptions training = training_options_from_js(options);
+    const val seed = options["gradSeed"];
+    const std::int64_t grad_seed =
+        seed.isNull() ? kNotebookSeed : to_index(seed.as<double>(), Argument::grad, "gradSeed");
+    // Every size training holds, before W is copied in.
+    check_training(to_index(weight["rows"].as<double>(), Argument::weights, "W.rows"),
+                   to_index(weight["cols"].as<double>(), Argument::weights, "W.cols"), training);
+    return val(TrainingHandle(TrainingRun::from_table(
+        matrix_from_js(weight, Argument::weights, "W"), training, grad_seed)));
+  });
+}
+
+}  // namespace
+}  // namespace embedlab
+
+EMSCRIPTEN_BINDINGS(embedlab_training) {
+  using namespace embedlab;
+  emscripten::class_<TrainingHandle>("TrainingHandle")
+      .function("info", &TrainingHandle::info)
+      .function("step", &TrainingHandle::step)
+      .function("rowState", &TrainingHandle::row_state);
+  emscripten::function("optimizers", &optimizers_js);
+  emscripten::function("rowCauses", &row_causes_js);
+  emscripten::function("optimizerCode", &optimizer_code_js);
+  emscripten::function("parseBatches", &parse_batches_js);
+  emscripten::function("checkTraining", &check_training_js);
+  emscripten::function("seededTraining", &seeded_training_js);
+  emscripten::function("tableTraining", &table_training_js);
+}
