@@ -20,7 +20,7 @@ export function createTextInput(lab, store, elements) {
   const channel = createTokenizeChannel();
   let typed = null;     // { vocabText, dimText } as they were before Text mode
   let shapeOf = null;   // the tokenizer V and d were last set for
-  let tokens = null;    // { name, n }: the tokenizer and count of the tokens shown, null while none
+  let shown = null;     // { name, n }: the tokenizer and count of the tokens shown, null while none
   const chips = createTokenChips(elements.chips, (k) => {
     if (k < (store.get().result?.ids.length ?? 0)) store.set({ step: k });
   });
@@ -41,10 +41,10 @@ export function createTextInput(lab, store, elements) {
   function describe() {
     const { source, file } = store.get().inputs;
     const rows = source === 'file' && file?.rows ? file.rows : null;
-    if (tokens) {
-      const spec = TOKENIZERS[tokens.name];
+    if (shown) {
+      const spec = TOKENIZERS[shown.name];
       const fit = rows ? fitSentence(spec, rows) : `${spec.label} has ${count(spec.vocabSize)} in its vocabulary.`;
-      status.textContent = `${plural(tokens.n, 'token', 'tokens')}; ${fit} Point at a token to follow it below.`;
+      status.textContent = `${plural(shown.n, 'token', 'tokens')}; ${fit} Point at a token to follow it below.`;
     }
     const offered = rows ? tokenizerFor(TOKENIZERS, tokenizer.value, rows) : null;
     offer.hidden = offered === null;
@@ -56,7 +56,7 @@ export function createTextInput(lab, store, elements) {
   async function tokenizeText() {
     const name = tokenizer.value;
     const value = text.value;
-    tokens = null;
+    shown = null;
     describe();
     store.set({ text: { text: value, tokenizer: name } });
     const answer = await channel.tokenize(name, value, lab.limits.maxIds,
@@ -69,7 +69,7 @@ export function createTextInput(lab, store, elements) {
       return;
     }
     showError('');
-    tokens = { name, n: answer.ids.length };
+    shown = { name, n: answer.ids.length };
     describe();
     chips.render(answer.ids, answer.labels, store.get().step);
     const { inputs } = store.get();
