@@ -5,6 +5,7 @@
 //   r50k_base.tiktoken, Hugging Face's tokenizer.json), read here without any tokenizer code;
 // - fixed texts (accents, CJK, emoji, code, 100,000 characters) give the ids that the npm
 //   packages give through their own entry points, so packing and bundling changed nothing;
+// - the vocabulary sizes are each model's, and the catalog's (catalog.mjs) are the tokenizers' own;
 // - chips show spaces, newlines and lone bytes as the learner is told (hand-written labels);
 // - empty text, lone surrogates and too many tokens are errors that say so.
 import assert from 'node:assert/strict';
@@ -104,6 +105,12 @@ describe('the Text mode\'s tokenizers, with the vocabularies the site ships', ()
     // 151,643 + 26 and Gemma 3's 262,144 + <image_soft_token>; GPT-2 has 50,256 + <|endoftext|>.
     assert.deepEqual(Object.fromEntries(NAMES.map((name) => [name, tokenizers[name].vocabSize])),
       { gpt2: 50257, llama3: 128256, qwen3: 151669, gemma3: 262145 });
+  });
+
+  test('the catalog\'s vocabulary sizes are the tokenizers\' own', async () => {
+    const { TOKENIZERS } = await source('catalog.mjs');
+    assert.deepEqual(Object.keys(TOKENIZERS), NAMES);
+    for (const name of NAMES) assert.equal(TOKENIZERS[name].vocabSize, tokenizers[name].vocabSize, name);
   });
 
   test('chip labels show spaces, newlines, tabs and lone bytes', () => {

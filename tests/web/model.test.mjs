@@ -8,7 +8,9 @@ import { bytesText, count, duration, percent, plural } from '../../web/model/for
 import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
 import { createStore, initialState } from '../../web/model/state.mjs';
+import { fitSentence, idPastTable, tokenizerFor } from '../../web/model/tokenizer-fit.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+import { TOKENIZERS } from '../../web/tokenizers/catalog.mjs';
 
 const NBSP = '\u00a0';
 
@@ -153,5 +155,52 @@ describe('row-window', () => {
     assert.deepEqual([t.rows, t.cols, t.at(1, 7), t.held(0, 8), t.pixels.at(0, 1)], [2, 10, 71, false, 91]);
     const whole = rowWindow({ rows: 2, cols: 2, whole: { rows: 2, cols: 2, data: Float32Array.from([1, 2, 3, 4]) } });
     assert.deepEqual([whole.at(1, 0), Array.from(whole.row(0)), whole.held, whole.data.length], [3, [1, 2], undefined, 4]);
+  });
+});
+
+describe('tokenizer-fit', () => {
+  // The tokenizers' vocabularies and their models' table rows, as the checkpoints ship them.
+  const GPT2 = { label: 'GPT-2', vocabSize: 50257, tableRows: [50257] };
+  const QWEN3 = { label: 'Qwen 3', vocabSize: 151669, tableRows: [151936] };
+  const GEMMA3 = { label: 'Gemma 3', vocabSize: 262145, tableRows: [262144, 262208] };
+
+  test('as many entries as rows, fewer (padding, the model\'s own or not) and more', () => {
+    assert.equal(fitSentence(GPT2, 50257),
+      'GPT-2\'s tokenizer has 50,257 entries, as many as the table\'s 50,257 rows: every id has its row.');
+    assert.equal(fitSentence(QWEN3, 151936), 'Qwen 3\'s tokenizer has 151,669 entries for the table\'s 151,936 ' +
+      'rows: the last 267 rows are padding no token uses, as in Qwen 3\'s own checkpoints; every id has its row.');
+    assert.equal(fitSentence(GEMMA3, 262208), 'Gemma 3\'s tokenizer has 262,145 entries for the table\'s 262,208 ' +
+      'rows: the last 63 rows are padding no token uses, as in Gemma 3\'s own checkpoints; every id has its row.');
+    assert.equal(fitSentence(GPT2, 50258), 'GPT-2\'s tokenizer has 50,257 entries for the table\'s 50,258 rows: ' +
+      'its ids stop at 50,256, so the last row goes unused; every id has its row.');
+    assert.equal(fitSentence(GPT2, 128256), 'GPT-2\'s tokenizer has 50,257 entries for the table\'s 128,256 rows: ' +
+      'its ids stop at 50,256, so the last 77,999 rows go unused; every id has its row.');
+    assert.equal(fitSentence({ ...QWEN3, tableRows: [151670] }, 151670), 'Qwen 3\'s tokenizer has 151,669 ' +
+      'entries for the table\'s 151,670 rows: the last row is padding no token uses, as in Qwen 3\'s own ' +
+      'checkpoints; every id has its row.');
+    assert.equal(fitSentence(GEMMA3, 262144), 'Gemma 3\'s tokenizer has 262,145 entries, one more than the ' +
+      'table\'s 262,144 rows: the token with id 262,144 has no row here.');
+    assert.equal(fitSentence(QWEN3, 128256), 'Qwen 3\'s tokenizer has 151,669 entries, 23,413 more than the ' +
+      'table\'s 128,256 rows: a token with id 128,256 or above has no row here.');
+  });
+
+  test('an id past the table names the tokenizer, the token, the rows and why', () => {
+    assert.equal(idPastTable(GEMMA3, 262144, 6, 262144), 'Gemma 3\'s tokenizer gave id 262,144 (token 7 of the ' +
+      'text), and the table has 262,144 rows (ids 0 to 262,143): Gemma 3\'s tokenizer has 262,145 entries, one ' +
+      'more than this table\'s rows.');
+    assert.equal(idPastTable(GPT2, 50256, 0, 1000), 'GPT-2\'s tokenizer gave id 50,256 (token 1 of the text), ' +
+      'and the table has 1,000 rows (ids 0 to 999): GPT-2\'s tokenizer has 50,257 entries, 49,257 more than ' +
+      'this table\'s rows.');
+  });
+
+  test('the tokenizer made for a table of V rows is offered, unless it is the one picked', () => {
+    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 151936), 'qwen3');
+    assert.equal(tokenizerFor(TOKENIZERS, 'qwen3', 151936), null);
+    assert.equal(tokenizerFor(TOKENIZERS, 'gemma3', 128256), 'llama3');
+    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 262144), 'gemma3');
+    assert.equal(tokenizerFor(TOKENIZERS, 'llama3', 262208), 'gemma3');
+    assert.equal(tokenizerFor(TOKENIZERS, 'qwen3', 50257), 'gpt2');
+    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 151669), null);  // Qwen 3's vocabulary, not its tables
+    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 4), null);
   });
 });

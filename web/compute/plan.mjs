@@ -4,6 +4,7 @@
 // failure becomes a FieldError naming the argument it is about, with the core's message verbatim.
 import { oneHotCells } from '../model/cells.mjs';
 import { HEATMAP_PIXELS, heldWhole, rowWindow, windowRows } from '../model/row-window.mjs';
+import { idPastTable } from '../model/tokenizer-fit.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 
 export class FieldError extends Error {
@@ -41,9 +42,18 @@ export function wholeNumber(text, what, field) {
   return value;
 }
 
+// Ids a tokenizer gave, against the table's rows: an id past them is the tokenizer's doing, and
+// the error says so (tokenizer-fit.mjs). Typed ids get the core's own error (lab.checkIds).
+function checkTokenIds(ids, rows, tokenizer) {
+  if (!tokenizer) return;
+  const k = ids.findIndex((id) => id >= rows);
+  if (k >= 0) throw new FieldError('ids', idPastTable(tokenizer, ids[k], k, rows));
+}
+
 // input: { idsText (or ids, already parsed), vocabText, dimText, source (table-source.mjs), seedText,
 //          file: null | { key, name, format: 'npy' | 'safetensors', tensor, file (a File or Blob),
-//                         rows, cols, dtype, conversion } | { name, error } }
+//                         rows, cols, dtype, conversion } | { name, error },
+//          tokenizer: absent, or { label, vocabSize } of the tokenizer that gave the ids }
 // Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
 // says how W is made: { source: 'seed', seed } | { source: 'tf' } |
 // { source: 'file', format, name, tensor, file, dtype, conversion }.
@@ -55,6 +65,7 @@ export function plan(lab, input) {
       throw new FieldError('weights', 'choose or drop a .npy or .safetensors file holding W (V × d)');
     }
     if (file.error) throw new FieldError('weights', file.error);
+    checkTokenIds(ids, file.rows, input.tokenizer);
     attempt(() => lab.checkIds(ids, file.rows));
     attempt(() => lab.checkSizes(ids.length, file.rows, file.cols, false, false));
     const { key, rows, cols, error, ...table } = file;
@@ -66,6 +77,7 @@ export function plan(lab, input) {
   const dim = wholeNumber(input.dimText, 'the embedding dimension d', 'dim');
   // Every size limit now, before anything announces work that would only fail.
   attempt(() => lab.checkSizes(ids.length, vocab, dim, vocabFromIds));
+  checkTokenIds(ids, vocab, input.tokenizer);
   attempt(() => lab.checkIds(ids, vocab));
   if (input.source === 'tf') {
     return { ids, vocab, dim, tableKey: `tf:${vocab}:${dim}`, table: { source: 'tf' } };

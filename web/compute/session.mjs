@@ -23,12 +23,14 @@ function progressSentence({ bytesRead, bytes, multiplyAdds, totalMultiplyAdds })
     `${count(multiplyAdds)} of ${count(totalMultiplyAdds)} multiply-adds, ${WHERE}.`;
 }
 
-// What plan() takes for a state: the typed ids, or in Text mode its tokens' ids, once they are
-// the tokens of the text shown; null while a text waits for its tokens.
+// What plan() takes for a state: the typed ids, or in Text mode its tokens' ids (and which
+// tokenizer gave them), once they are the tokens of the text shown; null while a text waits for
+// its tokens.
 function planInput({ inputs, text, tokens }) {
   if (!text) return inputs;
   if (tokens?.text !== text.text || tokens?.tokenizer !== text.tokenizer) return null;
-  return { ...inputs, ids: Float64Array.from(tokens.ids) };
+  return { ...inputs, ids: Float64Array.from(tokens.ids),
+           tokenizer: { label: tokens.tokenizerLabel, vocabSize: tokens.vocabSize } };
 }
 
 // What a result is computed from: the parts of the state that plan() reads.

@@ -13,6 +13,7 @@ import { readTableFromUrl } from '../compute/table-from-url.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
 import { inputsText } from '../model/describe.mjs';
 import { createStore, initialState } from '../model/state.mjs';
+import { TOKENIZERS } from '../tokenizers/catalog.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { VIEWS } from '../views/registry.mjs';
@@ -207,7 +208,8 @@ export class EmbeddingDemoElement extends HTMLElement {
       this.#showTitle(title, null);
       this.#parts.tokens.classList.toggle('stale', Boolean(answer.error));
       if (answer.error) throw new AttributeError('text', answer.error);
-      tokens = { text, tokenizer, ids: answer.ids, labels: answer.labels, vocabSize: answer.vocabSize };
+      tokens = { text, tokenizer, tokenizerLabel: TOKENIZERS[tokenizer].label, ids: answer.ids,
+                 labels: answer.labels, vocabSize: answer.vocabSize };
       this.#chips.render(answer.ids, answer.labels, attrs.step);
     }
     return { text: { text, tokenizer }, tokens };

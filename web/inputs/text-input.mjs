@@ -4,19 +4,23 @@
 // with typed ids. V becomes the tokenizer's vocabulary size and d = TEXT_DIM when a tokenizer's
 // first tokens arrive; leaving the mode gives back the ids (which the store kept), V and d typed
 // before. A text the tokenizer cannot take is said under the text, and the chips and ids of the
-// last good text stay.
+// last good text stay. With a file's table, the status says how the tokenizer's ids meet its
+// rows (model/tokenizer-fit.mjs), and a button offers the tokenizer made for that table when
+// another is picked.
 import { count, plural } from '../model/format-number.mjs';
+import { fitSentence, tokenizerFor } from '../model/tokenizer-fit.mjs';
 import { createTokenChips } from './token-chips.mjs';
 import { TEXT_DIM, TOKENIZERS } from '../tokenizers/catalog.mjs';
 import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
 
 // elements: { modes (the radio group), panel (what Text mode shows), text, tokenizer (a select),
-// status, error, chips, idsHint }.
+// status, offer (a button), error, chips, idsHint }.
 export function createTextInput(lab, store, elements) {
-  const { modes, panel, text, tokenizer, status, error, idsHint } = elements;
+  const { modes, panel, text, tokenizer, status, offer, error, idsHint } = elements;
   const channel = createTokenizeChannel();
   let typed = null;     // { vocabText, dimText } as they were before Text mode
   let shapeOf = null;   // the tokenizer V and d were last set for
+  let shown = null;     // { name, n }: the tokenizer and count of the tokens shown, null while none
   const chips = createTokenChips(elements.chips, (k) => {
     if (k < (store.get().result?.ids.length ?? 0)) store.set({ step: k });
   });
@@ -32,9 +36,28 @@ export function createTextInput(lab, store, elements) {
     elements.chips.classList.toggle('stale', message !== '');
   }
 
+  // The status of the tokens shown, against W's rows when W is a file's table (whose shape the
+  // tokens leave alone); the offer of the tokenizer made for that table, when another is picked.
+  function describe() {
+    const { source, file } = store.get().inputs;
+    const rows = source === 'file' && file?.rows ? file.rows : null;
+    if (shown) {
+      const spec = TOKENIZERS[shown.name];
+      const fit = rows ? fitSentence(spec, rows) : `${spec.label} has ${count(spec.vocabSize)} in its vocabulary.`;
+      status.textContent = `${plural(shown.n, 'token', 'tokens')}; ${fit} Point at a token to follow it below.`;
+    }
+    const offered = rows ? tokenizerFor(TOKENIZERS, tokenizer.value, rows) : null;
+    offer.hidden = offered === null;
+    if (!offered) return;
+    offer.value = offered;
+    offer.textContent = `Use ${TOKENIZERS[offered].label}'s tokenizer, made for this table`;
+  }
+
   async function tokenizeText() {
     const name = tokenizer.value;
     const value = text.value;
+    shown = null;
+    describe();
     store.set({ text: { text: value, tokenizer: name } });
     const answer = await channel.tokenize(name, value, lab.limits.maxIds,
       (progress) => { status.textContent = progressMessage(progress); });
@@ -42,17 +65,19 @@ export function createTextInput(lab, store, elements) {
     if (answer.error) {
       status.textContent = '';
       showError(answer.error);
+      describe();
       return;
     }
     showError('');
-    status.textContent = `${plural(answer.ids.length, 'token', 'tokens')}; ${TOKENIZERS[name].label} ` +
-      `has ${count(answer.vocabSize)} in its vocabulary. Point at a token to follow it below.`;
+    shown = { name, n: answer.ids.length };
+    describe();
     chips.render(answer.ids, answer.labels, store.get().step);
     const { inputs } = store.get();
     const shape = shapeOf !== name && inputs.source !== 'file';  // a file's table keeps its shape
     if (shape) shapeOf = name;
     store.set({
-      tokens: { text: value, tokenizer: name, ids: answer.ids, labels: answer.labels, vocabSize: answer.vocabSize },
+      tokens: { text: value, tokenizer: name, tokenizerLabel: TOKENIZERS[name].label, ids: answer.ids,
+                labels: answer.labels, vocabSize: answer.vocabSize },
       ...(shape ? { inputs: { ...inputs, vocabText: String(answer.vocabSize), dimText: String(TEXT_DIM) } } : {}),
     });
   }
@@ -77,8 +102,14 @@ export function createTextInput(lab, store, elements) {
   modes.addEventListener('change', () => (textMode() ? enter() : leave()));
   text.addEventListener('input', tokenizeText);
   tokenizer.addEventListener('change', tokenizeText);
+  offer.addEventListener('click', () => {
+    tokenizer.value = offer.value;
+    tokenizer.focus();  // the offer hides once taken
+    tokenizeText();
+  });
   store.subscribe(({ step }, changed) => {
     if (changed.has('step') || changed.has('result')) chips.select(step);
+    if (changed.has('inputs') && textMode()) describe();
   });
 
   return {

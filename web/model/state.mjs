@@ -5,7 +5,8 @@
 //            { idsText, vocabText, dimText, source: 'seed' | 'tf' | 'file', seedText,
 //              file: null | { key, name, table } | { name, error } }
 //   text     Text mode: null, or { text, tokenizer } whose tokens are the ids
-//   tokens   Text mode's tokens: null, or { text, tokenizer, ids, labels, vocabSize }
+//   tokens   Text mode's tokens: null, or { text, tokenizer, tokenizerLabel, ids, labels, vocabSize }
+//            (labels: the chips'; tokenizerLabel: the tokenizer's, as errors name it)
 //   result   the last good result of both routes (compute/plan.mjs's resultOf()), shown until
 //            the next; its product and comparison are null while the product streams W
 //   status   { state: 'ready' } | { state: 'computing', sentence, stoppable } (stoppable: the

@@ -107,8 +107,8 @@ async function start(lab) {
   });
   const textInput = createTextInput(lab, store, {
     modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
-    tokenizer: byId('tokenizer'), status: byId('text-status'), error: byId('text-error'),
-    chips: byId('token-chips'), idsHint: byId('ids-hint'),
+    tokenizer: byId('tokenizer'), status: byId('text-status'), offer: byId('tokenizer-offer'),
+    error: byId('text-error'), chips: byId('token-chips'), idsHint: byId('ids-hint'),
   });
   createStory(byId('story'), store, textInput);
   showInputNotes(store, { note: byId('shape-note'), summary: byId('weights-summary') });
