@@ -60,6 +60,7 @@ async function buildSections(store, context) {
   const sections = [...document.querySelectorAll('section[data-views]')];
   const built = await Promise.all(sections.map(async (section) => {
     const views = await buildViews(section.dataset.views.split(' '), section, context);
+    section.dataset.built = '';  // its views hold their own room from here (styles/base.css)
     let pending = new Set();
     const draw = () => {
       const changed = pending;
