@@ -307,7 +307,8 @@ TrainingOptions training_options_of(const std::string& name, const Options& hype
   t.optimizer = optimizer_defaults(parse_optimizer(name));
   for (const auto& [key, value] : hyper) {
     const auto& all = all_arguments();
-    const Argument a = *std::find_if(all.begin(), all.end(), [&](Argument x) { return argument_name(x) == key; });
+    const std::string& wanted = key;  // C++17 lambdas cannot capture a structured binding
+    const Argument a = *std::find_if(all.begin(), all.end(), [&](Argument x) { return argument_name(x) == wanted; });
     switch (option_form(a)) {
       case OptionForm::number: set_optimizer_option(t.optimizer, a, std::stod(value)); break;
       case OptionForm::flag: set_optimizer_option(t.optimizer, a, value == "1" ? 1.0 : 0.0); break;
