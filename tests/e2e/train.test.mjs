@@ -332,6 +332,15 @@ describe('the Train view', () => {
     assert.equal(await page.inputValue(field('batch-lines')), 'the cat\nthe dog');
     assert.ok(await page.isChecked(`${VIEW} input[name="batches-from"][value="text"]`));
     assert.deepEqual(await litRows(), lit);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    for (const [width, height] of [[1280, 900], [375, 800]]) {
+      await page.setViewportSize({ width, height });
+      await page.locator(VIEW).scrollIntoViewIfNeeded();
+      assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
+      await saveScreenshot(page.locator(VIEW), `train-text-${width}.png`, { publish: false });
+    }
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
   });
 
