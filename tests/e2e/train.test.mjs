@@ -7,10 +7,13 @@
 // screenshots mid-training at 1280 and 375 px, light and dark.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
 import { openHost } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
+import { siteDir } from '../site-dir.mjs';
 import { pythonPath } from '../tools.mjs';
 
 const VIEW = '#train';
@@ -68,6 +71,9 @@ describe('the Train view', () => {
     await page.fill(field('batches'), batches);
     await waitForStep(0);
   }
+
+  // Batches typed as 'ids' or as 'text', picked as the learner does, by the switch's label.
+  const batchesFrom = (value) => env.page.click(`${VIEW} .train-batches-head label[for$="-from-${value}"]`);
 
   async function step(k) {
     await env.page.click(`${VIEW} [data-action="step"]`);
@@ -283,6 +289,84 @@ describe('the Train view', () => {
     }
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('batches typed as text: each line GPT-2\'s ids, trained on its whole vocabulary, the rows lit those ids, a link restores it', async () => {
+    const { page } = env;
+    // The ids, from the tokenizer's own package, not from the page's worker.
+    const { encode } = await import('gpt-tokenizer/encoding/r50k_base');
+    const lines = ['the cat', 'the dog'];
+    const ids = lines.map((line) => encode(line));
+    const rowsOf = (batch) => [...new Set(batch)].sort((a, b) => a - b);
+    await setTraining({ optimizer: 'sgd' });
+    await batchesFrom('text');
+    await page.selectOption(field('batch-tokenizer'), 'gpt2');
+    await page.fill(field('batch-lines'), lines.join('\n'));
+    await waitForStep(0);
+    const shownIds = await page.$$eval(`${VIEW} .train-line`, (items) => items.map((item) =>
+      [...item.querySelectorAll('.train-token-id')].map((id) => Number(id.textContent))));
+    assert.deepEqual(shownIds, ids);
+    assert.equal(await page.textContent(`${VIEW} [data-part="shape"]`), 'GPT-2\'s vocabulary has 50,257 rows, ' +
+      'one for every id it can give: trained as V = 50,257, with the page\'s d = 3.');
+    assert.match(await page.textContent(`${VIEW} [data-part="origin"]`), /^torch\.manual_seed\(123\); embedding = nn\.Embedding\(50257, 3\)/);
+    await step(1);
+    assert.deepEqual((await litRows()).map(([row]) => row), rowsOf(ids[0]));
+    assert.match(await page.textContent(`${VIEW} [data-part="status"]`), /^Step 1 of 2: batch \[[\d, ]+\], "the cat"\.$/);
+    assert.ok(['bit-identical', 'equal in value', 'equal up to rounding'].includes(await verdictWord()));
+    await step(2);
+    assert.deepEqual((await litRows()).map(([row]) => row), rowsOf(ids[1]));
+    assert.deepEqual(await timeline(), ids.map(rowsOf));
+    const { script } = await checkPrintout();
+    assert.match(script, /# batch 2: "the dog"\nidx = torch\.tensor\(\[(\d+), (\d+)\]\)/);
+    await page.click(`${VIEW} details.train-printout summary`);
+
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('steps') === '2');
+    const link = new URL(page.url());
+    assert.equal(link.searchParams.get('batches_from'), 'text');
+    assert.equal(link.searchParams.get('batch_lines'), 'the cat\nthe dog');
+    assert.equal(link.searchParams.get('batch_tokenizer'), 'gpt2');
+    const lit = await litRows();
+    await page.goto('about:blank');
+    await openTrain(link.href);
+    await waitForStep(2);
+    assert.equal(await page.inputValue(field('batch-lines')), 'the cat\nthe dog');
+    assert.ok(await page.isChecked(`${VIEW} input[name="batches-from"][value="text"]`));
+    assert.deepEqual(await litRows(), lit);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    for (const [width, height] of [[1280, 900], [375, 800]]) {
+      await page.setViewportSize({ width, height });
+      await page.locator(VIEW).scrollIntoViewIfNeeded();
+      assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
+      await saveScreenshot(page.locator(VIEW), `train-text-${width}.png`, { publish: false });
+    }
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
+  });
+
+  test('batches typed as text: an empty line, a line of too many tokens, a vocabulary too large, each named', async () => {
+    const { page } = env;
+    await batchesFrom('text');
+    const errorOf = async (name, words) => {
+      await page.waitForFunction(([selector, words]) => {
+        const input = document.querySelector(selector);
+        const box = document.getElementById(input.getAttribute('aria-describedby'));
+        return !box.hidden && box.textContent.startsWith(words) && input.getAttribute('aria-invalid') === 'true';
+      }, [field(name), words]);
+      assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
+    };
+    await page.selectOption(field('batch-tokenizer'), 'gpt2');
+    await page.fill(field('batch-lines'), 'the cat\n\nthe dog');
+    await errorOf('batch-lines', 'Line 2 is empty: each line is one batch');
+    const { loadEmbedlab } = await import(pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href);
+    const { maxIds } = (await loadEmbedlab()).limits;
+    // "a a a …": one token a word.
+    await page.fill(field('batch-lines'), `the cat\n${'a '.repeat(maxIds)}a`);
+    await errorOf('batch-lines', `Line 2: The text makes ${(maxIds + 1).toLocaleString('en-US')} tokens, more than the`);
+    await page.selectOption(field('batch-tokenizer'), 'gemma3');
+    await errorOf('batch-tokenizer', 'Gemma 3\'s vocabulary has 262,145 rows, one for every id it can give: more than the 262,144');
+    await batchesFrom('ids');
+    await waitForStep(0);
   });
 
   test('<embedding-demo view="train">', async () => {

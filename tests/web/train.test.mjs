@@ -8,6 +8,7 @@ import {
   pythonFloat, pythonPair, torchEqual, trainFromParams, trainParams, TRAIN_INPUTS, trainRows,
 } from '../../web/model/train-inputs.mjs';
 import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
+import { batchLines, idsTextOf, linesError, shapeSentence, textShape } from '../../web/model/train-text.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
 
 describe('train-inputs', () => {
@@ -43,12 +44,18 @@ describe('train-inputs', () => {
   test('only what differs from the defaults goes into the address, and reads back', () => {
     assert.deepEqual(trainParams(TRAIN_INPUTS), []);
     assert.equal(trainFromParams(new URLSearchParams('ids=1')), null);
-    const train = { batchesText: '0; 1, 1', optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
+    const train = { ...TRAIN_INPUTS, batchesText: '0; 1, 1', optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
                     sparse: true, paddingIdxText: '-1', steps: 2 };
     const params = trainParams(train);
     assert.deepEqual(params, [['batches', '0; 1, 1'], ['padding_idx', '-1'], ['opt', 'adam'], ['opt.lr', '0.05'],
       ['opt.betas', '0.5, 0.9'], ['opt.amsgrad', 'True'], ['sparse', 'True'], ['steps', '2']]);
     assert.deepEqual(trainFromParams(new URLSearchParams(params)), train);
+    const text = { ...TRAIN_INPUTS, hyper: {}, batchesFrom: 'text', linesText: 'the cat\nthe dog', tokenizer: 'gpt2' };
+    assert.deepEqual(trainParams(text), [['batches_from', 'text'], ['batch_lines', 'the cat\nthe dog'],
+      ['batch_tokenizer', 'gpt2']]);
+    assert.equal(new URLSearchParams(trainParams(text)).toString(),
+      'batches_from=text&batch_lines=the+cat%0Athe+dog&batch_tokenizer=gpt2');
+    assert.deepEqual(trainFromParams(new URLSearchParams(trainParams(text))), text);
     // Steps that are not a count are left out, as the page's token is.
     assert.equal(trainFromParams(new URLSearchParams('steps=-2&opt=sgd')).steps, 0);
   });
@@ -64,6 +71,38 @@ describe('train-inputs', () => {
     const plain = new URL(urlFor(href, initialState()));
     assert.deepEqual([...plain.searchParams.keys()], ['utm', 'ids', 'vocab', 'dim', 'seed', 'w', 'k']);
     assert.equal(readUrlState('?view=train').view, 'train');
+  });
+});
+
+describe('train-text', () => {
+  const gpt2 = { label: 'GPT-2', vocabSize: 50257 };
+
+  test('one batch per line; a last empty line is no batch, any other empty line is named', () => {
+    assert.deepEqual(batchLines('the cat\r\nthe dog\n'), ['the cat', 'the dog']);
+    assert.deepEqual(batchLines('a'), ['a']);
+    assert.deepEqual(batchLines('\n'), ['']);
+    assert.equal(linesError(['the cat', 'the dog']), null);
+    assert.equal(linesError(['the cat', '  ', 'the dog']),
+      'Line 2 is empty: each line is one batch, so give it at least one word, or delete the line.');
+    assert.match(linesError(['']), /^The text is empty/);
+  });
+
+  test('V is the vocabulary; d the page\'s, or as large as V × d ≤ 262,144 allows', () => {
+    // 262,144 / 50,257 = 5.2; / 128,256 = 2.04; 262,145 rows leave not even d = 1.
+    assert.deepEqual(textShape(gpt2, 8), { vocab: 50257, dim: 5 });
+    assert.deepEqual(textShape(gpt2, 3), { vocab: 50257, dim: 3 });
+    assert.deepEqual(textShape({ vocabSize: 128256 }, 64), { vocab: 128256, dim: 2 });
+    assert.deepEqual(textShape({ vocabSize: 262145 }, 4), { vocab: 262145, dim: 0 });
+    assert.equal(shapeSentence(gpt2, 8), 'GPT-2\'s vocabulary has 50,257 rows, one for every id it can give: ' +
+      'trained with d = 5 (the page\'s is 8) so that V × d = 251,285 stays within 262,144.');
+    assert.equal(shapeSentence(gpt2, 3), 'GPT-2\'s vocabulary has 50,257 rows, one for every id it can give: ' +
+      'trained as V = 50,257, with the page\'s d = 3.');
+    assert.match(shapeSentence({ label: 'Gemma 3', vocabSize: 262145 }, 4),
+      /^Gemma 3's vocabulary has 262,145 rows, .*: more than the 262,144 values of W this page trains .* even with d = 1\./);
+  });
+
+  test('the lines\' ids as the ids field types them', () => {
+    assert.equal(idsTextOf([{ ids: [1169, 3797] }, { ids: [7] }]), '1169, 3797; 7');
   });
 });
 
@@ -90,6 +129,12 @@ describe('train-script', () => {
     assert.deepEqual(script[2].code, ['idx = torch.tensor([3, 3])', 'G = torch.randn(2, d)', 'print(G)']);
     assert.equal(changedLine(2, [0, 5]), 'step 2 changed rows [0, 5]');
     assert.ok(scriptText(script).endsWith('print(torch.equal(embedding.weight, linear.weight.T))\n'));
+  });
+
+  test('batches typed as text: PyTorch gets the ids, each batch\'s text is a comment', () => {
+    const script = trainScript(lab, { ...setup, lines: ['the "cat"\r'] }, steps);
+    assert.deepEqual(script[2].code, ['# batch 1: "the \\"cat\\"\\r"', 'idx = torch.tensor([3, 3])', 'G = torch.randn(2, d)',
+      'print(G)']);
   });
 
   test('where the Linear route cannot follow, the script says why and steps the embedding only', () => {

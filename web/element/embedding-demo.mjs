@@ -14,7 +14,7 @@ import { createTokenChips } from '../inputs/token-chips.mjs';
 import { inputsText } from '../model/describe.mjs';
 import { createStore, initialState } from '../model/state.mjs';
 import { TOKENIZERS } from '../tokenizers/catalog.mjs';
-import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs';
+import { createTokenizeChannel, progressMessage, VIEW_TOKENIZERS } from '../tokenizers/client.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { VIEWS } from '../views/registry.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
@@ -230,7 +230,7 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#view = { name };
     const built = await VIEWS[name].build(container, {
       store: this.#store, lab: this.#lab, computeView: this.#session.computeView,
-      stop: this.#session.stop, embedded: true,
+      stop: this.#session.stop, tokenizers: VIEW_TOKENIZERS, embedded: true,
     });
     demoteHeadings(container);
     if (this.#parts.view.firstChild !== container) return;

@@ -25,6 +25,10 @@ export const TRAIN_FIELDS = Object.freeze({
   alpha: 'alpha', centered: 'centered', maximize: 'maximize',
 });
 
+// The Train view's batches typed as text: errors of the view's own (no argument of the core),
+// by the field a FieldError names.
+export const TRAIN_TEXT_FIELDS = Object.freeze({ lines: 'batch-lines', tokenizer: 'batch-tokenizer' });
+
 // No input stands for these: the page never sets max_norm, and it makes the one-hot matrix and
 // both compared results itself. Their errors are shown in the form's alert, marking no input.
 export const UNPLACED_ARGUMENTS = Object.freeze(['max_norm', 'norm_type', 'onehot', 'compared']);

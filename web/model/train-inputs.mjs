@@ -3,7 +3,11 @@
 // training step for step. Pure: no DOM, no WebAssembly; the optimizers, their hyperparameters
 // and PyTorch's defaults come from the core (lab.optimizers), never from here.
 //
+//   batchesFrom     'ids': the batches are batchesText; 'text': each line of linesText, tokenized
 //   batchesText     "1,2; 3,3; 0,1": batches separated by semicolons
+//   linesText       "the cat\nthe dog": one batch per line (train-text.mjs)
+//   tokenizer       the tokenizer of linesText (a name of tokenizers/catalog.mjs), or null for
+//                   the catalog's default
 //   optimizer       an optimizer's name (lab.optimizers[i].name), or null for the core's first
 //   hyper           { lr: '0.05', betas: '0.9, 0.99', nesterov: true }: the hyperparameters the
 //                   learner changed, as typed (flags as booleans); the others are PyTorch's defaults
@@ -11,7 +15,8 @@
 //   paddingIdxText  padding_idx as typed, '' for none
 //   steps           how many batches have been stepped through
 export const TRAIN_INPUTS = Object.freeze({
-  batchesText: '1,2; 3,3; 0,1', optimizer: null, hyper: Object.freeze({}), sparse: false,
+  batchesFrom: 'ids', batchesText: '1,2; 3,3; 0,1', linesText: 'the cat sat\non the mat', tokenizer: null,
+  optimizer: null, hyper: Object.freeze({}), sparse: false,
   paddingIdxText: '', steps: 0,
 });
 
@@ -63,8 +68,12 @@ export function torchEqual(a, b) {
 }
 
 // The address parameters of a training, only those that differ from TRAIN_INPUTS: batches,
-// opt (the optimizer), opt.NAME (each hyperparameter changed), sparse, padding_idx, steps.
-const PARAMS = { batches: 'batchesText', padding_idx: 'paddingIdxText' };
+// batches_from, batch_lines, batch_tokenizer, opt (the optimizer), opt.NAME (each hyperparameter
+// changed), sparse, padding_idx, steps.
+const PARAMS = {
+  batches: 'batchesText', batches_from: 'batchesFrom', batch_lines: 'linesText', batch_tokenizer: 'tokenizer',
+  padding_idx: 'paddingIdxText',
+};
 const HYPER_PREFIX = 'opt.';
 
 export function trainParams(train) {

@@ -15,7 +15,9 @@ function moduleArguments({ paddingIdx, sparse }) {
 }
 
 // setup: { seed, vocab, dim, paddingIdx, sparse, optimizer (the API's { name, ... }), weight
-// (embedding.weight before the first step), linearRefusal }; steps: the TrainingSteps so far,
+// (embedding.weight before the first step), linearRefusal, lines (each batch's text when the
+// batches were typed as text, else null: PyTorch gets the ids, the text is a comment) }; steps:
+// the TrainingSteps so far,
 // with torchEqual (train-inputs.mjs) of the two weights after each. Returns [{ code: lines,
 // printed: text or undefined }].
 export function trainScript(lab, setup, steps) {
@@ -43,7 +45,8 @@ export function trainScript(lab, setup, steps) {
   ];
   for (const s of steps) {
     script.push({
-      code: [`idx = torch.tensor([${Array.from(s.batch).join(', ')}])`, `G = torch.randn(${s.batch.length}, d)`, 'print(G)'],
+      code: [...(setup.lines ? [`# batch ${s.step}: ${JSON.stringify(setup.lines[s.step - 1])}`] : []),
+             `idx = torch.tensor([${Array.from(s.batch).join(', ')}])`, `G = torch.randn(${s.batch.length}, d)`, 'print(G)'],
       printed: lab.formatTensor(s.upstream),
     });
     script.push({

@@ -7,6 +7,7 @@ import { createSession } from '../compute/session.mjs';
 import { setFieldErrors } from '../inputs/field-errors.mjs';
 import { bindFormFields } from '../inputs/form-fields.mjs';
 import { createTextInput } from '../inputs/text-input.mjs';
+import { VIEW_TOKENIZERS } from '../tokenizers/client.mjs';
 import { createWeightsInput } from '../inputs/weights-input.mjs';
 import { count } from '../model/format-number.mjs';
 import { createStore, initialState } from '../model/state.mjs';
@@ -119,7 +120,7 @@ async function start(lab) {
   });
 
   await buildSections(store, { store, lab, computeView: session.computeView, stop: session.stop,
-                               embedded: false });
+                               tokenizers: VIEW_TOKENIZERS, embedded: false });
   linkViews(document.body, store);
 
   // The inputs, the source, the token, the training and the section in the address

@@ -5,7 +5,7 @@
 // unless it runs on past KILL_AFTER_MS in a phase the newest does not need (tokenizing an old
 // text, or loading a tokenizer no request wants), when the worker is ended and started afresh.
 import { startModuleWorker } from '../compute/start-worker.mjs';
-import { TOKENIZERS } from './catalog.mjs';
+import { DEFAULT_TOKENIZER, TOKENIZERS } from './catalog.mjs';
 
 const KILL_AFTER_MS = 1000;
 
@@ -107,3 +107,9 @@ export function progressMessage({ name, phase, loaded, total }) {
   if (phase === 'prepare') return `Reading the ${label} vocabulary…`;
   return `Tokenizing with ${label}…`;
 }
+
+// What the views are handed to tokenize with (their context's `tokenizers`; views/ import no
+// tokenizer): the catalog, its default, a channel of a view's own, and the words of progress.
+export const VIEW_TOKENIZERS = Object.freeze({
+  catalog: TOKENIZERS, defaultName: DEFAULT_TOKENIZER, openChannel: createTokenizeChannel, progressMessage,
+});

@@ -6,8 +6,11 @@
 //
 // The store is the source of truth (model/train-inputs.mjs): the view's inputs and the steps taken
 // live in store.train, and the view makes its training follow them, so a link replays the same
-// steps. V, d and the seed are the page's. Nothing trains until Step or Play (or a link's steps);
-// typing only checks, which costs no more than parsing.
+// steps. V, d and the seed are the page's, except for batches typed as text (one batch per line,
+// tokenized in the tokenizer worker, which the context's `tokenizers` reaches): V is then the
+// tokenizer's vocabulary and d no more than TRAIN_BUDGET allows (model/train-text.mjs). Nothing
+// trains until Step or Play (or a link's steps); typing only checks, which costs no more than
+// parsing (and tokenizing).
 import trainCss from '../styles/train.css';
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
 import { byData, element } from '../draw/dom.mjs';
@@ -15,11 +18,12 @@ import { adoptStyleSheet } from '../draw/style-sheets.mjs';
 import { causeOf, drawLegend, drawTimeline, drawWeights } from '../draw/train-picture.mjs';
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
-import { TRAIN_FIELDS } from '../model/error-fields.mjs';
+import { TRAIN_FIELDS, TRAIN_TEXT_FIELDS } from '../model/error-fields.mjs';
 import { count, plural, vectorText } from '../model/format-number.mjs';
 import { ROW_CAP } from '../model/shown-indices.mjs';
 import { pythonFloat, pythonPair, torchEqual, TRAIN_BUDGET, trainRows } from '../model/train-inputs.mjs';
 import { scriptText, trainScript } from '../model/train-script.mjs';
+import { batchLines, idsTextOf, linesError, shapeSentence, textShape } from '../model/train-text.mjs';
 
 // Between two steps of Play: long enough to read which rows lit up.
 const PLAY_INTERVAL_MS = 900;
@@ -37,10 +41,35 @@ let views = 0;  // ids unique in the page or shadow root
 const MARKUP = (id) => `
   <form class="view-controls train-controls" novalidate autocomplete="off">
     <div class="view-field train-batches">
-      <label for="${id}-batches">batches</label>
-      <input id="${id}-batches" name="batches" type="text" class="wide" spellcheck="false"
-             aria-describedby="${id}-batches-error">
-      <p class="error" id="${id}-batches-error" role="alert" hidden></p>
+      <div class="train-batches-head">
+        <span id="${id}-batches-title">batches</span>
+        <div class="ids-from" role="radiogroup" aria-labelledby="${id}-batches-title">
+          <input id="${id}-from-ids" type="radio" name="batches-from" value="ids">
+          <label for="${id}-from-ids">ids</label>
+          <input id="${id}-from-text" type="radio" name="batches-from" value="text">
+          <label for="${id}-from-text">text</label>
+        </div>
+      </div>
+      <div class="train-from" data-part="from-ids">
+        <label for="${id}-batches" class="visually-hidden">batches as ids</label>
+        <input id="${id}-batches" name="batches" type="text" class="wide" spellcheck="false"
+               aria-describedby="${id}-batches-error">
+        <p class="error" id="${id}-batches-error" role="alert" hidden></p>
+      </div>
+      <div class="train-from text-mode" data-part="from-text" hidden>
+        <div class="train-text-head">
+          <label for="${id}-batch-lines">one batch per line, tokenized by</label>
+          <label for="${id}-batch-tokenizer" class="visually-hidden">tokenizer</label>
+          <select id="${id}-batch-tokenizer" name="batch-tokenizer"
+                  aria-describedby="${id}-batch-tokenizer-error"></select>
+        </div>
+        <p class="error" id="${id}-batch-tokenizer-error" role="alert" hidden></p>
+        <textarea id="${id}-batch-lines" name="batch-lines" rows="3" spellcheck="false"
+                  aria-describedby="${id}-batch-lines-error"></textarea>
+        <p class="error" id="${id}-batch-lines-error" role="alert" hidden></p>
+        <p class="route-note train-shape" data-part="shape" role="status"></p>
+        <ol class="train-lines" data-part="lines" aria-label="Each batch's tokens"></ol>
+      </div>
     </div>
     <div class="view-field">
       <label for="${id}-optimizer">optimizer</label>
@@ -119,11 +148,27 @@ function hyperField(id, argument, value) {
   return field;
 }
 
+// The batches typed as ids, each checked against V.
+function batchesOf(lab, idsText, vocab) {
+  const batches = lab.parseBatches(idsText);
+  batches.forEach((batch, b) => {
+    try {
+      lab.checkIds(batch, vocab);
+    } catch (error) {
+      if (error instanceof EmbedlabError) throw new FieldError('ids', `batch ${b + 1}: ${error.message}`);
+      throw error;
+    }
+  });
+  return batches;
+}
+
 // The training the inputs describe, checked as far as is cheap: { seed, vocab, dim, batches,
 // options, key (what makes one training differ from another, the batches aside) }, or a
-// FieldError / EmbedlabError for the input at fault.
-function plan(lab, { result, train }, info) {
-  const { table, vocab, dim } = result;
+// FieldError / EmbedlabError for the input at fault. text: null for batches typed as ids; for
+// batches typed as text, { vocab, dim, lines: [{ text, ids, labels }] } (train-text.mjs's shape).
+function plan(lab, { result, train }, info, text) {
+  const { table } = result;
+  const { vocab, dim } = text ?? result;
   if (table.source !== 'seed') {
     throw new FieldError(null, 'Training draws its table as torch.manual_seed(seed); nn.Embedding(V, d): ' +
       'choose torch.manual_seed as the source of W to train.');
@@ -133,15 +178,14 @@ function plan(lab, { result, train }, info) {
       `frames (at most ${count(TRAIN_BUDGET)}): each step copies and compares W several times. ` +
       'Make V or d smaller, or train it with the CLI, embedlab train.');
   }
-  const batches = lab.parseBatches(train.batchesText);
-  batches.forEach((batch, b) => {
-    try {
-      lab.checkIds(batch, vocab);
-    } catch (error) {
-      if (error instanceof EmbedlabError) throw new FieldError('ids', `batch ${b + 1}: ${error.message}`);
-      throw error;
-    }
-  });
+  let batches;
+  try {
+    batches = batchesOf(lab, text ? idsTextOf(text.lines) : train.batchesText, vocab);
+  } catch (error) {
+    // Batch k is line k: said under the text.
+    if (text && (error instanceof FieldError || error instanceof EmbedlabError)) throw new FieldError('lines', error.message);
+    throw error;
+  }
   const optimizer = { name: info.name };
   for (const argument of info.arguments) {
     const given = train.hyper[argument.name];
@@ -163,11 +207,11 @@ function plan(lab, { result, train }, info) {
   const options = { optimizer, sparse: train.sparse, paddingIdx };
   lab.checkTraining(vocab, dim, options);
   const seed = table.seed;
-  return { seed, vocab, dim, batches, options,
+  return { seed, vocab, dim, batches, options, lines: text?.lines ?? null, tokenizerLabel: text?.label ?? null,
            key: JSON.stringify([seed, vocab, dim, options]) };
 }
 
-function createTrainView(container, { store, lab, embedded }) {
+function createTrainView(container, { store, lab, embedded, tokenizers }) {
   adoptStyleSheet(container.getRootNode(), trainCss);
   const id = `train-${++views}`;
   const root = element('div', 'train-view');
@@ -181,12 +225,17 @@ function createTrainView(container, { store, lab, embedded }) {
   printout.open = embedded;
   drawLegend(parts.legend, lab.rowCauses);
   for (const o of lab.optimizers) form.elements.optimizer.append(new Option(o.className, o.name));
+  for (const [name, { label }] of Object.entries(tokenizers.catalog)) {
+    form.elements['batch-tokenizer'].append(new Option(label, name));
+  }
+  const channel = tokenizers.openChannel();
 
   let shownOptimizer = null;  // the optimizer whose hyperparameter fields are drawn
   let run = null;             // { key, training, history: TrainingStep[], failed } or null
   let picked = null;          // the row whose optimizer state is shown
   let playing = 0;            // Play's timer, or 0
   let lastPlan = null;
+  let tokenized = null;       // { key, lines: [{ text, ids, labels }] | null, error: FieldError | null }
   // Training (even drawing W for step 0) waits until the view is near the screen: the page's
   // sections catch up when typing pauses, and a table of V·d = TRAIN_BUDGET takes a long task
   // to draw. Whether it is near is measured when it updates; coming near, it updates.
@@ -210,7 +259,13 @@ function createTrainView(container, { store, lab, embedded }) {
   function showInputs(train) {
     const info = infoOf(train);
     const set = (input, value) => { if (input.value !== value) input.value = value; };
+    const fromText = train.batchesFrom === 'text';
+    form.elements['batches-from'].value = fromText ? 'text' : 'ids';
+    parts['from-ids'].hidden = fromText;
+    parts['from-text'].hidden = !fromText;
     set(form.elements.batches, train.batchesText);
+    set(form.elements['batch-lines'], train.linesText);
+    set(form.elements['batch-tokenizer'], train.tokenizer ?? tokenizers.defaultName);
     set(form.elements.optimizer, info.name);
     set(form.elements['padding-idx'], train.paddingIdxText);
     form.elements.sparse.checked = train.sparse;
@@ -240,7 +295,9 @@ function createTrainView(container, { store, lab, embedded }) {
       }
     }
     return {
-      batchesText: form.elements.batches.value, optimizer: info.name, hyper,
+      batchesFrom: form.elements['batches-from'].value, batchesText: form.elements.batches.value,
+      linesText: form.elements['batch-lines'].value, tokenizer: form.elements['batch-tokenizer'].value || null,
+      optimizer: info.name, hyper,
       sparse: form.elements.sparse.checked, paddingIdxText: form.elements['padding-idx'].value, steps: 0,
     };
   }
@@ -259,7 +316,7 @@ function createTrainView(container, { store, lab, embedded }) {
   // the source of W) in the view's alert.
   function showError(error) {
     const field = error === null ? null : error instanceof FieldError ? error.field : error.argument;
-    const input = field === null ? null : form.elements[TRAIN_FIELDS[field]];
+    const input = field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_TEXT_FIELDS[field]];
     for (const box of root.querySelectorAll('.train-controls .error')) {
       const mine = input && box.id === input.getAttribute('aria-describedby');
       if (box.textContent !== (mine ? error.message : '')) box.textContent = mine ? error.message : '';
@@ -354,6 +411,66 @@ function createTrainView(container, { store, lab, embedded }) {
     return stepped;
   }
 
+  // Each line of text tokenized, one request after another on the view's channel (whose newest
+  // request wins): into `tokenized`, then the view updates.
+  async function tokenizeLines(key, name, linesText) {
+    const lines = batchLines(linesText);
+    const wrong = linesError(lines);
+    tokenized = { key, lines: null, error: wrong === null ? null : new FieldError('lines', wrong) };
+    if (wrong !== null) return;
+    const done = [];
+    for (const [k, line] of lines.entries()) {
+      const answer = await channel.tokenize(name, line, lab.limits.maxIds, (progress) => {
+        if (tokenized.key === key) parts.shape.textContent = tokenizers.progressMessage(progress);
+      });
+      if (!answer || tokenized.key !== key) return;  // other lines came meanwhile
+      if (answer.error) {
+        tokenized.error = answer.textError ? new FieldError('lines', `Line ${k + 1}: ${answer.error}`)
+          : new FieldError('tokenizer', answer.error);
+        update(store.get());
+        return;
+      }
+      done.push({ text: line, ids: answer.ids, labels: answer.labels });
+    }
+    tokenized.lines = done;
+    update(store.get());
+  }
+
+  // Batches typed as text: null when typed as ids; else { label, vocab, dim, lines } (the
+  // tokenizer's, V and d as train-text.mjs makes them, the lines tokenized), undefined while the
+  // tokenizer works, or a FieldError thrown.
+  function textBatches({ train, result }) {
+    if (train.batchesFrom !== 'text') return null;
+    const name = train.tokenizer ?? tokenizers.defaultName;
+    const spec = tokenizers.catalog[name];
+    if (!spec) {
+      throw new FieldError('tokenizer', `There is no tokenizer "${name}": pick one of ` +
+        `${Object.values(tokenizers.catalog).map((t) => t.label).join(', ')}.`);
+    }
+    const shape = textShape(spec, result.dim);
+    if (shape.dim === 0) throw new FieldError('tokenizer', shapeSentence(spec, result.dim));
+    const key = JSON.stringify([name, train.linesText]);
+    if (tokenized?.key !== key) tokenizeLines(key, name, train.linesText);
+    if (tokenized.error) throw tokenized.error;
+    if (!tokenized.lines) return undefined;
+    parts.shape.textContent = shapeSentence(spec, result.dim);
+    return { label: spec.label, ...shape, lines: tokenized.lines };
+  }
+
+  // Each batch's tokens, as text and id.
+  function drawLines(lines) {
+    parts.lines.replaceChildren(...lines.map((line, b) => {
+      const item = element('li', 'train-line');
+      item.append(element('span', 'train-line-name', `batch ${b + 1}`));
+      line.ids.forEach((id, i) => {
+        const token = element('span', 'train-token');
+        token.append(element('span', 'train-token-text', line.labels[i]), element('span', 'train-token-id', String(id)));
+        item.append(token);
+      });
+      return item;
+    }));
+  }
+
   function update(state) {
     if (!state.result) return;
     clearTimeout(pending);
@@ -361,12 +478,26 @@ function createTrainView(container, { store, lab, embedded }) {
     showInputs(state.train);
     let p;
     try {
-      p = plan(lab, state, infoOf(state.train));
+      const text = textBatches(state);
+      if (text === undefined) {  // the view updates again once the lines are tokenized
+        stop();
+        lastPlan = null;
+        showError(null);
+        root.classList.add('stale');
+        drawButtons(null, state.train);
+        return;
+      }
+      if (text) drawLines(text.lines);
+      p = plan(lab, state, infoOf(state.train), text);
     } catch (error) {
       if (!(error instanceof FieldError || error instanceof EmbedlabError)) throw error;
       stop();
       discard();
       lastPlan = null;
+      if (error.field === 'lines' || error.field === 'tokenizer') {
+        parts.shape.textContent = '';
+        drawLines([]);
+      }
       showError(error);
       drawButtons(null, state.train);
       return;
@@ -398,7 +529,8 @@ function createTrainView(container, { store, lab, embedded }) {
     buttons.reset.disabled = train.steps === 0;
     parts.status.textContent = !p ? '' : taken === 0
       ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
-      : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}].`;
+      : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
+        `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
   }
 
   // Redraws from the training as it stands; lit: a step was just taken, so its rows light up.
@@ -414,7 +546,9 @@ function createTrainView(container, { store, lab, embedded }) {
       element('code', '', `torch.manual_seed(${p.seed}); embedding = nn.Embedding(${p.vocab}, ${p.dim}` +
         `${p.options.paddingIdx === null ? '' : `, padding_idx=${p.options.paddingIdx}`}` +
         `${p.options.sparse ? ', sparse=True' : ''})`),
-      `: V, d and the seed are the page's. Step k draws G = torch.randn(len(batch k), d) after the table, as `,
+      p.lines ? `: V is ${p.tokenizerLabel}'s vocabulary, d as said under the batches, the seed the page's. `
+        : ': V, d and the seed are the page\'s. ',
+      'Step k draws G = torch.randn(len(batch k), d) after the table, as ',
       element('code', 'nowrap', 'embedlab train'), ' does.');
 
     parts['verdict-title'].replaceChildren(`The Linear route ${last ? `after step ${last.step}` : 'before training'}: `,
@@ -478,6 +612,7 @@ function createTrainView(container, { store, lab, embedded }) {
     const script = trainScript(lab, {
       seed: p.seed, vocab: p.vocab, dim: p.dim, paddingIdx: p.options.paddingIdx, sparse: p.options.sparse,
       optimizer: p.options.optimizer, weight: training.weight, linearRefusal: training.linearRefusal,
+      lines: p.lines?.map((line) => line.text) ?? null,
     }, history);
     const copy = element('button', 'copy-script', 'Copy the script');
     copy.type = 'button';
