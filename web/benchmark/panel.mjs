@@ -42,6 +42,21 @@ function options(values, selected) {
   return values.map((v) => `<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`).join('');
 }
 
+// The chart and its legend: built at the first result (a page that never runs the benchmark
+// carries none of it).
+const chartMarkup = () => html`
+  <svg class="bench-chart" aria-describedby="bench-chart-caption"></svg>
+  <figcaption id="bench-chart-caption">Time per call against <var>V</var>, both axes
+    logarithmic. The lookup stays flat; the one-hot product grows with <var>V</var>.
+    <ul class="bench-legend">
+      ${CHARTED.map((style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
+        <svg width="28" height="10" aria-hidden="true">
+        <line x1="0" y1="5" x2="28" y2="5" stroke="${style.color}" stroke-width="2"
+              stroke-dasharray="${style.dash ?? 'none'}"/></svg>
+        ${style.label}</li>`).join('')}
+    </ul>
+  </figcaption>`;
+
 export async function mountBenchmarkPanel(section) {
   // Into the section's root: the document, or the shadow root of an <embedding-demo>.
   adoptStyleSheet(section.getRootNode(), panelCss);
@@ -92,19 +107,7 @@ export async function mountBenchmarkPanel(section) {
         <tbody></tbody>
       </table>
     </div>
-    <figure class="bench-figure" hidden>
-      <svg class="bench-chart" aria-describedby="bench-chart-caption"></svg>
-      <figcaption id="bench-chart-caption">Time per call against <var>V</var>, both axes
-        logarithmic. The lookup stays flat; the one-hot product grows with <var>V</var>.
-        <ul class="bench-legend">
-          ${CHARTED.map((style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
-            <svg width="28" height="10" aria-hidden="true">
-            <line x1="0" y1="5" x2="28" y2="5" stroke="${style.color}" stroke-width="2"
-                  stroke-dasharray="${style.dash ?? 'none'}"/></svg>
-            ${style.label}</li>`).join('')}
-        </ul>
-      </figcaption>
-    </figure>`);
+    <figure class="bench-figure" hidden></figure>`);
 
   tableRegions(section);
   const $ = (selector) => section.querySelector(selector);
@@ -119,15 +122,15 @@ export async function mountBenchmarkPanel(section) {
   const tbody = $('tbody');
   const toggle = $('.bench-details-toggle');
   const figure = $('.bench-figure');
-  const chart = $('.bench-chart');
   let worker = null;
   let rows = [];
   let chartTitle = '';
 
   const redraw = () => {
     if (rows.length === 0) return;
+    if (!figure.firstChild) figure.append(chartMarkup());
     figure.hidden = false;
-    drawChart(chart, chartSeries(rows, showsDetails()), { title: chartTitle, width: figure.clientWidth });
+    drawChart(figure.querySelector('.bench-chart'), chartSeries(rows, showsDetails()), { title: chartTitle, width: figure.clientWidth });
   };
   // The chart is laid out for its width: drawn again when that changes (a phone turned, say).
   let drawnWidth = 0;
