@@ -1,12 +1,12 @@
 #include "table_file.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
@@ -23,20 +23,22 @@ namespace {
 // Values converted per chunk: 16 KiB of 16-bit values on the stack, aligned for the loops.
 constexpr Index kChunk = 8192;
 
-// Every binary16 pattern's float32 bits, computed once by f16_to_f32_bits (256 KiB).
-const std::array<std::uint32_t, 65536>& f16_table() {
-  static const auto table = [] {
-    std::array<std::uint32_t, 65536> t{};
+// Every binary16 pattern's float32 bits, computed once by f16_to_f32_bits (256 KiB). On the
+// heap, when first needed: a static array the compiler can evaluate ahead would be written into
+// the binary whole, a quarter of the WebAssembly module every page downloads.
+const std::uint32_t* f16_table() {
+  static const std::vector<std::uint32_t> table = [] {
+    std::vector<std::uint32_t> t(65536);
     for (std::uint32_t h = 0; h < t.size(); ++h) t[h] = f16_to_f32_bits(static_cast<std::uint16_t>(h));
     return t;
   }();
-  return table;
+  return table.data();
 }
 
 void convert_halves(const char* bytes, Index count, float* out, bool bf16) {
   alignas(64) std::uint16_t halves[kChunk];
   alignas(64) std::uint32_t bits[kChunk];
-  const std::uint32_t* f16 = bf16 ? nullptr : f16_table().data();
+  const std::uint32_t* f16 = bf16 ? nullptr : f16_table();
   for (Index at = 0; at < count; at += kChunk) {
     const Index n = std::min(kChunk, count - at);
     std::memcpy(halves, bytes + 2 * at, static_cast<std::size_t>(n) * 2);
