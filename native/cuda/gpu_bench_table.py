@@ -7,7 +7,8 @@ Every time is the median of the repetitions' means per call. The report holds:
   - the side-by-side table: each operation, ours next to PyTorch's by name, per shape, with
     "of copy" (the same-bytes cudaMemcpyAsync's time over the operation's: 1 is as fast as
     copying the result) and PyTorch's time over ours (above 1: ours is faster);
-  - the targets of issue 13, each met, not met (with the worst case), or not measured;
+  - the CUDA backend's targets (Report.targets()), each met, not met (with the worst case),
+    or not measured;
   - the one-hot product's cost at training and inference sizes, in seconds and wasted FLOPs;
   - what TF32 does to the one-hot product's bits.
 Standard library only, so it runs wherever the benchmarks ran.
