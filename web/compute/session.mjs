@@ -72,17 +72,15 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
 
   async function inWorker(p, from) {
     // stoppable: the product streams W, and stop() keeps the lookup's rows already shown.
-    const computing = (sentence, stoppable = false) =>
-      store.set({ status: { state: 'computing', sentence, stoppable } });
-    computing(`Opening W (${count(p.vocab)} × ${count(p.dim)}) for n·V·d = ` +
-              `${count(productWork(p))} multiply-adds, ${WHERE}.`);
+    const computing = (sentence, stoppable = false) => ({ state: 'computing', sentence, stoppable });
+    store.set({ status: computing(`Opening W (${count(p.vocab)} × ${count(p.dim)}) for n·V·d = ` +
+                                  `${count(productWork(p))} multiply-adds, ${WHERE}.`) });
     let answer;
     try {
       answer = await runner.run(p, {
-        onFirst: (first) => store.set({ result: resultOf(p, first), status: { state: 'computing',
-          sentence: `The lookup's rows are read; the one-hot product streams W, ${WHERE}.`,
-          stoppable: true } }),
-        onProgress: (progress) => computing(progressSentence(progress), true),
+        onFirst: (first) => store.set({ result: resultOf(p, first), status: computing(
+          `The lookup's rows are read; the one-hot product streams W, ${WHERE}.`, true) }),
+        onProgress: (progress) => store.set({ status: computing(progressSentence(progress), true) }),
       });
     } catch (error) {
       failed(error, from);
