@@ -132,17 +132,23 @@ export function createWorkerRunner(lab, keeper) {
     return usable;
   };
 
+  // The request running stops, unanswered (its promise: null).
+  function cancel() {
+    if (!running) return;
+    running.superseded = true;
+    if (running.id) worker.postMessage({ stop: running.id });
+    running.resolve(null);
+    running = null;
+  }
+
   return {
     // Both routes for plan p in the worker. Resolves to { first, last } (startRun()'s parts,
     // plan.mjs), { result } (computed on the main thread, without a worker), { first, stopped:
     // progress } after stop(), or null when a newer request or cancel() came first; rejects
     // with its FieldError. hooks: { onFirst(first), onProgress(progress) } as the run goes on.
     run(p, hooks = {}) {
+      cancel();
       return new Promise((resolve, reject) => {
-        if (running) {
-          running.superseded = true;
-          running.resolve(null);
-        }
         const job = { p, hooks, resolve, reject, superseded: false, first: null };
         running = job;
         if (!started()) {
@@ -168,13 +174,7 @@ export function createWorkerRunner(lab, keeper) {
       worker.postMessage({ viewId, kind, p, args });
       return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject }); });
     },
-    // A newer request is answered on the main thread: the one running stops, unanswered.
-    cancel() {
-      if (!running) return;
-      running.superseded = true;
-      if (running.id) worker.postMessage({ stop: running.id });
-      running.resolve(null);
-      running = null;
-    },
+    // For a newer request answered on the main thread.
+    cancel,
   };
 }
