@@ -2,13 +2,12 @@
 // The dense GEMM behind every matrix product of the core (the one-hot and multi-hot products,
 // onehot^T * G), whole or streamed through a table in blocks of rows.
 //
-// Eigen's GEMM adds the products of each output element in the order its blocking sets: the sum
-// over the depth k is cut into slices of kc, each slice summed in the kernel's registers from
-// +0, and the slices added onto the output in order; rows and columns are cut into panels of mc
-// and nc, and the kernel's path for an element (and with it whether a multiply-add is fused)
-// depends on its place in its panel. Eigen picks kc, mc and nc from the problem's size and the
-// CPU's caches, so two products of different sizes need not add in the same order. Here the
-// blocking is fixed (kGemmDepthBlock, kGemmColumnBlock and a fixed mc), so a product cut along
+// Each output element adds its products a slice of kGemmDepthBlock along the depth k at a time:
+// each slice summed from +0, and the slices added onto the output in order. Natively the GEMM is
+// Eigen's, its blocking fixed (kGemmDepthBlock, kGemmColumnBlock and kGemmColumnPanel): Eigen's
+// kernel sums a slice in an order (and with or without fused multiply-adds) that depends on the
+// element's place in its panel of rows and columns, so its panels are fixed too. In WebAssembly it
+// is a kernel of gemm.cpp's own, which sums a slice in depth order. Either way a product cut along
 // the depth into pieces that are multiples of kGemmDepthBlock, or along the output's rows into
 // pieces that are multiples of kGemmColumnBlock, performs the very same operations, in the same
 // order, as the product done whole: the results are bit-identical, NaN payloads included (which

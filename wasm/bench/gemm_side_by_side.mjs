@@ -3,11 +3,12 @@
 // the same seeded one-hot (n, V) and table (V, d), ms per call as CPU time, the median of the
 // repetitions, and GFLOP/s for 2 n V d FLOP.
 //
-//   node wasm/bench/gemm_side_by_side.mjs [--site build/wasm/site] [--repetitions 5] [--min-ms 200]
+//   node wasm/bench/gemm_side_by_side.mjs [--stage build/wasm/stage] [--repetitions 5] [--min-ms 200]
 //
 // embedlab's side is the benchmark module's "dense" method (bench_bindings.cpp: onehot_product,
-// the one-hot built beforehand, everything in WASM memory); tfjs's is tf.matMul on tensors made
-// once. Both products are checked to give the lookup's rows. The tfjs packages are the
+// the one-hot built beforehand, everything in WASM memory), loaded from embedlab/bench/ in the
+// wasm build's stage (the site bundles it into the Benchmark panel's worker); tfjs's is
+// tf.matMul on tensors made once. Both products are checked to give the lookup's rows. The tfjs packages are the
 // devDependencies package.json pins (npm ci); nothing is downloaded.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,14 +23,16 @@ import { makeInputs, msPerCall } from './timing.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values: options } = parseArgs({
   options: {
-    site: { type: 'string', default: path.join(root, 'build/wasm/site') },
+    stage: { type: 'string', default: path.join(root, 'build/wasm/stage') },
     repetitions: { type: 'string', default: '5' },
     'min-ms': { type: 'string', default: '200' },
   },
 });
 
+// The page's keystroke (n = 64, V = 4096, d = 64: computed on its main thread), then GPT-2's.
 const SHAPES = [
   { vocab: 1000, dim: 64, n: 64 },
+  { vocab: 4096, dim: 64, n: 64 },
   { vocab: 50257, dim: 768, n: 16 },
   { vocab: 50257, dim: 768, n: 64 },
 ];
@@ -64,7 +67,7 @@ await tf.setBackend('wasm');
 await tf.ready();
 
 // Node's fetch cannot load a file path: the .wasm is handed over, as wasm_bench.mjs does.
-const folder = path.join(options.site, 'embedlab/bench');
+const folder = path.join(options.stage, 'embedlab', 'bench');
 const { loadEmbedlabBench } = await import(pathToFileURL(path.join(folder, 'embedlab-bench.mjs')).href);
 const bench = await loadEmbedlabBench({ wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')) });
 
