@@ -6,16 +6,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { siteDir } from '../site-dir.mjs';
-import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { BOXES, errorText, openSite, tableCells, waitForShape, waitForVerdict } from './harness.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
 const DEFAULT_ROWS = ['2', '3', '1'];
 
 // A valid intermediate input becomes the last good result: wait until W has this shape.
-function waitForWeightShape(page, shape) {
-  return page.waitForFunction((text) =>
-    document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes(`: ${text}`), shape);
-}
+const waitForWeightShape = (page, shape) => waitForShape(page, BOXES.weight, shape);
 
 describe('bad input', () => {
   let env;

@@ -77,10 +77,13 @@ export function waitForVerdict(page, word, timeout = 10_000) {
 // Waits until the lookup table shows a fresh result for these ids (its row labels, and its
 // caption's n), so that no check reads the result of an earlier input that also matched, and
 // the sections below have caught up with it. A table of more ids than it shows keeps the first
-// and last three.
+// and last three. A lookup drawn as a heatmap has its table behind "Numbers", which is opened,
+// as a learner who reads its rows opens it.
 export function waitForLookupRows(page, ids, timeout = 10_000) {
   return page.waitForFunction(([expected, busy]) => {
     if (document.querySelector(busy)) return false;
+    const numbers = document.querySelector('#results [data-box="lookup"] details.numbers');
+    if (numbers && !numbers.open) numbers.open = true;
     const caption = document.querySelector('#results [data-box="lookup"] caption')?.textContent ?? '';
     if (!caption.includes(`: ${expected.length} × `)) return false;
     const labels = [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
@@ -91,6 +94,19 @@ export function waitForLookupRows(page, ids, timeout = 10_000) {
   }, [ids.map(String), BUSY_SECTION], { timeout });
 }
 
+// Waits until the box `selector` shows a matrix of `shape` ("4 × 8000"): said by its table's
+// caption, or by the heatmap's name where the matrix is drawn as one (its table is behind
+// "Numbers").
+export function waitForShape(page, selector, shape, timeout = 30_000) {
+  return page.waitForFunction(([root, wanted]) => {
+    const box = document.querySelector(root);
+    const names = [box?.querySelector(':scope > table caption')?.textContent,
+                   box?.querySelector('canvas.heatmap-canvas')?.getAttribute('aria-label')];
+    const exact = new RegExp(`[:,] ${wanted}( |$)`);
+    return names.some((name) => name && exact.test(name));
+  }, [selector, shape], { timeout });
+}
+
 // The page's table boxes, by the name of the matrix each shows.
 export const BOXES = Object.freeze({
   lookup: '#results [data-box="lookup"]', product: '#results [data-box="product"]',
@@ -98,9 +114,18 @@ export const BOXES = Object.freeze({
   linear: '#matrices [data-box="linear"]',
 });
 
+// Opens every "Numbers" under `selector` (the summarised table of a matrix drawn as a heatmap,
+// which is drawn only once opened) and waits until each shows its table.
+export async function openNumbers(page, selector) {
+  await page.$$eval(`${selector} details.numbers`, (all) => all.forEach((details) => { details.open = true; }));
+  await page.waitForFunction((root) => [...document.querySelectorAll(`${root} details.numbers`)]
+    .every((details) => details.querySelector('table')), selector);
+}
+
 // The cell texts of the table in the box `selector` names: [[row label, cell, cell, ...], ...]
-// (tbody rows).
-export function tableCells(page, selector) {
+// (tbody rows), its "Numbers" opened if it has one.
+export async function tableCells(page, selector) {
+  await openNumbers(page, selector);
   return page.$$eval(`${selector} tbody tr`, (rows) =>
     rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
 }
@@ -113,7 +138,8 @@ export async function showLargeCase(page) {
   await page.fill('#vocab', '4096');
   await page.fill('#dim', '64');
   await page.fill('#ids', ids.join(', '));
-  await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('64 × 64'));
+  await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] canvas')
+    ?.getAttribute('aria-label') === 'embedding(idx) as a heatmap, 64 × 64');
   await waitForVerdict(page, 'bit-identical');
   return ids;
 }

@@ -4,7 +4,7 @@
 // first and last 3, and the one stepped through) always visible.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { BOXES, openNumbers, openSite, tableCells, waitForShape, waitForVerdict } from './harness.mjs';
 
 const GPT2_VOCAB = 50257;
 const GPT2_DIM = 768;
@@ -15,9 +15,15 @@ describe('large inputs', () => {
   after(async () => { await env?.close(); });
   afterEach(() => env.assertClean());
 
-  const caption = (box) => env.page.textContent(`${BOXES[box]} caption`);
-  const shownIndices = (box) => env.page.$$eval(`${BOXES[box]} tbody tr[data-index]`,
-    (rows) => rows.map((row) => Number(row.dataset.index)));
+  // A heatmap's summarised table, its "Numbers" opened (they stay open, and follow the inputs).
+  const caption = async (box) => {
+    await openNumbers(env.page, BOXES[box]);
+    return env.page.textContent(`${BOXES[box]} caption`);
+  };
+  const shownIndices = async (box) => {
+    await openNumbers(env.page, BOXES[box]);
+    return env.page.$$eval(`${BOXES[box]} tbody tr[data-index]`, (rows) => rows.map((row) => Number(row.dataset.index)));
+  };
 
   test('V = 50257, d = 768, 64 tokens: computed in full, shown summarised', async () => {
     const { page } = env;
@@ -69,7 +75,7 @@ describe('large inputs', () => {
     await page.fill('#vocab', '1000');
     await page.fill('#dim', '40');
     await page.fill('#ids', ids.join(' '));
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('100 × 40'));
+    await waitForShape(page, BOXES.lookup, '100 × 40');
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await caption('lookup'), 'embedding(idx) (n × d): 100 × 40 (showing 6 of 100 rows, 6 of 40 columns)');
     assert.deepEqual(await shownIndices('lookup'), [0, 1, 2, 97, 98, 99]);

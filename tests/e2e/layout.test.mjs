@@ -4,7 +4,7 @@
 // with EMBEDLAB_UPDATE_SCREENSHOTS=1 they are also copied to docs/screenshots/.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { BOXES, openSite, pageOverflow, waitForShape, waitForVerdict } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 // The ones the README shows; the others are for looking at.
@@ -59,11 +59,11 @@ describe('layout', () => {
     await shoot('phone-full.png', true);
 
     await page.fill('#dim', '24');
-    await page.waitForFunction(() => document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes('× 24'));
+    await waitForShape(page, BOXES.weight, '4 × 24');
     assert.equal(await pageOverflow(env.page), 0);
     const box = await page.$eval('#matrices [data-box="weight"]', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
     assert.ok(box.scroll > box.client, 'the 24-column table scrolls inside its box');
     await page.fill('#dim', '5');
-    await page.waitForFunction(() => document.querySelector('#matrices [data-box="weight"] caption')?.textContent.includes('× 5'));
+    await waitForShape(page, BOXES.weight, '4 × 5');
   });
 });

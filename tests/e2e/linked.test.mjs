@@ -7,7 +7,7 @@
 // and the value, the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, computedColor, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
+import { BOXES, computedColor, openNumbers, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -135,7 +135,9 @@ describe('linked views', () => {
     await page.fill('#results [data-part="index"]', '500');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     // The chosen token is marked in the tables and the picker, far from the ends.
-    assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '499');
+    await openNumbers(page, BOXES.lookup);
+    assert.equal(await page.getAttribute(`${BOXES.lookup} tr.current`, 'data-index'), '499');
+    await page.click(`${BOXES.lookup} details.numbers summary`);  // closed again
     assert.equal(await page.getAttribute('#results [data-part="tokens"] [aria-checked="true"]', 'data-token'), '499');
 
     await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
@@ -240,7 +242,9 @@ describe('linked views', () => {
     const ids = await showLargeCase(page);
     for (const box of Object.values(BOXES)) {
       assert.equal(await page.locator(`${box} canvas.heatmap-canvas`).count(), 1, box);
-      assert.equal(await page.locator(`${box} details.numbers:not([open]) table`).count(), 1, box);
+      // Its summarised table is made only once "Numbers" is opened.
+      assert.equal(await page.locator(`${box} details.numbers:not([open])`).count(), 1, box);
+      assert.equal(await page.locator(`${box} details.numbers table`).count(), 0, box);
     }
     // The top-left cell of W: its readout against the summarised table's W[0, 0].
     const canvas = page.locator('#matrices [data-box="weight"] canvas');
@@ -249,8 +253,10 @@ describe('linked views', () => {
     const readout = await page.textContent('#matrices [data-box="weight"] .heatmap-readout');
     const match = /^W\[0, 0\] = (\S+)$/.exec(readout);
     assert.ok(match, readout);
+    await openNumbers(page, BOXES.weight);
     const tableValue = Number(await page.textContent('#matrices [data-box="weight"] tbody tr[data-index="0"] td'));
     assert.ok(Math.abs(Number(match[1]) - tableValue) < 1e-4, `${match[1]} against ${tableValue}`);
+    await page.click(`${BOXES.weight} details.numbers summary`);  // closed again
     // Near the bottom-right corner: the last rows, the last column.
     const box = await canvas.boundingBox();
     await canvas.hover({ position: { x: box.width - 3, y: box.height - 3 } });

@@ -14,7 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSite, waitForVerdict } from './harness.mjs';
+import { BOXES, openSite, tableCells, waitForVerdict } from './harness.mjs';
 
 const label = process.argv[2];
 const loads = Number(process.argv[3] ?? 7);
@@ -128,8 +128,10 @@ async function typingSession(page) {
   }
   await page.waitForTimeout(1000);
   const watched = await page.evaluate(stopKeyWatch);
-  const last = await page.$$eval('#results [data-box="lookup"] tbody th', (ths) => ths.at(-1)?.textContent);
+  const last = (await tableCells(page, BOXES.lookup)).at(-1)?.[0];
   if (last !== '1') throw new Error(`the lookup table's last row is ${last}, not the typed id 1`);
+  // Closed again for the next session, without scrolling the page as a click would.
+  await page.$eval(`${BOXES.lookup} details.numbers`, (details) => { details.open = false; });
   return watched;
 }
 

@@ -6,7 +6,7 @@
 // draw here). Screenshots of Lookup and Backward at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { BOXES, openSite, waitForLookupRows, waitForShape, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 import { misPainted, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
@@ -122,7 +122,7 @@ describe('the picture\'s modes', () => {
     await show([2, 3, 1]);
     await page.fill('#dim', '512');
     await page.fill('#ids', ids.join(', '));
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes('2049 × 512'));
+    await waitForShape(page, BOXES.lookup, '2049 × 512');
     const backward = page.locator(`#results .picture-mode:has(input[value="backward"])`);
     assert.ok(await backward.locator('input').isDisabled());
     assert.equal(await backward.getAttribute('title'), 'G would hold n·d = 1,049,088 values: see the Backward view');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleMemory } from './browser-memory.mjs';
-import { openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { BOXES, openSite, tableCells, waitForShape, waitForVerdict } from './harness.mjs';
 import { runTorch } from './torch-reference.mjs';
 
 const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -68,10 +68,8 @@ export async function chooseOnPage(env, shape) {
   const memory = sampleMemory(env.profile);
   const start = performance.now();
   await page.setInputFiles('#weights-file', shape.files);
-  // The seeded table before has d = 5: a caption of d columns is the file's lookup.
-  await page.waitForFunction((caption) =>
-    document.querySelector('#results [data-box="lookup"] caption')?.textContent.includes(caption),
-  `: 2 × ${shape.dim} `, { timeout: 300_000 });
+  // The seeded table before has d = 5: a lookup of d columns is the file's.
+  await waitForShape(page, BOXES.lookup, `2 × ${shape.dim}`, 300_000);
   const rowsMs = performance.now() - start;
   await page.waitForFunction(() => !document.querySelector('#results .verdict').classList.contains('busy'),
     null, { timeout: 600_000 });

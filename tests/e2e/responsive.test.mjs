@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { demoText, openHost } from './demo.mjs';
-import { errorText, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { BOXES, errorText, openSite, waitForLookupRows, waitForShape, waitForVerdict } from './harness.mjs';
 
 const GPT2_VOCAB = 50257;
 const GPT2_DIM = 768;
@@ -296,7 +296,7 @@ describe('without a worker', () => {
         await page.fill('#vocab', '8192');  // a new W of 2^19 floats, beyond the main thread's budget
         await waitForVerdict(page, 'computing');
         await waitForVerdict(page, 'bit-identical');
-        assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 8192 × 64'));
+        await waitForShape(page, BOXES.weight, '8192 × 64');
         await page.fill('#vocab', '50257');  // and an error, in the core's words
         await page.fill('#dim', '8192');
         await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { encode as gpt2Encode } from 'gpt-tokenizer/encoding/r50k_base';
-import { computedColor, errorText, openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { BOXES, computedColor, errorText, openNumbers, openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -96,6 +96,7 @@ describe('Text mode', () => {
     await waitForIds(page, HELLO_WORLD.gpt2);
     await waitForLookupRows(page, HELLO_WORLD.gpt2);
     assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 1 of 2: id 15496');
+    await openNumbers(page, BOXES.weight);  // W, GPT-2's 50,257 rows, as a heatmap and its numbers
     // Pointing: the light highlight of linked-views.mjs, the step left alone.
     await page.hover('.token-chip[data-token="1"]');
     await page.waitForSelector('#results [data-box="lookup"] tr.linked[data-index="1"]');

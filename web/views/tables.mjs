@@ -16,11 +16,13 @@ import { markBusy } from './verdict.mjs';
 const label = (i) => String(i);
 
 // A box's heatmap and the table slot beside it, once it holds one.
-const heatmaps = new WeakMap();  // box -> { heatmap, numbers, data }
+const heatmaps = new WeakMap();  // box -> { heatmap, data, spec, drawNumbers }
 
-// Shows spec's matrix in box: as a table, or (for a matrix the table summarises) as a heatmap whose cell (i, j) stands for token heat.token(i, j) and where heat.band(k) is
-// token k's row or column. A matrix not yet there (the product while it streams W) is said to
-// be coming; a matrix held in part waits for its pixels, gathered as the product reads W.
+// Shows spec's matrix in box: as a table, or (for a matrix the table summarises) as a heatmap
+// whose cell (i, j) stands for token heat.token(i, j) and where heat.band(k) is token k's row or
+// column, with the summarised table behind "Numbers". A matrix not yet there (the product while
+// it streams W) is said to be coming; a matrix held in part waits for its pixels, gathered as
+// the product reads W.
 function place(box, spec, heat) {
   const { matrix } = spec;
   if (!matrix || (matrix.held && !matrix.pixels)) {
@@ -52,7 +54,13 @@ function place(box, spec, heat) {
     const numbers = element('div', 'numbers-table');
     details.append(element('summary', '', 'Numbers'), numbers);
     box.replaceChildren(heatmap.node, details);
-    parts = { heatmap, numbers, data: null };
+    parts = { heatmap, data: null, spec: null };
+    // The summarised table is drawn when "Numbers" is opened, and redrawn while it is open: a
+    // keystroke's frame does not rewrite, nor the page hold, a table nobody sees.
+    parts.drawNumbers = () => {
+      if (details.open) renderMatrixTable(numbers, parts.spec);
+    };
+    details.addEventListener('toggle', parts.drawNumbers);
     heatmaps.set(box, parts);
   }
   parts.token = heat.token;
@@ -62,7 +70,8 @@ function place(box, spec, heat) {
     parts.data = heat.data;
   }
   parts.heatmap.outline(heat.band(heat.step));
-  renderMatrixTable(parts.numbers, spec);
+  parts.spec = spec;
+  parts.drawNumbers();
 }
 
 // boxes: { weight, onehot, linear, lookup, product } elements the tables are drawn in;
