@@ -172,15 +172,23 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       scale ||= 1;
       const { image } = buffers;
       const rgba = image.data;  // clamped: a write rounds to the nearest whole number
-      const { zero, nan } = colors;
-      for (let p = 0; p < values.length; ++p) {
+      // Colours are [r, g, b] in 0–255 and an opacity; the image's alpha is 0–255 too.
+      const [zr, zg, zb, za] = colors.zero;
+      const nan = [...colors.nan.slice(0, 3), 255 * colors.nan[3]];
+      // Each end of the scale as its step from the zero colour.
+      const [neg, pos] = [colors.neg, colors.pos].map(([r, g, b, a]) => [r - zr, g - zg, b - zb, a - za]);
+      for (let p = 0, q = 0; p < values.length; ++p, q += 4) {
         const v = values[p];
-        const end = v < 0 ? colors.neg : colors.pos;
-        const share = Math.min(1, Math.abs(v) / scale);
-        for (let c = 0; c < 4; ++c) {
-          const unit = c === 3 ? 255 : 1;  // colours are [r, g, b] in 0–255 and an opacity
-          rgba[4 * p + c] = unit * (Number.isNaN(v) ? nan[c] : zero[c] + share * (end[c] - zero[c]));
+        if (Number.isNaN(v)) {
+          rgba.set(nan, q);
+          continue;
         }
+        const end = v < 0 ? neg : pos;
+        const share = Math.min(1, Math.abs(v) / scale);
+        rgba[q] = zr + share * end[0];
+        rgba[q + 1] = zg + share * end[1];
+        rgba[q + 2] = zb + share * end[2];
+        rgba[q + 3] = 255 * (za + share * end[3]);
       }
       canvas.getContext('2d').putImageData(image, 0, 0);
       placeBand('outline');
