@@ -38,6 +38,11 @@ export function radioKeyTarget(key, current, count) {
 export function writeAttribute(node, name, value) {
   if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
 }
+// A property (textContent, hidden, disabled, value) likewise: set again to its old value, it
+// still rewrites the element's attribute or text.
+export function writeProperty(node, name, value) {
+  if (node[name] !== value) node[name] = value;
+}
 // A style reads back in its own spelling (a path's commas dropped): compare with what was written.
 const written = new WeakMap();  // node -> { property: value written }
 export function writeStyle(node, name, value) {

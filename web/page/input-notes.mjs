@@ -2,6 +2,7 @@
 // polite to screen readers): Text mode set V to the tokenizer's vocabulary and d small; a new
 // shape of a seeded table redrew W, its first rows included; and the source of W, in the
 // Weights disclosure's summary.
+import { writeProperty } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { TEXT_DIM, TOKENIZERS } from '../tokenizers/catalog.mjs';
 
@@ -32,11 +33,11 @@ function noteFor({ inputs, text, tokens, result }, before) {
 export function showInputNotes(store, { note, summary }) {
   let before = store.get().result;
   store.subscribe((state, changed) => {
-    if (changed.has('inputs')) summary.textContent = sourceText(state.inputs);
+    if (changed.has('inputs')) writeProperty(summary, 'textContent', sourceText(state.inputs));
     if (!changed.has('result') && !changed.has('tokens')) return;
     const text = noteFor(state, before);
     if (changed.has('result')) before = state.result;
-    if (note.textContent !== text) note.textContent = text;
-    note.hidden = text === '';
+    writeProperty(note, 'textContent', text);
+    writeProperty(note, 'hidden', text === '');
   });
 }

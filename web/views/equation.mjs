@@ -362,7 +362,7 @@ function createEquationView(root, { lab, onStep }) {
       }
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
-      figure.classList.add('drawn');
+      figure.classList.toggle('drawn', true);  // add() rewrites the class even when it is there
       draw();
       if (moved) overlay.replay();
     },

@@ -3,7 +3,7 @@
 // shown as its id (and its text in Text mode) in its own colour, with previous and next
 // buttons; beyond the tokens a group can show, a field to go to token k of n. The focus stays
 // on the picker when a button it was on turns disabled.
-import { byData, element, fragment, radioKeyTarget } from '../draw/dom.mjs';
+import { byData, element, fragment, radioKeyTarget, writeProperty } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
@@ -91,13 +91,13 @@ export const tokenPickerView = {
         }
         if (k !== null) updateToken(node, k, ids, labels);
       });
-      prev.disabled = current === 0;
-      next.disabled = current === ids.length - 1;
-      jump.hidden = shown.length === ids.length;
+      writeProperty(prev, 'disabled', current === 0);
+      writeProperty(next, 'disabled', current === ids.length - 1);
+      writeProperty(jump, 'hidden', shown.length === ids.length);
       if (!jump.hidden) {
-        index.max = String(n);
-        total.textContent = `of ${count(n)}`;
-        if (parts.index !== focused) index.value = String(current + 1);
+        writeProperty(index, 'max', String(n));
+        writeProperty(total, 'textContent', `of ${count(n)}`);
+        if (parts.index !== focused) writeProperty(index, 'value', String(current + 1));
       }
       // Keep the focus on the picker: on the chosen token, also when a button it was on is disabled.
       if (onToken || ((focused === prev || focused === next) && focused.disabled)) {

@@ -2,6 +2,7 @@
 // on while there is none to grade (a large product computing, a text waiting for its tokens, an
 // input to fix). While the views show an older result than the inputs ask for, they say so:
 // the verdict in words, each view with aria-busy and a dimmed look (markBusy()).
+import { writeProperty } from '../draw/dom.mjs';
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { inputsText } from '../model/describe.mjs';
 
@@ -44,7 +45,7 @@ export const verdictView = {
         if (!SHOWN_KEYS.some((key) => changed.has(key))) return;
         const { result, status } = state;
         const last = result ? ` The views show the last result: ${inputsText(result)}.` : '';
-        stopButton.hidden = !status.stoppable;
+        writeProperty(stopButton, 'hidden', !status.stoppable);
         if (status.state === 'computing') {
           showPending(box, 'computing', status.sentence);
         } else if (status.state === 'stopped') {
