@@ -236,6 +236,20 @@ function createEquationView(root, { lab, onStep }) {
     select();
   }
 
+  // The canvas at rest is painted once the redraw's other writes are done (in a microtask, at
+  // the end of the store's update): the first font set on a canvas in the document styles the
+  // page, which, before the last write of the frame, would leave the frame's style to be worked
+  // out twice.
+  let paintDue = false;
+  function paintSoon() {
+    if (paintDue) return;
+    paintDue = true;
+    queueMicrotask(() => {
+      paintDue = false;
+      if (!play) paint(canvas, drawn.scene, ratio);
+    });
+  }
+
   // Paints the scene for the selected token at rest: dimming, marks, glow, flows, detail.
   function select() {
     const { result, step } = state;
@@ -248,7 +262,7 @@ function createEquationView(root, { lab, onStep }) {
       fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
     }
     shade(scene, step, id, colors, fonts);
-    paint(canvas, scene, ratio);
+    paintSoon();
     canvas.scene = scene;  // what it shows, for the e2e tests: text cannot be read back from pixels
     for (const [k, label] of labels) label.classList.toggle('current', k === step);
     if (figure.style.getPropertyValue('--selected') !== tokenColor(step)) {
