@@ -2,7 +2,9 @@
 // measurement, not a test: no duration is asserted anywhere). After a wasm build:
 //   node tests/e2e/page-timing.mjs LABEL [loads]
 // writes docs/page-timing/LABEL.json and rebuilds docs/page-timing.md from every JSON there,
-// one column per label, each number marked against its target (TARGETS):
+// one column per label, each number marked against its target (TARGETS);
+//   node tests/e2e/page-timing.mjs --report
+// only rebuilds docs/page-timing.md (after a run's note is edited in its JSON). Measured:
 //   first verdict: navigation start to the frame after the verdict word reads 'bit-identical',
 //     cache disabled, with DevTools network emulation (150 ms latency, 5 Mbit/s) and without;
 //   CLS: the layout shifts without recent input, summed until 2 s after the verdict;
@@ -18,8 +20,9 @@ import { BOXES, openSite, tableCells, waitForVerdict } from './harness.mjs';
 
 const label = process.argv[2];
 const loads = Number(process.argv[3] ?? 7);
-if (!label || !/^[\w-]+$/.test(label) || !(loads > 0)) {
-  throw new Error('usage: node tests/e2e/page-timing.mjs LABEL [loads]   (LABEL: letters, digits, - or _)');
+const reportOnly = label === '--report';
+if (!reportOnly && (!label || !/^[\w-]+$/.test(label) || !(loads > 0))) {
+  throw new Error('usage: node tests/e2e/page-timing.mjs LABEL [loads] | --report   (LABEL: letters, digits, - or _)');
 }
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 const runsDir = path.join(docs, 'page-timing');
@@ -211,6 +214,11 @@ function writeReport() {
   }
   lines.push('');
   writeFileSync(path.join(docs, 'page-timing.md'), lines.join('\n'));
+}
+
+if (reportOnly) {
+  writeReport();
+  process.exit(0);
 }
 
 const loadBefore = os.loadavg();
