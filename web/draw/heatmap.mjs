@@ -7,7 +7,7 @@
 // pixels, gathered by the module from every cell. Hovering shows the cell's (row, col) and value
 // in a line below (a block's largest value where its row is not held); the selected token's row
 // (or column) is outlined by an element over the canvas, sharp at any scale.
-import { element, writeStyle } from './dom.mjs';
+import { element, writeProperty, writeStyle } from './dom.mjs';
 import { HEATMAP_PIXELS } from '../model/row-window.mjs';
 import { onThemeChange, readColors } from './theme-colors.mjs';
 
@@ -70,7 +70,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   function placeBand(which) {
     const band = bands[which];
     const outlined = placed[which];
-    if (band.hidden !== !outlined) band.hidden = !outlined;
+    writeProperty(band, 'hidden', !outlined);
     if (!outlined) return;
     const { rows, cols } = spec.matrix;
     const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
@@ -160,7 +160,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
         canvas.setAttribute('aria-label', `${name} as a heatmap, ${matrix.rows} × ${matrix.cols}`);
       }
       const prompt = `${shape}. Point at a cell for its value.`;
-      if (readout.textContent !== prompt) readout.textContent = prompt;
+      writeProperty(readout, 'textContent', prompt);
       if (!colors) {
         if (!spec) onThemeChange(node, repaint);  // the first render: the heatmap is in place
         colors = palette(node);

@@ -10,6 +10,7 @@ import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { FieldError } from '../compute/plan.mjs';
 import { createSession } from '../compute/session.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
+import { writeProperty } from '../draw/dom.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
 import { inputsText } from '../model/describe.mjs';
 import { createStore, initialState } from '../model/state.mjs';
@@ -261,7 +262,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #showError(error) {
     const message = error === null ? null : messageOf(error);
     const box = this.#parts.error;
-    if (box.textContent !== (message ?? '')) box.textContent = message ?? '';
+    writeProperty(box, 'textContent', message ?? '');
     box.hidden = message === null;
     this.#error = message;
     const { result } = this.#store.get();

@@ -2,11 +2,9 @@
 // store, and what the store holds shows in the fields. While a file is W's source its shape
 // shows in V and d, read-only; in Text mode the ids field shows the text's tokens, read-only;
 // what was typed comes back afterwards, since the store kept it.
-const KEYS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
+import { writeProperty } from '../draw/dom.mjs';
 
-function setValue(input, value) {
-  if (input.value !== value) input.value = value;
-}
+const KEYS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
 
 // fields: { ids, vocab, dim, seed } inputs of `form`.
 export function bindFormFields(store, form, fields) {
@@ -21,15 +19,15 @@ export function bindFormFields(store, form, fields) {
   function show({ inputs, text, tokens, result }) {
     // A file's input holds its table's shape (rows, cols), or an error.
     const table = inputs.source === 'file' ? (inputs.file?.rows ? inputs.file : null) : undefined;
-    setValue(fields.vocab, table === undefined ? inputs.vocabText : table ? String(table.rows) : '');
-    setValue(fields.dim, table === undefined ? inputs.dimText : table ? String(table.cols) : '');
+    writeProperty(fields.vocab, 'value', table === undefined ? inputs.vocabText : table ? String(table.rows) : '');
+    writeProperty(fields.dim, 'value', table === undefined ? inputs.dimText : table ? String(table.cols) : '');
     fields.vocab.disabled = fields.dim.disabled = table !== undefined;
-    setValue(fields.seed, inputs.seedText);
+    writeProperty(fields.seed, 'value', inputs.seedText);
     fields.ids.readOnly = text !== null;
-    if (!text) setValue(fields.ids, inputs.idsText);
-    else if (tokens) setValue(fields.ids, tokens.ids.join(', '));
+    if (!text) writeProperty(fields.ids, 'value', inputs.idsText);
+    else if (tokens) writeProperty(fields.ids, 'value', tokens.ids.join(', '));
     const auto = table === undefined && inputs.vocabText.trim() === '' && result ? `auto: ${result.vocab}` : 'auto';
-    if (fields.vocab.placeholder !== auto) fields.vocab.placeholder = auto;
+    writeProperty(fields.vocab, 'placeholder', auto);
   }
   show(store.get());
   store.subscribe((state, changed) => {

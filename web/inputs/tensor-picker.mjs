@@ -1,6 +1,7 @@
 // The tensors of a .safetensors file, to pick W from: its 2-D tensors in a <select> (name, dtype,
 // shape), the embedding table preselected when the names point to one, and how the chosen
 // tensor's values become float32.
+import { writeProperty } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 
 const shapeText = (shape) => shape.map(count).join(' × ');
@@ -13,7 +14,7 @@ export function createTensorPicker({ field, select, status }, onPick) {
   });
 
   function show(text) {
-    if (status.textContent !== text) status.textContent = text;
+    writeProperty(status, 'textContent', text);
   }
 
   return {

@@ -7,6 +7,7 @@
 // last good text stay. With a file's table, the status says how the tokenizer's ids meet its
 // rows (model/tokenizer-fit.mjs), and a button offers the tokenizer made for that table when
 // another is picked.
+import { writeProperty } from '../draw/dom.mjs';
 import { count, plural } from '../model/format-number.mjs';
 import { fitSentence, tokenizerFor } from '../model/tokenizer-fit.mjs';
 import { createTokenChips } from './token-chips.mjs';
@@ -29,7 +30,7 @@ export function createTextInput(lab, store, elements) {
   const textMode = () => modes.querySelector('input:checked').value === 'text';
 
   function showError(message) {
-    if (error.textContent !== message) error.textContent = message;
+    writeProperty(error, 'textContent', message);
     error.hidden = message === '';
     if (message) text.setAttribute('aria-invalid', 'true');
     else text.removeAttribute('aria-invalid');

@@ -14,7 +14,7 @@
 // token slides the glow and replays the flow (CSS transitions, off for prefers-reduced-motion);
 // any other redraw (typing, a new width) is still, and Play runs only when pressed and stops
 // at any change of the store, so that no animation runs into a keystroke's frame.
-import { element, radioKeyTarget, writeAttribute, writeStyle } from '../draw/dom.mjs';
+import { element, radioKeyTarget, writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
 import { layout, slotsFor } from '../model/equation-layout.mjs';
 import { count } from '../model/format-number.mjs';
 import { playAt, playTiming } from '../model/picture-play.mjs';
@@ -176,7 +176,7 @@ function createEquationView(root, { lab, onStep }) {
       backward: `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
         `is added into row idx[k] of dW, ${vocab} × ${dim}. Token ${step + 1} adds G[${step}] into dW[${id}].`,
     }[mode];
-    if (description.textContent !== sentence) description.textContent = sentence;
+    writeProperty(description, 'textContent', sentence);
     const stat = ([className, [term, more], formula, amount]) => {
       const span = element('span', `equation-stat ${className}`);
       const strong = element('strong', '', term);
@@ -271,7 +271,7 @@ function createEquationView(root, { lab, onStep }) {
     overlay.select(scene, at, { step, id, ids: result.ids, grade: result.comparison?.grade ?? null });
     overlay.frame();
     const text = restingDetail();
-    if (detail.textContent !== text) detail.textContent = text;
+    writeProperty(detail, 'textContent', text);
     describe();
   }
 

@@ -4,7 +4,7 @@
 // the lookup's arrow and its verdict; the backward arrows from each row of G to its row of dW.
 // Nodes are kept from one drawing to the next: a keystroke mostly rewrites a few attributes,
 // and a new token slides the glow (a CSS transition in styles/picture.css).
-import { writeAttribute, writeStyle } from '../draw/dom.mjs';
+import { writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
 import { HEADER } from '../model/equation-layout.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
 
@@ -78,7 +78,7 @@ export function createOverlay(picture) {
       write(right, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2, height: cell - 2,
         'data-token': k });
       const content = shown === 'ellipsis' ? '⋮' : label;
-      if (text.textContent !== content) text.textContent = content;
+      writeProperty(text, 'textContent', content);
       text.classList.toggle('thinned', shown === 'none');
       for (const node of [text, left, right]) paintAs(node, k);
       labels.set(k, text);
@@ -131,7 +131,7 @@ export function createOverlay(picture) {
     const headline = grade?.headline ?? 'computing…';
     const sentence = grade ? `vs the product: ${headline}` : `the product: ${headline}`;
     const words = sentence.length * VERDICT_CHAR <= room ? sentence : headline;
-    if (verdict.textContent !== words) verdict.textContent = words;
+    writeProperty(verdict, 'textContent', words);
     write(verdict, { x: left, y: HEADER - 5, 'data-state': grade?.state ?? 'computing' });
     if (words.length * VERDICT_CHAR > room) write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
     else verdict.removeAttribute('textLength');

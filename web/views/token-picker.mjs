@@ -65,7 +65,7 @@ export const tokenPickerView = {
         if (button.getAttribute(name) !== value) button.setAttribute(name, value);
       };
       const text = tokenText(k, ids, labels);
-      if (button.textContent !== text) button.textContent = text;
+      writeProperty(button, 'textContent', text);
       set('data-token', String(k));
       set('aria-checked', String(k === current));
       set('aria-label', `token ${k + 1} of ${ids.length}, ${labels ? `"${labels[k]}", ` : ''}id ${ids[k]}`);

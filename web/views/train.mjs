@@ -13,7 +13,7 @@
 // parsing (and tokenizing).
 import trainCss from '../styles/train.css';
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
-import { byData, element } from '../draw/dom.mjs';
+import { byData, element, writeProperty } from '../draw/dom.mjs';
 import { adoptStyleSheet } from '../draw/style-sheets.mjs';
 import { causeOf, drawLegend, drawTimeline, drawWeights } from '../draw/train-picture.mjs';
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
@@ -258,16 +258,15 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
   // typed in is left alone when it already says the same.
   function showInputs(train) {
     const info = infoOf(train);
-    const set = (input, value) => { if (input.value !== value) input.value = value; };
     const fromText = train.batchesFrom === 'text';
     form.elements['batches-from'].value = fromText ? 'text' : 'ids';
     parts['from-ids'].hidden = fromText;
     parts['from-text'].hidden = !fromText;
-    set(form.elements.batches, train.batchesText);
-    set(form.elements['batch-lines'], train.linesText);
-    set(form.elements['batch-tokenizer'], train.tokenizer ?? tokenizers.defaultName);
-    set(form.elements.optimizer, info.name);
-    set(form.elements['padding-idx'], train.paddingIdxText);
+    writeProperty(form.elements.batches, 'value', train.batchesText);
+    writeProperty(form.elements['batch-lines'], 'value', train.linesText);
+    writeProperty(form.elements['batch-tokenizer'], 'value', train.tokenizer ?? tokenizers.defaultName);
+    writeProperty(form.elements.optimizer, 'value', info.name);
+    writeProperty(form.elements['padding-idx'], 'value', train.paddingIdxText);
     form.elements.sparse.checked = train.sparse;
     if (shownOptimizer !== info.name) {
       shownOptimizer = info.name;
@@ -278,7 +277,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     for (const a of info.arguments) {
       const input = form.elements[TRAIN_FIELDS[a.name]];
       if (a.form === 'flag') input.checked = train.hyper[a.name] ?? a.default;
-      else set(input, train.hyper[a.name] ?? a.text);
+      else writeProperty(input, 'value', train.hyper[a.name] ?? a.text);
     }
   }
 
@@ -319,7 +318,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     const input = field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_TEXT_FIELDS[field]];
     for (const box of root.querySelectorAll('.train-controls .error')) {
       const mine = input && box.id === input.getAttribute('aria-describedby');
-      if (box.textContent !== (mine ? error.message : '')) box.textContent = mine ? error.message : '';
+      writeProperty(box, 'textContent', mine ? error.message : '');
       box.hidden = !mine;
     }
     for (const control of form.elements) {
@@ -327,7 +326,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
       else control.removeAttribute('aria-invalid');
     }
     const general = error !== null && !input ? error.message : '';
-    if (parts.alert.textContent !== general) parts.alert.textContent = general;
+    writeProperty(parts.alert, 'textContent', general);
     parts.alert.hidden = general === '';
     root.classList.toggle('stale', error !== null);
   }

@@ -4,7 +4,7 @@
 // The view recomputes when the page's result is new and once per frame after an input event;
 // beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
 import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
-import { element } from '../draw/dom.mjs';
+import { element, writeProperty } from '../draw/dom.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { viewWork } from '../compute/view-compute.mjs';
@@ -53,7 +53,7 @@ function createViewForm(root, markup, fields, update) {
   });
 
   function show(message, field) {
-    if (alert.textContent !== message) alert.textContent = message;  // a new text is announced
+    writeProperty(alert, 'textContent', message);  // a new text is announced
     alert.hidden = message === '';
     for (const control of form.elements) {
       if (control.name === field) control.setAttribute('aria-invalid', 'true');
