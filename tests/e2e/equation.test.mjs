@@ -186,6 +186,37 @@ describe('the equation picture', () => {
     await waitForVerdict(page, 'bit-identical');
   });
 
+  test('typing within one shape: the picture grows to fit and then stays where it is', async () => {
+    const { page } = env;
+    // The last token's id 1, then 15 (one more column of the one-hot and row of W), then 1.
+    const ids = Array.from({ length: 64 }, (_, i) => (i * 61) % 4096);
+    ids[63] = 1;
+    await page.fill('#vocab', '4096');
+    await page.fill('#dim', '64');
+    await page.fill('#ids', ids.join(', '));
+    await waitForVerdict(page, 'bit-identical');
+    const labelled = (text, shown) => page.waitForFunction(([t, s]) =>
+      document.querySelector('#results .equation-canvas').scene.texts.some((x) => x.text === t) === s, [text, shown]);
+    const frame = () => page.$eval('#results .equation-picture', (node) => {
+      const { x, width, height } = node.getBoundingClientRect();
+      return { x, width, height };
+    });
+    const small = await frame();
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    await page.keyboard.press('5');
+    await labelled('15', true);
+    const grown = await frame();
+    assert.ok(grown.width > small.width, `15 shows one more column: ${JSON.stringify([small, grown])}`);
+    await page.keyboard.press('Backspace');
+    await labelled('15', false);
+    assert.deepEqual(await frame(), grown, 'deleting the 5 neither shrinks the picture nor moves it sideways');
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
   test('<embedding-demo view="equation"> draws the picture in its shadow root', async () => {
     const { page } = env;
     await openHost(env, 'equation', '<embedding-demo id="e" view="equation" step="1"></embedding-demo>');

@@ -94,7 +94,7 @@ function createEquationView(root, { lab, onStep }) {
   let width = 0;
   let sizedFor = '';   // the width and pixel ratio the canvas was sized for
   let ratio = 1;       // its device pixels per CSS px
-  let kept = { shape: '', cell: 0, height: 0 };  // a shape's (width, n, V, d) cell and height
+  let kept = { shape: '', cell: 0, width: 0, height: 0 };  // a shape's (width, n, V, d) cell and size
   let described = '';  // what describe() last wrote, as a key
   let play = null;     // Play under way: { player, stepMs, start, elapsed, paused, frame }
   // Read at the first paint (getComputedStyle forces a style pass), again on a theme change.
@@ -202,14 +202,16 @@ function createEquationView(root, { lab, onStep }) {
     // the middle of every keystroke's redraw.
     if (!width) width = figure.clientWidth;
     // While the same shape is typed (width, n, V, d), the cells only shrink and the frame
-    // only grows: an id typed or deleted changes which columns show, and the picture would
-    // otherwise swell and shrink, its numbers come and go, and the page below it move.
+    // only grows: an id typed or deleted changes which columns and rows show, and the picture
+    // would otherwise swell and shrink, its numbers come and go, the centred frame slide
+    // sideways and the page below it move (and every keystroke lay the whole page out again).
     const shape = [width, result.ids.length, result.vocab, result.dim].join();
     const same = shape === kept.shape;
     const rowLabels = {};
     for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
     const at = layout(width, width < 600 ? 190 : 300, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
-    kept = { shape, cell: at.cell, height: same ? Math.max(kept.height, at.height) : at.height };
+    const grown = (side) => (same ? Math.max(kept[side], at[side]) : at[side]);
+    kept = { shape, cell: at.cell, width: grown('width'), height: grown('height') };
     // The canvas only grows while the width stays, so that typing (which changes the picture's
     // size) seldom resizes it: a new size costs Chromium a new buffer, several milliseconds.
     // The frame shows the picture's part of it.
@@ -223,12 +225,12 @@ function createEquationView(root, { lab, onStep }) {
         canvas.style[side] = `${pixels / ratio}px`;
       }
     }
-    writeStyle(frame, 'width', `${at.width}px`);
+    writeStyle(frame, 'width', `${kept.width}px`);
     writeStyle(frame, 'height', `${kept.height}px`);
-    writeStyle(picture, 'height', `${at.height}px`);
+    writeStyle(picture, 'height', `${kept.height}px`);
     // Cells at their smallest can still be too wide for a phone: then the picture is shrunk.
-    writeStyle(frame, 'zoom', at.width > width ? String(width / at.width) : '');
-    writeAttribute(picture, 'viewBox', `0 0 ${at.width} ${at.height}`);
+    writeStyle(frame, 'zoom', kept.width > width ? String(width / kept.width) : '');
+    writeAttribute(picture, 'viewBox', `0 0 ${kept.width} ${kept.height}`);
     const scene = sceneOf(result, slots, at, {
       mode, step, formatElements: lab.formatElements, texts, grads: state.grads,
     });
