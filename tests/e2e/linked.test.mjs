@@ -237,6 +237,44 @@ describe('linked views', () => {
     await page.click('#printout-section details summary');
   });
 
+  test('a heatmap pixel is its value\'s share of the scale, from the zero colour towards its side\'s end', async () => {
+    const { page } = env;
+    await showLargeCase(page);
+    const box = '#results [data-box="lookup"]';
+    const canvas = page.locator(`${box} canvas`);
+    await canvas.scrollIntoViewIfNeeded();
+    const rgb = async (css) => (await computedColor(page, css)).match(/[\d.]+/g).slice(0, 3).map(Number);
+    const zero = await rgb('var(--eq-zero)');
+    const ends = { neg: await rgb('var(--eq-neg)'), pos: await rgb('var(--eq-pos)') };
+    const { width, height } = await canvas.boundingBox();
+    const shares = [];  // [|value|, the pixel's share of the way to its end]
+    for (let k = 0; k < 12; ++k) {
+      await canvas.hover({ position: { x: ((k * 23) % 64 + 0.5) * width / 64, y: ((k * 37) % 64 + 0.5) * height / 64 } });
+      const readout = page.locator(`${box} .heatmap-readout`);
+      const [, i, j, text] = /^embedding\(idx\)\[(\d+), (\d+)\] = (\S+)$/.exec(await readout.textContent());
+      const pixel = await canvas.evaluate((c, [x, y]) => {
+        const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+        copy.drawImage(c, x, y, 1, 1, 0, 0, 1, 1);
+        return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
+      }, [Number(j), Number(i)]);
+      const value = Number(text);
+      const end = ends[value < 0 ? 'neg' : 'pos'];
+      // Each channel the same share of its way from zero to the end (a channel rounds by 1 at most).
+      const channel = [0, 1, 2].map((c) => (pixel[c] - zero[c]) / (end[c] - zero[c]));
+      const steep = [0, 1, 2].filter((c) => Math.abs(end[c] - zero[c]) >= 60);
+      for (const c of steep) {
+        assert.ok(Math.abs(channel[c] - channel[steep[0]]) <= 2 / Math.abs(end[c] - zero[c]),
+          `[${i}, ${j}] = ${value}: ${pixel} is not on the way from ${zero} to ${end}`);
+      }
+      shares.push([Math.abs(value), channel[steep[0]]]);
+    }
+    // The share grows with |value| in proportion: one scale (the largest |value|) for all.
+    const [v0, s0] = shares.reduce((a, b) => (b[0] > a[0] ? b : a));
+    for (const [v, s] of shares) {
+      assert.ok(Math.abs(s - (s0 * v) / v0) <= 0.02, `|${v}| is ${s} of the way, against ${(s0 * v) / v0}`);
+    }
+  });
+
   test('n = 64, V = 4096, d = 64: heatmaps with a readout, linked, the page under 3,000 elements', async () => {
     const { page } = env;
     const ids = await showLargeCase(page);

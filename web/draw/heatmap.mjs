@@ -14,10 +14,29 @@ import { onThemeChange, readColors } from './theme-colors.mjs';
 const { cols: MAX_WIDTH, rows: MAX_HEIGHT } = HEATMAP_PIXELS;
 const READ_ALL = 1 << 22;
 
-// The three ends of the scale and the NaN colour, as the page's style resolves them now.
-const palette = (node) => readColors(node, {
-  neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'], nan: ['--eq-nan', '#000'],
-});
+// Steps of the scale on each side of zero: one per whole number of a channel's 0–255 range.
+const LEVELS = 255;
+
+// The scale as the page's style resolves its three ends and the NaN colour now: each step's
+// pixel (neg's LEVELS + 1 steps from the zero colour, then pos's), and NaN's, as 32-bit words in
+// the image's byte order (made as bytes and read back as words, whatever the machine's endianness).
+function palette(node) {
+  const colors = readColors(node, {
+    neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'], nan: ['--eq-nan', '#000'],
+  });
+  const bytes = new Uint8ClampedArray(4 * (2 * (LEVELS + 1) + 1));  // a write rounds to a whole number
+  // Colours are [r, g, b] in 0–255 and an opacity; the image's alpha is 0–255 too.
+  const put = (i, [r, g, b, a]) => bytes.set([r, g, b, 255 * a], 4 * i);
+  const { zero } = colors;
+  ['neg', 'pos'].forEach((side, s) => {
+    for (let level = 0; level <= LEVELS; ++level) {
+      put(s * (LEVELS + 1) + level, zero.map((z, c) => z + (level / LEVELS) * (colors[side][c] - z)));
+    }
+  });
+  put(2 * (LEVELS + 1), colors.nan);
+  const words = new Uint32Array(bytes.buffer);
+  return { steps: words.subarray(0, 2 * (LEVELS + 1)), nan: words[2 * (LEVELS + 1)] };
+}
 
 // onHover(i, j) with the cell under the pointer (null when it leaves); onPick(i, j) on a click;
 // format(value): a value as the readout writes it.
@@ -100,12 +119,14 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   // allocations, fewer garbage collections in the frame): each axis's blocks, the pixels'
   // values, and the image.
   function buffersFor(matrix, width, height) {
+    const image = new ImageData(width, height);
     const all = Boolean(matrix.pixels) || matrix.rows * matrix.cols <= READ_ALL;
     return {
       rows: blocks(height, matrix.rows, all),
       cols: blocks(width, matrix.cols, all),
       values: new Float64Array(width * height),
-      image: new ImageData(width, height),
+      image,
+      words: new Uint32Array(image.data.buffer),  // the image's pixels, one word each
     };
   }
 
@@ -113,6 +134,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   // where the matrix knows it without reading every cell), or the value at the block's centre
   // for a matrix beyond READ_ALL.
   function pixelValues(matrix, width, height, { rows, cols, values }) {
+    if (matrix.data && width === matrix.cols && height === matrix.rows) {
+      values.set(matrix.data);  // a pixel a cell, row-major: the cells as they are
+      return values;
+    }
     if (matrix.pixels) {
       for (let y = 0; y < height; ++y) for (let x = 0; x < width; ++x) values[y * width + x] = matrix.pixels.at(y, x);
       return values;
@@ -170,25 +195,12 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       let scale = 0;
       for (const v of values) if (Number.isFinite(v)) scale = Math.max(scale, Math.abs(v));
       scale ||= 1;
-      const { image } = buffers;
-      const rgba = image.data;  // clamped: a write rounds to the nearest whole number
-      // Colours are [r, g, b] in 0–255 and an opacity; the image's alpha is 0–255 too.
-      const [zr, zg, zb, za] = colors.zero;
-      const nan = [...colors.nan.slice(0, 3), 255 * colors.nan[3]];
-      // Each end of the scale as its step from the zero colour.
-      const [neg, pos] = [colors.neg, colors.pos].map(([r, g, b, a]) => [r - zr, g - zg, b - zb, a - za]);
-      for (let p = 0, q = 0; p < values.length; ++p, q += 4) {
+      const { image, words } = buffers;
+      const { steps, nan } = colors;
+      for (let p = 0; p < values.length; ++p) {
         const v = values[p];
-        if (Number.isNaN(v)) {
-          rgba.set(nan, q);
-          continue;
-        }
-        const end = v < 0 ? neg : pos;
-        const share = Math.min(1, Math.abs(v) / scale);
-        rgba[q] = zr + share * end[0];
-        rgba[q + 1] = zg + share * end[1];
-        rgba[q + 2] = zb + share * end[2];
-        rgba[q + 3] = 255 * (za + share * end[3]);
+        words[p] = Number.isNaN(v) ? nan
+          : steps[(v < 0 ? 0 : LEVELS + 1) + Math.round(Math.min(1, Math.abs(v) / scale) * LEVELS)];
       }
       canvas.getContext('2d').putImageData(image, 0, 0);
       placeBand('outline');

@@ -1,8 +1,9 @@
 // Matrices as the views read them, cell by cell: { rows, cols, at(i, j) }, without copying.
 
-// A row-major matrix { rows, cols, data }.
+// A row-major matrix { rows, cols, data }, its data kept for a reader that takes every cell in
+// order (a heatmap of a pixel a cell).
 export function cells(m) {
-  return { rows: m.rows, cols: m.cols, at: (i, j) => m.data[i * m.cols + j] };
+  return { rows: m.rows, cols: m.cols, data: m.data, at: (i, j) => m.data[i * m.cols + j] };
 }
 
 // The transpose of a row-major matrix or of cells (W.T without copying W), with what a row
