@@ -1,5 +1,7 @@
 // The element's optional inputs (the `controls` attribute): each edits one attribute of the
 // element, so attributes stay the one source of truth and a page can watch them.
+import { writeProperty } from '../draw/dom.mjs';
+
 const MARKUP = `
   <label class="control control-ids">idx <input name="ids" type="text" spellcheck="false"></label>
   <label class="control">V <input name="vocab" type="text" inputmode="numeric" placeholder="auto" spellcheck="false"></label>
@@ -38,9 +40,7 @@ export function createControls(form, host, errorId) {
     sync(input, autoVocab, field) {
       const values = { ids: input.idsText, vocab: input.vocabText, dim: input.dimText,
                        seed: input.seedText, weights: input.source };
-      for (const [name, value] of Object.entries(values)) {
-        if (fields[name].value !== value) fields[name].value = value;
-      }
+      for (const [name, value] of Object.entries(values)) writeProperty(fields[name], 'value', value);
       fields.vocab.placeholder = autoVocab === null ? 'auto' : `auto: ${autoVocab}`;
       fields.ids.readOnly = host.hasAttribute('text');  // the ids are the text's tokens
       const fromFile = input.source === 'file';

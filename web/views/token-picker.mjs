@@ -3,7 +3,7 @@
 // shown as its id (and its text in Text mode) in its own colour, with previous and next
 // buttons; beyond the tokens a group can show, a field to go to token k of n. The focus stays
 // on the picker when a button it was on turns disabled.
-import { byData, element, fragment, radioKeyTarget, writeProperty } from '../draw/dom.mjs';
+import { byData, element, fragment, radioKeyTarget, writeAttribute, writeProperty } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
@@ -61,9 +61,7 @@ export const tokenPickerView = {
     }
 
     function updateToken(button, k, ids, labels) {
-      const set = (name, value) => {
-        if (button.getAttribute(name) !== value) button.setAttribute(name, value);
-      };
+      const set = (name, value) => writeAttribute(button, name, value);
       const text = tokenText(k, ids, labels);
       writeProperty(button, 'textContent', text);
       set('data-token', String(k));
