@@ -134,8 +134,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   // where the matrix knows it without reading every cell), or the value at the block's centre
   // for a matrix beyond READ_ALL.
   function pixelValues(matrix, width, height, { rows, cols, values }) {
-    if (matrix.data && width === matrix.cols && height === matrix.rows) {
-      values.set(matrix.data);  // a pixel a cell, row-major: the cells as they are
+    // A pixel a cell (or the pixels gathered for a matrix held in part), row-major: as they are.
+    const dense = matrix.pixels ?? matrix;
+    if (dense.data && width === dense.cols && height === dense.rows) {
+      values.set(dense.data);
       return values;
     }
     if (matrix.pixels) {
