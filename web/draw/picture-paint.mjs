@@ -96,39 +96,69 @@ export function shade(scene, step, id, colors, fonts) {
   }
 }
 
+// The canvas's fill colour, font and opacity, each set only when it changes: a canvas parses
+// a colour or a font again each time one is set.
+function pen(context) {
+  let color = '';
+  let font = '';
+  let opacity = 1;
+  context.globalAlpha = 1;
+  const fill = (value) => {
+    const css = cssColor(value);
+    if (css !== color) context.fillStyle = color = css;
+  };
+  return {
+    fill,
+    alpha(value) {
+      if (value !== opacity) context.globalAlpha = opacity = value;
+    },
+    write(content, x, y, textFont, ink) {
+      if (textFont !== font) context.font = font = textFont;
+      fill(ink);
+      context.fillText(content, x, y);
+    },
+  };
+}
+
+// items in runs of equal key(item), each run in the items' order.
+function inRuns(items, key) {
+  const runs = new Map();
+  for (const item of items) {
+    const k = key(item);
+    if (runs.has(k)) runs.get(k).push(item);
+    else runs.set(k, [item]);
+  }
+  return [...runs.values()].flat();
+}
+
 // ratio: device pixels per CSS px of the canvas's buffer.
 export function paint(canvas, scene, ratio) {
   const context = canvas.getContext('2d');
-  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const at = (scale, x, y) => context.setTransform(ratio * scale, 0, 0, ratio * scale, ratio * x, ratio * y);
+  at(1, 0, 0);
   context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
-  // Each font and colour is parsed when set: set them only when they change.
-  let font = '';
-  const write = (content, x, y, textFont, ink) => {
-    if (textFont !== font) context.font = font = textFont;
-    context.fillStyle = cssColor(ink);
-    context.fillText(content, x, y);
-  };
   const { cell } = scene;
-  let alpha = 1;
-  const opacity = (value) => {
-    if (value !== alpha) context.globalAlpha = alpha = value;
-  };
-  const cellAt = (c, x, y) => {
-    opacity(c.dimmed ? DIMMED : 1);
-    context.fillStyle = cssColor(c.fill);
+  const { alpha, fill, write } = pen(context);
+  const ink = (c) => (c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink);
+  const box = (c, x, y) => {
+    alpha(c.dimmed ? DIMMED : 1);
+    fill(c.fill);
     context.beginPath();
     context.roundRect(x + 1, y + 1, c.width - 2, cell - 2, 2);
     context.fill();
-    if (!c.text) return;
-    opacity(1);
-    write(c.text, x + c.width / 2, y + cell / 2, c.font, c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink);
   };
-  context.globalAlpha = 1;
+  const number = (c, x, y) => {
+    alpha(1);
+    write(c.text, x + c.width / 2, y + cell / 2, c.font, ink(c));
+  };
   context.textAlign = 'center';
   context.textBaseline = 'middle';
-  for (const c of scene.cells) cellAt(c, c.x, c.y);
-  opacity(1);
-  for (const t of scene.texts) {
+  // Boxes and numbers never overlap, so each is drawn in runs of one colour and font.
+  for (const c of inRuns(scene.cells, (c) => `${c.dimmed} ${cssColor(c.fill)}`)) box(c, c.x, c.y);
+  const numbered = scene.cells.filter((c) => c.text);
+  for (const c of inRuns(numbered, (c) => `${c.font} ${cssColor(ink(c))}`)) number(c, c.x, c.y);
+  alpha(1);
+  for (const t of inRuns(scene.texts, (t) => `${t.font} ${cssColor(t.ink)}`)) {
     context.textAlign = t.align;
     context.textBaseline = t.kind === 'operator' ? 'middle' : 'alphabetic';
     write(t.text, t.x, t.y, t.font, t.ink);
@@ -137,18 +167,18 @@ export function paint(canvas, scene, ratio) {
   context.textBaseline = 'middle';
   // A ghost: a row of cells at (x, y), scaled about its middle, with its label before it.
   for (const ghost of scene.ghosts) {
-    context.save();
-    context.translate(ghost.x + ghost.width / 2, ghost.y + cell / 2);
-    context.scale(ghost.scale, ghost.scale);
-    context.translate(-ghost.width / 2, -cell / 2);
-    for (const c of ghost.cells) cellAt(c, c.dx, 0);
+    at(ghost.scale, ghost.x + (1 - ghost.scale) * ghost.width / 2, ghost.y + (1 - ghost.scale) * cell / 2);
+    for (const c of ghost.cells) {
+      box(c, c.dx, 0);
+      if (c.text) number(c, c.dx, 0);
+    }
     if (ghost.label) {
       context.textAlign = 'right';
       write(ghost.label, -4, cell / 2, ghost.labelFont, ghost.labelInk);
       context.textAlign = 'center';
     }
-    context.restore();
   }
+  at(1, 0, 0);
   for (const m of scene.marks) {
     context.strokeStyle = cssColor(m.color);
     context.lineWidth = 2.5;
