@@ -43,7 +43,7 @@ Ids int64s_from_js(const val& values, Argument argument, const std::string& noun
   Ids out(numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i)
     out[i] = to_index(numbers[i], argument,
-                      "the " + noun + " at position " + std::to_string(i + 1));
+                      [&] { return "the " + noun + " at position " + std::to_string(i + 1); });
   return out;
 }
 
