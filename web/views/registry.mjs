@@ -28,6 +28,7 @@ function composite(title, ...views) {
       const built = [];
       for (const view of views) {
         const part = document.createElement('div');
+        part.className = 'view-part';
         container.append(part);
         built.push(await view.build(part, context));
       }
