@@ -3,7 +3,8 @@
 // from +0, each slice then added onto the output. Held against a naive reference of that rule
 // in JavaScript (Math.fround after every operation), on a general matrix, not a one-hot, whose
 // sums round differently in any other order; the shapes reach every path of the kernel (its
-// 4 x 16 tiles, the rows and columns left over, several slices of the depth).
+// 2 x 16 tiles, the one-row tile of an odd row left over, the columns left over, several slices
+// of the depth).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
