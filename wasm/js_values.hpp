@@ -25,23 +25,25 @@ using emscripten::val;
 // How JavaScript writes the number, so a message shows what the caller passed.
 inline std::string js_text(double x) { return val(x).call<std::string>("toString"); }
 
-constexpr double kTwoPow63 = 9223372036854775808.0;
+// Whether a JS number is a whole number representable as int64.
+inline bool is_int64(double x) {
+  constexpr double kTwoPow63 = 9223372036854775808.0;
+  return std::isfinite(x) && std::trunc(x) == x && x >= -kTwoPow63 && x < kTwoPow63;
+}
 
 // A JS number that must be a whole number representable as int64: cast without overflow.
 inline Index to_index(double x, Argument argument, const std::string& what) {
+  if (is_int64(x)) return static_cast<Index>(x);
   if (!std::isfinite(x) || std::trunc(x) != x)
     throw InputError(argument, what + " must be a whole number, got " + js_text(x));
-  if (x < -kTwoPow63 || x >= kTwoPow63)
-    throw InputError(argument, what + " = " + js_text(x) + " is too large: it must fit in int64");
-  return static_cast<Index>(x);
+  throw InputError(argument, what + " = " + js_text(x) + " is too large: it must fit in int64");
 }
 
 // The same, with x's name spelled (what() -> std::string) only for a message: a loop over the
 // ids runs at every keystroke.
 template <typename What, typename = std::enable_if_t<std::is_invocable_v<const What&>>>
 Index to_index(double x, Argument argument, const What& what) {
-  if (std::isfinite(x) && std::trunc(x) == x && std::abs(x) < kTwoPow63) return static_cast<Index>(x);
-  return to_index(x, argument, what());
+  return is_int64(x) ? static_cast<Index>(x) : to_index(x, argument, what());
 }
 
 // A fresh Float32Array copy: a view into WASM memory would be detached when memory grows.
