@@ -28,34 +28,59 @@ std::string negative_id_message(Index position, const std::string& quoted_id) {
          ": token ids must be >= 0 (each id picks a row of W, counting from 0)";
 }
 
-// The value of the token at 1-based `position`, or an InputError saying why it is no id.
-std::int64_t token_value(std::string_view token, Index position) {
+// Why `token`, at 1-based `position`, is no id. Every message of the scanner is spelled out of
+// line, only when there is an error: the scan runs at every keystroke of the page, and a small
+// loop is also quick for the browser to recompile once it is hot.
+[[gnu::cold, gnu::noinline]] InputError not_an_id(std::string_view token, Index position) {
   const std::string where = "token " + std::to_string(position) + " is " + quoted(token);
   const bool negative = token[0] == '-';
   const std::string_view digits = negative ? token.substr(1) : token;
   if (!digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit)) {
-    if (negative && digits.find_first_not_of('0') != std::string_view::npos)
-      throw InputError(Argument::ids, negative_id_message(position, quoted(token)));
-    std::int64_t value = 0;
-    if (std::from_chars(digits.data(), digits.data() + digits.size(), value).ec != std::errc())
-      throw InputError(Argument::ids, where + ", which is too large: token ids must fit in int64 (at most " +
-                       std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
-    return value;
+    if (negative) return InputError(Argument::ids, negative_id_message(position, quoted(token)));
+    return InputError(Argument::ids, where + ", which is too large: token ids must fit in int64 (at most " +
+                                         std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
   }
   if (token == "...")
-    throw InputError(Argument::ids, where +
-                     ": PyTorch shortened this tensor when printing it; print every id "
-                     "with ids.tolist() and paste that");
+    return InputError(Argument::ids, where +
+                                         ": PyTorch shortened this tensor when printing it; print every id "
+                                         "with ids.tolist() and paste that");
   const auto stray = std::find_if(token.begin(), token.end(), [](char c) {
     return static_cast<unsigned char>(c) < 0x80 && !is_letter(c) && !is_digit(c) && c != '.' &&
            c != '-' && c != '+';
   });
   if (stray != token.end())
-    throw InputError(Argument::ids, where + ": " + quoted(std::string_view(&*stray, 1)) +
-                     " does not belong in a list of ids; separate ids with commas or spaces, "
-                     "e.g. 2, 3, 1");
-  throw InputError(Argument::ids, where +
-                   ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
+    return InputError(Argument::ids, where + ": " + quoted(std::string_view(&*stray, 1)) +
+                                         " does not belong in a list of ids; separate ids with commas or "
+                                         "spaces, e.g. 2, 3, 1");
+  return InputError(Argument::ids, where +
+                                       ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
+}
+
+// The value of the token at 1-based `position`: plain digits that fit in int64, or a minus
+// sign before zeros only ("-0" is 0).
+std::int64_t token_value(std::string_view token, Index position) {
+  const bool negative = token[0] == '-';
+  const std::string_view digits = negative ? token.substr(1) : token;
+  std::int64_t value = 0;
+  const bool plain = !digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit) &&
+                     (!negative || digits.find_first_not_of('0') == std::string_view::npos);
+  if (plain && std::from_chars(digits.data(), digits.data() + digits.size(), value).ec == std::errc())
+    return value;
+  throw not_an_id(token, position);
+}
+
+// 1-based, as a message counts characters. Every error is found after ASCII text only
+// (wrappers, digits, commas, spaces), so the byte position is the character position.
+std::string character(std::size_t byte) { return std::to_string(byte + 1); }
+
+[[gnu::cold, gnu::noinline]] InputError empty_entry(std::size_t comma) {
+  return InputError(Argument::ids,
+                    "empty entry: the comma at character " + character(comma) + " has no id before it");
+}
+
+[[gnu::cold, gnu::noinline]] InputError nested_list(std::string_view bracket, std::size_t at) {
+  return InputError(Argument::ids, "unexpected " + quoted(bracket) + " at character " + character(at) +
+                                       ": give one flat list of ids, e.g. [2, 3, 1]");
 }
 
 // One pass over the text. The first pass only counts (out == nullptr) so that the id limit is
@@ -72,14 +97,11 @@ class IdScanner {
     for (skip_space(); !at_end() && !is_closer(peek()); skip_space()) {
       const char c = peek();
       if (c == ',') {
-        if (!id_since_comma)
-          throw InputError(Argument::ids, "empty entry: the comma at character " + character(pos_) +
-                           " has no id before it");
+        if (!id_since_comma) throw empty_entry(pos_);
         id_since_comma = false;
         ++pos_;
       } else if (c == '[' || c == '(') {
-        throw InputError(Argument::ids, "unexpected " + quoted(character_at(pos_)) + " at character " +
-                         character(pos_) + ": give one flat list of ids, e.g. [2, 3, 1]");
+        throw nested_list(character_at(pos_), pos_);
       } else {
         const std::size_t start = pos_;
         while (!at_end() && !ends_token(peek())) ++pos_;
@@ -106,9 +128,6 @@ class IdScanner {
   void skip_space() {
     while (!at_end() && is_space(peek())) ++pos_;
   }
-  // Every error is found after ASCII text only (wrappers, digits, commas, spaces), so the
-  // 1-based byte position is the character position.
-  static std::string character(std::size_t byte) { return std::to_string(byte + 1); }
   // The whole UTF-8 character at `byte`, so that a message never shows half of one.
   std::string_view character_at(std::size_t byte) const {
     std::size_t end = byte + 1;
@@ -116,8 +135,9 @@ class IdScanner {
     return text_.substr(byte, end - byte);
   }
 
-  // An optional "tensor(", "torch.tensor(" or "(", then an optional "[".
-  void open_wrappers() {
+  // An optional "tensor(", "torch.tensor(" or "(", then an optional "[". This and
+  // close_wrappers run once a scan, with their messages: not inlined into its loop.
+  [[gnu::noinline]] void open_wrappers() {
     depth_ = 0;
     skip_space();
     const std::size_t start = pos_;
@@ -143,7 +163,7 @@ class IdScanner {
     skip_space();
   }
 
-  void close_wrappers() {
+  [[gnu::noinline]] void close_wrappers() {
     for (; depth_ > 0; --depth_) {
       const Opener& open = openers_[depth_ - 1];
       const std::string what = "the " + quoted(open.text) + " at character " + character(open.at);
@@ -215,22 +235,30 @@ std::vector<Ids> parse_batches(std::string_view text, const Limits& limits) {
   return batches;
 }
 
+namespace {
+
+// Why ids[i] names no row of a table with `vocab` rows, in PyTorch's words and then ours: spelled
+// only when it does not, as check_ids runs at every keystroke.
+[[gnu::cold, gnu::noinline]] InputError id_out_of_range(const Ids& ids, std::size_t i, Index vocab) {
+  const std::int64_t id = ids[i];
+  const std::string valid = "0.." + std::to_string(vocab - 1);
+  const std::string which = "index out of range in self: id " + std::to_string(id) + " at position " +
+                            std::to_string(i + 1);
+  if (id < 0)
+    return InputError(Argument::ids, which + " is negative; ids for the vocabulary size V = " +
+                                         std::to_string(vocab) + " are " + valid);
+  return InputError(Argument::ids, which + " is not below the vocabulary size V = " + std::to_string(vocab) +
+                                       " (valid ids are " + valid + ")");
+}
+
+}  // namespace
+
 void check_ids(const Ids& ids, Index vocab) {
   if (vocab < 1)
     throw InputError(Argument::vocab,
                      "the vocabulary size V must be at least 1, got V = " + std::to_string(vocab));
-  const std::string valid = "0.." + std::to_string(vocab - 1);
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const std::int64_t id = ids[i];
-    if (id >= 0 && id < vocab) continue;
-    const std::string which = "index out of range in self: id " + std::to_string(id) +
-                              " at position " + std::to_string(i + 1);
-    if (id < 0)
-      throw InputError(Argument::ids, which + " is negative; ids for the vocabulary size V = " +
-                       std::to_string(vocab) + " are " + valid);
-    throw InputError(Argument::ids, which + " is not below the vocabulary size V = " + std::to_string(vocab) +
-                     " (valid ids are " + valid + ")");
-  }
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < 0 || ids[i] >= vocab) throw id_out_of_range(ids, i, vocab);
 }
 
 Ids distinct_ids(Ids ids) {
