@@ -209,17 +209,19 @@ function createEquationView(root, { lab, onStep }) {
     const same = shape === kept.shape;
     const rowLabels = {};
     for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
-    const at = layout(width, width < 600 ? 190 : 300, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
+    const room = { width, height: width < 600 ? 190 : 300 };
+    const at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
     const grown = (side) => (same ? Math.max(kept[side], at[side]) : at[side]);
     kept = { shape, cell: at.cell, width: grown('width'), height: grown('height') };
-    // The canvas only grows while the width stays, so that typing (which changes the picture's
-    // size) seldom resizes it: a new size costs Chromium a new buffer, several milliseconds.
-    // The frame shows the picture's part of it.
+    // The canvas covers the room the picture may take (more only where its cells at their
+    // smallest need it), whatever the shape, and only grows while the width stays: each new
+    // size costs Chromium new buffers, a few milliseconds each over the next frames, so typing
+    // that changes the shape must not resize it. The frame shows the picture's part of it.
     const fresh = sizedFor !== `${width}@${devicePixelRatio}`;
     sizedFor = `${width}@${devicePixelRatio}`;
     if (fresh) ratio = devicePixelRatio || 1;
-    for (const [side, size] of [['width', at.width], ['height', at.height]]) {
-      const pixels = Math.round(size * ratio);
+    for (const side of ['width', 'height']) {
+      const pixels = Math.round(Math.max(room[side], at[side]) * ratio);
       if (fresh || canvas[side] < pixels) {
         canvas[side] = pixels;
         canvas.style[side] = `${pixels / ratio}px`;
