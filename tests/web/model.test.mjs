@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
-import { layout, slotsFor } from '../../web/model/equation-layout.mjs';
+import { layout, mostRowUnits, slotsFor } from '../../web/model/equation-layout.mjs';
 import { bytesText, count, duration, percent, plural } from '../../web/model/format-number.mjs';
 import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
@@ -78,6 +78,32 @@ describe('equation-layout', () => {
     // Rows of W: 0, 99 and the ids of the tokens drawn (5, 8, 9, 10, 99).
     assert.deepEqual(slots.vocab, [0, null, 5, null, 8, 9, 10, null, 99]);
     assert.deepEqual(slots.dim, [0, 1, 2, null, 766, 767]);
+  });
+
+  test('mostRowUnits bounds the rows drawn for every ids and token of a shape, and is reached', () => {
+    const units = (slots) => slots.filter((s) => s !== null).length + 0.5 * slots.filter((s) => s === null).length;
+    const drawnRows = (ids, vocab, step) => {
+      const slots = slotsFor({ ids, vocab, dim: 4 }, step);
+      return Math.max(units(slots.tokens), units(slots.vocab));
+    };
+    // Every list of n ids below V, every token selected.
+    for (let n = 1; n <= 4; ++n) {
+      for (let vocab = 1; vocab <= 12; ++vocab) {
+        let most = 0;
+        const ids = new Array(n).fill(0);
+        for (let code = 0; code < vocab ** n; ++code) {
+          for (let i = 0, c = code; i < n; ++i, c = Math.floor(c / vocab)) ids[i] = c % vocab;
+          for (let step = 0; step < n; ++step) most = Math.max(most, drawnRows(ids, vocab, step));
+        }
+        assert.equal(most, mostRowUnits(n, vocab), `n = ${n}, V = ${vocab}`);
+      }
+    }
+    // Past the token cap: tokens 0, 3, 4, 5 and 8 drawn, their ids and rows 0 and 99 all apart.
+    assert.equal(drawnRows([10, 1, 2, 20, 30, 40, 5, 6, 50], 100, 4), 7 + 6 * 0.5);
+    assert.equal(mostRowUnits(9, 100), 7 + 6 * 0.5);
+    assert.equal(mostRowUnits(64, 4096), 10);
+    assert.equal(mostRowUnits(64, 8), 8);  // every row of W
+    assert.equal(mostRowUnits(64, 4), 6);  // five tokens and two gaps
   });
 
   test('cells fit the width, between 9 and 56 px, and the grids follow one another', () => {

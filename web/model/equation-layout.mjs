@@ -32,6 +32,19 @@ export function slotsFor({ ids, vocab, dim }, step) {
   };
 }
 
+// The most rows, in units (a gap: half), the picture can draw for n tokens and V rows of W,
+// whatever the ids and the selected token: a frame that keeps this room, while one shape is
+// typed, never moves the page below it. Beyond the caps: at most five tokens (0, k − 1, k,
+// k + 1, n − 1) with two gaps; rows 0 and V − 1 and the ids of the tokens drawn, with a gap
+// between each two where V leaves room for one.
+export function mostRowUnits(n, vocab) {
+  const beyond = n > TOKEN_CAP;
+  const tokens = beyond ? 5 + 2 * 0.5 : n;
+  if (vocab <= VOCAB_CAP) return Math.max(tokens, vocab);
+  const rows = Math.min(vocab, 2 + (beyond ? 5 : n));
+  return Math.max(tokens, rows + 0.5 * Math.min(rows - 1, vocab - rows));
+}
+
 // Offsets of a run of slots of width `cell` (a gap: half as wide), from `start`.
 function offsets(slots, cell, start) {
   const at = [];

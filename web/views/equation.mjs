@@ -15,7 +15,7 @@
 // any other redraw (typing, a new width) is still, and Play runs only when pressed and stops
 // at any change of the store, so that no animation runs into a keystroke's frame.
 import { element, radioKeyTarget, writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
-import { layout, slotsFor } from '../model/equation-layout.mjs';
+import { FOOTER, HEADER, layout, mostRowUnits, slotsFor } from '../model/equation-layout.mjs';
 import { count } from '../model/format-number.mjs';
 import { playAt, playTiming } from '../model/picture-play.mjs';
 import { MODES, rowLabel, sceneOf, tokenTexts } from '../model/picture-scene.mjs';
@@ -211,8 +211,12 @@ function createEquationView(root, { lab, onStep }) {
     for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
     const room = { width, height: width < 600 ? 190 : 300 };
     const at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
-    const grown = (side) => (same ? Math.max(kept[side], at[side]) : at[side]);
-    kept = { shape, cell: at.cell, width: grown('width'), height: grown('height') };
+    // The frame keeps the room of the most rows this shape can draw at this cell size (within
+    // the picture's room), so that an id typed, which may add a row of W, moves nothing below.
+    const tallest = Math.max(at.height,
+      Math.min(room.height, HEADER + Math.ceil(mostRowUnits(result.ids.length, result.vocab) * at.cell) + FOOTER));
+    const grown = (side, size) => (same ? Math.max(kept[side], size) : size);
+    kept = { shape, cell: at.cell, width: grown('width', at.width), height: grown('height', tallest) };
     // The canvas covers the room the picture may take (more only where its cells at their
     // smallest need it), whatever the shape, and only grows while the width stays: each new
     // size costs Chromium new buffers, a few milliseconds each over the next frames, so typing
