@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
-import { layout, mostRowUnits, slotsFor } from '../../web/model/equation-layout.mjs';
+import { frameHeight, layout, mostRowUnits, slotsFor } from '../../web/model/equation-layout.mjs';
 import { bytesText, count, duration, percent, plural } from '../../web/model/format-number.mjs';
 import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
@@ -104,6 +104,14 @@ describe('equation-layout', () => {
     assert.equal(mostRowUnits(64, 4096), 10);
     assert.equal(mostRowUnits(64, 8), 8);  // every row of W
     assert.equal(mostRowUnits(64, 4), 6);  // five tokens and two gaps
+  });
+
+  test('the frame keeps the most rows\' room at the cell size, within the picture\'s room', () => {
+    // 10 rows of 20 px between the 16 px of column indices and the 34 px of names: 250 px.
+    assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 300), 250);
+    assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 190), 190);
+    assert.equal(frameHeight({ height: 280, cell: 20 }, 64, 4096, 190), 280);  // never less than drawn
+    assert.equal(frameHeight({ height: 178, cell: 40 }, 3, 4, 300), 16 + 4 * 40 + 34);  // every row drawn
   });
 
   test('cells fit the width, between 9 and 56 px, and the grids follow one another', () => {

@@ -45,6 +45,15 @@ export function mostRowUnits(n, vocab) {
   return Math.max(tokens, rows + 0.5 * Math.min(rows - 1, vocab - rows));
 }
 
+// The picture's height in px for grids `units` rows high (a gap: half) of `cell` px.
+const heightOf = (units, cell) => HEADER + Math.ceil(units * cell) + FOOTER;
+
+// The height of the frame that shows layout() `at` for n tokens and V rows of W: room for the
+// most rows the shape can draw at its cell size, within maxHeight, and never less than `at`.
+export function frameHeight(at, n, vocab, maxHeight) {
+  return Math.max(at.height, Math.min(maxHeight, heightOf(mostRowUnits(n, vocab), at.cell)));
+}
+
 // Offsets of a run of slots of width `cell` (a gap: half as wide), from `start`.
 function offsets(slots, cell, start) {
   const at = [];
@@ -81,7 +90,7 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
   return {
     cell,
     width: outX.end + 2,
-    height: HEADER + gridHeight + FOOTER,
+    height: heightOf(down, cell),
     tokenY: offsets(slots.tokens, cell, top(slots.tokens)),
     vocabY: offsets(slots.vocab, cell, top(slots.vocab)),
     onehotX, weightX, outX,

@@ -15,7 +15,7 @@
 // any other redraw (typing, a new width) is still, and Play runs only when pressed and stops
 // at any change of the store, so that no animation runs into a keystroke's frame.
 import { element, radioKeyTarget, writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
-import { FOOTER, HEADER, layout, mostRowUnits, slotsFor } from '../model/equation-layout.mjs';
+import { frameHeight, layout, slotsFor } from '../model/equation-layout.mjs';
 import { count } from '../model/format-number.mjs';
 import { playAt, playTiming } from '../model/picture-play.mjs';
 import { MODES, rowLabel, sceneOf, tokenTexts } from '../model/picture-scene.mjs';
@@ -211,10 +211,9 @@ function createEquationView(root, { lab, onStep }) {
     for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
     const room = { width, height: width < 600 ? 190 : 300 };
     const at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
-    // The frame keeps the room of the most rows this shape can draw at this cell size (within
-    // the picture's room), so that an id typed, which may add a row of W, moves nothing below.
-    const tallest = Math.max(at.height,
-      Math.min(room.height, HEADER + Math.ceil(mostRowUnits(result.ids.length, result.vocab) * at.cell) + FOOTER));
+    // The frame keeps the room of the most rows this shape can draw, so that an id typed, which
+    // may add a row of W, moves nothing below.
+    const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
     const grown = (side, size) => (same ? Math.max(kept[side], size) : size);
     kept = { shape, cell: at.cell, width: grown('width', at.width), height: grown('height', tallest) };
     // The canvas covers the room the picture may take (more only where its cells at their
