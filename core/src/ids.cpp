@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "embedlab/error.hpp"
 #include "quoted.hpp"
@@ -28,14 +29,20 @@ std::string negative_id_message(Index position, const std::string& quoted_id) {
          ": token ids must be >= 0 (each id picks a row of W, counting from 0)";
 }
 
+// Whether a token (never empty) begins with a minus sign, and what follows it.
+std::pair<bool, std::string_view> signed_digits(std::string_view token) {
+  const bool negative = token[0] == '-';
+  return {negative, negative ? token.substr(1) : token};
+}
+bool digits_only(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
+
 // Why `token`, at 1-based `position`, is no id. Every message of the scanner is spelled out of
 // line, only when there is an error: the scan runs at every keystroke of the page, and a small
 // loop is also quick for the browser to recompile once it is hot.
 [[gnu::cold, gnu::noinline]] InputError not_an_id(std::string_view token, Index position) {
   const std::string where = "token " + std::to_string(position) + " is " + quoted(token);
-  const bool negative = token[0] == '-';
-  const std::string_view digits = negative ? token.substr(1) : token;
-  if (!digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit)) {
+  const auto [negative, digits] = signed_digits(token);
+  if (digits_only(digits)) {
     if (negative) return InputError(Argument::ids, negative_id_message(position, quoted(token)));
     return InputError(Argument::ids, where + ", which is too large: token ids must fit in int64 (at most " +
                                          std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
@@ -59,11 +66,9 @@ std::string negative_id_message(Index position, const std::string& quoted_id) {
 // The value of the token at 1-based `position`: plain digits that fit in int64, or a minus
 // sign before zeros only ("-0" is 0).
 std::int64_t token_value(std::string_view token, Index position) {
-  const bool negative = token[0] == '-';
-  const std::string_view digits = negative ? token.substr(1) : token;
+  const auto [negative, digits] = signed_digits(token);
   std::int64_t value = 0;
-  const bool plain = !digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit) &&
-                     (!negative || digits.find_first_not_of('0') == std::string_view::npos);
+  const bool plain = digits_only(digits) && (!negative || digits.find_first_not_of('0') == std::string_view::npos);
   if (plain && std::from_chars(digits.data(), digits.data() + digits.size(), value).ec == std::errc())
     return value;
   throw not_an_id(token, position);
