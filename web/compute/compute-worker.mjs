@@ -12,11 +12,16 @@
 // table }), opened if the worker holds another:
 //   in:  { viewId, kind, p, args };
 //   out: { viewId, computed } | { viewId, error, argument: the core's message and argument }
-//        | { viewId, bug }.
+//        | { viewId, bug }
+//   in:  { stopView: viewId }: stop that view's computation; out: { viewId, stopped: true }
+// A stream reads a file's table a block at a time with the next block read ahead, which only
+// pays while one stream reads: two taking turns would each read every block anew. So a view's
+// computation waits while a product runs, before it starts and between its blocks: the
+// learner's newest ids come first.
 import { FieldError, onTable, startRun } from './plan.mjs';
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
-import { VIEW_COMPUTATIONS, viewBuffers } from './view-compute.mjs';
+import { startView, viewBuffers } from './view-compute.mjs';
 
 // Between blocks the run lets messages in (a newer request, a stop) at least this often, and
 // reports its progress at most this often.
@@ -46,46 +51,92 @@ const yieldToMessages = () => new Promise((resolve) => {
 
 const matrixBuffers = (...matrices) => matrices.filter(Boolean).map((m) => m.data.buffer);
 
+let products = 0;     // product runs going on
+let waiting = [];     // the views' turn() resolvers, called once none is
+const views = new Map();  // viewId -> { stopped } of the views' computations going on
+
+const turn = () => (products === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
+
+// Steps run (a streamed run of wasm/tables.mjs on p's table) until done, with the table's next
+// block read ahead before each step (readAhead: the keeper's readAheadFor()), and messages let in
+// (a newer request, a stop) at least every YIELD_MS. Before each step it awaits wait() (a view's
+// turn()); report(progress) hears how far it has come, at most every PROGRESS_MS. Resolves to
+// false, the run unfinished, once stopped() says so, else to true.
+async function stream(run, p, { readAhead, stopped, wait = null, report = null }) {
+  let yielded = performance.now();
+  let reported = yielded;
+  while (!run.done) {
+    if (wait) await wait();
+    if (stopped()) return false;
+    await readAhead();
+    const progress = onTable(p, () => run.step(1));
+    const now = performance.now();
+    if (report && now - reported >= PROGRESS_MS && !progress.done) {
+      report(progress);
+      reported = now;
+    }
+    if (now - yielded >= YIELD_MS) {
+      await yieldToMessages();
+      yielded = performance.now();
+    }
+    if (stopped()) return false;
+  }
+  return true;
+}
+
 async function reply(id, p, lab) {
   current = id;
-  const { run, first } = startRun(lab, p, keeper);
+  products += 1;
   try {
-    // A whole table's rows stay the keeper's for the next request: the page gets a copy.
-    postMessage({ id, first }, matrixBuffers(first.lookup, first.weight.keptRows));
-    let yielded = performance.now();
-    let reported = yielded;
-    while (!run.done) {
-      await keeper.readAhead();
-      const progress = onTable(p, () => run.step(1));
-      const now = performance.now();
-      if (now - reported >= PROGRESS_MS && !progress.done) {
-        postMessage({ id, progress });
-        reported = now;
-      }
-      if (now - yielded >= YIELD_MS) {
-        await yieldToMessages();
-        yielded = performance.now();
-      }
-      if (current !== id) {
+    const { run, first } = startRun(lab, p, keeper);
+    try {
+      // A whole table's rows stay the keeper's for the next request: the page gets a copy.
+      postMessage({ id, first }, matrixBuffers(first.lookup, first.weight.keptRows));
+      const finished = await stream(run, p, {
+        readAhead: keeper.readAheadFor(p.tableKey),
+        stopped: () => current !== id,
+        report: (progress) => postMessage({ id, progress }),
+      });
+      if (!finished) {
         postMessage({ id, stopped: run.progress });
         return;
       }
+      const last = onTable(p, () => run.result());
+      postMessage({ id, last }, matrixBuffers(last.product, last.heatmap));
+    } finally {
+      run.delete();
     }
-    const last = onTable(p, () => run.result());
-    postMessage({ id, last }, matrixBuffers(last.product, last.heatmap));
   } finally {
-    run.delete();
+    products -= 1;
+    if (products === 0) for (const resolve of waiting.splice(0)) resolve();
   }
 }
 
-function replyView({ viewId, kind, p, args }, lab) {
+async function replyView({ viewId, kind, p, args }, lab) {
+  const view = { stopped: false };
+  views.set(viewId, view);
+  let begun = null;
   try {
-    const computed = VIEW_COMPUTATIONS[kind](lab, keeper.tableFor(p), args);
+    await turn();
+    if (!view.stopped) {
+      begun = onTable(p, () => startView(lab, keeper.tableFor(p), kind, args));
+    }
+    const finished = begun !== null && (!begun.run || await stream(begun.run, p, {
+      readAhead: keeper.readAheadFor(p.tableKey), stopped: () => view.stopped, wait: turn,
+    }));
+    if (!finished) {
+      postMessage({ viewId, stopped: true });
+      return;
+    }
+    const computed = onTable(p, () => begun.result());
     postMessage({ viewId, computed }, viewBuffers(kind, computed));
   } catch (error) {
     postMessage(error instanceof EmbedlabError ? { viewId, error: error.message, argument: error.argument }
       : error instanceof FieldError ? { viewId, error: error.message, argument: error.field }
         : { viewId, bug: String(error?.stack ?? error) });
+  } finally {
+    begun?.run?.delete();
+    views.delete(viewId);
   }
 }
 
@@ -96,6 +147,11 @@ onmessage = async ({ data }) => {
   }
   if (data.stop !== undefined) {
     if (current === data.stop) current = 0;
+    return;
+  }
+  if (data.stopView !== undefined) {
+    const view = views.get(data.stopView);
+    if (view) view.stopped = true;
     return;
   }
   const lab = await loaded.catch(() => null);

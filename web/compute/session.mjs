@@ -7,7 +7,7 @@
 import { bytesText, count } from '../model/format-number.mjs';
 import { FieldError, plan, PRODUCT_BUDGET, productWork, resultOf, run } from './plan.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
-import { VIEW_COMPUTATIONS, viewWork } from './view-compute.mjs';
+import { viewResult, viewWork } from './view-compute.mjs';
 import { createWorkerRunner } from './worker-client.mjs';
 
 // A new seeded W on the main thread stays under a few milliseconds up to this many floats (about
@@ -142,12 +142,13 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
     stop: () => runner.stop(),
     // Resolves to the view's computation on result's table: here when this thread holds that
     // table and the work fits a frame, else in the compute worker (which opens the table if it
-    // lacks it). Rejects with the core's EmbedlabError or a FieldError.
-    async computeView(kind, result, args) {
+    // lacks it). Rejects with the core's EmbedlabError or a FieldError, or with signal's reason
+    // once signal (an AbortSignal) stops it.
+    async computeView(kind, result, args, signal = null) {
       const p = { tableKey: result.tableKey, vocab: result.vocab, dim: result.dim, table: result.table };
       const here = keeper.held(p.tableKey);
-      if (here && viewWork(kind, args) <= PRODUCT_BUDGET) return VIEW_COMPUTATIONS[kind](lab, here, args);
-      return await runner.runView(kind, p, args) ?? VIEW_COMPUTATIONS[kind](lab, keeper.tableFor(p), args);
+      if (here && viewWork(kind, args) <= PRODUCT_BUDGET) return viewResult(lab, here, kind, args);
+      return await runner.runView(kind, p, args, signal) ?? viewResult(lab, keeper.tableFor(p), kind, args);
     },
     settled() {
       if (done && sameSource(done, store.get())) return Promise.resolve();

@@ -10,19 +10,42 @@ const CANNOT_READ_HERE = 'reading a table file needs a module Web Worker (Chrome
   'Safari 15 or later), and this browser started none';
 
 // A File (or Blob) as the module's synchronous source of bytes, with readAhead(): the bytes after
-// the last read, as long again, read before they are asked for. A streamed product reads the table
-// in blocks, one after the other, so each of its blocks after the first comes from there, read by
-// a BYOB reader of the file's stream into one buffer used over and over: a new buffer for each
-// block, left to the garbage collector, grew the browser's memory with the file (590 MiB for a
-// 4.2 GB one, against 89 MiB so). The reader lives here, not in readAhead()'s frame: held only
-// there (a stream reachable from nothing but its own pending read), reads never settled in
-// Chromium, in two runs of three.
+// the last read, as long again, read before they are asked for (one read ahead at a time, each
+// after those asked before). A stream reads the table in blocks, one after the other, so each of
+// its blocks after the first comes from there, read by a BYOB reader of the file's stream into
+// one buffer used over and over: a new buffer for each block, left to the garbage collector, grew
+// the browser's memory with the file (590 MiB for a 4.2 GB one, against 89 MiB so). The reader
+// lives here, not in readAhead()'s frame: held only there (a stream reachable from nothing but
+// its own pending read), reads never settled in Chromium, in two runs of three.
 function fileSource(file) {
   const reader = new FileReaderSync();
   let next = null;   // { offset, length }: where the next block would be
   let ahead = null;  // { offset, bytes }: read ahead
   let buffer = null;
   let stream = null; // { reader, at (the file offset of its next byte) }
+  let reading = Promise.resolve();  // the last readAhead(): one at a time, each after the one before
+
+  async function readNext() {
+    if (!next || next.offset >= file.size || ahead?.offset === next.offset) return;
+    const { offset } = next;
+    const length = Math.min(next.length, file.size - offset);
+    if (!buffer || buffer.byteLength < length) buffer = new ArrayBuffer(length);
+    ahead = null;
+    if (stream?.at !== offset) {
+      stream?.reader.cancel();
+      stream = { reader: file.slice(offset).stream().getReader({ mode: 'byob' }), at: offset };
+    }
+    let filled = 0;
+    while (filled < length) {
+      const { value, done } = await stream.reader.read(new Uint8Array(buffer, filled, length - filled));
+      if (done) break;
+      buffer = value.buffer;  // the reader hands the same memory back in a new buffer
+      filled += value.length;
+    }
+    stream.at = offset + filled;
+    ahead = { offset, bytes: new Uint8Array(buffer, 0, filled) };
+  }
+
   return {
     size: file.size,
     read(offset, length) {
@@ -30,25 +53,9 @@ function fileSource(file) {
       if (ahead?.offset === offset && length <= ahead.bytes.length) return ahead.bytes.subarray(0, length);
       return new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + length)));
     },
-    async readAhead() {
-      if (!next || next.offset >= file.size || ahead?.offset === next.offset) return;
-      const { offset } = next;
-      const length = Math.min(next.length, file.size - offset);
-      if (!buffer || buffer.byteLength < length) buffer = new ArrayBuffer(length);
-      ahead = null;
-      if (stream?.at !== offset) {
-        stream?.reader.cancel();
-        stream = { reader: file.slice(offset).stream().getReader({ mode: 'byob' }), at: offset };
-      }
-      let filled = 0;
-      while (filled < length) {
-        const { value, done } = await stream.reader.read(new Uint8Array(buffer, filled, length - filled));
-        if (done) break;
-        buffer = value.buffer;  // the reader hands the same memory back in a new buffer
-        filled += value.length;
-      }
-      stream.at = offset + filled;
-      ahead = { offset, bytes: new Uint8Array(buffer, 0, filled) };
+    readAhead() {
+      reading = reading.then(readNext, readNext);
+      return reading;
     },
   };
 }
@@ -73,9 +80,13 @@ export function createTableKeeper(lab) {
       held = { key: p.tableKey, ...openTable(lab, p), rows: null };
       return held.table;
     },
-    // Reads the held table's next block ahead, where it is a file's (else resolves at once):
-    // await it between the blocks of a streamed product.
-    readAhead: () => held?.source?.readAhead(),
+    // A function that reads the next block of the table held under key ahead, where it is a
+    // file's (else resolves at once): await it between the blocks of a stream on that table. It
+    // stays that table's once another replaces it.
+    readAheadFor(key) {
+      const source = held?.key === key ? held.source : null;
+      return source ? () => source.readAhead() : () => Promise.resolve();
+    },
     // All rows of p's table as one float32 Matrix, read once per table: the same object for
     // every request on it, so that what is drawn from it is drawn again only when it changes.
     allRows(p) {

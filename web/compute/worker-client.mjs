@@ -65,6 +65,7 @@ export function createWorkerRunner(lab, keeper) {
     if (!job) return;
     views.delete(data.viewId);
     if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
+    else if (data.stopped) job.reject(job.signal.reason);
     else if (data.error !== undefined) job.reject(new EmbedlabError(data.error, data.argument));
     else job.resolve(data.computed);
   }
@@ -166,13 +167,15 @@ export function createWorkerRunner(lab, keeper) {
       if (running?.id) worker.postMessage({ stop: running.id });
     },
     // A view's computation (compute/view-compute.mjs) on plan p's table (p: { tableKey, vocab,
-    // dim, table }), after the requests sent before it. Resolves to its result, or null without a
-    // worker: the page computes it itself. Rejects with the core's EmbedlabError or a FieldError.
-    runView(kind, p, args) {
+    // dim, table }), once no product runs. Resolves to its result, or null without a worker: the
+    // page computes it itself. Rejects with the core's EmbedlabError or a FieldError, or with
+    // signal's reason once signal (an AbortSignal, or null) stops it.
+    runView(kind, p, args, signal = null) {
       if (!started()) return Promise.resolve(null);
       const viewId = ++viewIds;
       worker.postMessage({ viewId, kind, p, args });
-      return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject }); });
+      signal?.addEventListener('abort', () => worker?.postMessage({ stopView: viewId }), { once: true });
+      return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject, signal }); });
     },
     // For a newer request answered on the main thread.
     cancel,

@@ -91,7 +91,8 @@ export function matrixItem(name, title, note) {
 // a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
 // core's EmbedlabError for a wrong input is shown by the form while the last output stays,
 // marked stale. computeView: the session's (compute/session.mjs), which runs a computation
-// beyond PRODUCT_BUDGET in the compute worker while computing(args) shows that it runs.
+// beyond PRODUCT_BUDGET in the compute worker while computing(args) shows that it runs; a newer
+// result or input stops it there.
 // Returns the output element, render(result), for compute.run()'s result, and select(step), for
 // the token to mark (class 'current') in what the output draws for the result shown.
 export function createFormView(root, {
@@ -108,6 +109,7 @@ export function createFormView(root, {
   let selected = [];    // the nodes marked as the selected token
   let busy = false;     // a computation runs
   let again = false;    // and an update came meanwhile: its answer is stale
+  let stopping = null;  // the AbortController that stops the computation running
 
   function markSelected() {
     for (const node of selected) node.classList.remove('current');
@@ -127,10 +129,12 @@ export function createFormView(root, {
       output.setAttribute('aria-busy', 'true');
     }
     busy = true;
+    stopping = new AbortController();
     try {
-      return await computeView(kind, result, args);
+      return await computeView(kind, result, args, stopping.signal);
     } finally {
       busy = false;
+      stopping = null;
       output.removeAttribute('aria-busy');
     }
   }
@@ -139,6 +143,7 @@ export function createFormView(root, {
     if (!result) return;
     if (busy) {
       again = true;
+      stopping.abort();
       return;
     }
     const shown = result;
