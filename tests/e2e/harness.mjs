@@ -60,6 +60,23 @@ export async function openSite({ weights = false } = {}) {
   };
 }
 
+// An init script (page.addInitScript, then a reload): a log, window.recorded, of what the
+// page's workers answer ({ worker: kind }), in the order the page receives it.
+export function recordWorkerAnswers() {
+  window.recorded = [];
+  const PageWorker = window.Worker;
+  window.Worker = class extends PageWorker {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', ({ data }) => {
+        const kind = ['first', 'progress', 'last', 'stopped', 'computed', 'error', 'ready']
+          .find((key) => data[key] !== undefined);
+        window.recorded.push({ worker: kind ?? 'other' });
+      });
+    }
+  };
+}
+
 // The words of the verdict while there is no new result to check.
 const PENDING_WORDS = ['computing', 'tokenizing', 'no result'];
 // A section below the first screen that has not caught up yet (web/page/deferred-redraw.mjs).

@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sampleMemory } from './browser-memory.mjs';
-import { BOXES, errorText, openSite, tableCells, waitForShape, waitForVerdict } from './harness.mjs';
+import {
+  BOXES, errorText, openSite, recordWorkerAnswers, tableCells, waitForShape, waitForVerdict,
+} from './harness.mjs';
 import { chooseOnPage, HELLO_WORLD, writeRealModelFiles } from './real-models.mjs';
 import { assertCellsClose } from './torch-reference.mjs';
 
@@ -73,6 +75,8 @@ describe('a view streaming a file\'s table', () => {
     const env = await openSite({ weights: true });
     try {
       const { page } = env;
+      await page.addInitScript(recordWorkerAnswers);
+      await page.reload();
       await page.fill('#ids', HELLO_WORLD.join(', '));
       await waitForVerdict(page, 'bit-identical');
       await recordVerdicts(page);
@@ -82,8 +86,9 @@ describe('a view streaming a file\'s table', () => {
       // the product, so it is still computing when the product's verdict comes.
       await page.locator('#bag').scrollIntoViewIfNeeded();
       await page.setInputFiles('#weights-file', shape.files);
-      await waitForShape(page, BOXES.lookup, `2 × ${shape.dim}`);
-      await page.waitForFunction(() => document.querySelector('#bag .verdict-word')?.textContent === 'computing');
+      await waitForShape(page, BOXES.lookup, `2 × ${shape.dim}`, 120_000);
+      await page.waitForFunction(() => document.querySelector('#bag .verdict-word')?.textContent === 'computing',
+        null, { timeout: 120_000 });
       await page.waitForFunction(() => document.querySelector('#results .verdict-word').textContent === 'bit-identical',
         null, { timeout: 120_000 });
       const first = await verdictOrder(page, 0);
@@ -93,9 +98,10 @@ describe('a view streaming a file\'s table', () => {
       // Newer ids while the Bag streams W: its run for the older ones stops, their product comes
       // first, then the Bag's, for them.
       const from = await page.evaluate(() => window.verdicts.length);
+      const answered = await page.evaluate(() => window.recorded.length);
       const ids = [HELLO_WORLD[1], HELLO_WORLD[1], HELLO_WORLD[0]];
       await page.fill('#ids', ids.join(', '));
-      await waitForShape(page, BOXES.lookup, `3 × ${shape.dim}`);
+      await waitForShape(page, BOXES.lookup, `3 × ${shape.dim}`, 120_000);
       await waitForVerdict(page, 'bit-identical', 120_000);
       await page.waitForFunction(() => document.querySelector('#bag .verdict-word')?.textContent === 'bit-identical',
         null, { timeout: 120_000 });
@@ -103,6 +109,12 @@ describe('a view streaming a file\'s table', () => {
       const second = await verdictOrder(page, from);
       assert.ok(second.verdict >= 0 && second.done > second.verdict,
         `the Bag's product came before the newer ids' one-hot product: ${JSON.stringify(second.verdicts)}`);
+      // The worker's answers: the views' runs for the older ids (the Bag's, and the Backward's
+      // beside it) stopped, once the newer ids were typed, and no view answered the older ids.
+      const answers = await page.evaluate(() => window.recorded.map(({ worker }) => worker));
+      const stops = answers.flatMap((kind, i) => (kind === 'stopped' ? [i >= answered] : []));
+      assert.ok(stops.length > 0 && stops.every(Boolean) && answers.indexOf('computed') > answers.indexOf('stopped'),
+        `the older ids' views stopped once the newer were typed: ${answers.join(' ')}`);
       // offsets 0, 2 and mode mean: bag 0 is row 995 twice, bag 1 row 15496.
       const bags = (await tableCells(page, '#bag [data-box="output"]')).map((row) => row.filter((cell) => cell !== '…'));
       assertCellsClose(bags, [shape.hello[1], shape.hello[0]], 'the bags of the newer ids');

@@ -10,29 +10,14 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { demoText, openHost } from './demo.mjs';
-import { BOXES, errorText, openSite, waitForLookupRows, waitForShape, waitForVerdict } from './harness.mjs';
+import {
+  BOXES, errorText, openSite, recordWorkerAnswers, waitForLookupRows, waitForShape, waitForVerdict,
+} from './harness.mjs';
 
 const GPT2_VOCAB = 50257;
 const GPT2_DIM = 768;
 // 63 ids: one more typed makes GPT-2's 64, all of them rows of the lookup table.
 const GPT2_IDS = Array.from({ length: 63 }, (_, i) => (i * 7919 + 50256) % GPT2_VOCAB);
-
-// Before the page's scripts run: a log of what the page's workers answer ({ worker: kind }),
-// in the order the page receives it.
-function recordWorkers() {
-  window.recorded = [];
-  const PageWorker = window.Worker;
-  window.Worker = class extends PageWorker {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', ({ data }) => {
-        const kind = ['first', 'progress', 'last', 'stopped', 'computed', 'error', 'ready']
-          .find((key) => data[key] !== undefined);
-        window.recorded.push({ worker: kind ?? 'other' });
-      });
-    }
-  };
-}
 
 // In the page: log each input event on #ids ({ input: value }), each new lookup table
 // ({ rows: 'id,id,...' }) and each verdict word ({ verdict }); count animation frames.
@@ -59,7 +44,7 @@ describe('responsiveness', () => {
   let env;
   before(async () => {
     env = await openSite({ weights: true });
-    await env.page.addInitScript(recordWorkers);
+    await env.page.addInitScript(recordWorkerAnswers);
     await env.page.reload();
     await waitForVerdict(env.page, 'bit-identical');
     await env.page.evaluate(recordPage);
@@ -179,15 +164,17 @@ describe('responsiveness', () => {
     await page.fill('#backward [name="grad-seed"]', '3');
     await page.waitForFunction(() => document.querySelector('#backward .verdict-word')?.textContent === 'computing');
     await page.fill('#backward [name="grad-seed"]', '4');
-    // Both requests are answered (the view asks again for seed 4 once seed 3's answer is in).
+    // Both requests are answered: seed 3's stopped (or computed, where it ended before the stop
+    // came), then seed 4's computed, which the view asks for once seed 3's answer is in.
     const drawn = 'torch.manual_seed(4); G = torch.randn(64, 768)';
     await page.waitForFunction((text) => {
       const section = document.getElementById('backward');
       return section.querySelector('[data-part="draw"] code')?.textContent === text &&
         !section.querySelector('.view-output').classList.contains('stale');
     }, drawn, { timeout: 120_000 });
-    await page.waitForFunction(() => window.recorded.filter((entry) => entry.worker === 'computed').length >= 2,
-      null, { timeout: 120_000 });
+    const answers = (await log()).filter((entry) => ['stopped', 'computed'].includes(entry.worker));
+    assert.equal(answers.length, 2, `both requests are answered: ${JSON.stringify(answers)}`);
+    assert.equal(answers[1].worker, 'computed');
     const draws = (await log()).filter((entry) => entry.draw !== undefined);
     assert.deepEqual(draws.at(-1), { draw: drawn }, 'an older seed of G never shows after the newest');
     assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
