@@ -52,7 +52,7 @@ const yieldToMessages = () => new Promise((resolve) => {
 const matrixBuffers = (...matrices) => matrices.filter(Boolean).map((m) => m.data.buffer);
 
 let products = 0;     // product runs going on
-let waiting = [];     // the views' turn() resolvers, called once none is
+const waiting = [];   // the views' turn() resolvers, called once none is
 const views = new Map();  // viewId -> { stopped } of the views' computations going on
 
 const turn = () => (products === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
