@@ -201,6 +201,13 @@ describe('the equation picture', () => {
       const { x, width, height } = node.getBoundingClientRect();
       return { x, width, height };
     });
+    // The room in the frame left of the token labels' text and right of out's cells, in px.
+    const margins = () => page.$eval('#results .equation-picture', (node) => {
+      const labels = [...node.querySelectorAll('text.eq-label')].filter((text) => text.textContent);
+      const { cells } = node.querySelector('.equation-canvas').scene;
+      const right = Math.max(...cells.filter((c) => c.grid === 'out').map((c) => c.x + c.width));
+      return [Math.min(...labels.map((text) => text.getBBox().x)), node.clientWidth - right];
+    });
     const small = await frame();
     await page.focus('#ids');
     await page.keyboard.press('End');
@@ -211,6 +218,9 @@ describe('the equation picture', () => {
     await page.keyboard.press('Backspace');
     await labelled('15', false);
     assert.deepEqual(await frame(), grown, 'deleting the 5 neither shrinks the picture nor moves it sideways');
+    // Drawn narrower than the frame it keeps, the picture stands in its middle.
+    const [left, right] = await margins();
+    assert.ok(Math.abs(left - right) <= 4, `the picture is centred in its frame: ${left} px left, ${right} px right`);
     await page.fill('#ids', '2, 3, 1');
     await page.fill('#vocab', '');
     await page.fill('#dim', '5');

@@ -125,6 +125,19 @@ describe('equation-layout', () => {
     assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9);  // never below the smallest cell
     assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20);  // nor above the largest given
   });
+
+  test('a picture set in from the left moves across by that much, and nothing else changes', () => {
+    const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
+    const flush = layout(1200, 200, slots, [2, 3, 1]);
+    const inset = layout(1200, 200, slots, [2, 3, 1], 56, 40);
+    // The token labels' column (one character of 6.2 px, and 8 px), then the one-hot.
+    assert.equal(flush.onehotX.at[0], 6.2 + 8);
+    const across = (at) => [at.onehotX, at.weightX, at.outX].flatMap(({ at: xs, end }) => [...xs, end]);
+    assert.deepEqual(across(inset), across(flush).map((x) => x + 40));
+    assert.equal(inset.width, flush.width + 40);
+    for (const key of ['cell', 'height', 'middle', 'tokenLabels', 'vocabLabels']) assert.equal(inset[key], flush[key], key);
+    assert.deepEqual([inset.tokenY, inset.vocabY], [flush.tokenY, flush.vocabY]);
+  });
 });
 
 describe('state', () => {

@@ -71,10 +71,10 @@ export const LABEL_CHAR = 6.2;  // px per character of a 10 px monospace label
 const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
-// `largestCell` px: the cell size, the offsets of every row and column, the label columns, the
-// total size and the grids' middle. rowLabels[k]: what labels token k's row (its id, or its
-// text in Text mode).
-export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL) {
+// `largestCell` px, `left` px in from the left edge: the cell size, the offsets of every row and
+// column, the widths of the label columns, the total size (left included) and the grids' middle.
+// rowLabels[k]: what labels token k's row (its id, or its text in Text mode).
+export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL, left = 0) {
   const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : rowLabels[k])));
   const vocabLabels = labelWidth(slots.vocab);
   const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
@@ -84,7 +84,7 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
     (maxHeight - HEADER - FOOTER) / down)));
   const gridHeight = Math.ceil(down * cell);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
-  const onehotX = offsets(slots.vocab, cell, tokenLabels);
+  const onehotX = offsets(slots.vocab, cell, left + tokenLabels);
   const weightX = offsets(slots.dim, cell, onehotX.end + OPERATOR + vocabLabels);
   const outX = offsets(slots.dim, cell, weightX.end + OPERATOR);
   return {

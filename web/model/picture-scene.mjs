@@ -98,7 +98,7 @@ export function sceneOf(result, slots, at, options) {
   slots.tokens.forEach((k, r) => {
     const y = at.tokenY.at[r];
     if (k === null) {
-      rowGap(at.tokenLabels / 2, tokenSpans[r].at);
+      rowGap(at.onehotX.at[0] - at.tokenLabels / 2, tokenSpans[r].at);
       rowGap((at.outX.at[0] + at.outX.end) / 2, tokenSpans[r].at);
       return;
     }

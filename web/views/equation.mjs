@@ -210,12 +210,16 @@ function createEquationView(root, { lab, onStep }) {
     const rowLabels = {};
     for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
     const room = { width, height: width < 600 ? 190 : 300 };
-    const at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
+    let at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
     // The frame keeps the room of the most rows this shape can draw, so that an id typed, which
     // may add a row of W, moves nothing below.
     const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
     const grown = (side, size) => (same ? Math.max(kept[side], size) : size);
     kept = { shape, cell: at.cell, width: grown('width', at.width), height: grown('height', tallest) };
+    // In a frame kept wider than it, the picture stands in the middle, as it does in the figure.
+    if (kept.width > at.width) {
+      at = layout(room.width, room.height, slots, rowLabels, at.cell, Math.floor((kept.width - at.width) / 2));
+    }
     // The canvas covers the room the picture may take (more only where its cells at their
     // smallest need it), whatever the shape, and only grows while the width stays: each new
     // size costs Chromium new buffers, a few milliseconds each over the next frames, so typing

@@ -73,7 +73,7 @@ export function createOverlay(picture) {
     scene.tokens.forEach(({ k, y, label, shown }, r) => {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
       const leftWidth = scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
-      write(text, { x: at.tokenLabels - 5, y: y + cell / 2 + 3.5, 'data-token': k });
+      write(text, { x: at.onehotX.at[0] - 5, y: y + cell / 2 + 3.5, 'data-token': k });
       write(left, { x: at.onehotX.at[0] + 1, y: y + 1, width: leftWidth - 2, height: cell - 2, 'data-token': k });
       write(right, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2, height: cell - 2,
         'data-token': k });
