@@ -14,6 +14,12 @@ const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 export async function saveScreenshot(target, name, { fullPage = false, publish = true } = {}) {
   mkdirSync(shotsDir, { recursive: true });
   const file = path.join(shotsDir, name);
+  // Transitions under way (the picture's glows sliding to a newly selected token) end first: a
+  // screenshot shows what the reader sees once the page is at rest.
+  const page = typeof target.page === 'function' ? target.page() : target;
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+    .map((animation) => animation.finished.catch(() => {}))));
   await target.screenshot(fullPage ? { path: file, fullPage } : { path: file });
   if (publish && process.env.EMBEDLAB_UPDATE_SCREENSHOTS === '1') {
     mkdirSync(docsDir, { recursive: true });
