@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Every test: install what is missing, build native + WebAssembly + the sanitizer tree, then
-# run ctest in each (unit, PyTorch differential, WASM, Chromium end-to-end, ASan/UBSan, fuzz).
+# Every test: install what is missing, lint the JavaScript, build native + WebAssembly + the
+# sanitizer tree, then run ctest in each (unit, PyTorch differential, WASM, Chromium end-to-end,
+# ASan/UBSan, fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 scripts/install-deps.sh
+scripts/lint.sh
 scripts/build.sh
 
 echo "== sanitizer build (build/sanitize: clang, ASan + UBSan, libFuzzer)"

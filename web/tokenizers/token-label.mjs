@@ -17,6 +17,8 @@ const INVISIBLE = /^[\p{Default_Ignorable_Code_Point}\p{White_Space}]$/u;
 // Spaces: shown by name wherever they are.
 const SPACE = /^\p{White_Space}$/u;
 // What modifies the character before it alone: variation selectors and tags.
+// A class of lone combining characters is meant: each is tested on its own.
+// eslint-disable-next-line no-misleading-character-class
 const MODIFIER = /^[\uFE00-\uFE0F\u{E0020}-\u{E007F}\u{E0100}-\u{E01EF}]$/u;
 const NAMES = new Map([
   ['\u00A0', 'NBSP'], ['\u00AD', 'SHY'], ['\u200B', 'ZWSP'], ['\u200C', 'ZWNJ'], ['\u200D', 'ZWJ'],

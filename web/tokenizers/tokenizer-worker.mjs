@@ -47,7 +47,7 @@ async function tokenizerFor(name, report) {
     try {
       bytes = await download(name, report);
     } catch (error) {
-      throw new Error(`The ${TOKENIZERS[name].label} tokenizer could not be loaded: ${error.message}`);
+      throw new Error(`The ${TOKENIZERS[name].label} tokenizer could not be loaded: ${error.message}`, { cause: error });
     }
     report({ phase: 'prepare' });
     loaded.set(name, await createTokenizer(name, await parseTokenizerData(bytes)));
