@@ -11,7 +11,15 @@
 // loads at run time it names with a literal new URL('./file', import.meta.url): every file so
 // named sits in the same folder, so the names hold whether a host serves the folder as it is,
 // bundles it (Vite, webpack) or bundles beside it (esbuild, Rollup).
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,7 +37,10 @@ const staged = (file) => path.join(stage, file);
 const sharedApi = {
   name: 'shared-api',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)embedlab\/embedlab\.mjs$/ }, () => ({ path: './embedlab.mjs', external: true }));
+    build.onResolve({ filter: /(^|\/)embedlab\/embedlab\.mjs$/ }, () => ({
+      path: './embedlab.mjs',
+      external: true,
+    }));
   },
 };
 
@@ -55,9 +66,11 @@ mkdirSync(lib, { recursive: true });
 // The pages, their style sheets, the reference page's script and the examples; the modules are
 // bundled below.
 for (const entry of readdirSync(stage, { withFileTypes: true })) {
-  if (entry.isFile() && entry.name.endsWith('.html')) copyFileSync(staged(entry.name), path.join(site, entry.name));
+  if (entry.isFile() && entry.name.endsWith('.html'))
+    copyFileSync(staged(entry.name), path.join(site, entry.name));
 }
-for (const folder of ['styles', 'examples']) cpSync(staged(folder), path.join(site, folder), { recursive: true });
+for (const folder of ['styles', 'examples'])
+  cpSync(staged(folder), path.join(site, folder), { recursive: true });
 copyFileSync(staged('page/reference.mjs'), path.join(site, 'reference.mjs'));
 
 await build({ ...common, entryPoints: { embedlab: staged('embedlab/embedlab.mjs') }, outdir: lib });
@@ -76,12 +89,22 @@ await build({
   outdir: lib,
 });
 
-for (const file of ['embedlab.node.mjs', 'embedlab.d.ts', 'embedlab-core.wasm', 'bench/embedlab-bench-core.wasm']) {
+for (const file of [
+  'embedlab.node.mjs',
+  'embedlab.d.ts',
+  'embedlab-core.wasm',
+  'bench/embedlab-bench-core.wasm',
+]) {
   copyFileSync(staged(`embedlab/${file}`), path.join(lib, path.basename(file)));
 }
 // The element's declarations beside the module's, which they import.
-writeFileSync(path.join(lib, 'element.d.ts'), readFileSync(staged('element/embedding-demo.d.ts'), 'utf8')
-  .replaceAll("'../embedlab/embedlab.js'", "'./embedlab.js'"));
+writeFileSync(
+  path.join(lib, 'element.d.ts'),
+  readFileSync(staged('element/embedding-demo.d.ts'), 'utf8').replaceAll(
+    "'../embedlab/embedlab.js'",
+    "'./embedlab.js'",
+  ),
+);
 // The tokenizers' vocabularies, their sizes and the licences (scripts/build-tokenizers.mjs).
 cpSync(staged('tokenizers/data'), lib, { recursive: true });
 cpSync(staged('tokenizers/licenses'), path.join(lib, 'licenses'), { recursive: true });

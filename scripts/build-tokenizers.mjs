@@ -30,7 +30,8 @@ async function dataOf(spec) {
   if (spec.library === 'gpt-tokenizer') {
     return (await import(`${spec.package}/bpeRanks/${spec.encoding}`)).default;
   }
-  const read = (file) => JSON.parse(readFileSync(path.join(packageDir(spec.package), 'models', file), 'utf8'));
+  const read = (file) =>
+    JSON.parse(readFileSync(path.join(packageDir(spec.package), 'models', file), 'utf8'));
   return { tokenizerJSON: read('tokenizer.json'), tokenizerConfig: read('tokenizer_config.json') };
 }
 
@@ -39,7 +40,10 @@ mkdirSync(path.join(out, 'data'), { recursive: true });
 const shipped = new Set([...LIBRARIES, ...Object.values(TOKENIZERS).map((spec) => spec.package)]);
 mkdirSync(path.join(out, 'licenses'));
 for (const name of shipped) {
-  copyFileSync(path.join(packageDir(name), 'LICENSE'), path.join(out, 'licenses', licenseName(name)));
+  copyFileSync(
+    path.join(packageDir(name), 'LICENSE'),
+    path.join(out, 'licenses', licenseName(name)),
+  );
 }
 cpSync(vocabularyLicenses, path.join(out, 'licenses'), { recursive: true });
 const sizes = {};
@@ -48,4 +52,7 @@ for (const [name, spec] of Object.entries(TOKENIZERS)) {
   writeFileSync(path.join(out, 'data', `tokenizer-${name}.json.gz`), bytes);
   sizes[name] = { bytes: bytes.length };
 }
-writeFileSync(path.join(out, 'data', 'tokenizer-sizes.json'), `${JSON.stringify(sizes, null, 2)}\n`);
+writeFileSync(
+  path.join(out, 'data', 'tokenizer-sizes.json'),
+  `${JSON.stringify(sizes, null, 2)}\n`,
+);

@@ -11,29 +11,39 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: {
-  site: { type: 'string', default: path.join(repo, 'build/wasm/site') },
-  out: { type: 'string', default: path.join(repo, 'build/package') },
-} });
+const { values } = parseArgs({
+  options: {
+    site: { type: 'string', default: path.join(repo, 'build/wasm/site') },
+    out: { type: 'string', default: path.join(repo, 'build/package') },
+  },
+});
 const lib = path.join(path.resolve(values.site), 'embedlab');
 const out = path.resolve(values.out);
 // The site's own files, which no page of an author's loads.
 const SITE_ONLY = /^page\.mjs(\.map)?$/;
 
 if (!existsSync(path.join(lib, 'embedlab-core.wasm'))) {
-  throw new Error(`no WebAssembly module in ${lib}: build the wasm preset first ` +
-                  '(cmake --preset wasm && cmake --build --preset wasm)');
+  throw new Error(
+    `no WebAssembly module in ${lib}: build the wasm preset first ` +
+      '(cmake --preset wasm && cmake --build --preset wasm)',
+  );
 }
 
 const stage = path.join(out, 'embedlab');
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 cpSync(lib, path.join(stage, 'dist'), {
-  recursive: true, filter: (from) => !SITE_ONLY.test(path.basename(from)),
+  recursive: true,
+  filter: (from) => !SITE_ONLY.test(path.basename(from)),
 });
 for (const file of ['package/package.json', 'package/README.md', 'package/bin', 'LICENSE']) {
   cpSync(path.join(repo, file), path.join(stage, path.basename(file)), { recursive: true });
 }
-const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out],
-  { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+const [packed] = JSON.parse(
+  execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+    cwd: stage,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
+);
 console.log(path.join(out, packed.filename));

@@ -2,5 +2,5 @@
 // passes EMBEDLAB_WASM_SITE (set once in tests/CMakeLists.txt); run by hand, build/wasm/site.
 import { fileURLToPath } from 'node:url';
 
-export const siteDir = process.env.EMBEDLAB_WASM_SITE ||
-  fileURLToPath(new URL('../build/wasm/site', import.meta.url));
+export const siteDir =
+  process.env.EMBEDLAB_WASM_SITE || fileURLToPath(new URL('../build/wasm/site', import.meta.url));

@@ -19,10 +19,34 @@ export type IdsLike = ArrayLike<number>;
 
 /** The input an error is about, as the core names it (PyTorch's argument names). */
 export type EmbedlabArgument =
-  | 'ids' | 'vocab' | 'dim' | 'seed' | 'weights' | 'grad' | 'offsets' | 'mode' | 'padding_idx'
-  | 'per_sample_weights' | 'max_norm' | 'norm_type' | 'onehot' | 'compared' | 'optimizer' | 'lr'
-  | 'momentum' | 'dampening' | 'nesterov' | 'weight_decay' | 'betas' | 'eps' | 'amsgrad'
-  | 'lr_decay' | 'initial_accumulator_value' | 'alpha' | 'centered' | 'maximize';
+  | 'ids'
+  | 'vocab'
+  | 'dim'
+  | 'seed'
+  | 'weights'
+  | 'grad'
+  | 'offsets'
+  | 'mode'
+  | 'padding_idx'
+  | 'per_sample_weights'
+  | 'max_norm'
+  | 'norm_type'
+  | 'onehot'
+  | 'compared'
+  | 'optimizer'
+  | 'lr'
+  | 'momentum'
+  | 'dampening'
+  | 'nesterov'
+  | 'weight_decay'
+  | 'betas'
+  | 'eps'
+  | 'amsgrad'
+  | 'lr_decay'
+  | 'initial_accumulator_value'
+  | 'alpha'
+  | 'centered'
+  | 'maximize';
 
 /** Bad input: the message is the core's, meant to be shown verbatim to a learner. */
 export class EmbedlabError extends Error {
@@ -333,7 +357,10 @@ export interface Table {
   /** The one-hot product streamed through W, a block of rows per step(). */
   startProduct(ids: IdsLike, options?: StreamOptions | null): ProductRun;
   /** startProduct() run to its end (or until onProgress returns false). */
-  product(ids: IdsLike, options?: StreamOptions | null): Finished & Partial<ProductResult> & { lookup: Matrix };
+  product(
+    ids: IdsLike,
+    options?: StreamOptions | null,
+  ): Finished & Partial<ProductResult> & { lookup: Matrix };
   /** lookup, product and their comparison: bothRoutes() on the table, the same bits. */
   bothRoutes(ids: IdsLike): BothRoutes;
   /** A pass over W for its heatmap alone (options.heatmap). */
@@ -342,20 +369,46 @@ export interface Table {
   /** nn.EmbeddingBag on the table: the rows the bags name, read once. */
   embeddingBag(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): BagResult;
   /** The bags' output at once (expected), and M W streamed (mode sum or mean). */
-  startBagProduct(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null,
-                  streamOptions?: StreamOptions | null): ProductRun;
-  bagProduct(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null,
-             streamOptions?: StreamOptions | null): Finished & Partial<ProductResult> & { bags: Matrix };
+  startBagProduct(
+    ids: IdsLike,
+    offsets: IdsLike,
+    options?: BagOptions | null,
+    streamOptions?: StreamOptions | null,
+  ): ProductRun;
+  bagProduct(
+    ids: IdsLike,
+    offsets: IdsLike,
+    options?: BagOptions | null,
+    streamOptions?: StreamOptions | null,
+  ): Finished & Partial<ProductResult> & { bags: Matrix };
   /** The lookup's gradient for G (n, d) at once (scatter), and onehot^T G streamed (V, d). */
-  startBackward(ids: IdsLike, G: MatrixLike, options?: EmbeddingOptions | null,
-                view?: GradientViewOptions | null): GradientRun;
-  backward(ids: IdsLike, G: MatrixLike, options?: EmbeddingOptions | null,
-           view?: GradientViewOptions | null): Finished & { scatter: GradientView; gemm?: GradientView; comparison?: Comparison };
+  startBackward(
+    ids: IdsLike,
+    G: MatrixLike,
+    options?: EmbeddingOptions | null,
+    view?: GradientViewOptions | null,
+  ): GradientRun;
+  backward(
+    ids: IdsLike,
+    G: MatrixLike,
+    options?: EmbeddingOptions | null,
+    view?: GradientViewOptions | null,
+  ): Finished & { scatter: GradientView; gemm?: GradientView; comparison?: Comparison };
   /** The bags' gradient as a view; forward is embeddingBag()'s result for the same input. */
-  bagBackward(ids: IdsLike, offsets: IdsLike, G: MatrixLike, forward: BagResult,
-              options?: BagOptions | null, view?: GradientViewOptions | null): GradientView;
+  bagBackward(
+    ids: IdsLike,
+    offsets: IdsLike,
+    G: MatrixLike,
+    forward: BagResult,
+    options?: BagOptions | null,
+    view?: GradientViewOptions | null,
+  ): GradientView;
   /** nn.Embedding(max_norm)'s renormalisation: a new table with the rows scaled; this one stays. */
-  renorm(ids: IdsLike, maxNorm: number, normType?: number): { table: Table; scaledRows: Float64Array };
+  renorm(
+    ids: IdsLike,
+    maxNorm: number,
+    normType?: number,
+  ): { table: Table; scaledRows: Float64Array };
   /** Frees its WASM memory (runs already started keep theirs); a table not deleted is freed when
    * collected. */
   delete(): void;
@@ -513,16 +566,32 @@ export interface Embedlab {
    *  (they choose fixed, integer-valued or scientific notation), without padding. */
   formatElements(shown: IdsLike, values?: IdsLike, options?: { integer?: boolean }): string[];
   /** dL/dW (vocab, d) of the lookup for an upstream gradient G (n, d): a deterministic scatter-add. */
-  embeddingBackward(ids: IdsLike, G: MatrixLike, vocab: number, options?: EmbeddingOptions | null): Matrix;
+  embeddingBackward(
+    ids: IdsLike,
+    G: MatrixLike,
+    vocab: number,
+    options?: EmbeddingOptions | null,
+  ): Matrix;
   /** dL/dW (V, d) of the one-hot product: onehot^T (V, n) times G (n, d) as a dense GEMM. */
   onehotBackward(onehot: MatrixLike, G: MatrixLike): Matrix;
   /** F.embedding_bag: each bag of ids (bag b starts at offsets[b]) reduced to one row. */
-  embeddingBag(W: MatrixLike, ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): BagResult;
+  embeddingBag(
+    W: MatrixLike,
+    ids: IdsLike,
+    offsets: IdsLike,
+    options?: BagOptions | null,
+  ): BagResult;
   /** The multi-hot matrix M (B, V) with M x W = the sum or mean bags (not for mode 'max'). */
   bagMatrix(ids: IdsLike, offsets: IdsLike, vocab: number, options?: BagOptions | null): Matrix;
   /** dL/dW (vocab, d) of embeddingBag for G (B, d); forward is embeddingBag's result for the same input. */
-  embeddingBagBackward(ids: IdsLike, offsets: IdsLike, G: MatrixLike, forward: BagResult, vocab: number,
-                       options?: BagOptions | null): Matrix;
+  embeddingBagBackward(
+    ids: IdsLike,
+    offsets: IdsLike,
+    G: MatrixLike,
+    forward: BagResult,
+    vocab: number,
+    options?: BagOptions | null,
+  ): Matrix;
   /** nn.Embedding(max_norm=maxNorm, norm_type=normType)'s renormalisation of the rows ids look up. */
   embeddingRenorm(W: MatrixLike, ids: IdsLike, maxNorm: number, normType?: number): RenormResult;
   /** per_sample_weights as typed: "1, 0.5, 2" or "[1, 0.5, 2]"; empty text gives no weights. */
@@ -538,17 +607,26 @@ export interface Embedlab {
   hasNpyMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;
   /** 8 + N, the bytes of a .safetensors file that hold its header, from its first 8 bytes and
    * its size in bytes. */
-  safetensorsHeaderSize(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number): number;
+  safetensorsHeaderSize(
+    firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+    fileSize: number,
+  ): number;
   /** A .safetensors file's header (its first safetensorsHeaderSize bytes; more are ignored):
    * every tensor's name, dtype, shape and bytes, checked, and the embedding table it would pick:
    * the tensor called name, or without one the one its names point to. */
-  safetensorsHeader(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number,
-                    name?: string): SafetensorsHeader;
+  safetensorsHeader(
+    headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+    fileSize: number,
+    name?: string,
+  ): SafetensorsHeader;
   /** The table to load, the tensor called name or (empty) the one the file's names point to,
    * checked to be 2-D F32, F64, F16 or BF16 within the limits, and a reader that converts its
    * bytes to float32 a block of rows at a time: memory for the table, never for the file. */
-  safetensorsTable(headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView, fileSize: number,
-                   name?: string): SafetensorsTableReader;
+  safetensorsTable(
+    headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+    fileSize: number,
+    name?: string,
+  ): SafetensorsTableReader;
   /** A table drawn as torch.manual_seed(seed); nn.Embedding(vocab, dim) draws it, held in memory. */
   openSeededTable(seed: number, vocab: number, dim: number): Table;
   /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */

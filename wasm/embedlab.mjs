@@ -20,15 +20,42 @@ export class EmbedlabError extends Error {
 // The core's argument for each parameter of this API that carries user input; type errors in
 // the others (a header, an options object) have none.
 const PARAMETER_ARGUMENTS = Object.freeze({
-  text: 'ids', ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', W: 'weights',
-  bytes: 'weights', G: 'grad', rows: 'grad', cols: 'grad', forward: 'grad',
-  'forward.output': 'grad', 'forward.bagSize': 'grad', 'forward.maxRows': 'grad',
-  offsets: 'offsets', mode: 'mode', paddingIdx: 'padding_idx',
-  perSampleWeights: 'per_sample_weights', weightsText: 'per_sample_weights',
-  maxNorm: 'max_norm', normType: 'norm_type', onehot: 'onehot', expected: 'compared',
-  actual: 'compared', pair: 'compared', M: 'compared', inFeatures: 'vocab', outFeatures: 'dim', n: 'ids',
-  vocabFromIds: 'vocab', firstBytes: 'weights', headerBytes: 'weights', fileSize: 'weights',
-  name: 'weights', 'optimizer.name': 'optimizer', gradSeed: 'grad',
+  text: 'ids',
+  ids: 'ids',
+  vocab: 'vocab',
+  dim: 'dim',
+  seed: 'seed',
+  W: 'weights',
+  bytes: 'weights',
+  G: 'grad',
+  rows: 'grad',
+  cols: 'grad',
+  forward: 'grad',
+  'forward.output': 'grad',
+  'forward.bagSize': 'grad',
+  'forward.maxRows': 'grad',
+  offsets: 'offsets',
+  mode: 'mode',
+  paddingIdx: 'padding_idx',
+  perSampleWeights: 'per_sample_weights',
+  weightsText: 'per_sample_weights',
+  maxNorm: 'max_norm',
+  normType: 'norm_type',
+  onehot: 'onehot',
+  expected: 'compared',
+  actual: 'compared',
+  pair: 'compared',
+  M: 'compared',
+  inFeatures: 'vocab',
+  outFeatures: 'dim',
+  n: 'ids',
+  vocabFromIds: 'vocab',
+  firstBytes: 'weights',
+  headerBytes: 'weights',
+  fileSize: 'weights',
+  name: 'weights',
+  'optimizer.name': 'optimizer',
+  gradSeed: 'grad',
 });
 
 // Where the .wasm is unless the host says otherwise: beside this file. A literal
@@ -63,10 +90,13 @@ export function embedlabWasmURL() {
 // The module from `url`, compiled as it downloads where the server says application/wasm. A
 // file that is not there is an error that says where it was looked for and what to do.
 async function compileFrom(url, imports) {
-  const cannot = (why) => new Error(`embedlab's WebAssembly file could not be loaded from ${url} ` +
-    `(${why}): serve embedlab-core.wasm beside embedlab.mjs (a bundler that does not copy it, such ` +
-    'as esbuild or Rollup, needs the package\'s dist/ files copied beside the bundle), or pass ' +
-    'its address as loadEmbedlab({ wasmURL })');
+  const cannot = (why) =>
+    new Error(
+      `embedlab's WebAssembly file could not be loaded from ${url} ` +
+        `(${why}): serve embedlab-core.wasm beside embedlab.mjs (a bundler that does not copy it, such ` +
+        "as esbuild or Rollup, needs the package's dist/ files copied beside the bundle), or pass " +
+        'its address as loadEmbedlab({ wasmURL })',
+    );
   let response;
   try {
     response = await fetch(url, { credentials: 'same-origin' });
@@ -86,10 +116,15 @@ async function instantiate({ wasmURL, locateFile, wasmBinary } = {}) {
   if (wasmBinary !== undefined) return makeApi(await createEmbedlabCore({ wasmBinary }));
   // Emscripten's own loader only logs a failed download and never settles: load it here.
   let failed;
-  const failure = new Promise((resolve, reject) => { failed = reject; });
+  const failure = new Promise((resolve, reject) => {
+    failed = reject;
+  });
   const core = createEmbedlabCore({
     instantiateWasm(imports, receive) {
-      compileFrom(loadedFrom, imports).then(({ instance, module }) => receive(instance, module), failed);
+      compileFrom(loadedFrom, imports).then(
+        ({ instance, module }) => receive(instance, module),
+        failed,
+      );
       return {};
     },
   });
@@ -106,8 +141,10 @@ function describe(value) {
 }
 
 function fail(where, what, expected, value) {
-  throw new EmbedlabError(`${where}: ${what} must be ${expected}, got ${describe(value)}`,
-                          PARAMETER_ARGUMENTS[what] ?? null);
+  throw new EmbedlabError(
+    `${where}: ${what} must be ${expected}, got ${describe(value)}`,
+    PARAMETER_ARGUMENTS[what] ?? null,
+  );
 }
 
 function string(where, what, value) {
@@ -127,9 +164,13 @@ function boolean(where, what, value) {
 
 // An Array or a typed array of numbers (BigInt arrays and DataViews cannot be copied as numbers).
 function isNumberArray(value) {
-  return Array.isArray(value) ||
-      (ArrayBuffer.isView(value) && !(value instanceof DataView) &&
-       !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array));
+  return (
+    Array.isArray(value) ||
+    (ArrayBuffer.isView(value) &&
+      !(value instanceof DataView) &&
+      !(value instanceof BigInt64Array) &&
+      !(value instanceof BigUint64Array))
+  );
 }
 
 function numbers(where, what, value) {
@@ -138,8 +179,13 @@ function numbers(where, what, value) {
 }
 
 function matrix(where, what, value) {
-  if (value === null || typeof value !== 'object' || typeof value.rows !== 'number' ||
-      typeof value.cols !== 'number' || !isNumberArray(value.data)) {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    typeof value.rows !== 'number' ||
+    typeof value.cols !== 'number' ||
+    !isNumberArray(value.data)
+  ) {
     fail(where, what, 'a matrix { rows, cols, data: Float32Array }', value);
   }
   return value;
@@ -147,9 +193,16 @@ function matrix(where, what, value) {
 
 // A matrix, or cells { rows, cols, at(i, j) } of a matrix not held whole.
 function matrixOrCells(where, what, value) {
-  if (value !== null && typeof value === 'object' && value.data === undefined &&
-      Number.isSafeInteger(value.rows) && value.rows >= 0 && Number.isSafeInteger(value.cols) &&
-      value.cols >= 0 && typeof value.at === 'function') {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    value.data === undefined &&
+    Number.isSafeInteger(value.rows) &&
+    value.rows >= 0 &&
+    Number.isSafeInteger(value.cols) &&
+    value.cols >= 0 &&
+    typeof value.at === 'function'
+  ) {
     return value;
   }
   return matrix(where, what, value);
@@ -190,7 +243,10 @@ function embeddingOptions(where, value) {
 // mode left out (null) is the core's default, nn.EmbeddingBag's.
 function bagOptions(where, value) {
   const {
-    mode = null, includeLastOffset = false, paddingIdx = null, perSampleWeights = null,
+    mode = null,
+    includeLastOffset = false,
+    paddingIdx = null,
+    perSampleWeights = null,
     scaleGradByFreq = false,
   } = options(where, value);
   return {
@@ -227,8 +283,11 @@ function tableReader({ reader, ...table }) {
   };
   const check = (what) => {
     if (!open) {
-      throw new EmbedlabError(`safetensorsTable: ${what}() after finish() or discard(): ` +
-                              'read the table again with a new safetensorsTable()', null);
+      throw new EmbedlabError(
+        `safetensorsTable: ${what}() after finish() or discard(): ` +
+          'read the table again with a new safetensorsTable()',
+        null,
+      );
     }
   };
   const self = Object.freeze({
@@ -266,80 +325,198 @@ function makeApi(core) {
     checkIds: (ids, vocab) => {
       unwrap(core.checkIds(numbers('checkIds', 'ids', ids), number('checkIds', 'vocab', vocab)));
     },
-    seededTable: (seed, vocab, dim) => unwrap(core.seededTable(
-        number('seededTable', 'seed', seed), number('seededTable', 'vocab', vocab),
-        number('seededTable', 'dim', dim))),
-    randn: (seed, rows, cols) => unwrap(core.randn(
-        number('randn', 'seed', seed), number('randn', 'rows', rows),
-        number('randn', 'cols', cols))),
-    tfTable: (vocab, dim) => unwrap(core.tfTable(
-        number('tfTable', 'vocab', vocab), number('tfTable', 'dim', dim))),
+    seededTable: (seed, vocab, dim) =>
+      unwrap(
+        core.seededTable(
+          number('seededTable', 'seed', seed),
+          number('seededTable', 'vocab', vocab),
+          number('seededTable', 'dim', dim),
+        ),
+      ),
+    randn: (seed, rows, cols) =>
+      unwrap(
+        core.randn(
+          number('randn', 'seed', seed),
+          number('randn', 'rows', rows),
+          number('randn', 'cols', cols),
+        ),
+      ),
+    tfTable: (vocab, dim) =>
+      unwrap(core.tfTable(number('tfTable', 'vocab', vocab), number('tfTable', 'dim', dim))),
     npyTable: (data) => unwrap(core.npyTable(bytes('npyTable', 'bytes', data))),
-    linearInit: (seed, inFeatures, outFeatures, bias = true) => unwrap(core.linearInit(
-        number('linearInit', 'seed', seed), number('linearInit', 'inFeatures', inFeatures),
-        number('linearInit', 'outFeatures', outFeatures), boolean('linearInit', 'bias', bias))),
-    lookup: (W, ids) => unwrap(core.lookup(matrix('lookup', 'W', W), numbers('lookup', 'ids', ids))),
-    oneHot: (ids, vocab) => unwrap(core.oneHot(
-        numbers('oneHot', 'ids', ids), number('oneHot', 'vocab', vocab))),
-    onehotProduct: (onehot, W) => unwrap(core.onehotProduct(
-        matrix('onehotProduct', 'onehot', onehot), matrix('onehotProduct', 'W', W))),
+    linearInit: (seed, inFeatures, outFeatures, bias = true) =>
+      unwrap(
+        core.linearInit(
+          number('linearInit', 'seed', seed),
+          number('linearInit', 'inFeatures', inFeatures),
+          number('linearInit', 'outFeatures', outFeatures),
+          boolean('linearInit', 'bias', bias),
+        ),
+      ),
+    lookup: (W, ids) =>
+      unwrap(core.lookup(matrix('lookup', 'W', W), numbers('lookup', 'ids', ids))),
+    oneHot: (ids, vocab) =>
+      unwrap(core.oneHot(numbers('oneHot', 'ids', ids), number('oneHot', 'vocab', vocab))),
+    onehotProduct: (onehot, W) =>
+      unwrap(
+        core.onehotProduct(
+          matrix('onehotProduct', 'onehot', onehot),
+          matrix('onehotProduct', 'W', W),
+        ),
+      ),
     linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
-    compare: (expected, actual, pair = 'lookup') => unwrap(core.compare(
-        matrix('compare', 'expected', expected), matrix('compare', 'actual', actual),
-        string('compare', 'pair', pair))),
-    bothRoutes: (W, ids) => unwrap(core.bothRoutes(matrix('bothRoutes', 'W', W), numbers('bothRoutes', 'ids', ids))),
-    formatElements: (shown, values = shown, { integer = false } = {}) => unwrap(core.formatElements(
-        numbers('formatElements', 'shown', shown), numbers('formatElements', 'values', values),
-        boolean('formatElements', 'integer', integer))),
+    compare: (expected, actual, pair = 'lookup') =>
+      unwrap(
+        core.compare(
+          matrix('compare', 'expected', expected),
+          matrix('compare', 'actual', actual),
+          string('compare', 'pair', pair),
+        ),
+      ),
+    bothRoutes: (W, ids) =>
+      unwrap(core.bothRoutes(matrix('bothRoutes', 'W', W), numbers('bothRoutes', 'ids', ids))),
+    formatElements: (shown, values = shown, { integer = false } = {}) =>
+      unwrap(
+        core.formatElements(
+          numbers('formatElements', 'shown', shown),
+          numbers('formatElements', 'values', values),
+          boolean('formatElements', 'integer', integer),
+        ),
+      ),
     formatTensor: (M, style) => {
       const { header = '', suffixes = [], integer = false } = options('formatTensor', style);
       if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
         fail('formatTensor', 'suffixes', 'an array of strings', suffixes);
       }
-      return unwrap(core.formatTensor(matrixOrCells('formatTensor', 'M', M),
-          string('formatTensor', 'header', header), suffixes,
-          boolean('formatTensor', 'integer', integer)));
+      return unwrap(
+        core.formatTensor(
+          matrixOrCells('formatTensor', 'M', M),
+          string('formatTensor', 'header', header),
+          suffixes,
+          boolean('formatTensor', 'integer', integer),
+        ),
+      );
     },
-    embeddingBackward: (ids, G, vocab, opts) => unwrap(core.embeddingBackward(
-        numbers('embeddingBackward', 'ids', ids), matrix('embeddingBackward', 'G', G),
-        number('embeddingBackward', 'vocab', vocab), embeddingOptions('embeddingBackward', opts))),
-    onehotBackward: (onehot, G) => unwrap(core.onehotBackward(
-        matrix('onehotBackward', 'onehot', onehot), matrix('onehotBackward', 'G', G))),
-    embeddingBag: (W, ids, offsets, opts) => unwrap(core.embeddingBag(
-        matrix('embeddingBag', 'W', W), numbers('embeddingBag', 'ids', ids),
-        numbers('embeddingBag', 'offsets', offsets), bagOptions('embeddingBag', opts))),
-    bagMatrix: (ids, offsets, vocab, opts) => unwrap(core.bagMatrix(
-        numbers('bagMatrix', 'ids', ids), numbers('bagMatrix', 'offsets', offsets),
-        number('bagMatrix', 'vocab', vocab), bagOptions('bagMatrix', opts))),
-    embeddingBagBackward: (ids, offsets, G, forward, vocab, opts) => unwrap(
-        core.embeddingBagBackward(numbers('embeddingBagBackward', 'ids', ids),
-            numbers('embeddingBagBackward', 'offsets', offsets),
-            matrix('embeddingBagBackward', 'G', G), bagForward('embeddingBagBackward', forward),
-            number('embeddingBagBackward', 'vocab', vocab), bagOptions('embeddingBagBackward', opts))),
-    embeddingRenorm: (W, ids, maxNorm, normType = 2) => unwrap(core.embeddingRenorm(
-        matrix('embeddingRenorm', 'W', W), numbers('embeddingRenorm', 'ids', ids),
-        number('embeddingRenorm', 'maxNorm', maxNorm), number('embeddingRenorm', 'normType', normType))),
-    parseSampleWeights: (weightsText) => unwrap(core.parseSampleWeights(
-        string('parseSampleWeights', 'weightsText', weightsText))),
+    embeddingBackward: (ids, G, vocab, opts) =>
+      unwrap(
+        core.embeddingBackward(
+          numbers('embeddingBackward', 'ids', ids),
+          matrix('embeddingBackward', 'G', G),
+          number('embeddingBackward', 'vocab', vocab),
+          embeddingOptions('embeddingBackward', opts),
+        ),
+      ),
+    onehotBackward: (onehot, G) =>
+      unwrap(
+        core.onehotBackward(
+          matrix('onehotBackward', 'onehot', onehot),
+          matrix('onehotBackward', 'G', G),
+        ),
+      ),
+    embeddingBag: (W, ids, offsets, opts) =>
+      unwrap(
+        core.embeddingBag(
+          matrix('embeddingBag', 'W', W),
+          numbers('embeddingBag', 'ids', ids),
+          numbers('embeddingBag', 'offsets', offsets),
+          bagOptions('embeddingBag', opts),
+        ),
+      ),
+    bagMatrix: (ids, offsets, vocab, opts) =>
+      unwrap(
+        core.bagMatrix(
+          numbers('bagMatrix', 'ids', ids),
+          numbers('bagMatrix', 'offsets', offsets),
+          number('bagMatrix', 'vocab', vocab),
+          bagOptions('bagMatrix', opts),
+        ),
+      ),
+    embeddingBagBackward: (ids, offsets, G, forward, vocab, opts) =>
+      unwrap(
+        core.embeddingBagBackward(
+          numbers('embeddingBagBackward', 'ids', ids),
+          numbers('embeddingBagBackward', 'offsets', offsets),
+          matrix('embeddingBagBackward', 'G', G),
+          bagForward('embeddingBagBackward', forward),
+          number('embeddingBagBackward', 'vocab', vocab),
+          bagOptions('embeddingBagBackward', opts),
+        ),
+      ),
+    embeddingRenorm: (W, ids, maxNorm, normType = 2) =>
+      unwrap(
+        core.embeddingRenorm(
+          matrix('embeddingRenorm', 'W', W),
+          numbers('embeddingRenorm', 'ids', ids),
+          number('embeddingRenorm', 'maxNorm', maxNorm),
+          number('embeddingRenorm', 'normType', normType),
+        ),
+      ),
+    parseSampleWeights: (weightsText) =>
+      unwrap(core.parseSampleWeights(string('parseSampleWeights', 'weightsText', weightsText))),
     checkSizes: (n, vocab, dim, vocabFromIds = false, held = true) => {
-      unwrap(core.checkSizes(number('checkSizes', 'n', n), number('checkSizes', 'vocab', vocab),
-          number('checkSizes', 'dim', dim), boolean('checkSizes', 'vocabFromIds', vocabFromIds),
-          boolean('checkSizes', 'held', held)));
+      unwrap(
+        core.checkSizes(
+          number('checkSizes', 'n', n),
+          number('checkSizes', 'vocab', vocab),
+          number('checkSizes', 'dim', dim),
+          boolean('checkSizes', 'vocabFromIds', vocabFromIds),
+          boolean('checkSizes', 'held', held),
+        ),
+      );
     },
     hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
-    safetensorsHeaderSize: (firstBytes, fileSize) => unwrap(core.safetensorsHeaderSize(
-        bytes('safetensorsHeaderSize', 'firstBytes', firstBytes),
-        number('safetensorsHeaderSize', 'fileSize', fileSize))),
-    safetensorsHeader: (headerBytes, fileSize, name = '') => unwrap(core.safetensorsHeader(
-        bytes('safetensorsHeader', 'headerBytes', headerBytes),
-        number('safetensorsHeader', 'fileSize', fileSize), string('safetensorsHeader', 'name', name))),
-    safetensorsTable: (headerBytes, fileSize, name = '') => tableReader(unwrap(core.safetensorsTable(
-        bytes('safetensorsTable', 'headerBytes', headerBytes),
-        number('safetensorsTable', 'fileSize', fileSize), string('safetensorsTable', 'name', name)))),
-    ...tableApi(core, { EmbedlabError, unwrap, fail, describe, number, numbers, matrix, bytes,
-      string, boolean, options, embeddingOptions, bagOptions, bagForward }),
-    ...trainingApi(core, { EmbedlabError, unwrap, describe, number, numbers, matrix, string,
-      boolean, options }),
+    safetensorsHeaderSize: (firstBytes, fileSize) =>
+      unwrap(
+        core.safetensorsHeaderSize(
+          bytes('safetensorsHeaderSize', 'firstBytes', firstBytes),
+          number('safetensorsHeaderSize', 'fileSize', fileSize),
+        ),
+      ),
+    safetensorsHeader: (headerBytes, fileSize, name = '') =>
+      unwrap(
+        core.safetensorsHeader(
+          bytes('safetensorsHeader', 'headerBytes', headerBytes),
+          number('safetensorsHeader', 'fileSize', fileSize),
+          string('safetensorsHeader', 'name', name),
+        ),
+      ),
+    safetensorsTable: (headerBytes, fileSize, name = '') =>
+      tableReader(
+        unwrap(
+          core.safetensorsTable(
+            bytes('safetensorsTable', 'headerBytes', headerBytes),
+            number('safetensorsTable', 'fileSize', fileSize),
+            string('safetensorsTable', 'name', name),
+          ),
+        ),
+      ),
+    ...tableApi(core, {
+      EmbedlabError,
+      unwrap,
+      fail,
+      describe,
+      number,
+      numbers,
+      matrix,
+      bytes,
+      string,
+      boolean,
+      options,
+      embeddingOptions,
+      bagOptions,
+      bagForward,
+    }),
+    ...trainingApi(core, {
+      EmbedlabError,
+      unwrap,
+      describe,
+      number,
+      numbers,
+      matrix,
+      string,
+      boolean,
+      options,
+    }),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

@@ -12,8 +12,20 @@ const abandoned = new FinalizationRegistry((handle) => handle.delete());
 
 export function tableApi(core, checks) {
   const {
-    EmbedlabError, unwrap, fail, describe, number, numbers, matrix, bytes, string, boolean, options,
-    embeddingOptions, bagOptions, bagForward,
+    EmbedlabError,
+    unwrap,
+    fail,
+    describe,
+    number,
+    numbers,
+    matrix,
+    bytes,
+    string,
+    boolean,
+    options,
+    embeddingOptions,
+    bagOptions,
+    bagForward,
   } = checks;
 
   // A handle behind checked methods: delete() frees it, and a method after that is refused.
@@ -22,7 +34,10 @@ export function tableApi(core, checks) {
     const self = {
       call(method, ...args) {
         if (!open) {
-          throw new EmbedlabError(`${what}: ${method}() after delete(): open the table again`, null);
+          throw new EmbedlabError(
+            `${what}: ${method}() after delete(): open the table again`,
+            null,
+          );
         }
         return unwrap(handle[method](...args));
       },
@@ -66,10 +81,18 @@ export function tableApi(core, checks) {
   // Uint8Arrays of the length asked for, or as { readError }.
   function checkedSource(where, source) {
     const size = source?.size;
-    if (source === null || typeof source !== 'object' || typeof source.read !== 'function' ||
-        !Number.isSafeInteger(size) || size < 0) {
-      throw new EmbedlabError(`${where}: source must be an object { size, read(offset, length) } ` +
-                              `with size a number of bytes, got ${describe(source)}`, 'weights');
+    if (
+      source === null ||
+      typeof source !== 'object' ||
+      typeof source.read !== 'function' ||
+      !Number.isSafeInteger(size) ||
+      size < 0
+    ) {
+      throw new EmbedlabError(
+        `${where}: source must be an object { size, read(offset, length) } ` +
+          `with size a number of bytes, got ${describe(source)}`,
+        'weights',
+      );
     }
     return {
       size,
@@ -81,10 +104,14 @@ export function tableApi(core, checks) {
           return { readError: String(error?.message ?? error) };
         }
         if (!(answer instanceof Uint8Array)) {
-          return { readError: `read(${offset}, ${length}) returned ${describe(answer)}, not a Uint8Array` };
+          return {
+            readError: `read(${offset}, ${length}) returned ${describe(answer)}, not a Uint8Array`,
+          };
         }
         if (answer.length !== length) {
-          return { readError: `read(${offset}, ${length}) returned ${answer.length} bytes, not ${length}` };
+          return {
+            readError: `read(${offset}, ${length}) returned ${answer.length} bytes, not ${length}`,
+          };
         }
         return answer;
       },
@@ -153,10 +180,17 @@ export function tableApi(core, checks) {
     const self = {
       ...info,
       lookup: (ids) => own.call('lookup', numbers('lookup', 'ids', ids)),
-      rowsAt: (first, count) => own.call('rows', number('rowsAt', 'first', first),
-          number('rowsAt', 'count', count)),
-      startProduct: (ids, opts) => productRun(own.call('startProduct',
-          numbers('startProduct', 'ids', ids), streamOptions('startProduct', opts)), 'startProduct'),
+      rowsAt: (first, count) =>
+        own.call('rows', number('rowsAt', 'first', first), number('rowsAt', 'count', count)),
+      startProduct: (ids, opts) =>
+        productRun(
+          own.call(
+            'startProduct',
+            numbers('startProduct', 'ids', ids),
+            streamOptions('startProduct', opts),
+          ),
+          'startProduct',
+        ),
       product: (ids, opts) => {
         const [onProgress, rest] = progressCallback('product', opts);
         return finish(self.startProduct(ids, rest), onProgress, (r) => ({ lookup: r.expected }));
@@ -165,40 +199,70 @@ export function tableApi(core, checks) {
         const { lookup, product, comparison } = self.product(ids);
         return { lookup, product, comparison };
       },
-      startHeatmap: (opts) => productRun(own.call('startHeatmap',
-          streamOptions('startHeatmap', opts)), 'startHeatmap'),
+      startHeatmap: (opts) =>
+        productRun(own.call('startHeatmap', streamOptions('startHeatmap', opts)), 'startHeatmap'),
       heatmap: (opts) => {
         const [onProgress, rest] = progressCallback('heatmap', opts);
         return finish(self.startHeatmap(rest), onProgress, () => ({}));
       },
-      embeddingBag: (ids, offsets, opts) => own.call('embeddingBag',
-          numbers('embeddingBag', 'ids', ids), numbers('embeddingBag', 'offsets', offsets),
-          bagOptions('embeddingBag', opts)),
-      startBagProduct: (ids, offsets, opts, streamOpts) => productRun(own.call('startBagProduct',
-          numbers('startBagProduct', 'ids', ids), numbers('startBagProduct', 'offsets', offsets),
-          bagOptions('startBagProduct', opts), streamOptions('startBagProduct', streamOpts)),
-      'startBagProduct'),
+      embeddingBag: (ids, offsets, opts) =>
+        own.call(
+          'embeddingBag',
+          numbers('embeddingBag', 'ids', ids),
+          numbers('embeddingBag', 'offsets', offsets),
+          bagOptions('embeddingBag', opts),
+        ),
+      startBagProduct: (ids, offsets, opts, streamOpts) =>
+        productRun(
+          own.call(
+            'startBagProduct',
+            numbers('startBagProduct', 'ids', ids),
+            numbers('startBagProduct', 'offsets', offsets),
+            bagOptions('startBagProduct', opts),
+            streamOptions('startBagProduct', streamOpts),
+          ),
+          'startBagProduct',
+        ),
       bagProduct: (ids, offsets, opts, streamOpts) => {
         const [onProgress, rest] = progressCallback('bagProduct', streamOpts);
-        return finish(self.startBagProduct(ids, offsets, opts, rest), onProgress,
-                      (r) => ({ bags: r.expected }));
+        return finish(self.startBagProduct(ids, offsets, opts, rest), onProgress, (r) => ({
+          bags: r.expected,
+        }));
       },
-      startBackward: (ids, G, opts, view) => gradientRun(own.call('startBackward',
-          numbers('startBackward', 'ids', ids), matrix('startBackward', 'G', G),
-          embeddingOptions('startBackward', opts), viewOptions('startBackward', view)),
-      'startBackward'),
+      startBackward: (ids, G, opts, view) =>
+        gradientRun(
+          own.call(
+            'startBackward',
+            numbers('startBackward', 'ids', ids),
+            matrix('startBackward', 'G', G),
+            embeddingOptions('startBackward', opts),
+            viewOptions('startBackward', view),
+          ),
+          'startBackward',
+        ),
       backward: (ids, G, opts, view) => {
         const [onProgress, rest] = progressCallback('backward', view);
-        return finish(self.startBackward(ids, G, opts, rest), onProgress,
-                      (r) => ({ scatter: r.scatter }));
+        return finish(self.startBackward(ids, G, opts, rest), onProgress, (r) => ({
+          scatter: r.scatter,
+        }));
       },
-      bagBackward: (ids, offsets, G, forward, opts, view) => own.call('bagBackward',
-          numbers('bagBackward', 'ids', ids), numbers('bagBackward', 'offsets', offsets),
-          matrix('bagBackward', 'G', G), bagForward('bagBackward', forward),
-          bagOptions('bagBackward', opts), viewOptions('bagBackward', view)),
+      bagBackward: (ids, offsets, G, forward, opts, view) =>
+        own.call(
+          'bagBackward',
+          numbers('bagBackward', 'ids', ids),
+          numbers('bagBackward', 'offsets', offsets),
+          matrix('bagBackward', 'G', G),
+          bagForward('bagBackward', forward),
+          bagOptions('bagBackward', opts),
+          viewOptions('bagBackward', view),
+        ),
       renorm: (ids, maxNorm, normType = 2) => {
-        const { table: renormed, scaledRows } = own.call('renorm', numbers('renorm', 'ids', ids),
-            number('renorm', 'maxNorm', maxNorm), number('renorm', 'normType', normType));
+        const { table: renormed, scaledRows } = own.call(
+          'renorm',
+          numbers('renorm', 'ids', ids),
+          number('renorm', 'maxNorm', maxNorm),
+          number('renorm', 'normType', normType),
+        );
         return { table: table(renormed), scaledRows };
       },
       delete: () => own.delete(self),
@@ -207,20 +271,42 @@ export function tableApi(core, checks) {
   }
 
   return {
-    openSeededTable: (seed, vocab, dim) => table(unwrap(core.openSeededTable(
-        number('openSeededTable', 'seed', seed), number('openSeededTable', 'vocab', vocab),
-        number('openSeededTable', 'dim', dim)))),
-    openTfTable: (vocab, dim) => table(unwrap(core.openTfTable(
-        number('openTfTable', 'vocab', vocab), number('openTfTable', 'dim', dim)))),
+    openSeededTable: (seed, vocab, dim) =>
+      table(
+        unwrap(
+          core.openSeededTable(
+            number('openSeededTable', 'seed', seed),
+            number('openSeededTable', 'vocab', vocab),
+            number('openSeededTable', 'dim', dim),
+          ),
+        ),
+      ),
+    openTfTable: (vocab, dim) =>
+      table(
+        unwrap(
+          core.openTfTable(
+            number('openTfTable', 'vocab', vocab),
+            number('openTfTable', 'dim', dim),
+          ),
+        ),
+      ),
     openNpyTable: (data) => table(unwrap(core.openNpyTable(bytes('openNpyTable', 'bytes', data)))),
-    openSafetensorsTable: (source, name = '') => table(unwrap(core.openSafetensorsTable(
-        checkedSource('openSafetensorsTable', source),
-        string('openSafetensorsTable', 'name', name)))),
+    openSafetensorsTable: (source, name = '') =>
+      table(
+        unwrap(
+          core.openSafetensorsTable(
+            checkedSource('openSafetensorsTable', source),
+            string('openSafetensorsTable', 'name', name),
+          ),
+        ),
+      ),
     // Which shard of a sharded checkpoint to open: its model.safetensors.index.json, as text.
     safetensorsIndex: (text, name = '') => {
       if (typeof text !== 'string') {
-        throw new EmbedlabError('safetensorsIndex: the index must be its JSON text, a string, got ' +
-                                describe(text), 'weights');
+        throw new EmbedlabError(
+          'safetensorsIndex: the index must be its JSON text, a string, got ' + describe(text),
+          'weights',
+        );
       }
       return unwrap(core.safetensorsIndex(text, string('safetensorsIndex', 'name', name)));
     },

@@ -13,19 +13,28 @@
 const abandoned = new FinalizationRegistry((handle) => handle.delete());
 
 export function trainingApi(core, checks) {
-  const { EmbedlabError, unwrap, describe, number, numbers, matrix, string, boolean, options } = checks;
+  const { EmbedlabError, unwrap, describe, number, numbers, matrix, string, boolean, options } =
+    checks;
 
   // Each optimizer with its hyperparameters and PyTorch's defaults (the core's lists).
-  const optimizers = Object.freeze(core.optimizers().map((o) => Object.freeze({
-    ...o, arguments: Object.freeze(o.arguments.map((a) => Object.freeze(a))),
-  })));
+  const optimizers = Object.freeze(
+    core.optimizers().map((o) =>
+      Object.freeze({
+        ...o,
+        arguments: Object.freeze(o.arguments.map((a) => Object.freeze(a))),
+      }),
+    ),
+  );
   const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
   // How each hyperparameter is written: 'number', 'flag' or 'pair' (betas).
   const forms = new Map(optimizers.flatMap((o) => o.arguments.map((a) => [a.name, a.form])));
 
   // A hyperparameter of the wrong type is an error of that hyperparameter (the core's name).
   function wrongType(where, key, expected, value) {
-    throw new EmbedlabError(`${where}: optimizer.${key} must be ${expected}, got ${describe(value)}`, key);
+    throw new EmbedlabError(
+      `${where}: optimizer.${key} must be ${expected}, got ${describe(value)}`,
+      key,
+    );
   }
 
   // { name, ...hyperparameters as torch.optim names them }: the hyperparameters left out or null
@@ -38,8 +47,14 @@ export function trainingApi(core, checks) {
       const form = forms.get(key);
       if (form === 'number' && typeof v !== 'number') wrongType(where, key, 'a number', v);
       if (form === 'flag' && typeof v !== 'boolean') wrongType(where, key, 'true or false', v);
-      if (form === 'pair' && !((Array.isArray(v) || ArrayBuffer.isView(v)) && v.length === 2 &&
-                               Array.from(v).every((x) => typeof x === 'number'))) {
+      if (
+        form === 'pair' &&
+        !(
+          (Array.isArray(v) || ArrayBuffer.isView(v)) &&
+          v.length === 2 &&
+          Array.from(v).every((x) => typeof x === 'number')
+        )
+      ) {
         wrongType(where, key, 'two numbers [beta1, beta2]', v);
       }
       out[key] = v;
@@ -62,7 +77,8 @@ export function trainingApi(core, checks) {
     let steps = taken;
     let open = true;
     const call = (method, ...args) => {
-      if (!open) throw new EmbedlabError(`training: ${method}() after delete(): start a new training`, null);
+      if (!open)
+        throw new EmbedlabError(`training: ${method}() after delete(): start a new training`, null);
       return unwrap(handle[method](...args));
     };
     const self = Object.freeze({
@@ -90,22 +106,44 @@ export function trainingApi(core, checks) {
   return {
     optimizers,
     rowCauses,
-    optimizerCode: (o, params = 'params') => unwrap(core.optimizerCode(
-        optimizer('optimizerCode', o), string('optimizerCode', 'params', params))),
+    optimizerCode: (o, params = 'params') =>
+      unwrap(
+        core.optimizerCode(
+          optimizer('optimizerCode', o),
+          string('optimizerCode', 'params', params),
+        ),
+      ),
     parseBatches: (text) => unwrap(core.parseBatches(string('parseBatches', 'text', text))),
     checkTraining: (vocab, dim, opts) => {
-      unwrap(core.checkTraining(number('checkTraining', 'vocab', vocab),
-          number('checkTraining', 'dim', dim), trainingOptions('checkTraining', opts)));
+      unwrap(
+        core.checkTraining(
+          number('checkTraining', 'vocab', vocab),
+          number('checkTraining', 'dim', dim),
+          trainingOptions('checkTraining', opts),
+        ),
+      );
     },
-    seededTraining: (seed, vocab, dim, opts) => training(unwrap(core.seededTraining(
-        number('seededTraining', 'seed', seed), number('seededTraining', 'vocab', vocab),
-        number('seededTraining', 'dim', dim), trainingOptions('seededTraining', opts)))),
+    seededTraining: (seed, vocab, dim, opts) =>
+      training(
+        unwrap(
+          core.seededTraining(
+            number('seededTraining', 'seed', seed),
+            number('seededTraining', 'vocab', vocab),
+            number('seededTraining', 'dim', dim),
+            trainingOptions('seededTraining', opts),
+          ),
+        ),
+      ),
     tableTraining: (W, opts) => {
       const { gradSeed = null, ...rest } = options('tableTraining', opts);
-      return training(unwrap(core.tableTraining(matrix('tableTraining', 'W', W), {
-        ...trainingOptions('tableTraining', rest),
-        gradSeed: gradSeed === null ? null : number('tableTraining', 'gradSeed', gradSeed),
-      })));
+      return training(
+        unwrap(
+          core.tableTraining(matrix('tableTraining', 'W', W), {
+            ...trainingOptions('tableTraining', rest),
+            gradSeed: gradSeed === null ? null : number('tableTraining', 'gradSeed', gradSeed),
+          }),
+        ),
+      );
     },
   };
 }

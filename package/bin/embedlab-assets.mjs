@@ -18,5 +18,6 @@ if (!target) {
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 mkdirSync(target, { recursive: true });
 const copied = readdirSync(dist).filter((name) => !IMPORTED.has(name) && !name.endsWith('.d.ts'));
-for (const name of copied) cpSync(path.join(dist, name), path.join(target, name), { recursive: true });
+for (const name of copied)
+  cpSync(path.join(dist, name), path.join(target, name), { recursive: true });
 console.log(`embedlab: copied ${copied.length} files into ${target}`);

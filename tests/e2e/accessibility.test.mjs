@@ -12,7 +12,10 @@ import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { settle } from './demo.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SIZES = [{ width: 1280, height: 800 }, { width: 375, height: 812 }];
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+];
 const SCHEMES = ['light', 'dark'];
 
 // The page's sections off screen are not laid out (content-visibility: auto), and neither axe
@@ -20,18 +23,25 @@ const SCHEMES = ['light', 'dark'];
 // they are, so that every section is checked.
 const LAY_OUT_ALL = 'main > section { content-visibility: visible !important; }';
 
-const frames = (page) => page.evaluate(() =>
-  new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+const frames = (page) =>
+  page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
 
 // axe-core's serious and critical violations on the page as it is, open shadow roots included:
 // one line each, naming the rule, the node and what is wrong.
 async function axeViolations(page) {
-  if (!await page.evaluate(() => 'axe' in window)) await page.addScriptTag({ path: AXE });
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter(({ impact }) => impact === 'serious' || impact === 'critical')
-      .flatMap(({ id, impact, help, nodes }) => nodes.map((node) =>
-        `${id} (${impact}): ${JSON.stringify(node.target)}: ${help}. ${node.failureSummary.replace(/\s+/g, ' ')}`));
+    return violations
+      .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+      .flatMap(({ id, impact, help, nodes }) =>
+        nodes.map(
+          (node) =>
+            `${id} (${impact}): ${JSON.stringify(node.target)}: ${help}. ${node.failureSummary.replace(/\s+/g, ' ')}`,
+        ),
+      );
   });
   return violations;
 }
@@ -42,15 +52,29 @@ async function controlNames(page) {
   const cdp = await page.context().newCDPSession(page);
   const { nodes } = await cdp.send('Accessibility.getFullAXTree');
   await cdp.detach();
-  const controls = new Set(['button', 'textbox', 'combobox', 'slider', 'spinbutton', 'checkbox', 'radio', 'searchbox']);
-  return nodes.filter((node) => !node.ignored && controls.has(node.role?.value))
+  const controls = new Set([
+    'button',
+    'textbox',
+    'combobox',
+    'slider',
+    'spinbutton',
+    'checkbox',
+    'radio',
+    'searchbox',
+  ]);
+  return nodes
+    .filter((node) => !node.ignored && controls.has(node.role?.value))
     .map((node) => ({ role: node.role.value, name: node.name?.value ?? '' }));
 }
 
 describe('accessibility', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   // The page, fresh, for a test that needs it after one on another page, all its sections laid
@@ -117,20 +141,37 @@ describe('accessibility', () => {
     const { page } = env;
     await home();
     const box = '#results [data-box="lookup"]';
-    const attributes = () => page.$eval(box, (node) => ({
-      tabindex: node.getAttribute('tabindex'), role: node.getAttribute('role'), label: node.getAttribute('aria-label'),
-      scrolls: node.scrollWidth > node.clientWidth,
-    }));
-    assert.deepEqual(await attributes(), { tabindex: null, role: null, label: null, scrolls: false });
+    const attributes = () =>
+      page.$eval(box, (node) => ({
+        tabindex: node.getAttribute('tabindex'),
+        role: node.getAttribute('role'),
+        label: node.getAttribute('aria-label'),
+        scrolls: node.scrollWidth > node.clientWidth,
+      }));
+    assert.deepEqual(await attributes(), {
+      tabindex: null,
+      role: null,
+      label: null,
+      scrolls: false,
+    });
     await page.setViewportSize(SIZES[1]);
     await page.waitForSelector(`${box}[tabindex="0"]`);
-    assert.deepEqual(await attributes(),
-      { tabindex: '0', role: 'region', label: 'Lookup: embedding(idx)', scrolls: true });
+    assert.deepEqual(await attributes(), {
+      tabindex: '0',
+      role: 'region',
+      label: 'Lookup: embedding(idx)',
+      scrolls: true,
+    });
     await page.focus(box);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((selector) => document.querySelector(selector).scrollLeft > 0, box);
     await page.setViewportSize(SIZES[0]);
-    await page.waitForFunction((selector) => document.querySelector(selector).scrollWidth <= document.querySelector(selector).clientWidth, box);
+    await page.waitForFunction(
+      (selector) =>
+        document.querySelector(selector).scrollWidth <=
+        document.querySelector(selector).clientWidth,
+      box,
+    );
     // The box had the focus: it keeps its tab stop until the focus leaves.
     assert.equal(await page.evaluate(() => document.activeElement.dataset.box), 'lookup');
     await page.focus('#ids');
@@ -142,13 +183,17 @@ describe('accessibility', () => {
   async function focusAfterArrow(arrow) {
     const { page } = env;
     await page.focus(arrow);
-    for (let i = 0; i < 3 && !await page.$eval(arrow, (button) => button.disabled); ++i) {
+    for (let i = 0; i < 3 && !(await page.$eval(arrow, (button) => button.disabled)); ++i) {
       await page.keyboard.press('Enter');
     }
-    assert.ok(await page.$eval(arrow, (button) => button.disabled), `${arrow} is disabled at the end`);
+    assert.ok(
+      await page.$eval(arrow, (button) => button.disabled),
+      `${arrow} is disabled at the end`,
+    );
     await frames(page);
     return page.evaluate(() => ({
-      tag: document.activeElement.tagName, checked: document.activeElement.getAttribute('aria-checked'),
+      tag: document.activeElement.tagName,
+      checked: document.activeElement.getAttribute('aria-checked'),
     }));
   }
 
@@ -159,7 +204,11 @@ describe('accessibility', () => {
     await waitForLookupRows(page, [2, 3, 1]);
     for (const part of ['next', 'prev']) {
       // The token picker's arrows hand the focus to the token they reached.
-      assert.deepEqual(await focusAfterArrow(`main button[data-part="${part}"]`), { tag: 'BUTTON', checked: 'true' }, part);
+      assert.deepEqual(
+        await focusAfterArrow(`main button[data-part="${part}"]`),
+        { tag: 'BUTTON', checked: 'true' },
+        part,
+      );
     }
   });
 
@@ -169,27 +218,39 @@ describe('accessibility', () => {
     for (const { role, name } of await controlNames(env.page)) {
       seen.set(`${role} "${name}"`, (seen.get(`${role} "${name}"`) ?? 0) + 1);
     }
-    return [...seen].filter(([, times]) => times > 1).map(([control, times]) => `${control} ×${times}`);
+    return [...seen]
+      .filter(([, times]) => times > 1)
+      .map(([control, times]) => `${control} ×${times}`);
   }
   test('every control has a name of its own', async () => {
     const { page } = env;
     await home();
     assert.deepEqual(await sharedNames(), []);
     const names = await controlNames(page);
-    assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the gradient'));
-    assert.ok(names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the bags'));
-    assert.ok(names.some(({ role, name }) => role === 'combobox' && name === 'Dimension d to time'));
+    assert.ok(
+      names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the gradient'),
+    );
+    assert.ok(
+      names.some(({ role, name }) => role === 'textbox' && name === 'padding_idx of the bags'),
+    );
+    assert.ok(
+      names.some(({ role, name }) => role === 'combobox' && name === 'Dimension d to time'),
+    );
   });
 
   // Its value is the index of a stop (6 of 0 to 9), which means nothing read out: aria-valuetext
   // says the V it picks, as the output beside it shows. (Chromium's DevTools accessibility tree
   // lists no aria-valuetext for any slider, so the attribute is what can be checked.)
-  test('the benchmark\'s slider says the V it stands for', async () => {
+  test("the benchmark's slider says the V it stands for", async () => {
     const { page } = env;
     await home();
     const slider = '#bench-vocab';
-    const said = () => page.$eval(slider, (input) =>
-      [input.getAttribute('aria-valuetext'), input.labels[0].textContent, document.getElementById('bench-vocab-value').textContent]);
+    const said = () =>
+      page.$eval(slider, (input) => [
+        input.getAttribute('aria-valuetext'),
+        input.labels[0].textContent,
+        document.getElementById('bench-vocab-value').textContent,
+      ]);
     assert.deepEqual(await said(), ['V = 8,192', 'Largest vocabulary size V', 'V = 8,192']);
     await page.focus(slider);
     await page.keyboard.press('ArrowRight');
@@ -200,16 +261,20 @@ describe('accessibility', () => {
     assert.equal((await said())[0], 'V = 4');
   });
 
-  test('the element\'s headings stay out of the host page\'s outline', async () => {
+  test("the element's headings stay out of the host page's outline", async () => {
     const { page } = env;
     await page.goto(`${env.url}reference.html`);
     await settle(page);
     const headings = await page.evaluate(() => {
       const demos = [...document.querySelectorAll('embedding-demo')];
       return {
-        inside: demos.flatMap((demo) => [...demo.shadowRoot.querySelectorAll('h1, h2, h3, h4, h5, h6')])
+        inside: demos
+          .flatMap((demo) => [...demo.shadowRoot.querySelectorAll('h1, h2, h3, h4, h5, h6')])
           .map((h) => h.outerHTML),
-        demoted: demos.reduce((sum, demo) => sum + demo.shadowRoot.querySelectorAll('p.view-heading').length, 0),
+        demoted: demos.reduce(
+          (sum, demo) => sum + demo.shadowRoot.querySelectorAll('p.view-heading').length,
+          0,
+        ),
       };
     });
     assert.deepEqual(headings.inside, []);
@@ -218,8 +283,13 @@ describe('accessibility', () => {
     const cdp = await page.context().newCDPSession(page);
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
     await cdp.detach();
-    const outline = nodes.filter((node) => !node.ignored && node.role?.value === 'heading').map((node) => node.name.value);
-    assert.deepEqual(outline, await page.$$eval('h1, h2, h3, h4, h5, h6', (all) => all.map((h) => h.textContent)));
+    const outline = nodes
+      .filter((node) => !node.ignored && node.role?.value === 'heading')
+      .map((node) => node.name.value);
+    assert.deepEqual(
+      outline,
+      await page.$$eval('h1, h2, h3, h4, h5, h6', (all) => all.map((h) => h.textContent)),
+    );
   });
 
   test('while a newer result is on its way, the verdict and the views say they are busy', async () => {
@@ -229,26 +299,42 @@ describe('accessibility', () => {
     await page.evaluate(() => {
       window.verdictSeen = [];
       const box = document.querySelector('#results .verdict');
-      const routes = document.querySelector('#results [data-box="lookup"]').closest('.busy, #results > div');
+      const routes = document
+        .querySelector('#results [data-box="lookup"]')
+        .closest('.busy, #results > div');
       new MutationObserver(() => {
         const word = box.querySelector('.verdict-word')?.textContent;
         if (word !== window.verdictSeen.at(-1)?.word) {
-          window.verdictSeen.push({ word, busy: box.getAttribute('aria-busy'), routes: routes.getAttribute('aria-busy') });
+          window.verdictSeen.push({
+            word,
+            busy: box.getAttribute('aria-busy'),
+            routes: routes.getAttribute('aria-busy'),
+          });
         }
       }).observe(box, { childList: true, subtree: true });
     });
     // Gemma 3: its tokenizer loads, then a W of 262,145 rows is made in the compute worker.
     await page.click('label[for="from-text"]');
     await page.selectOption('#tokenizer', 'gemma3');
-    await page.waitForFunction(() => document.getElementById('vocab').value === '262145', null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('vocab').value === '262145', null, {
+      timeout: 30_000,
+    });
     await waitForVerdict(page, 'bit-identical', 30_000);
     const seen = await page.evaluate(() => window.verdictSeen);
     const words = seen.map(({ word }) => word);
-    assert.ok(words.includes('tokenizing') && words.includes('computing') && words.at(-1) === 'bit-identical',
-      JSON.stringify(seen));
+    assert.ok(
+      words.includes('tokenizing') &&
+        words.includes('computing') &&
+        words.at(-1) === 'bit-identical',
+      JSON.stringify(seen),
+    );
     for (const { word, busy, routes } of seen) {
       const waiting = word !== 'bit-identical';
-      assert.deepEqual({ busy, routes }, waiting ? { busy: 'true', routes: 'true' } : { busy: null, routes: null }, word);
+      assert.deepEqual(
+        { busy, routes },
+        waiting ? { busy: 'true', routes: 'true' } : { busy: null, routes: null },
+        word,
+      );
     }
     await page.selectOption('#tokenizer', 'gpt2');
     await page.click('label[for="from-ids"]');

@@ -46,12 +46,24 @@ const IDS = [3, 3, 1, 2];
 
 describe('bag view', () => {
   let env;
-  before(async () => { env = await openSiteWithIds(IDS); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSiteWithIds(IDS);
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
-  const { view, input, cellsOf, verdictWord, alertText, waitForAlert, waitForCommand, checkBadInput } =
-    formView(() => env.page, 'bag');
+  const {
+    view,
+    input,
+    cellsOf,
+    verdictWord,
+    alertText,
+    waitForAlert,
+    waitForCommand,
+    checkBadInput,
+  } = formView(() => env.page, 'bag');
 
   // Sets the view's inputs and waits until it shows them: its CLI line names every option.
   async function setInputs({ offsets = [0, 2], mode = 'mean', weights = null, padding = null }) {
@@ -68,7 +80,14 @@ describe('bag view', () => {
 
   function torchBag(options) {
     return runTorch(TORCH_BAG, {
-      seed: 123, V: 4, d: 5, ids: IDS, offsets: [0, 2], mode: 'mean', weights: null, padding: null,
+      seed: 123,
+      V: 4,
+      d: 5,
+      ids: IDS,
+      offsets: [0, 2],
+      mode: 'mean',
+      weights: null,
+      padding: null,
       ...options,
     });
   }
@@ -78,7 +97,7 @@ describe('bag view', () => {
     const torch = torchBag({ mode: 'sum' });
     const M = await cellsOf('multihot');
     assertCellsClose(M, torch.M, 'M');
-    assert.equal(M[0][4], '2.');  // whole-valued floats print as PyTorch prints them: "2."
+    assert.equal(M[0][4], '2.'); // whole-valued floats print as PyTorch prints them: "2."
     assertCellsClose(await cellsOf('output'), torch.output, 'F.embedding_bag');
     assertCellsClose(await cellsOf('product'), torch.product, 'M @ W');
     assert.equal(await verdictWord(), 'bit-identical');
@@ -95,8 +114,12 @@ describe('bag view', () => {
     assert.deepEqual(M[0].slice(1), ['0.0000', '0.0000', '0.0000', '1.5000']);
     assertCellsClose(await cellsOf('output'), torch.output, 'F.embedding_bag');
     assertCellsClose(await cellsOf('product'), torch.product, 'M @ W');
-    assert.deepEqual(await env.page.locator(`${view} .bag-id small`).allTextContents(),
-      ['×1', '×0.5', '×2', '×1']);
+    assert.deepEqual(await env.page.locator(`${view} .bag-id small`).allTextContents(), [
+      '×1',
+      '×0.5',
+      '×2',
+      '×1',
+    ]);
   });
 
   test('mean with padding_idx: the padding id is left out of its bag and of the count (PyTorch)', async () => {
@@ -112,68 +135,119 @@ describe('bag view', () => {
     assert.deepEqual(output[1].slice(1), W[2].slice(1));
     assert.equal(await verdictWord(), 'bit-identical');
     assert.equal(await env.page.locator(`${view} .bag-id.skipped`).count(), 1);
-    assert.equal(await env.page.textContent(`${view} .bag-id.skipped`), '1 (padding_idx: left out)');
-    assert.match(await env.page.textContent(`${view} [data-part="notes"]`),
-      /padding_idx = 1: its ids are left out of every bag and of the count a mean divides by\./);
+    assert.equal(
+      await env.page.textContent(`${view} .bag-id.skipped`),
+      '1 (padding_idx: left out)',
+    );
+    assert.match(
+      await env.page.textContent(`${view} [data-part="notes"]`),
+      /padding_idx = 1: its ids are left out of every bag and of the count a mean divides by\./,
+    );
   });
 
-  test('max: no matrix form, said so; each maximum\'s row of W (PyTorch)', async () => {
+  test("max: no matrix form, said so; each maximum's row of W (PyTorch)", async () => {
     await setInputs({ mode: 'max' });
     const torch = torchBag({ mode: 'max' });
     assertCellsClose(await cellsOf('output'), torch.output, 'F.embedding_bag');
     const argmax = await cellsOf('argmax');
-    assert.deepEqual(argmax.map((row) => row.slice(1).map(Number)), torch.argmax);
+    assert.deepEqual(
+      argmax.map((row) => row.slice(1).map(Number)),
+      torch.argmax,
+    );
     assert.equal(await verdictWord(), 'no product form');
-    assert.match(await env.page.textContent(`${view} .verdict-sentence`),
-      /^mode='max' takes, column by column, the largest entry of the bag's rows: no multi-hot matrix M/);
+    assert.match(
+      await env.page.textContent(`${view} .verdict-sentence`),
+      /^mode='max' takes, column by column, the largest entry of the bag's rows: no multi-hot matrix M/,
+    );
     assert.ok(await env.page.locator(`${view} [data-item="multihot"]`).isHidden());
     assert.ok(await env.page.locator(`${view} [data-item="product"]`).isHidden());
   });
 
-  test('the TensorFlow notebook\'s table, by hand: sum and mean of 0.11·id', async () => {
+  test("the TensorFlow notebook's table, by hand: sum and mean of 0.11·id", async () => {
     const { page } = env;
     await page.check('#source-tf');
     await page.fill('#ids', '2, 3, 1, 3');
     await waitForLookupRows(page, [2, 3, 1, 3]);
     const expect = async (bag0, bag1) => {
       const rows = await cellsOf('output');
-      assert.deepEqual(rows.map((row) => row.slice(1)),
-        [Array(5).fill(bag0), Array(5).fill(bag1)]);
+      assert.deepEqual(
+        rows.map((row) => row.slice(1)),
+        [Array(5).fill(bag0), Array(5).fill(bag1)],
+      );
     };
     await setInputs({ mode: 'sum' });
-    await expect('0.5500', '0.4400');       // 0.22 + 0.33, 0.11 + 0.33
+    await expect('0.5500', '0.4400'); // 0.22 + 0.33, 0.11 + 0.33
     await setInputs({ mode: 'mean' });
     await expect('0.2750', '0.2200');
     await setInputs({ mode: 'sum', weights: [1, 0.5, 2, 1] });
-    await expect('0.3850', '0.5500');       // 0.22 + 0.5·0.33, 2·0.11 + 0.33
+    await expect('0.3850', '0.5500'); // 0.22 + 0.5·0.33, 2·0.11 + 0.33
     await setInputs({ mode: 'max', padding: 3 });
-    await expect('0.2200', '0.1100');       // id 3 left out: [2], [1]
+    await expect('0.2200', '0.1100'); // id 3 left out: [2], [1]
     await page.check('#source-seed');
     await page.fill('#ids', IDS.join(', '));
     await waitForLookupRows(page, IDS);
     await setInputs({});
   });
 
-  test('bad input: the core\'s message inline, as text, on the input it is about', async () => {
+  test("bad input: the core's message inline, as text, on the input it is about", async () => {
     const { page } = env;
     const cases = [
-      ['offsets', '0, 5', 'offsets[1] = 5 is past the end of the ids: an offset can be at most the number of ids, n = 4'],
-      ['offsets', '1, 2', 'offsets[0] = 1 but the first bag must start at the first id: offsets[0] must be 0'],
-      ['offsets', '0, 3, 2', 'offsets[2] = 2 is less than offsets[1] = 3: offsets must not decrease (a bag runs from its offset to the next one)'],
-      ['offsets', '0, <i>2</i>', 'offsets: token 2 is "<i>2</i>": "<" does not belong in a list of ids; separate ids with commas or spaces, e.g. 2, 3, 1'],
-      ['offsets', '', 'offsets is empty: give the position where each bag starts, beginning with 0, e.g. 0, 2'],
-      ['weights', '1, 2', "per_sample_weights are only supported for mode='sum' (got mode='mean'), as in PyTorch"],
-      ['weights', '1, x', 'per_sample_weights: value 2 is "x", which is not a finite number, e.g. 1, 0.5, 2'],
-      ['padding-idx', '4', 'padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4'],
+      [
+        'offsets',
+        '0, 5',
+        'offsets[1] = 5 is past the end of the ids: an offset can be at most the number of ids, n = 4',
+      ],
+      [
+        'offsets',
+        '1, 2',
+        'offsets[0] = 1 but the first bag must start at the first id: offsets[0] must be 0',
+      ],
+      [
+        'offsets',
+        '0, 3, 2',
+        'offsets[2] = 2 is less than offsets[1] = 3: offsets must not decrease (a bag runs from its offset to the next one)',
+      ],
+      [
+        'offsets',
+        '0, <i>2</i>',
+        'offsets: token 2 is "<i>2</i>": "<" does not belong in a list of ids; separate ids with commas or spaces, e.g. 2, 3, 1',
+      ],
+      [
+        'offsets',
+        '',
+        'offsets is empty: give the position where each bag starts, beginning with 0, e.g. 0, 2',
+      ],
+      [
+        'weights',
+        '1, 2',
+        "per_sample_weights are only supported for mode='sum' (got mode='mean'), as in PyTorch",
+      ],
+      [
+        'weights',
+        '1, x',
+        'per_sample_weights: value 2 is "x", which is not a finite number, e.g. 1, 0.5, 2',
+      ],
+      [
+        'padding-idx',
+        '4',
+        'padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4',
+      ],
     ];
     for (const [name, text, message] of cases) {
-      await checkBadInput(name, text, message, { box: 'output', rows: 2, kept: 'the last good bags stay' });
+      await checkBadInput(name, text, message, {
+        box: 'output',
+        rows: 2,
+        kept: 'the last good bags stay',
+      });
     }
     // The weights' count is checked in mode sum.
     await page.selectOption(input('mode'), 'sum');
     await page.fill(input('weights'), '1, 2, 3');
     await waitForAlert(true);
-    assert.equal(await alertText(), 'per_sample_weights has 3 values but there are 4 ids: give one weight per id');
+    assert.equal(
+      await alertText(),
+      'per_sample_weights has 3 values but there are 4 ids: give one weight per id',
+    );
     assert.equal(await page.getAttribute(input('weights'), 'aria-invalid'), 'true');
     await setInputs({});
     assert.equal(await alertText(), '');
@@ -185,7 +259,7 @@ describe('bag view', () => {
     await page.fill('#ids', '2, 3, 1, 3, 3');
     await waitForLookupRows(page, [2, 3, 1, 3, 3]);
     await setInputs({ mode: 'sum', weights: [1, 0.5, 2, 1, 3], padding: 1 });
-    await page.evaluate(() => document.activeElement.blur());  // no focus ring in the picture
+    await page.evaluate(() => document.activeElement.blur()); // no focus ring in the picture
     await saveScreenshot(page.locator(view), 'bag.png');
     assert.equal(await pageOverflow(page), 0);
   });

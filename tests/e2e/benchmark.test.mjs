@@ -18,9 +18,17 @@ const TIME = /^(\d+(?:\.\d+)?)\u00a0(ns|µs|ms|s)$/;
 const SPEEDUP = /^\d[\d,]*(\.\d+)?×$/;
 
 test('a time is written in the largest unit that keeps it at 1 or more, to 3 digits', () => {
-  const cases = [  // [ms, text], worked out by hand
-    [0.0000652, '65.2 ns'], [0.00099996, '1 µs'], [0.0652, '65.2 µs'], [0.01, '10 µs'],
-    [0.99996, '1 ms'], [1.23456, '1.23 ms'], [530.4, '530 ms'], [999.96, '1 s'], [2500, '2.5 s'],
+  const cases = [
+    // [ms, text], worked out by hand
+    [0.0000652, '65.2 ns'],
+    [0.00099996, '1 µs'],
+    [0.0652, '65.2 µs'],
+    [0.01, '10 µs'],
+    [0.99996, '1 ms'],
+    [1.23456, '1.23 ms'],
+    [530.4, '530 ms'],
+    [999.96, '1 s'],
+    [2500, '2.5 s'],
     [1234567, '1,235 s'],
   ];
   for (const [ms, text] of cases) assert.equal(duration(ms), text.replace(' ', NBSP), `${ms} ms`);
@@ -30,7 +38,10 @@ test('the timing entry points are in the benchmark module only', () => {
   const wasm = (file) => readFileSync(path.join(siteDir, 'embedlab', file)).toString('latin1');
   for (const name of ['benchLoad', 'benchRun', 'benchOutput']) {
     assert.ok(!wasm('embedlab-core.wasm').includes(name), `the page's module registers no ${name}`);
-    assert.ok(wasm('embedlab-bench-core.wasm').includes(name), `the benchmark module registers ${name}`);
+    assert.ok(
+      wasm('embedlab-bench-core.wasm').includes(name),
+      `the benchmark module registers ${name}`,
+    );
   }
 });
 
@@ -50,29 +61,43 @@ describe('the Benchmark panel', () => {
     await panel.locator('#bench-dim').selectOption('5');
     await panel.locator('#bench-n').selectOption('3');
     await panel.locator('.bench-run').click();
-    await page.waitForFunction(() => document.querySelector('#bench-status').textContent.startsWith('Done'),
-                               null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#bench-status').textContent.startsWith('Done'),
+      null,
+      { timeout: 120_000 },
+    );
   });
-  after(async () => { await env?.close(); });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   // The texts of the visible header cells and of each row's visible cells.
-  const visibleTable = () => env.page.$eval('#benchmark .bench-table', (table) => {
-    const shown = (cell) => cell.checkVisibility();
-    return {
-      headers: [...table.tHead.rows[0].cells].filter(shown).map((c) => c.textContent.trim()),
-      rows: [...table.tBodies[0].rows].map((r) => [...r.cells].filter(shown).map((c) => c.textContent)),
-    };
-  });
+  const visibleTable = () =>
+    env.page.$eval('#benchmark .bench-table', (table) => {
+      const shown = (cell) => cell.checkVisibility();
+      return {
+        headers: [...table.tHead.rows[0].cells].filter(shown).map((c) => c.textContent.trim()),
+        rows: [...table.tBodies[0].rows].map((r) =>
+          [...r.cells].filter(shown).map((c) => c.textContent),
+        ),
+      };
+    });
 
   test('by default: V, lookup, one-hot product and speedup, every time with its unit', async () => {
     const { headers, rows } = await visibleTable();
     assert.deepEqual(headers, ['V', 'lookup', 'one-hot product', 'speedup']);
-    assert.deepEqual(rows.map((r) => r[0]), ['4', '16', '64', '256', '1,000']);
+    assert.deepEqual(
+      rows.map((r) => r[0]),
+      ['4', '16', '64', '256', '1,000'],
+    );
     for (const [, lookup, product, speedup] of rows) {
       for (const time of [lookup, product]) {
         const [, number] = time.match(TIME) ?? assert.fail(`"${time}" is a number and a unit`);
-        assert.ok(Number(number) >= 1 && Number(number) < 1000, `"${time}" is in the unit that fits`);
+        assert.ok(
+          Number(number) >= 1 && Number(number) < 1000,
+          `"${time}" is in the unit that fits`,
+        );
       }
       assert.match(speedup, SPEEDUP);
     }
@@ -83,8 +108,11 @@ describe('the Benchmark panel', () => {
   test('"Details" shows every timing, in the table and on the chart, and hides them again', async () => {
     const { page } = env;
     const toggle = page.locator('#benchmark .bench-details-toggle');
-    const legend = () => page.$$eval('#benchmark .bench-legend li',
-      (items) => items.filter((li) => li.checkVisibility()).length);
+    const legend = () =>
+      page.$$eval(
+        '#benchmark .bench-legend li',
+        (items) => items.filter((li) => li.checkVisibility()).length,
+      );
     const lines = () => page.locator('#benchmark .bench-chart polyline').count();
     assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
     assert.equal(await toggle.getAttribute('aria-controls'), 'bench-table');
@@ -95,7 +123,7 @@ describe('the Benchmark panel', () => {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     const { headers, rows } = await visibleTable();
     assert.deepEqual(headers.slice(0, 4), ['V', 'lookup', 'one-hot product', 'speedup']);
-    assert.equal(headers.length, 4 + 4);  // memcpy floor, lookup(), plain JS, building the one-hot
+    assert.equal(headers.length, 4 + 4); // memcpy floor, lookup(), plain JS, building the one-hot
     for (const row of rows) {
       assert.equal(row.length, headers.length);
       for (const time of [...row.slice(1, 3), ...row.slice(4)]) assert.match(time, TIME);
@@ -111,16 +139,25 @@ describe('the Benchmark panel', () => {
   });
 
   // Each chart label's size on screen: its font size times the SVG's scale (rotation aside).
-  const labelPixels = () => env.page.$$eval('#benchmark .bench-chart text', (texts) => texts.map((t) => {
-    const { a, b } = t.getScreenCTM();
-    return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(a, b) };
-  }));
+  const labelPixels = () =>
+    env.page.$$eval('#benchmark .bench-chart text', (texts) =>
+      texts.map((t) => {
+        const { a, b } = t.getScreenCTM();
+        return {
+          text: t.textContent,
+          px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(a, b),
+        };
+      }),
+    );
 
-  test('desktop, 1280 px: the chart\'s labels are 12 px', async () => {
+  test("desktop, 1280 px: the chart's labels are 12 px", async () => {
     const { page } = env;
     await page.setViewportSize({ width: 1280, height: 800 });
     const labels = await labelPixels();
-    assert.ok(labels.some((l) => l.text === '1k'), 'the V axis is labelled');
+    assert.ok(
+      labels.some((l) => l.text === '1k'),
+      'the V axis is labelled',
+    );
     for (const { text, px } of labels) assert.ok(px >= 11, `"${text}" is ${px} px`);
     await saveScreenshot(page.locator('#benchmark'), 'benchmark-1280.png');
   });
@@ -129,12 +166,16 @@ describe('the Benchmark panel', () => {
     const { page } = env;
     await page.setViewportSize({ width: 375, height: 812 });
     // The chart is drawn again for its new width.
-    await page.waitForFunction(() => Number(document.querySelector('#benchmark .bench-chart').getAttribute('width')) <= 375);
+    await page.waitForFunction(
+      () => Number(document.querySelector('#benchmark .bench-chart').getAttribute('width')) <= 375,
+    );
     const labels = await labelPixels();
     assert.ok(labels.length >= 6);
     for (const { text, px } of labels) assert.ok(px >= 11, `"${text}" is ${px} px at 375 px`);
-    const speedupRight = await page.$eval('#benchmark .bench-table thead th:nth-child(4)',
-      (th) => th.getBoundingClientRect().right);
+    const speedupRight = await page.$eval(
+      '#benchmark .bench-table thead th:nth-child(4)',
+      (th) => th.getBoundingClientRect().right,
+    );
     assert.ok(speedupRight <= 375, `the speedup column ends at ${speedupRight} px`);
     assert.equal(await pageOverflow(page), 0);
     await saveScreenshot(page.locator('#benchmark'), 'benchmark-375.png');

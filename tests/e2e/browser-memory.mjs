@@ -8,19 +8,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 // A forked child's command line is one string, its arguments joined by spaces.
 function browserPids(profile) {
   const flag = `--user-data-dir=${profile}`;
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/).includes(flag);
-    } catch {
-      return false;  // it ended meanwhile
-    }
-  });
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/).includes(flag);
+      } catch {
+        return false; // it ended meanwhile
+      }
+    });
 }
 
 // A line of /proc/PID/status in bytes ('VmRSS', 'VmHWM'), or 0 for a process that has ended.
 function statusBytes(pid, field) {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
     return line ? Number(line.split(/\s+/)[1]) * 1024 : 0;
   } catch {
     return 0;
@@ -40,13 +44,17 @@ export function sampleMemory(profile, everyMs = 20) {
   const start = new Map(browserPids(profile).map((pid) => [pid, statusBytes(pid, 'VmRSS')]));
   const baseline = [...start.values()].reduce((a, b) => a + b, 0);
   let peak = baseline;
-  const timer = setInterval(() => { peak = Math.max(peak, residentBytes(profile)); }, everyMs);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentBytes(profile));
+  }, everyMs);
   return {
     stop() {
       clearInterval(timer);
       peak = Math.max(peak, residentBytes(profile));
       const bound = browserPids(profile).reduce(
-        (sum, pid) => sum + Math.max(0, statusBytes(pid, 'VmHWM') - (start.get(pid) ?? 0)), 0);
+        (sum, pid) => sum + Math.max(0, statusBytes(pid, 'VmHWM') - (start.get(pid) ?? 0)),
+        0,
+      );
       return { baseline, peak, bound };
     },
   };

@@ -5,13 +5,15 @@
 // its relative module paths resolve as an author's page beside the site's files would.
 export async function openHost(env, name, body, head = '') {
   const url = `${env.url}${name}.html`;
-  await env.page.route(url, (route) => route.fulfill({
-    contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+  await env.page.route(url, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
       <link rel="icon" href="data:,"><title>${name}</title>
       <script type="module" src="embedlab/element.mjs"></script>${head}</head>
       <body>${body}</body></html>`,
-  }));
+    }),
+  );
   await env.page.goto(url);
   await settle(env.page);
 }
@@ -20,23 +22,33 @@ export async function openHost(env, name, body, head = '') {
 export function settle(page) {
   return page.evaluate(async () => {
     await customElements.whenDefined('embedding-demo');
-    await Promise.all([...document.querySelectorAll('embedding-demo')].map((e) => e.updateComplete));
+    await Promise.all(
+      [...document.querySelectorAll('embedding-demo')].map((e) => e.updateComplete),
+    );
   });
 }
 
 // The cell texts of a table that the element `demo` (a selector) shows in its box (lookup,
 // product, weight, onehot): [[row label, cell, ...], ...].
 export function demoCells(page, demo, box) {
-  return page.evaluate(([demo, box]) => {
-    const rows = document.querySelector(demo).shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
-    return [...rows].map((row) => [...row.children].map((cell) => cell.textContent));
-  }, [demo, box]);
+  return page.evaluate(
+    ([demo, box]) => {
+      const rows = document
+        .querySelector(demo)
+        .shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
+      return [...rows].map((row) => [...row.children].map((cell) => cell.textContent));
+    },
+    [demo, box],
+  );
 }
 
 // The text of the first node in the shadow root of `demo` (a selector) that matches selector.
 export function demoText(page, demo, selector) {
-  return page.evaluate(([demo, selector]) =>
-    document.querySelector(demo).shadowRoot.querySelector(selector)?.textContent ?? '', [demo, selector]);
+  return page.evaluate(
+    ([demo, selector]) =>
+      document.querySelector(demo).shadowRoot.querySelector(selector)?.textContent ?? '',
+    [demo, selector],
+  );
 }
 
 export const cellsOnly = (rows) => rows.map((row) => row.slice(1));

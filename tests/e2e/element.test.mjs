@@ -9,8 +9,8 @@ import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
 const nb = notebook('002');
-const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:'));        // embedding.weight, 4 x 5
-const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:'));   // embedding(idx), idx = [2, 3, 1]
+const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:')); // embedding.weight, 4 x 5
+const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 const NOTEBOOK_PRODUCT = entriesOf(printedAfter(nb, 'In [18]:')); // linear(onehot.float())
 // The TensorFlow notebook's table: every entry of row i is 0.11 * i, printed to 4 decimals.
 const tfRow = (i, d) => Array(d).fill((0.11 * i).toFixed(4));
@@ -20,15 +20,21 @@ function renderCounter(page) {
     window.renders = {};
     for (const demo of document.querySelectorAll('embedding-demo')) {
       window.renders[demo.id] = 0;
-      demo.addEventListener('render', () => { window.renders[demo.id] += 1; });
+      demo.addEventListener('render', () => {
+        window.renders[demo.id] += 1;
+      });
     }
   });
 }
 
 describe('<embedding-demo>', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   test('without attributes it shows the notebook: seed 123, idx = [2, 3, 1], d = 5', async () => {
@@ -37,22 +43,36 @@ describe('<embedding-demo>', () => {
     assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), NOTEBOOK_LOOKUP);
     assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'product')), NOTEBOOK_PRODUCT);
     assert.equal(await demoText(page, '#a', '.verdict-word'), 'bit-identical');
-    assert.equal(await demoText(page, '#a', '.demo-title'),
-      'Lookup and one-hot product: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)');
+    assert.equal(
+      await demoText(page, '#a', '.demo-title'),
+      'Lookup and one-hot product: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)',
+    );
   });
 
-  test('changing one element\'s attribute leaves the others as they were', async () => {
+  test("changing one element's attribute leaves the others as they were", async () => {
     const { page } = env;
-    await openHost(env, 'three', `
+    await openHost(
+      env,
+      'three',
+      `
       <embedding-demo id="a" view="lookup"></embedding-demo>
       <embedding-demo id="b" view="lookup" ids="1" vocab="4"></embedding-demo>
-      <embedding-demo id="c" weights="tf"></embedding-demo>`);
-    const before = { b: await demoCells(page, '#b', 'lookup'), c: await demoCells(page, '#c', 'product') };
+      <embedding-demo id="c" weights="tf"></embedding-demo>`,
+    );
+    const before = {
+      b: await demoCells(page, '#b', 'lookup'),
+      c: await demoCells(page, '#c', 'product'),
+    };
     assert.deepEqual(cellsOnly(before.b), [NOTEBOOK_W[1]]);
     await renderCounter(page);
-    await page.evaluate(() => { document.getElementById('a').setAttribute('ids', '3, 0'); });
+    await page.evaluate(() => {
+      document.getElementById('a').setAttribute('ids', '3, 0');
+    });
     await settle(page);
-    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[0]]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), [
+      NOTEBOOK_W[3],
+      NOTEBOOK_W[0],
+    ]);
     assert.deepEqual(await demoCells(page, '#b', 'lookup'), before.b);
     assert.deepEqual(await demoCells(page, '#c', 'product'), before.c);
     assert.deepEqual(await page.evaluate(() => window.renders), { a: 1, b: 0, c: 0 });
@@ -70,58 +90,93 @@ describe('<embedding-demo>', () => {
       demo.setAttribute('dim', '2');
       demo.setAttribute('ids', '[3, 1]');
       demo.setAttribute('view', 'lookup');
-      return title() === was;  // nothing is drawn synchronously
+      return title() === was; // nothing is drawn synchronously
     });
     assert.ok(sameTask);
     await settle(page);
     assert.deepEqual(await page.evaluate(() => window.renders), { a: 1 });
     assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'lookup')), [tfRow(3, 2), tfRow(1, 2)]);
-    assert.deepEqual(cellsOnly(await demoCells(page, '#a', 'weight')), [0, 1, 2, 3].map((i) => tfRow(i, 2)));
-    assert.equal(await demoText(page, '#a', '[data-box="product"]'), '', 'the lookup view has no product');
+    assert.deepEqual(
+      cellsOnly(await demoCells(page, '#a', 'weight')),
+      [0, 1, 2, 3].map((i) => tfRow(i, 2)),
+    );
+    assert.equal(
+      await demoText(page, '#a', '[data-box="product"]'),
+      '',
+      'the lookup view has no product',
+    );
   });
 
   test('bad attributes show their message inside the element, as text, and the page goes on', async () => {
     const { page } = env;
-    await openHost(env, 'errors', `
+    await openHost(
+      env,
+      'errors',
+      `
       <embedding-demo id="bad" ids="2, x, 1"></embedding-demo>
       <embedding-demo id="view" view="matrix"></embedding-demo>
       <embedding-demo id="html"></embedding-demo>
       <embedding-demo id="good"></embedding-demo>
-      <p id="after">The host page goes on.</p>`);
-    const alert = (id) => page.evaluate((id) => {
-      const box = document.getElementById(id).shadowRoot.querySelector('[role="alert"]');
-      return box.hidden ? null : box.textContent;
-    }, id);
-    assert.equal(await alert('bad'),
-      'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
-    assert.equal(await alert('view'),
-      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, benchmark');
-    assert.equal(await page.evaluate(() => document.getElementById('bad').error),
-      'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1');
+      <p id="after">The host page goes on.</p>`,
+    );
+    const alert = (id) =>
+      page.evaluate((id) => {
+        const box = document.getElementById(id).shadowRoot.querySelector('[role="alert"]');
+        return box.hidden ? null : box.textContent;
+      }, id);
+    assert.equal(
+      await alert('bad'),
+      'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1',
+    );
+    assert.equal(
+      await alert('view'),
+      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, benchmark',
+    );
+    assert.equal(
+      await page.evaluate(() => document.getElementById('bad').error),
+      'token 2 is "x", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1',
+    );
     assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
     assert.equal(await alert('good'), null);
 
     // Markup in an attribute is shown as text, never parsed.
     const markup = '<img src=x onerror="window.injected=1">';
-    await page.evaluate((markup) => document.getElementById('html').setAttribute('ids', markup), markup);
+    await page.evaluate(
+      (markup) => document.getElementById('html').setAttribute('ids', markup),
+      markup,
+    );
     await settle(page);
     assert.ok((await alert('html')).includes('"<img"'), await alert('html'));
-    assert.equal(await page.evaluate(() => document.getElementById('html').shadowRoot.querySelector('img')), null);
+    assert.equal(
+      await page.evaluate(() => document.getElementById('html').shadowRoot.querySelector('img')),
+      null,
+    );
     assert.equal(await page.evaluate(() => window.injected), undefined);
 
     // The last good result stays, dimmed, until the attribute is fixed.
     await page.evaluate(() => document.getElementById('good').setAttribute('ids', '2, -1'));
     await settle(page);
-    assert.equal(await alert('good'),
-      'token 2 is "-1": token ids must be >= 0 (each id picks a row of W, counting from 0)');
+    assert.equal(
+      await alert('good'),
+      'token 2 is "-1": token ids must be >= 0 (each id picks a row of W, counting from 0)',
+    );
     assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), NOTEBOOK_LOOKUP);
-    assert.ok(await page.evaluate(() =>
-      document.getElementById('good').shadowRoot.querySelector('.demo-view').classList.contains('stale')));
+    assert.ok(
+      await page.evaluate(() =>
+        document
+          .getElementById('good')
+          .shadowRoot.querySelector('.demo-view')
+          .classList.contains('stale'),
+      ),
+    );
     assert.equal(await demoText(page, '#good', '.verdict-word'), 'no result');
     await page.evaluate(() => document.getElementById('good').setAttribute('ids', '3, 1'));
     await settle(page);
     assert.equal(await alert('good'), null);
-    assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), [NOTEBOOK_W[3], NOTEBOOK_W[1]]);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#good', 'lookup')), [
+      NOTEBOOK_W[3],
+      NOTEBOOK_W[1],
+    ]);
     assert.equal(await page.textContent('#after'), 'The host page goes on.');
   });
 
@@ -130,19 +185,27 @@ describe('<embedding-demo>', () => {
     const fetched = [];
     const record = (request) => fetched.push(new URL(request.url()).pathname);
     page.on('request', record);
-    await openHost(env, 'shared', ['compare', 'lookup', 'onehot', 'step', 'printout', 'lookup']
-      .map((view, i) => `<embedding-demo id="d${i}" view="${view}" seed="${i}"></embedding-demo>`).join(''));
+    await openHost(
+      env,
+      'shared',
+      ['compare', 'lookup', 'onehot', 'step', 'printout', 'lookup']
+        .map((view, i) => `<embedding-demo id="d${i}" view="${view}" seed="${i}"></embedding-demo>`)
+        .join(''),
+    );
     page.off('request', record);
     const count = (name) => fetched.filter((p) => p.endsWith(name)).length;
     assert.equal(count('/embedlab-core.wasm'), 1);
     assert.equal(count('/embedlab.mjs'), 1);
     // Its style sheets travel inside its module: no path a host's bundler would have to know.
-    assert.deepEqual(fetched.filter((p) => p.endsWith('.css')), []);
+    assert.deepEqual(
+      fetched.filter((p) => p.endsWith('.css')),
+      [],
+    );
     const errors = await page.$$eval('embedding-demo', (all) => all.map((d) => d.error));
     assert.deepEqual(errors, Array(6).fill(null));
   });
 
-  test('no request leaves the page\'s own server', async () => {
+  test("no request leaves the page's own server", async () => {
     const { page } = env;
     const elsewhere = [];
     const record = (request) => {
@@ -150,8 +213,13 @@ describe('<embedding-demo>', () => {
       if (!url.startsWith(env.url) && !url.startsWith('data:')) elsewhere.push(url);
     };
     page.on('request', record);
-    await openHost(env, 'offline', ['compare', 'step', 'printout', 'benchmark']
-      .map((view) => `<embedding-demo view="${view}"></embedding-demo>`).join(''));
+    await openHost(
+      env,
+      'offline',
+      ['compare', 'step', 'printout', 'benchmark']
+        .map((view) => `<embedding-demo view="${view}"></embedding-demo>`)
+        .join(''),
+    );
     page.off('request', record);
     assert.deepEqual(elsewhere, []);
   });
@@ -160,15 +228,30 @@ describe('<embedding-demo>', () => {
     const { page } = env;
     // W[i][j] = i + j / 4 (exact in float32), 3 x 2.
     const values = [0, 0.25, 1, 1.25, 2, 2.25];
-    await page.route(`${env.url}w.npy`, (route) => route.fulfill({
-      contentType: 'application/octet-stream', body: npyFloat32(3, 2, values) }));
-    await openHost(env, 'npy', `
+    await page.route(`${env.url}w.npy`, (route) =>
+      route.fulfill({
+        contentType: 'application/octet-stream',
+        body: npyFloat32(3, 2, values),
+      }),
+    );
+    await openHost(
+      env,
+      'npy',
+      `
       <embedding-demo id="file" src="w.npy" ids="2, 0" view="lookup"></embedding-demo>
-      <embedding-demo id="missing" src="missing.npy"></embedding-demo>`);
-    assert.deepEqual(cellsOnly(await demoCells(page, '#file', 'lookup')), [['2.0000', '2.2500'], ['0.0000', '0.2500']]);
-    assert.ok((await demoText(page, '#file', '.demo-title')).endsWith('V = 3, d = 2, W from w.npy'));
-    assert.equal(await page.evaluate(() => document.getElementById('missing').error),
-      'src="missing.npy" could not be loaded: HTTP 404');
+      <embedding-demo id="missing" src="missing.npy"></embedding-demo>`,
+    );
+    assert.deepEqual(cellsOnly(await demoCells(page, '#file', 'lookup')), [
+      ['2.0000', '2.2500'],
+      ['0.0000', '0.2500'],
+    ]);
+    assert.ok(
+      (await demoText(page, '#file', '.demo-title')).endsWith('V = 3, d = 2, W from w.npy'),
+    );
+    assert.equal(
+      await page.evaluate(() => document.getElementById('missing').error),
+      'src="missing.npy" could not be loaded: HTTP 404',
+    );
     // Chromium logs the 404 itself: the only console message, expected here.
     assert.equal(env.problems.length, 1);
     assert.match(env.problems[0], /Failed to load resource.*404/);
@@ -177,20 +260,29 @@ describe('<embedding-demo>', () => {
 
   test('the views: lookup, one-hot, printout, backward and bag', async () => {
     const { page } = env;
-    await openHost(env, 'views', `
+    await openHost(
+      env,
+      'views',
+      `
       <embedding-demo id="lookup" view="lookup"></embedding-demo>
       <embedding-demo id="onehot" view="onehot"></embedding-demo>
       <embedding-demo id="printout" view="printout"></embedding-demo>
       <embedding-demo id="backward" view="backward"></embedding-demo>
-      <embedding-demo id="bag" view="bag"></embedding-demo>`);
+      <embedding-demo id="bag" view="bag"></embedding-demo>`,
+    );
     assert.deepEqual(cellsOnly(await demoCells(page, '#lookup', 'weight')), NOTEBOOK_W);
     assert.deepEqual(cellsOnly(await demoCells(page, '#lookup', 'lookup')), NOTEBOOK_LOOKUP);
-    assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'onehot')),
-      entriesOf(printedAfter(nb, 'In [12]:')));
+    assert.deepEqual(
+      cellsOnly(await demoCells(page, '#onehot', 'onehot')),
+      entriesOf(printedAfter(nb, 'In [12]:')),
+    );
     assert.deepEqual(cellsOnly(await demoCells(page, '#onehot', 'product')), NOTEBOOK_PRODUCT);
     assert.equal(await demoText(page, '#onehot', '.verdict-word'), 'bit-identical');
     const printed = await page.evaluate(() =>
-      [...document.querySelector('#printout').shadowRoot.querySelectorAll('.printout-out')].map((p) => p.textContent));
+      [...document.querySelector('#printout').shadowRoot.querySelectorAll('.printout-out')].map(
+        (p) => p.textContent,
+      ),
+    );
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
     // Their numbers are checked against PyTorch in backward.test.mjs and bag.test.mjs.
     assert.equal((await demoCells(page, '#backward', 'grad')).length, 4);
@@ -206,44 +298,74 @@ describe('<embedding-demo>', () => {
     await openHost(env, 'benchmark', '<embedding-demo id="b" view="benchmark"></embedding-demo>');
     await page.waitForFunction(() => {
       const form = document.getElementById('b').shadowRoot.querySelector('.bench-form');
-      return form && getComputedStyle(form).display === 'flex';  // panel.css applies
+      return form && getComputedStyle(form).display === 'flex'; // panel.css applies
     });
     assert.equal(await demoText(page, '#b', 'button[type="submit"]'), 'Run');
-    assert.equal(await page.evaluate(() =>
-      [...document.styleSheets].filter((s) => s.href?.endsWith('panel.css')).length), 0);
+    assert.equal(
+      await page.evaluate(
+        () => [...document.styleSheets].filter((s) => s.href?.endsWith('panel.css')).length,
+      ),
+      0,
+    );
   });
 
   test('step: the arrow keys, Home and End move the token, set `step` and keep the focus', async () => {
     const { page } = env;
     await openHost(env, 'step', '<embedding-demo id="s" view="step"></embedding-demo>');
-    const state = () => page.evaluate(() => {
-      const demo = document.getElementById('s');
-      const focused = demo.shadowRoot.activeElement;
-      return { step: demo.getAttribute('step'), focused: focused?.textContent,
-               checked: focused?.getAttribute('aria-checked'),
-               title: demo.shadowRoot.querySelector('.step-title').textContent };
-    });
+    const state = () =>
+      page.evaluate(() => {
+        const demo = document.getElementById('s');
+        const focused = demo.shadowRoot.activeElement;
+        return {
+          step: demo.getAttribute('step'),
+          focused: focused?.textContent,
+          checked: focused?.getAttribute('aria-checked'),
+          title: demo.shadowRoot.querySelector('.step-title').textContent,
+        };
+      });
     await page.locator('#s [role="radio"][aria-checked="true"]').focus();
     await page.keyboard.press('ArrowRight');
     await settle(page);
-    assert.deepEqual(await state(), { step: '1', focused: '3', checked: 'true', title: 'Token 2 of 3: id 3' });
+    assert.deepEqual(await state(), {
+      step: '1',
+      focused: '3',
+      checked: 'true',
+      title: 'Token 2 of 3: id 3',
+    });
     await page.keyboard.press('End');
     await settle(page);
-    assert.deepEqual(await state(), { step: '2', focused: '1', checked: 'true', title: 'Token 3 of 3: id 1' });
+    assert.deepEqual(await state(), {
+      step: '2',
+      focused: '1',
+      checked: 'true',
+      title: 'Token 3 of 3: id 1',
+    });
     await page.keyboard.press('Home');
     await settle(page);
-    assert.deepEqual(await state(), { step: '0', focused: '2', checked: 'true', title: 'Token 1 of 3: id 2' });
+    assert.deepEqual(await state(), {
+      step: '0',
+      focused: '2',
+      checked: 'true',
+      title: 'Token 1 of 3: id 2',
+    });
   });
 
   test('controls: labelled inputs that edit the attributes', async () => {
     const { page } = env;
-    await openHost(env, 'controls', '<embedding-demo id="c" controls view="lookup"></embedding-demo>');
+    await openHost(
+      env,
+      'controls',
+      '<embedding-demo id="c" controls view="lookup"></embedding-demo>',
+    );
     const ids = page.getByRole('textbox', { name: 'idx' });
     await ids.fill('3');
     await settle(page);
     assert.equal(await page.getAttribute('#c', 'ids'), '3');
     assert.deepEqual(cellsOnly(await demoCells(page, '#c', 'lookup')), [NOTEBOOK_W[3]]);
-    assert.equal(await page.getByRole('textbox', { name: 'V' }).getAttribute('placeholder'), 'auto: 4');
+    assert.equal(
+      await page.getByRole('textbox', { name: 'V' }).getAttribute('placeholder'),
+      'auto: 4',
+    );
     await page.getByRole('combobox', { name: 'W' }).selectOption('tf');
     await settle(page);
     assert.equal(await page.getAttribute('#c', 'weights'), 'tf');
@@ -261,34 +383,52 @@ describe('<embedding-demo>', () => {
   test('accessible: a named group, a live verdict, an alert for errors', async () => {
     const { page } = env;
     await openHost(env, 'a11y', '<embedding-demo id="a" label="Try it"></embedding-demo>');
-    const group = page.getByRole('group',
-      { name: 'Try it: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)' });
+    const group = page.getByRole('group', {
+      name: 'Try it: idx = [2, 3, 1], V = 4, d = 5, W from torch.manual_seed(123)',
+    });
     assert.equal(await group.count(), 1);
     assert.equal(await page.locator('#a .verdict').getAttribute('aria-live'), 'polite');
     assert.equal(await page.locator('#a .error').getAttribute('role'), 'alert');
     const captions = await page.$$eval('embedding-demo', (all) =>
-      [...all[0].shadowRoot.querySelectorAll('table')].map((t) => t.caption?.textContent));
-    assert.deepEqual(captions, ['embedding(idx) (n × d): 3 × 5', 'linear(onehot.float()) (n × d): 3 × 5']);
+      [...all[0].shadowRoot.querySelectorAll('table')].map((t) => t.caption?.textContent),
+    );
+    assert.deepEqual(captions, [
+      'embedding(idx) (n × d): 3 × 5',
+      'linear(onehot.float()) (n × d): 3 × 5',
+    ]);
   });
 
-  test('as wide as its container; colours follow the page\'s scheme and custom properties', async () => {
+  test("as wide as its container; colours follow the page's scheme and custom properties", async () => {
     const { page } = env;
-    await openHost(env, 'theme', `
+    await openHost(
+      env,
+      'theme',
+      `
       <div style="width: 300px"><embedding-demo id="narrow" dim="12"></embedding-demo></div>
       <embedding-demo id="custom" style="--embedlab-match: rgb(1, 2, 3)"></embedding-demo>`,
-      '<style>:root { color-scheme: light dark; } body { background: Canvas; color: CanvasText; }</style>');
+      '<style>:root { color-scheme: light dark; } body { background: Canvas; color: CanvasText; }</style>',
+    );
     const box = await page.locator('#narrow').boundingBox();
     assert.equal(box.width, 300);
-    assert.equal(await page.evaluate(() =>
-      document.documentElement.scrollWidth - document.documentElement.clientWidth), 0);
-    const colours = () => page.evaluate(() => {
-      const demo = document.getElementById('narrow');
-      const word = demo.shadowRoot.querySelector('.verdict-word');
-      return { word: getComputedStyle(word).color, text: getComputedStyle(demo).color,
-               body: getComputedStyle(document.body).color,
-               custom: getComputedStyle(document.getElementById('custom').shadowRoot
-                 .querySelector('.verdict-word')).color };
-    });
+    assert.equal(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+      0,
+    );
+    const colours = () =>
+      page.evaluate(() => {
+        const demo = document.getElementById('narrow');
+        const word = demo.shadowRoot.querySelector('.verdict-word');
+        return {
+          word: getComputedStyle(word).color,
+          text: getComputedStyle(demo).color,
+          body: getComputedStyle(document.body).color,
+          custom: getComputedStyle(
+            document.getElementById('custom').shadowRoot.querySelector('.verdict-word'),
+          ).color,
+        };
+      });
     const light = await colours();
     assert.equal(light.word, 'rgb(26, 127, 55)');
     assert.equal(light.text, light.body);
@@ -304,32 +444,48 @@ describe('<embedding-demo>', () => {
   test('a property set before the element is defined still reaches it', async () => {
     const { page } = env;
     // A classic script runs before the deferred module script defines the element.
-    await openHost(env, 'early', `<script>
+    await openHost(
+      env,
+      'early',
+      `<script>
       const early = document.createElement('embedding-demo');
       early.id = 'early';
       early.ids = '3';
       early.vocab = 4;
       document.body.append(early);
-    </script>`);
+    </script>`,
+    );
     assert.equal(await page.getAttribute('#early', 'ids'), '3');
     assert.deepEqual(cellsOnly(await demoCells(page, '#early', 'lookup')), [NOTEBOOK_W[3]]);
   });
 
   test('when the WebAssembly module cannot be loaded, every element says so and the page goes on', async () => {
     const { page } = env;
-    await page.route(`${env.url}embedlab/embedlab-core.wasm`, (route) => route.fulfill({ status: 404 }));
-    await openHost(env, 'no-wasm', `
+    await page.route(`${env.url}embedlab/embedlab-core.wasm`, (route) =>
+      route.fulfill({ status: 404 }),
+    );
+    await openHost(
+      env,
+      'no-wasm',
+      `
       <embedding-demo id="a"></embedding-demo><embedding-demo id="b" view="step"></embedding-demo>
-      <p id="after">The host page goes on.</p>`);
+      <p id="after">The host page goes on.</p>`,
+    );
     await page.unroute(`${env.url}embedlab/embedlab-core.wasm`);
     for (const id of ['#a', '#b']) {
       assert.equal(await demoText(page, id, '.demo-title'), 'The embedding demo could not start');
-      assert.match(await demoText(page, id, '[role="alert"]'), /^Something went wrong inside the demo: /);
+      assert.match(
+        await demoText(page, id, '[role="alert"]'),
+        /^Something went wrong inside the demo: /,
+      );
     }
     assert.equal(await page.textContent('#after'), 'The host page goes on.');
     // Expected here: the 404, Emscripten's own warnings, and the element's log of the failure.
     assert.ok(env.problems.length > 0);
-    assert.ok(env.problems.every((p) => p.startsWith('console ')), env.problems.join('\n'));
+    assert.ok(
+      env.problems.every((p) => p.startsWith('console ')),
+      env.problems.join('\n'),
+    );
     env.problems.length = 0;
   });
 
@@ -346,7 +502,11 @@ describe('<embedding-demo>', () => {
       await demo.updateComplete;
       const { result } = demo;
       return {
-        attributes: [demo.getAttribute('dim'), demo.getAttribute('ids'), demo.hasAttribute('controls')],
+        attributes: [
+          demo.getAttribute('dim'),
+          demo.getAttribute('ids'),
+          demo.hasAttribute('controls'),
+        ],
         shape: [result.lookup.rows, result.lookup.cols, result.weight.rows],
         identical: result.comparison.identical,
         sameRows: events.length === 1 && events[0].result === result && events[0].error === null,
@@ -354,7 +514,13 @@ describe('<embedding-demo>', () => {
         vocabProperty: demo.vocab,
       };
     });
-    assert.deepEqual(seen, { attributes: ['3', '3, 3, 0', true], shape: [3, 3, 4], identical: true,
-                             sameRows: true, element: true, vocabProperty: null });
+    assert.deepEqual(seen, {
+      attributes: ['3', '3, 3, 0', true],
+      shape: [3, 3, 4],
+      identical: true,
+      sameRows: true,
+      element: true,
+      vocabProperty: null,
+    });
   });
 });

@@ -15,13 +15,16 @@ import { changed, misPainted, readFigure, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const nb = notebook('002');
-const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:'));       // embedding.weight, 4 x 5
-const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:'));  // embedding(idx), idx = [2, 3, 1]
+const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:')); // embedding.weight, 4 x 5
+const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 const IDS = [2, 3, 1];
 const V = 4;
 const D = 5;
 // The page's token colours (styles/base.css, light): token 0's, token 1's.
-const TOKEN_COLOURS = [[10, 98, 184, 1], [194, 65, 12, 1]];
+const TOKEN_COLOURS = [
+  [10, 98, 184, 1],
+  [194, 65, 12, 1],
+];
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
 async function pictureState(page, root = '#results .equation-figure') {
@@ -47,12 +50,17 @@ async function pictureState(page, root = '#results .equation-figure') {
   };
 }
 
-const rows = (flat, width) => Array.from({ length: flat.length / width }, (_, i) => flat.slice(i * width, (i + 1) * width));
+const rows = (flat, width) =>
+  Array.from({ length: flat.length / width }, (_, i) => flat.slice(i * width, (i + 1) * width));
 
 describe('the equation picture', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   async function reload(width, height) {
@@ -62,15 +70,22 @@ describe('the equation picture', () => {
   }
 
   // The bottoms of the picture and the verdict, and the viewport's height.
-  const firstScreen = () => env.page.evaluate(() => ({
-    picture: document.querySelector('#results .equation-figure svg').getBoundingClientRect().bottom,
-    counts: document.querySelector('#results .equation-figure .equation-counts').getBoundingClientRect().bottom,
-    verdict: document.querySelector('#results .verdict').getBoundingClientRect().bottom,
-    top: document.querySelector('#results .equation-figure svg').getBoundingClientRect().top,
-    height: innerHeight,
-  }));
+  const firstScreen = () =>
+    env.page.evaluate(() => ({
+      picture: document.querySelector('#results .equation-figure svg').getBoundingClientRect()
+        .bottom,
+      counts: document
+        .querySelector('#results .equation-figure .equation-counts')
+        .getBoundingClientRect().bottom,
+      verdict: document.querySelector('#results .verdict').getBoundingClientRect().bottom,
+      top: document.querySelector('#results .equation-figure svg').getBoundingClientRect().top,
+      height: innerHeight,
+    }));
 
-  for (const [width, height, name] of [[1280, 900, 'desktop'], [375, 812, 'phone']]) {
+  for (const [width, height, name] of [
+    [1280, 900, 'desktop'],
+    [375, 812, 'phone'],
+  ]) {
     test(`the picture and the verdict are on the first screen at ${width} × ${height}`, async () => {
       await reload(width, height);
       const at = await firstScreen();
@@ -90,11 +105,11 @@ describe('the equation picture', () => {
     assert.equal(state.token, 'token 1 of 3');
     // Token 0's way through the picture, and its row of out as the notebook prints it.
     assert.equal(state.detail, `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
-    assert.deepEqual(state.litFill, TOKEN_COLOURS[0], 'the 1 is lit in token 0\'s colour');
+    assert.deepEqual(state.litFill, TOKEN_COLOURS[0], "the 1 is lit in token 0's colour");
     assert.equal(state.onehotCells, IDS.length * V);
     assert.equal(state.ones, IDS.length);
     assert.equal(state.litCount, 1);
-    assert.equal(state.lit, 0 * V + IDS[0]);  // row 0, column idx[0]
+    assert.equal(state.lit, 0 * V + IDS[0]); // row 0, column idx[0]
     // The selected token multiplies V − 1 rows of W by zero: its zeros and those rows dimmed.
     assert.equal(state.dimmedZeros, V - 1);
     assert.equal(state.weightCells, V * D);
@@ -108,10 +123,16 @@ describe('the equation picture', () => {
     assert.match(state.counts, /by zero \(dimmed\) n·\(V−1\)·d = 45 \(75\.0%\)/);
     // The numbers on dimmed cells stay readable: drawn whole, at WCAG's 4.5:1 for small text.
     for (const c of state.dimmed) {
-      assert.ok(c.contrast >= 4.5, `W[${c.v}] = ${c.text}, dimmed, has contrast ${c.contrast.toFixed(2)}`);
+      assert.ok(
+        c.contrast >= 4.5,
+        `W[${c.v}] = ${c.text}, dimmed, has contrast ${c.contrast.toFixed(2)}`,
+      );
     }
     // A real "×", as large and as heavy as the "=".
-    assert.deepEqual(state.operators.map((t) => t.text), ['×', '=']);
+    assert.deepEqual(
+      state.operators.map((t) => t.text),
+      ['×', '='],
+    );
     assert.equal(state.operators[0].font, state.operators[1].font);
     assert.match(state.operators[0].font, /^700 26px /);
   });
@@ -119,8 +140,11 @@ describe('the equation picture', () => {
   test('values are colours on a diverging scale that follows light and dark mode', async () => {
     const { page } = env;
     // W[0, 0] = 0.3374 and W[0, 1] = -0.1778, as painted.
-    const fills = async () => (await readPicture(page)).cells.filter((c) => c.grid === 'weight')
-      .slice(0, 2).map((c) => c.pixel);
+    const fills = async () =>
+      (await readPicture(page)).cells
+        .filter((c) => c.grid === 'weight')
+        .slice(0, 2)
+        .map((c) => c.pixel);
     const light = await fills();
     assert.notDeepEqual(light[0], light[1], 'positive and negative values differ in colour');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -135,7 +159,12 @@ describe('the equation picture', () => {
     const { page } = env;
     const before = await pictureState(page);
     await page.click('#results button[aria-label="Next token"]');
-    await page.waitForFunction(() => document.querySelector('#results .equation-picture').getAttribute('aria-valuetext').startsWith('token 2 of 3:'));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#results .equation-picture')
+        .getAttribute('aria-valuetext')
+        .startsWith('token 2 of 3:'),
+    );
     const after = await pictureState(page);
     assert.equal(after.detail, `idx[1] = 3 → W[3] → out[1] = [${NOTEBOOK_LOOKUP[1].join(', ')}]`);
     assert.equal(after.lit, 1 * V + IDS[1]);
@@ -145,12 +174,18 @@ describe('the equation picture', () => {
     assert.equal(after.dimmedWeights, (V - 1) * D);
     assert.deepEqual(after.misPainted, []);
     // The step-through below follows the same token.
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 2 of 3: id 3');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-title'),
+      'Token 2 of 3: id 3',
+    );
 
-    const motion = () => page.evaluate(() => ({
-      glow: getComputedStyle(document.querySelector('#results .equation-figure .eq-glow-row')).transitionDuration,
-      flow: getComputedStyle(document.querySelector('#results .equation-figure .eq-flow')).animationName,
-    }));
+    const motion = () =>
+      page.evaluate(() => ({
+        glow: getComputedStyle(document.querySelector('#results .equation-figure .eq-glow-row'))
+          .transitionDuration,
+        flow: getComputedStyle(document.querySelector('#results .equation-figure .eq-flow'))
+          .animationName,
+      }));
     const moving = await motion();
     assert.notEqual(moving.glow, '0s');
     assert.equal(moving.flow, 'eq-flow');
@@ -171,15 +206,24 @@ describe('the equation picture', () => {
     await page.locator('#benchmark').scrollIntoViewIfNeeded();
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
     assert.ok(elements < 3000, `${elements} elements`);
-    const picture = await page.$eval('#results .equation-figure', (box) => box.getElementsByTagName('*').length);
+    const picture = await page.$eval(
+      '#results .equation-figure',
+      (box) => box.getElementsByTagName('*').length,
+    );
     assert.ok(picture < 400, `the picture has ${picture} elements`);
 
     const state = await pictureState(page);
     assert.equal(state.token, 'token 1 of 64');
-    assert.match(state.detail, new RegExp(`^idx\\[0\\] = ${ids[0]} → W\\[${ids[0]}\\] → out\\[0\\] = \\[`));
+    assert.match(
+      state.detail,
+      new RegExp(`^idx\\[0\\] = ${ids[0]} → W\\[${ids[0]}\\] → out\\[0\\] = \\[`),
+    );
     assert.equal(state.litCount, 1);
     assert.match(state.counts, /n·d = 4,096/);
-    assert.match(state.counts, new RegExp(`n·\\(V−1\\)·d = ${(64 * 4095 * 64).toLocaleString('en-US')} \\(99\\.98%\\)`));
+    assert.match(
+      state.counts,
+      new RegExp(`n·\\(V−1\\)·d = ${(64 * 4095 * 64).toLocaleString('en-US')} \\(99\\.98%\\)`),
+    );
     await page.fill('#ids', '2, 3, 1');
     await page.fill('#vocab', '');
     await page.fill('#dim', '5');
@@ -195,32 +239,52 @@ describe('the equation picture', () => {
     await page.fill('#dim', '64');
     await page.fill('#ids', ids.join(', '));
     await waitForVerdict(page, 'bit-identical');
-    const labelled = (text, shown) => page.waitForFunction(([t, s]) =>
-      document.querySelector('#results .equation-canvas').scene.texts.some((x) => x.text === t) === s, [text, shown]);
-    const frame = () => page.$eval('#results .equation-picture', (node) => {
-      const { x, width, height } = node.getBoundingClientRect();
-      return { x, width, height };
-    });
+    const labelled = (text, shown) =>
+      page.waitForFunction(
+        ([t, s]) =>
+          document
+            .querySelector('#results .equation-canvas')
+            .scene.texts.some((x) => x.text === t) === s,
+        [text, shown],
+      );
+    const frame = () =>
+      page.$eval('#results .equation-picture', (node) => {
+        const { x, width, height } = node.getBoundingClientRect();
+        return { x, width, height };
+      });
     // The room in the frame left of the token labels' text and right of out's cells, in px.
-    const margins = () => page.$eval('#results .equation-picture', (node) => {
-      const labels = [...node.querySelectorAll('text.eq-label')].filter((text) => text.textContent);
-      const { cells } = node.querySelector('.equation-canvas').scene;
-      const right = Math.max(...cells.filter((c) => c.grid === 'out').map((c) => c.x + c.width));
-      return [Math.min(...labels.map((text) => text.getBBox().x)), node.clientWidth - right];
-    });
+    const margins = () =>
+      page.$eval('#results .equation-picture', (node) => {
+        const labels = [...node.querySelectorAll('text.eq-label')].filter(
+          (text) => text.textContent,
+        );
+        const { cells } = node.querySelector('.equation-canvas').scene;
+        const right = Math.max(...cells.filter((c) => c.grid === 'out').map((c) => c.x + c.width));
+        return [Math.min(...labels.map((text) => text.getBBox().x)), node.clientWidth - right];
+      });
     const small = await frame();
     await page.focus('#ids');
     await page.keyboard.press('End');
     await page.keyboard.press('5');
     await labelled('15', true);
     const grown = await frame();
-    assert.ok(grown.width > small.width, `15 shows one more column: ${JSON.stringify([small, grown])}`);
+    assert.ok(
+      grown.width > small.width,
+      `15 shows one more column: ${JSON.stringify([small, grown])}`,
+    );
     await page.keyboard.press('Backspace');
     await labelled('15', false);
-    assert.deepEqual(await frame(), grown, 'deleting the 5 neither shrinks the picture nor moves it sideways');
+    assert.deepEqual(
+      await frame(),
+      grown,
+      'deleting the 5 neither shrinks the picture nor moves it sideways',
+    );
     // Drawn narrower than the frame it keeps, the picture stands in its middle.
     const [left, right] = await margins();
-    assert.ok(Math.abs(left - right) <= 4, `the picture is centred in its frame: ${left} px left, ${right} px right`);
+    assert.ok(
+      Math.abs(left - right) <= 4,
+      `the picture is centred in its frame: ${left} px left, ${right} px right`,
+    );
     await page.fill('#ids', '2, 3, 1');
     await page.fill('#vocab', '');
     await page.fill('#dim', '5');
@@ -229,7 +293,11 @@ describe('the equation picture', () => {
 
   test('<embedding-demo view="equation"> draws the picture in its shadow root', async () => {
     const { page } = env;
-    await openHost(env, 'equation', '<embedding-demo id="e" view="equation" step="1"></embedding-demo>');
+    await openHost(
+      env,
+      'equation',
+      '<embedding-demo id="e" view="equation" step="1"></embedding-demo>',
+    );
     const state = await pictureState(page, '#e');
     assert.equal(state.token, 'token 2 of 3');
     assert.equal(state.detail, `idx[1] = 3 → W[3] → out[1] = [${NOTEBOOK_LOOKUP[1].join(', ')}]`);
@@ -237,21 +305,27 @@ describe('the equation picture', () => {
     assert.equal(state.dimmedWeights, (V - 1) * D);
     assert.deepEqual(state.misPainted, []);
     assert.equal(await demoText(page, '#e', '.verdict-word'), 'bit-identical');
-    await page.evaluate(() => document.getElementById('e').shadowRoot
-      .querySelector('button[aria-label="Next token"]').click());
+    await page.evaluate(() =>
+      document
+        .getElementById('e')
+        .shadowRoot.querySelector('button[aria-label="Next token"]')
+        .click(),
+    );
     await settle(page);
     assert.equal(await page.getAttribute('#e', 'step'), '2');
     assert.equal((await pictureState(page, '#e')).token, 'token 3 of 3');
-    await page.emulateMedia({ reducedMotion: 'reduce' });  // the glow where it ends, for the picture
+    await page.emulateMedia({ reducedMotion: 'reduce' }); // the glow where it ends, for the picture
     await saveScreenshot(page.locator('#e'), 'element-equation.png');
     await page.emulateMedia({ reducedMotion: 'no-preference' });
 
     // A host page that switches its own theme (color-scheme on <html>, as a dark-mode toggle
     // does) gets the element's dark colours in the picture too, painted on its canvas.
-    const positive = async () => (await readPicture(page, '#e')).cells
-      .find((c) => c.grid === 'weight' && !c.dimmed).pixel;
+    const positive = async () =>
+      (await readPicture(page, '#e')).cells.find((c) => c.grid === 'weight' && !c.dimmed).pixel;
     const light = await positive();
-    await page.evaluate(() => { document.documentElement.style.colorScheme = 'dark'; });
+    await page.evaluate(() => {
+      document.documentElement.style.colorScheme = 'dark';
+    });
     const dark = await changed(page, positive, light);
     assert.notDeepEqual(dark, light);
     assert.deepEqual((await pictureState(page, '#e')).misPainted, []);

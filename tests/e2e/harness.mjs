@@ -11,8 +11,14 @@ import { serveDirectory } from './static-server.mjs';
 import { chromiumPath } from '../tools.mjs';
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 // Opens the page at its default viewport (1280 x 800). Returns { page, url, profile, problems,
@@ -20,9 +26,11 @@ export const CHROMIUM_ARGS = [
 // profile is the browser's user data folder, which its processes' command lines name.
 // weights: the Weights disclosure open at every load, as a learner who changes W opens it.
 export async function openSite({ weights = false } = {}) {
-  assert.ok(existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
+  assert.ok(
+    existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
     `no WebAssembly site at ${siteDir}: build the wasm preset first ` +
-    '(cmake --preset wasm && cmake --build --preset wasm)');
+      '(cmake --preset wasm && cmake --build --preset wasm)',
+  );
   const server = await serveDirectory(siteDir);
   const profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -31,11 +39,13 @@ export async function openSite({ weights = false } = {}) {
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 800 },
   });
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   if (weights) {
-    await page.addInitScript(() => addEventListener('DOMContentLoaded', () => {
-      document.getElementById('weights-disclosure')?.setAttribute('open', '');
-    }));
+    await page.addInitScript(() =>
+      addEventListener('DOMContentLoaded', () => {
+        document.getElementById('weights-disclosure')?.setAttribute('open', '');
+      }),
+    );
   }
   const problems = [];
   page.on('console', (message) => {
@@ -69,8 +79,9 @@ export function recordWorkerAnswers() {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', ({ data }) => {
-        const kind = ['first', 'progress', 'last', 'stopped', 'computed', 'error', 'ready']
-          .find((key) => data[key] !== undefined);
+        const kind = ['first', 'progress', 'last', 'stopped', 'computed', 'error', 'ready'].find(
+          (key) => data[key] !== undefined,
+        );
         window.recorded.push({ worker: kind ?? 'other' });
       });
     }
@@ -85,10 +96,13 @@ const BUSY_SECTION = 'main [aria-busy="true"]';
 // Waits until the verdict says `word`. For a result, also until the sections below the first
 // screen have caught up with it (web/page/deferred-redraw.mjs marks them aria-busy until then).
 export function waitForVerdict(page, word, timeout = 10_000) {
-  return page.waitForFunction(([expected, pending, busy]) =>
-    document.querySelector('#results .verdict .verdict-word')?.textContent === expected &&
-    (pending.includes(expected) || !document.querySelector(busy)),
-  [word, PENDING_WORDS, BUSY_SECTION], { timeout });
+  return page.waitForFunction(
+    ([expected, pending, busy]) =>
+      document.querySelector('#results .verdict .verdict-word')?.textContent === expected &&
+      (pending.includes(expected) || !document.querySelector(busy)),
+    [word, PENDING_WORDS, BUSY_SECTION],
+    { timeout },
+  );
 }
 
 // Waits until the lookup table shows a fresh result for these ids (its row labels, and its
@@ -97,46 +111,69 @@ export function waitForVerdict(page, word, timeout = 10_000) {
 // and last three. A lookup drawn as a heatmap has its table behind "Numbers", which is opened,
 // as a learner who reads its rows opens it.
 export function waitForLookupRows(page, ids, timeout = 10_000) {
-  return page.waitForFunction(([expected, busy]) => {
-    if (document.querySelector(busy)) return false;
-    const numbers = document.querySelector('#results [data-box="lookup"] details.numbers');
-    if (numbers && !numbers.open) numbers.open = true;
-    const caption = document.querySelector('#results [data-box="lookup"] caption')?.textContent ?? '';
-    if (!caption.includes(`: ${expected.length} × `)) return false;
-    const labels = [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
-      .map((th) => th.textContent).filter((label) => label !== '⋮');
-    if (labels.length === expected.length) return labels.join(',') === expected.join(',');
-    const ends = (list) => [...list.slice(0, 3), ...list.slice(-3)].join(',');
-    return ends(labels) === ends(expected);
-  }, [ids.map(String), BUSY_SECTION], { timeout });
+  return page.waitForFunction(
+    ([expected, busy]) => {
+      if (document.querySelector(busy)) return false;
+      const numbers = document.querySelector('#results [data-box="lookup"] details.numbers');
+      if (numbers && !numbers.open) numbers.open = true;
+      const caption =
+        document.querySelector('#results [data-box="lookup"] caption')?.textContent ?? '';
+      if (!caption.includes(`: ${expected.length} × `)) return false;
+      const labels = [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
+        .map((th) => th.textContent)
+        .filter((label) => label !== '⋮');
+      if (labels.length === expected.length) return labels.join(',') === expected.join(',');
+      const ends = (list) => [...list.slice(0, 3), ...list.slice(-3)].join(',');
+      return ends(labels) === ends(expected);
+    },
+    [ids.map(String), BUSY_SECTION],
+    { timeout },
+  );
 }
 
 // Waits until the box `selector` shows a matrix of `shape` ("4 × 8000"): said by its table's
 // caption, or by the heatmap's name where the matrix is drawn as one (its table is behind
 // "Numbers").
 export function waitForShape(page, selector, shape, timeout = 30_000) {
-  return page.waitForFunction(([root, wanted]) => {
-    const box = document.querySelector(root);
-    const names = [box?.querySelector(':scope > table caption')?.textContent,
-                   box?.querySelector('canvas.heatmap-canvas')?.getAttribute('aria-label')];
-    const exact = new RegExp(`[:,] ${wanted}( |$)`);
-    return names.some((name) => name && exact.test(name));
-  }, [selector, shape], { timeout });
+  return page.waitForFunction(
+    ([root, wanted]) => {
+      const box = document.querySelector(root);
+      const names = [
+        box?.querySelector(':scope > table caption')?.textContent,
+        box?.querySelector('canvas.heatmap-canvas')?.getAttribute('aria-label'),
+      ];
+      const exact = new RegExp(`[:,] ${wanted}( |$)`);
+      return names.some((name) => name && exact.test(name));
+    },
+    [selector, shape],
+    { timeout },
+  );
 }
 
 // The page's table boxes, by the name of the matrix each shows.
 export const BOXES = Object.freeze({
-  lookup: '#results [data-box="lookup"]', product: '#results [data-box="product"]',
-  weight: '#matrices [data-box="weight"]', onehot: '#matrices [data-box="onehot"]',
+  lookup: '#results [data-box="lookup"]',
+  product: '#results [data-box="product"]',
+  weight: '#matrices [data-box="weight"]',
+  onehot: '#matrices [data-box="onehot"]',
   linear: '#matrices [data-box="linear"]',
 });
 
 // Opens every "Numbers" under `selector` (the summarised table of a matrix drawn as a heatmap,
 // which is drawn only once opened) and waits until each shows its table.
 export async function openNumbers(page, selector) {
-  await page.$$eval(`${selector} details.numbers`, (all) => all.forEach((details) => { details.open = true; }));
-  await page.waitForFunction((root) => [...document.querySelectorAll(`${root} details.numbers`)]
-    .every((details) => details.querySelector('table')), selector);
+  await page.$$eval(`${selector} details.numbers`, (all) =>
+    all.forEach((details) => {
+      details.open = true;
+    }),
+  );
+  await page.waitForFunction(
+    (root) =>
+      [...document.querySelectorAll(`${root} details.numbers`)].every((details) =>
+        details.querySelector('table'),
+      ),
+    selector,
+  );
 }
 
 // The cell texts of the table in the box `selector` names: [[row label, cell, cell, ...], ...]
@@ -144,7 +181,8 @@ export async function openNumbers(page, selector) {
 export async function tableCells(page, selector) {
   await openNumbers(page, selector);
   return page.$$eval(`${selector} tbody tr`, (rows) =>
-    rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+    rows.map((row) => Array.from(row.children, (cell) => cell.textContent)),
+  );
 }
 
 // How far the page reaches past the viewport sideways, in CSS pixels: 0 when nothing overflows.
@@ -155,8 +193,11 @@ export async function showLargeCase(page) {
   await page.fill('#vocab', '4096');
   await page.fill('#dim', '64');
   await page.fill('#ids', ids.join(', '));
-  await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] canvas')
-    ?.getAttribute('aria-label') === 'embedding(idx) as a heatmap, 64 × 64');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#results [data-box="lookup"] canvas')?.getAttribute('aria-label') ===
+      'embedding(idx) as a heatmap, 64 × 64',
+  );
   await waitForVerdict(page, 'bit-identical');
   return ids;
 }
@@ -175,7 +216,9 @@ export function computedColor(page, css) {
 }
 
 export function pageOverflow(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
 }
 
 export async function errorText(page, id) {

@@ -7,8 +7,12 @@ import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harne
 
 describe('keyboard only', () => {
   let env;
-  before(async () => { env = await openSite({ weights: true }); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   // Presses Tab until the focused element matches selector. Returns each element passed on
@@ -20,7 +24,8 @@ describe('keyboard only', () => {
       await env.page.keyboard.press('Tab');
       const here = await env.page.evaluate((s) => {
         const focused = document.activeElement;
-        const shown = focused.id === 'weights-file' ? document.querySelector('.file-button') : focused;
+        const shown =
+          focused.id === 'weights-file' ? document.querySelector('.file-button') : focused;
         const style = getComputedStyle(shown);
         return {
           name: focused.id || focused.textContent,
@@ -31,7 +36,9 @@ describe('keyboard only', () => {
       passed.push(here);
       if (here.matches) return passed;
     }
-    throw new Error(`Tab never reached ${selector}; passed ${passed.map((p) => p.name).join(', ')}`);
+    throw new Error(
+      `Tab never reached ${selector}; passed ${passed.map((p) => p.name).join(', ')}`,
+    );
   }
 
   const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
@@ -43,10 +50,23 @@ describe('keyboard only', () => {
     assert.equal(names[0], 'Skip to the results');
     // The Weights disclosure's summary, its controls, the four steps' Try buttons, then the token
     // picker's chosen token (its previous-token button is disabled on token 1).
-    assert.deepEqual(names.slice(-13), ['from-ids', 'ids', 'vocab', 'dim', 'Weights W: torch.manual_seed(123)',
-      'source-seed', 'seed', 'weights-file', 'Try 2', 'Try 0, 0, 7', 'Try the notebook: 2, 3, 1',
-      'Try GPT-2: The cat sat', '2']);
-    for (const { name, ring } of passed) assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
+    assert.deepEqual(names.slice(-13), [
+      'from-ids',
+      'ids',
+      'vocab',
+      'dim',
+      'Weights W: torch.manual_seed(123)',
+      'source-seed',
+      'seed',
+      'weights-file',
+      'Try 2',
+      'Try 0, 0, 7',
+      'Try the notebook: 2, 3, 1',
+      'Try GPT-2: The cat sat',
+      '2',
+    ]);
+    for (const { name, ring } of passed)
+      assert.equal(ring, 'solid 3px', `the focus ring of ${name}`);
   });
 
   test('typing ids and choosing the weights with arrow keys', async () => {
@@ -54,16 +74,27 @@ describe('keyboard only', () => {
     await page.focus('#ids');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('3, 2, 0, 1');
-    await page.waitForFunction(() => document.querySelectorAll('#results [data-box="lookup"] tbody tr').length === 4);
-    assert.deepEqual((await tableCells(page, '#results [data-box="lookup"]'))[0].slice(1),
-      ['-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953']);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#results [data-box="lookup"] tbody tr').length === 4,
+    );
+    assert.deepEqual((await tableCells(page, '#results [data-box="lookup"]'))[0].slice(1), [
+      '-2.8400',
+      '-0.7849',
+      '-1.4096',
+      '-0.4076',
+      '0.7953',
+    ]);
     await tabTo('#source-seed');
     await page.keyboard.press('ArrowDown');
     assert.ok(await page.isChecked('#source-tf'));
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.3300');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.3300',
+    );
     await page.keyboard.press('ArrowUp');
     assert.ok(await page.isChecked('#source-seed'));
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '-2.8400');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '-2.8400',
+    );
   });
 
   test('stepping through the tokens of 2, 3, 1', async () => {
@@ -74,25 +105,49 @@ describe('keyboard only', () => {
     await page.focus('#weights-file');
     await tabTo('#results [data-part="tokens"] [aria-checked="true"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child code'), '[0, 0, 1, 0]');
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child mark'), '1');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-list li:first-child code'),
+      '[0, 0, 1, 0]',
+    );
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-list li:first-child mark'),
+      '1',
+    );
 
     await page.keyboard.press('ArrowRight');
     assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-checked')), 'true');
+    assert.equal(
+      await page.evaluate(() => document.activeElement.getAttribute('aria-checked')),
+      'true',
+    );
     assert.equal(await page.evaluate(() => document.activeElement.textContent), '3');
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-list li:first-child code'), '[0, 0, 0, 1]');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-list li:first-child code'),
+      '[0, 0, 0, 1]',
+    );
     // The chosen token is marked in every table: its W row, its one-hot row, both outputs.
-    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '3');
-    assert.equal(await page.getAttribute('#matrices [data-box="onehot"] tr.current', 'data-index'), '1');
-    assert.equal(await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'), '1');
-    assert.equal(await page.getAttribute('#results [data-box="product"] tr.current', 'data-index'), '1');
+    assert.equal(
+      await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'),
+      '3',
+    );
+    assert.equal(
+      await page.getAttribute('#matrices [data-box="onehot"] tr.current', 'data-index'),
+      '1',
+    );
+    assert.equal(
+      await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'),
+      '1',
+    );
+    assert.equal(
+      await page.getAttribute('#results [data-box="product"] tr.current', 'data-index'),
+      '1',
+    );
     assert.equal(await page.textContent('#matrices [data-box="linear"] thead th.current'), '3');
 
     await page.keyboard.press('End');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
     assert.ok(await page.isDisabled('#results [data-part="next"]'));
-    await page.keyboard.press('ArrowRight');  // stays on the last token
+    await page.keyboard.press('ArrowRight'); // stays on the last token
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
     await page.keyboard.press('Home');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
@@ -108,7 +163,10 @@ describe('keyboard only', () => {
     await page.keyboard.press('Space');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
     assert.ok(await page.isDisabled('#results [data-part="next"]'));
-    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'token 3 of 3, id 1');
+    assert.equal(
+      await page.evaluate(() => document.activeElement.getAttribute('aria-label')),
+      'token 3 of 3, id 1',
+    );
   });
 
   test('the work each route does', async () => {
@@ -118,11 +176,16 @@ describe('keyboard only', () => {
     assert.match(detail, /d = 5 copies/);
     assert.match(detail, /V·d = 20 multiply-adds, 15 of them by zero/);
     assert.match(detail, /0·W\[0\] \+ 1·W\[1\] \+ 0·W\[2\] \+ 0·W\[3\]/);
-    const work = (await tableCells(page, '#step [data-part="detail"]')).map((row) => row.join(' | '));
+    const work = (await tableCells(page, '#step [data-part="detail"]')).map((row) =>
+      row.join(' | '),
+    );
     assert.deepEqual(work, [
       'operations | n·d = 15 copies | n·V·d = 60 multiply-adds',
       'multiplications by zero | 0 | n·(V−1)·d = 45 (75.0%)',
     ]);
-    assert.match(detail, /Same row\? bit-identical: All 5 elements hold the same 32 bits in both results\./);
+    assert.match(
+      detail,
+      /Same row\? bit-identical: All 5 elements hold the same 32 bits in both results\./,
+    );
   });
 });

@@ -12,8 +12,12 @@ const PUBLISHED = ['desktop.png', 'phone.png', 'desktop-dark.png'];
 
 describe('layout', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   const shoot = (name, fullPage = false) =>
@@ -21,14 +25,18 @@ describe('layout', () => {
 
   test('every control has a name, every table a caption and column headers', async () => {
     const { page } = env;
-    const unnamed = await page.$$eval('input, button, select, textarea', (controls) => controls
-      .filter((c) => !(c.labels?.length || c.getAttribute('aria-label') || c.textContent.trim()))
-      .map((c) => c.outerHTML));
+    const unnamed = await page.$$eval('input, button, select, textarea', (controls) =>
+      controls
+        .filter((c) => !(c.labels?.length || c.getAttribute('aria-label') || c.textContent.trim()))
+        .map((c) => c.outerHTML),
+    );
     assert.deepEqual(unnamed, []);
-    const tables = await page.$$eval('main table', (all) => all.map((t) => ({
-      caption: t.caption?.textContent ?? '',
-      scopes: [...t.querySelectorAll('thead th')].every((th) => th.scope === 'col'),
-    })));
+    const tables = await page.$$eval('main table', (all) =>
+      all.map((t) => ({
+        caption: t.caption?.textContent ?? '',
+        scopes: [...t.querySelectorAll('thead th')].every((th) => th.scope === 'col'),
+      })),
+    );
     assert.ok(tables.length >= 6);
     for (const t of tables) {
       assert.ok(t.caption.length > 0);
@@ -46,7 +54,10 @@ describe('layout', () => {
 
   test('desktop, dark', async () => {
     await env.page.emulateMedia({ colorScheme: 'dark' });
-    assert.equal(await env.page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(20, 22, 25)');
+    assert.equal(
+      await env.page.evaluate(() => getComputedStyle(document.body).backgroundColor),
+      'rgb(20, 22, 25)',
+    );
     await shoot('desktop-dark.png');
     await env.page.emulateMedia({ colorScheme: 'light' });
   });
@@ -61,7 +72,10 @@ describe('layout', () => {
     await page.fill('#dim', '24');
     await waitForShape(page, BOXES.weight, '4 × 24');
     assert.equal(await pageOverflow(env.page), 0);
-    const box = await page.$eval('#matrices [data-box="weight"]', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth }));
+    const box = await page.$eval('#matrices [data-box="weight"]', (b) => ({
+      scroll: b.scrollWidth,
+      client: b.clientWidth,
+    }));
     assert.ok(box.scroll > box.client, 'the 24-column table scrolls inside its box');
     await page.fill('#dim', '5');
     await waitForShape(page, BOXES.weight, '4 × 5');

@@ -7,18 +7,31 @@
 // and the value, the page still under 3,000 elements at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, computedColor, openNumbers, openSite, showLargeCase, waitForVerdict } from './harness.mjs';
+import {
+  BOXES,
+  computedColor,
+  openNumbers,
+  openSite,
+  showLargeCase,
+  waitForVerdict,
+} from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
-const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:')).flat().map(Number);  // 4 x 5
+const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:'))
+  .flat()
+  .map(Number); // 4 x 5
 const D = 5;
 
 describe('linked views', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
@@ -29,31 +42,54 @@ describe('linked views', () => {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
       await page.$eval(selector, (section) => section.scrollIntoView({ block: 'start' }));
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
       await saveScreenshot(page, `${name}-${width}.png`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   }
   // The views that mark a node as linked, by what they are.
-  const linked = () => env.page.evaluate((boxes) => {
-    const all = (s) => [...document.querySelectorAll(s)];
-    const indices = (box) => all(`${boxes[box]} tbody tr.linked`).map((tr) => Number(tr.dataset.index));
-    return {
-      weight: indices('weight'), onehot: indices('onehot'),
-      lookup: indices('lookup'), product: indices('product'),
-      linear: all('#matrices [data-box="linear"] thead th.linked').map((th) => th.textContent),
-      onehotColumns: all('#matrices [data-box="onehot"] thead th.linked').map((th) => th.textContent),
-      steps: all('#results [data-part="tokens"] button.linked').map((b) => Number(b.dataset.token)),
-      // The tokens the picture's marked nodes stand for: its rows (data-token) and rows of W
-      // (data-vocab, the first token with that id).
-      picture: [...new Set(all('#results .equation-figure .linked').map((node) => (node.dataset.token !== undefined
-        ? Number(node.dataset.token) : [2, 3, 1].indexOf(Number(node.dataset.vocab)))))],
-    };
-  }, BOXES);
+  const linked = () =>
+    env.page.evaluate((boxes) => {
+      const all = (s) => [...document.querySelectorAll(s)];
+      const indices = (box) =>
+        all(`${boxes[box]} tbody tr.linked`).map((tr) => Number(tr.dataset.index));
+      return {
+        weight: indices('weight'),
+        onehot: indices('onehot'),
+        lookup: indices('lookup'),
+        product: indices('product'),
+        linear: all('#matrices [data-box="linear"] thead th.linked').map((th) => th.textContent),
+        onehotColumns: all('#matrices [data-box="onehot"] thead th.linked').map(
+          (th) => th.textContent,
+        ),
+        steps: all('#results [data-part="tokens"] button.linked').map((b) =>
+          Number(b.dataset.token),
+        ),
+        // The tokens the picture's marked nodes stand for: its rows (data-token) and rows of W
+        // (data-vocab, the first token with that id).
+        picture: [
+          ...new Set(
+            all('#results .equation-figure .linked').map((node) =>
+              node.dataset.token !== undefined
+                ? Number(node.dataset.token)
+                : [2, 3, 1].indexOf(Number(node.dataset.vocab)),
+            ),
+          ),
+        ],
+      };
+    }, BOXES);
   // Token k of ids [2, 3, 1] marked in every view (its id in W and W.T).
   const everywhere = (k, id) => ({
-    weight: [id], onehot: [k], lookup: [k], product: [k], linear: [String(id)],
-    onehotColumns: [String(id)], steps: [k], picture: [k],
+    weight: [id],
+    onehot: [k],
+    lookup: [k],
+    product: [k],
+    linear: [String(id)],
+    onehotColumns: [String(id)],
+    steps: [k],
+    picture: [k],
   });
 
   test('pointing at a token in one view marks it in all of them; a click picks it', async () => {
@@ -66,7 +102,7 @@ describe('linked views', () => {
     // W's row 1 belongs to token 2; W.T's column header 2 to token 0; a step button; the picture.
     await page.hover('#matrices [data-box="weight"] tbody tr[data-index="1"] th');
     assert.deepEqual(await linked(), everywhere(2, 1));
-    await page.hover('#matrices [data-box="linear"] thead th:nth-child(4)');  // the header of column 2
+    await page.hover('#matrices [data-box="linear"] thead th:nth-child(4)'); // the header of column 2
     assert.deepEqual(await linked(), everywhere(0, 2));
     await page.hover('#results [data-part="tokens"] button[data-token="2"]');
     assert.deepEqual(await linked(), everywhere(2, 1));
@@ -82,20 +118,29 @@ describe('linked views', () => {
 
     await page.click('#results [data-box="product"] tbody tr[data-index="2"] td');
     assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
-    assert.equal(await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'), '1');
+    assert.equal(
+      await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'),
+      '1',
+    );
     await page.click('#results .equation-figure text[data-token="0"]');
     assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
   });
 
   test('the product term by term: V products, the zeros dimmed, one survivor', async () => {
     const { page } = env;
-    const terms = () => page.evaluate(() => ({
-      zeros: [...document.querySelectorAll('#step [data-part="detail"] .term.zero')].map((t) => t.textContent),
-      survivor: [...document.querySelectorAll('#step [data-part="detail"] .term.survivor')].map((t) => t.textContent),
-      gaps: document.querySelectorAll('#step [data-part="detail"] .term.gap').length,
-      count: document.querySelector('#step [data-part="detail"] .terms-count').textContent,
-      opacity: getComputedStyle(document.querySelector('#step [data-part="detail"] .term.zero')).opacity,
-    }));
+    const terms = () =>
+      page.evaluate(() => ({
+        zeros: [...document.querySelectorAll('#step [data-part="detail"] .term.zero')].map(
+          (t) => t.textContent,
+        ),
+        survivor: [...document.querySelectorAll('#step [data-part="detail"] .term.survivor')].map(
+          (t) => t.textContent,
+        ),
+        gaps: document.querySelectorAll('#step [data-part="detail"] .term.gap').length,
+        count: document.querySelector('#step [data-part="detail"] .terms-count').textContent,
+        opacity: getComputedStyle(document.querySelector('#step [data-part="detail"] .term.zero'))
+          .opacity,
+      }));
     // Token 1 (id 2) of V = 4: 1·W[2, 0] and three zeros, each times its W[j, 0] (the notebook's).
     const shown = await terms();
     assert.equal(shown.survivor.length, 1);
@@ -110,35 +155,52 @@ describe('linked views', () => {
       assert.ok(Math.abs(factor(shown.zeros[i]) - NOTEBOOK_W[j * D]) < 1e-4, shown.zeros[i]);
     });
     assert.ok(Number(shown.opacity) < 1, 'zeros are dimmed');
-    assert.equal(shown.count, 'V = 4 products with column 0 of W: 3 by zero (dimmed), 1 survivor, W[2, 0].');
+    assert.equal(
+      shown.count,
+      'V = 4 products with column 0 of W: 3 by zero (dimmed), 1 survivor, W[2, 0].',
+    );
 
     // V = 1000, id 500: the survivor, two zeros each side, the ends, and the rest counted.
     await page.fill('#vocab', '1000');
     await page.fill('#ids', '500');
-    await page.waitForFunction(() => document.querySelector('#step [data-part="detail"] .step-title')?.textContent === 'Token 1 of 1: id 500');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#step [data-part="detail"] .step-title')?.textContent ===
+        'Token 1 of 1: id 500',
+    );
     const big = await terms();
     assert.equal(big.survivor.length, 1);
     assert.equal(big.zeros.length, 3 + 4 + 3);
     assert.equal(big.gaps, 2);
-    assert.match(big.count, /^V = 1,000 products with column 0 of W: 999 by zero \(dimmed\), 1 survivor, W\[500, 0\]\.$/);
+    assert.match(
+      big.count,
+      /^V = 1,000 products with column 0 of W: 999 by zero \(dimmed\), 1 survivor, W\[500, 0\]\.$/,
+    );
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
   });
 
-  test('jump to token k of n: the picker\'s field, and its arrow keys', async () => {
+  test("jump to token k of n: the picker's field, and its arrow keys", async () => {
     const { page } = env;
     const ids = Array.from({ length: 10_000 }, (_, i) => (i * 7) % 50);
     await page.fill('#vocab', '50');
     await page.fill('#ids', ids.join(', '));
-    await page.waitForFunction(() => document.querySelector('#step [data-part="detail"] .step-title')?.textContent.includes('of 10,000'));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#step [data-part="detail"] .step-title')
+        ?.textContent.includes('of 10,000'),
+    );
     await page.fill('#results [data-part="index"]', '500');
     assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
     // The chosen token is marked in the tables and the picker, far from the ends.
     await openNumbers(page, BOXES.lookup);
     assert.equal(await page.getAttribute(`${BOXES.lookup} tr.current`, 'data-index'), '499');
-    await page.click(`${BOXES.lookup} details.numbers summary`);  // closed again
-    assert.equal(await page.getAttribute('#results [data-part="tokens"] [aria-checked="true"]', 'data-token'), '499');
+    await page.click(`${BOXES.lookup} details.numbers summary`); // closed again
+    assert.equal(
+      await page.getAttribute('#results [data-part="tokens"] [aria-checked="true"]', 'data-token'),
+      '499',
+    );
 
     await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     await page.keyboard.press('End');
@@ -162,7 +224,8 @@ describe('linked views', () => {
     const { page } = env;
     await page.fill('#ids', '2, 3, 1, 3');
     await waitForVerdict(page, 'bit-identical');
-    const marked = (selector) => page.$$eval(selector, (nodes) => nodes.map((n) => n.dataset.index ?? n.textContent));
+    const marked = (selector) =>
+      page.$$eval(selector, (nodes) => nodes.map((n) => n.dataset.index ?? n.textContent));
     await page.locator('#backward').scrollIntoViewIfNeeded();
     await page.waitForSelector('#backward [data-part="verdict"][data-state]');
     // id 3 is at positions 1 and 3: dW[3] = G[1] + G[3].
@@ -195,39 +258,66 @@ describe('linked views', () => {
     await page.click('#printout-section details summary');
     await page.waitForSelector('#printout-section .printout-row');
     const colorOf = (css) => computedColor(page, css);
-    const tint = (k, percent) => colorOf(`color-mix(in oklab, var(--token-${k}) ${percent}%, transparent)`);
-    const painted = (selector, property = 'backgroundColor') => page.$$eval(selector, (nodes, name) =>
-      nodes.map((node) => getComputedStyle(node)[name]), property);
+    const tint = (k, percent) =>
+      colorOf(`color-mix(in oklab, var(--token-${k}) ${percent}%, transparent)`);
+    const painted = (selector, property = 'backgroundColor') =>
+      page.$$eval(
+        selector,
+        (nodes, name) => nodes.map((node) => getComputedStyle(node)[name]),
+        property,
+      );
     const distinct = new Set(await Promise.all([0, 1, 2].map((k) => colorOf(`var(--token-${k})`))));
     assert.equal(distinct.size, 3, 'three tokens, three colours');
 
     // Token 1 (id 3) picked in the lookup table: marked in its colour in every view.
     await page.click('#results [data-box="lookup"] tbody tr[data-index="1"] td');
-    await page.mouse.move(0, 0);  // pointed at, the row would show the pointer's mark
+    await page.mouse.move(0, 0); // pointed at, the row would show the pointer's mark
     const selected = await tint(1, 22);
-    const rowCells = (view, box, index) => `${view} [data-box="${box}"] tbody tr[data-index="${index}"].current td`;
-    for (const cells of [rowCells('#results', 'lookup', 1), rowCells('#results', 'product', 1),
-      rowCells('#matrices', 'weight', 3), rowCells('#backward', 'upstream', 1), rowCells('#backward', 'grad', 3)]) {
+    const rowCells = (view, box, index) =>
+      `${view} [data-box="${box}"] tbody tr[data-index="${index}"].current td`;
+    for (const cells of [
+      rowCells('#results', 'lookup', 1),
+      rowCells('#results', 'product', 1),
+      rowCells('#matrices', 'weight', 3),
+      rowCells('#backward', 'upstream', 1),
+      rowCells('#backward', 'grad', 3),
+    ]) {
       await page.locator(cells).first().scrollIntoViewIfNeeded();
       assert.deepEqual(new Set(await painted(cells)), new Set([selected]), cells);
     }
-    assert.deepEqual(await painted('main [data-part="tokens"] [aria-checked="true"]'), [await colorOf('var(--token-1)')]);
+    assert.deepEqual(await painted('main [data-part="tokens"] [aria-checked="true"]'), [
+      await colorOf('var(--token-1)'),
+    ]);
     assert.deepEqual(new Set(await painted('#bag .bag-id.current')), new Set([selected]));
-    assert.deepEqual(new Set(await painted('#printout-section .printout-row.current')), new Set([await tint(1, 10)]));
-    assert.deepEqual(await page.$$eval('#printout-section .printout-row.current', (rows) =>
-      rows.map((row) => row.dataset.token ?? `id ${row.dataset.vocab}`)), ['id 3', '1', '1', '1']);
+    assert.deepEqual(
+      new Set(await painted('#printout-section .printout-row.current')),
+      new Set([await tint(1, 10)]),
+    );
+    assert.deepEqual(
+      await page.$$eval('#printout-section .printout-row.current', (rows) =>
+        rows.map((row) => row.dataset.token ?? `id ${row.dataset.vocab}`),
+      ),
+      ['id 3', '1', '1', '1'],
+    );
 
     // Token 2 (id 1) pointed at in the product: the same views mark it in its own colour.
     await page.locator('#results [data-box="product"]').scrollIntoViewIfNeeded();
     await page.hover('#results [data-box="product"] tbody tr[data-index="2"] td');
     const pointed = await tint(2, 16);
-    for (const cells of ['#results [data-box="lookup"] tr.linked > *', '#matrices [data-box="weight"] tr.linked > *',
-      '#backward [data-box="upstream"] tr.linked > *']) {
+    for (const cells of [
+      '#results [data-box="lookup"] tr.linked > *',
+      '#matrices [data-box="weight"] tr.linked > *',
+      '#backward [data-box="upstream"] tr.linked > *',
+    ]) {
       assert.deepEqual(new Set(await painted(cells)), new Set([pointed]), cells);
     }
-    assert.deepEqual(await painted('main [data-part="tokens"] button.linked', 'outlineColor'),
-      [await colorOf('var(--token-2)')]);
-    assert.deepEqual(new Set(await painted('#printout-section .printout-row.linked')), new Set([await tint(2, 10)]));
+    assert.deepEqual(await painted('main [data-part="tokens"] button.linked', 'outlineColor'), [
+      await colorOf('var(--token-2)'),
+    ]);
+    assert.deepEqual(
+      new Set(await painted('#printout-section .printout-row.linked')),
+      new Set([await tint(2, 10)]),
+    );
     // For the screenshots, token 2 marked by the focus (the pointer moves as the page scrolls).
     await page.mouse.move(0, 0);
     await page.focus('main [data-part="tokens"] button[data-token="2"]');
@@ -237,41 +327,62 @@ describe('linked views', () => {
     await page.click('#printout-section details summary');
   });
 
-  test('a heatmap pixel is its value\'s share of the scale, from the zero colour towards its side\'s end', async () => {
+  test("a heatmap pixel is its value's share of the scale, from the zero colour towards its side's end", async () => {
     const { page } = env;
     await showLargeCase(page);
     const box = '#results [data-box="lookup"]';
     const canvas = page.locator(`${box} canvas`);
     await canvas.scrollIntoViewIfNeeded();
-    const rgb = async (css) => (await computedColor(page, css)).match(/[\d.]+/g).slice(0, 3).map(Number);
+    const rgb = async (css) =>
+      (await computedColor(page, css))
+        .match(/[\d.]+/g)
+        .slice(0, 3)
+        .map(Number);
     const zero = await rgb('var(--eq-zero)');
     const ends = { neg: await rgb('var(--eq-neg)'), pos: await rgb('var(--eq-pos)') };
     const { width, height } = await canvas.boundingBox();
-    const shares = [];  // [|value|, the pixel's share of the way to its end]
+    const shares = []; // [|value|, the pixel's share of the way to its end]
     for (let k = 0; k < 12; ++k) {
-      await canvas.hover({ position: { x: ((k * 23) % 64 + 0.5) * width / 64, y: ((k * 37) % 64 + 0.5) * height / 64 } });
+      await canvas.hover({
+        position: {
+          x: ((((k * 23) % 64) + 0.5) * width) / 64,
+          y: ((((k * 37) % 64) + 0.5) * height) / 64,
+        },
+      });
       const readout = page.locator(`${box} .heatmap-readout`);
-      const [, i, j, text] = /^embedding\(idx\)\[(\d+), (\d+)\] = (\S+)$/.exec(await readout.textContent());
-      const pixel = await canvas.evaluate((c, [x, y]) => {
-        const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-        copy.drawImage(c, x, y, 1, 1, 0, 0, 1, 1);
-        return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
-      }, [Number(j), Number(i)]);
+      const [, i, j, text] = /^embedding\(idx\)\[(\d+), (\d+)\] = (\S+)$/.exec(
+        await readout.textContent(),
+      );
+      const pixel = await canvas.evaluate(
+        (c, [x, y]) => {
+          const copy = document
+            .createElement('canvas')
+            .getContext('2d', { willReadFrequently: true });
+          copy.drawImage(c, x, y, 1, 1, 0, 0, 1, 1);
+          return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
+        },
+        [Number(j), Number(i)],
+      );
       const value = Number(text);
       const end = ends[value < 0 ? 'neg' : 'pos'];
       // Each channel the same share of its way from zero to the end (a channel rounds by 1 at most).
       const channel = [0, 1, 2].map((c) => (pixel[c] - zero[c]) / (end[c] - zero[c]));
       const steep = [0, 1, 2].filter((c) => Math.abs(end[c] - zero[c]) >= 60);
       for (const c of steep) {
-        assert.ok(Math.abs(channel[c] - channel[steep[0]]) <= 2 / Math.abs(end[c] - zero[c]),
-          `[${i}, ${j}] = ${value}: ${pixel} is not on the way from ${zero} to ${end}`);
+        assert.ok(
+          Math.abs(channel[c] - channel[steep[0]]) <= 2 / Math.abs(end[c] - zero[c]),
+          `[${i}, ${j}] = ${value}: ${pixel} is not on the way from ${zero} to ${end}`,
+        );
       }
       shares.push([Math.abs(value), channel[steep[0]]]);
     }
     // The share grows with |value| in proportion: one scale (the largest |value|) for all.
     const [v0, s0] = shares.reduce((a, b) => (b[0] > a[0] ? b : a));
     for (const [v, s] of shares) {
-      assert.ok(Math.abs(s - (s0 * v) / v0) <= 0.02, `|${v}| is ${s} of the way, against ${(s0 * v) / v0}`);
+      assert.ok(
+        Math.abs(s - (s0 * v) / v0) <= 0.02,
+        `|${v}| is ${s} of the way, against ${(s0 * v) / v0}`,
+      );
     }
   });
 
@@ -287,37 +398,48 @@ describe('linked views', () => {
     // The top-left cell of W: its readout against the summarised table's W[0, 0].
     const canvas = page.locator('#matrices [data-box="weight"] canvas');
     await canvas.scrollIntoViewIfNeeded();
-    await canvas.hover({ position: { x: 0, y: 0 } });  // a row is 0.07 px high
+    await canvas.hover({ position: { x: 0, y: 0 } }); // a row is 0.07 px high
     const readout = await page.textContent('#matrices [data-box="weight"] .heatmap-readout');
     const match = /^W\[0, 0\] = (\S+)$/.exec(readout);
     assert.ok(match, readout);
     await openNumbers(page, BOXES.weight);
-    const tableValue = Number(await page.textContent('#matrices [data-box="weight"] tbody tr[data-index="0"] td'));
+    const tableValue = Number(
+      await page.textContent('#matrices [data-box="weight"] tbody tr[data-index="0"] td'),
+    );
     assert.ok(Math.abs(Number(match[1]) - tableValue) < 1e-4, `${match[1]} against ${tableValue}`);
-    await page.click(`${BOXES.weight} details.numbers summary`);  // closed again
+    await page.click(`${BOXES.weight} details.numbers summary`); // closed again
     // Near the bottom-right corner: the last rows, the last column.
     const box = await canvas.boundingBox();
     await canvas.hover({ position: { x: box.width - 3, y: box.height - 3 } });
-    const [, row, col] = /^W\[(\d+), (\d+)\] = /.exec(await page.textContent('#matrices [data-box="weight"] .heatmap-readout'));
+    const [, row, col] = /^W\[(\d+), (\d+)\] = /.exec(
+      await page.textContent('#matrices [data-box="weight"] .heatmap-readout'),
+    );
     assert.ok(Number(row) > 4050 && Number(row) < 4096, row);
     assert.equal(col, '63');
 
     // Colours on the picture's scale, redrawn for dark mode: a zero of the one-hot heatmap and a
     // zero of the picture's one-hot (neither lit nor dimmed), as painted. Both canvases repaint
     // after the media change on their own schedule, so the check waits for each.
-    const heatmapZero = () => page.$eval('#matrices [data-box="onehot"] canvas', (c) => {
-      // Read through a copy: reading the heatmap itself again and again draws a console warning.
-      const copy = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-      copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
-      return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
-    });
-    const pictureZero = async () => (await readPicture(page)).cells
-      .find((c) => c.grid === 'onehot' && !c.one && !c.dimmed).pixel.slice(0, 3);
+    const heatmapZero = () =>
+      page.$eval('#matrices [data-box="onehot"] canvas', (c) => {
+        // Read through a copy: reading the heatmap itself again and again draws a console warning.
+        const copy = document
+          .createElement('canvas')
+          .getContext('2d', { willReadFrequently: true });
+        copy.drawImage(c, c.width - 1, 0, 1, 1, 0, 0, 1, 1);
+        return Array.from(copy.getImageData(0, 0, 1, 1).data.slice(0, 3));
+      });
+    const pictureZero = async () =>
+      (await readPicture(page)).cells
+        .find((c) => c.grid === 'onehot' && !c.one && !c.dimmed)
+        .pixel.slice(0, 3);
     const light = { heatmap: await heatmapZero(), picture: await pictureZero() };
     assert.deepEqual(light.heatmap, light.picture);
     await page.emulateMedia({ colorScheme: 'dark' });
-    const dark = { heatmap: await changed(page, heatmapZero, light.heatmap),
-                   picture: await changed(page, pictureZero, light.picture) };
+    const dark = {
+      heatmap: await changed(page, heatmapZero, light.heatmap),
+      picture: await changed(page, pictureZero, light.picture),
+    };
     assert.deepEqual(dark.heatmap, dark.picture);
     await page.emulateMedia({ colorScheme: 'light' });
 
@@ -325,11 +447,17 @@ describe('linked views', () => {
     const lookup = page.locator('#results [data-box="lookup"] canvas');
     await lookup.scrollIntoViewIfNeeded();
     await lookup.hover({ position: { x: 3, y: 1 } });
-    assert.deepEqual(await page.$$eval('#results [data-part="tokens"] button.linked', (b) => b.map((x) => x.dataset.token)), ['0']);
+    assert.deepEqual(
+      await page.$$eval('#results [data-part="tokens"] button.linked', (b) =>
+        b.map((x) => x.dataset.token),
+      ),
+      ['0'],
+    );
     // A token pointed at elsewhere gets a dashed band in each heatmap: token 0's row of the
     // lookup, its id's row of W.
     await page.hover('#results [data-part="tokens"] button[data-token="0"]');
-    const band = (box) => page.$eval(`${BOXES[box]} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
+    const band = (box) =>
+      page.$eval(`${BOXES[box]} .heatmap-outline.linked`, (b) => (b.hidden ? null : b.style.top));
     assert.equal(await band('lookup'), 'calc(0% - 2px)');
     const weightTop = /^calc\(([\d.]+)% - 2px\)$/.exec(await band('weight'));
     assert.ok(Math.abs(Number(weightTop[1]) - (100 * ids[0]) / 4096) < 1e-3, weightTop[0]);

@@ -11,13 +11,18 @@ const rowLabels = (rows) => rows.map((row) => row[0]);
 
 describe('the notebooks on the page', () => {
   let env;
-  before(async () => { env = await openSite({ weights: true }); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   async function printout() {
     const details = env.page.locator('#printout-section details');
-    if (!(await details.evaluate((node) => node.open))) await env.page.click('#printout-section details summary');
+    if (!(await details.evaluate((node) => node.open)))
+      await env.page.click('#printout-section details summary');
     // The toggle event, which fills the printout, comes after the click. Its text, not its
     // rendering: off screen, a section's rendering is skipped (content-visibility).
     await env.page.waitForSelector('#printout-section .printout figure');
@@ -30,19 +35,42 @@ describe('the notebooks on the page', () => {
     const { page } = env;
     await waitForLookupRows(page, ids);
     await waitForVerdict(page, 'bit-identical');
-    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')), entriesOf(block(cells.weight)));
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), entriesOf(block(cells.lookup)));
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="product"]')), entriesOf(block(cells.product)));
-    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="onehot"]')), entriesOf(block(cells.onehot)));
-    assert.deepEqual(rowLabels(await tableCells(page, '#results [data-box="lookup"]')), ids.map(String));
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')),
+      entriesOf(block(cells.weight)),
+    );
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#results [data-box="lookup"]')),
+      entriesOf(block(cells.lookup)),
+    );
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#results [data-box="product"]')),
+      entriesOf(block(cells.product)),
+    );
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#matrices [data-box="onehot"]')),
+      entriesOf(block(cells.onehot)),
+    );
+    assert.deepEqual(
+      rowLabels(await tableCells(page, '#results [data-box="lookup"]')),
+      ids.map(String),
+    );
     // nn.Linear's weight is the transpose: notebook 004 prints it after the assignment.
-    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="linear"]')),
-      entriesOf(printedAfter(notebook('004'), 'In [43]:')));
-    const highlighted = await page.$$eval('#matrices [data-box="weight"] tr.hit', (rows) => rows.map((r) => Number(r.dataset.index)));
-    assert.deepEqual(highlighted, [...new Set(ids)].sort((a, b) => a - b));
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#matrices [data-box="linear"]')),
+      entriesOf(printedAfter(notebook('004'), 'In [43]:')),
+    );
+    const highlighted = await page.$$eval('#matrices [data-box="weight"] tr.hit', (rows) =>
+      rows.map((r) => Number(r.dataset.index)),
+    );
+    assert.deepEqual(
+      highlighted,
+      [...new Set(ids)].sort((a, b) => a - b),
+    );
 
     const printed = await printout();
-    for (const cell of Object.values(cells)) assert.ok(printed.includes(block(cell)), `printout lacks ${number} ${cell}`);
+    for (const cell of Object.values(cells))
+      assert.ok(printed.includes(block(cell)), `printout lacks ${number} ${cell}`);
   }
 
   test('seed 002: the default page, ids 2, 3, 1 with seed 123', async () => {
@@ -51,10 +79,20 @@ describe('the notebooks on the page', () => {
     assert.equal(await page.getAttribute('#vocab', 'placeholder'), 'auto: 4');
     assert.equal(await page.inputValue('#dim'), '5');
     assert.equal(await page.inputValue('#seed'), '123');
-    await checkNotebook('002', {
-      weight: 'In [5]:', lookup: 'In [8]:', onehot: 'In [12]:', product: 'In [18]:',
-    }, [2, 3, 1]);
-    assert.equal(await page.textContent('#results .verdict .verdict-sentence'), 'All 15 elements hold the same 32 bits in both results.');
+    await checkNotebook(
+      '002',
+      {
+        weight: 'In [5]:',
+        lookup: 'In [8]:',
+        onehot: 'In [12]:',
+        product: 'In [18]:',
+      },
+      [2, 3, 1],
+    );
+    assert.equal(
+      await page.textContent('#results .verdict .verdict-sentence'),
+      'All 15 elements hold the same 32 bits in both results.',
+    );
     assert.equal(await page.getAttribute('#results .verdict', 'aria-live'), 'polite');
   });
 
@@ -62,9 +100,17 @@ describe('the notebooks on the page', () => {
     const { page } = env;
     await page.fill('#ids', '');
     await page.locator('#ids').pressSequentially('3, 2, 0, 1');
-    await checkNotebook('004', {
-      weight: 'In [26]:', lookup: 'In [32]:', onehot: 'In [34]:', linear: 'In [43]:', product: 'In [46]:',
-    }, [3, 2, 0, 1]);
+    await checkNotebook(
+      '004',
+      {
+        weight: 'In [26]:',
+        lookup: 'In [32]:',
+        onehot: 'In [34]:',
+        linear: 'In [43]:',
+        product: 'In [46]:',
+      },
+      [3, 2, 0, 1],
+    );
   });
 
   test("seed 003: the TensorFlow notebook's fixed weights", async () => {
@@ -73,14 +119,20 @@ describe('the notebooks on the page', () => {
     await page.check('#source-tf');
     // The notebook prints float32 arrays (0.22); PyTorch's notation has 4 decimals.
     const printed = printedAfterArray(notebook('003'), 'In [8]:');
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.2200');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.2200',
+    );
     await waitForVerdict(page, 'bit-identical');
     assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), printed);
     assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="product"]')), printed);
-    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')),
-      printedAfterArray(notebook('003'), 'In [7]:'));
+    assert.deepEqual(
+      cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')),
+      printedAfterArray(notebook('003'), 'In [7]:'),
+    );
     await page.check('#source-seed');
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957',
+    );
   });
 
   test('a .npy file sets W, V and d; switching back restores the typed shape', async () => {
@@ -88,20 +140,29 @@ describe('the notebooks on the page', () => {
     await page.fill('#vocab', '7');
     await page.fill('#ids', '2, 0, 2');
     await page.setInputFiles('#weights-file', {
-      name: 'w.npy', mimeType: 'application/octet-stream',
+      name: 'w.npy',
+      mimeType: 'application/octet-stream',
       buffer: npyFloat32(3, 2, [0.5, -1.25, 2, 0.375, -3.5, 1]),
     });
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '-3.5000');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '-3.5000',
+    );
     assert.equal(await page.inputValue('#vocab'), '3');
     assert.equal(await page.inputValue('#dim'), '2');
     assert.ok(await page.isDisabled('#vocab'));
     assert.ok(await page.isChecked('#source-file'));
     assert.equal(await page.textContent('#file-name'), 'w.npy: 3 × 2');
     await waitForVerdict(page, 'bit-identical');
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')),
-      [['-3.5000', '1.0000'], ['0.5000', '-1.2500'], ['-3.5000', '1.0000']]);
-    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')),
-      [['0.5000', '-1.2500'], ['2.0000', '0.3750'], ['-3.5000', '1.0000']]);
+    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), [
+      ['-3.5000', '1.0000'],
+      ['0.5000', '-1.2500'],
+      ['-3.5000', '1.0000'],
+    ]);
+    assert.deepEqual(cellsOnly(await tableCells(page, '#matrices [data-box="weight"]')), [
+      ['0.5000', '-1.2500'],
+      ['2.0000', '0.3750'],
+      ['-3.5000', '1.0000'],
+    ]);
 
     await page.check('#source-seed');
     await page.waitForFunction(() => document.querySelector('#vocab').value === '7');
@@ -109,7 +170,9 @@ describe('the notebooks on the page', () => {
     assert.ok(await page.isEnabled('#vocab'));
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957',
+    );
   });
 
   test('a .npy file dropped on the drop zone', async () => {
@@ -119,31 +182,51 @@ describe('the notebooks on the page', () => {
     await page.evaluate((data) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([new Uint8Array(data)], 'dropped.npy'));
-      document.getElementById('drop-zone').dispatchEvent(
-        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      document
+        .getElementById('drop-zone')
+        .dispatchEvent(
+          new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+        );
     }, bytes);
-    await page.waitForFunction(() => document.getElementById('file-name').textContent === 'dropped.npy: 2 × 3');
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.2500');
+    await page.waitForFunction(
+      () => document.getElementById('file-name').textContent === 'dropped.npy: 2 × 3',
+    );
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.2500',
+    );
     await waitForVerdict(page, 'bit-identical');
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), [['0.2500', '0.5000', '0.7500']]);
+    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), [
+      ['0.2500', '0.5000', '0.7500'],
+    ]);
     await page.check('#source-seed');
     await page.fill('#ids', '2, 3, 1');
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957');
+    await page.waitForFunction(
+      () => document.querySelector('#results [data-box="lookup"] td')?.textContent === '0.6957',
+    );
   });
 
   test('an Inf in W: the product gets NaN where the lookup copies Inf, and the verdict says so', async () => {
     const { page } = env;
     await page.fill('#ids', '1, 0');
     await page.setInputFiles('#weights-file', {
-      name: 'inf.npy', mimeType: 'application/octet-stream',
+      name: 'inf.npy',
+      mimeType: 'application/octet-stream',
       buffer: npyFloat32(2, 2, [Infinity, 1, 2, 3]),
     });
     await waitForVerdict(page, 'differs');
-    assert.match(await page.textContent('#results .verdict .verdict-sentence'),
-      /^1 of 4 elements are NaN in one result only: .*0·Inf = NaN/);
+    assert.match(
+      await page.textContent('#results .verdict .verdict-sentence'),
+      /^1 of 4 elements are NaN in one result only: .*0·Inf = NaN/,
+    );
     // 0 * Inf = NaN in column 0 of the first row; PyTorch prints integral floats as "2.".
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), [['2.', '3.'], ['inf', '1.']]);
-    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="product"]')), [['nan', '3.'], ['inf', '1.']]);
+    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="lookup"]')), [
+      ['2.', '3.'],
+      ['inf', '1.'],
+    ]);
+    assert.deepEqual(cellsOnly(await tableCells(page, '#results [data-box="product"]')), [
+      ['nan', '3.'],
+      ['inf', '1.'],
+    ]);
     await page.check('#source-seed');
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);

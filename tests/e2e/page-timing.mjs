@@ -22,7 +22,9 @@ const label = process.argv[2];
 const loads = Number(process.argv[3] ?? 7);
 const reportOnly = label === '--report';
 if (!reportOnly && (!label || !/^[\w-]+$/.test(label) || !(loads > 0))) {
-  throw new Error('usage: node tests/e2e/page-timing.mjs LABEL [loads] | --report   (LABEL: letters, digits, - or _)');
+  throw new Error(
+    'usage: node tests/e2e/page-timing.mjs LABEL [loads] | --report   (LABEL: letters, digits, - or _)',
+  );
 }
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 const runsDir = path.join(docs, 'page-timing');
@@ -50,13 +52,17 @@ function recordLoad() {
   window.__timing = { verdictMs: null, shifts: [] };
   new PerformanceObserver((list) => {
     for (const shift of list.getEntries()) {
-      if (!shift.hadRecentInput) window.__timing.shifts.push({ at: shift.startTime, value: shift.value });
+      if (!shift.hadRecentInput)
+        window.__timing.shifts.push({ at: shift.startTime, value: shift.value });
     }
   }).observe({ type: 'layout-shift', buffered: true });
   const watch = new MutationObserver(() => {
-    if (document.querySelector('#results .verdict .verdict-word')?.textContent !== 'bit-identical') return;
+    if (document.querySelector('#results .verdict .verdict-word')?.textContent !== 'bit-identical')
+      return;
     watch.disconnect();
-    requestAnimationFrame(() => { window.__timing.verdictMs = performance.now(); });
+    requestAnimationFrame(() => {
+      window.__timing.verdictMs = performance.now();
+    });
   });
   watch.observe(document, { childList: true, subtree: true, characterData: true });
 }
@@ -65,8 +71,8 @@ async function loadOnce(page, cdp, url, throttled) {
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: throttled ? NETWORK.latencyMs : 0,
-    downloadThroughput: throttled ? NETWORK.downloadMbit * 1e6 / 8 : -1,
-    uploadThroughput: throttled ? NETWORK.uploadMbit * 1e6 / 8 : -1,
+    downloadThroughput: throttled ? (NETWORK.downloadMbit * 1e6) / 8 : -1,
+    uploadThroughput: throttled ? (NETWORK.uploadMbit * 1e6) / 8 : -1,
   });
   await page.goto(url);
   await page.waitForFunction(() => window.__timing?.verdictMs !== null, null, { timeout: 30_000 });
@@ -86,17 +92,23 @@ function startKeyWatch() {
   // Once per page: a later session's watch replaces this one's.
   if (!window.__keyListener) {
     window.__keyListener = true;
-    document.addEventListener('keydown', (event) => {
-      const current = window.__keys;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => current.keyToPaint.push(performance.now() - event.timeStamp);
-        channel.port2.postMessage(null);
-      });
-    }, { capture: true });
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        const current = window.__keys;
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () =>
+            current.keyToPaint.push(performance.now() - event.timeStamp);
+          channel.port2.postMessage(null);
+        });
+      },
+      { capture: true },
+    );
   }
   watch.eventObserver = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.interactionId) watch.events.push({ name: e.name, duration: e.duration });
+    for (const e of list.getEntries())
+      if (e.interactionId) watch.events.push({ name: e.name, duration: e.duration });
   });
   watch.eventObserver.observe({ type: 'event', durationThreshold: 16 });
   watch.taskObserver = new PerformanceObserver((list) => {
@@ -126,7 +138,7 @@ async function typingSession(page) {
   await page.evaluate(startKeyWatch);
   // The last id goes 1 -> 1k -> 1 -> ...: every keystroke changes one id.
   for (let k = 0; k < TYPED.keystrokes; ++k) {
-    await page.keyboard.press(k % 2 === 0 ? String(1 + (k / 2) % 9) : 'Backspace');
+    await page.keyboard.press(k % 2 === 0 ? String(1 + ((k / 2) % 9)) : 'Backspace');
     await page.waitForTimeout(TYPED.gapMs);
   }
   await page.waitForTimeout(1000);
@@ -134,7 +146,9 @@ async function typingSession(page) {
   const last = (await tableCells(page, BOXES.lookup)).at(-1)?.[0];
   if (last !== '1') throw new Error(`the lookup table's last row is ${last}, not the typed id 1`);
   // Closed again for the next session, without scrolling the page as a click would.
-  await page.$eval(`${BOXES.lookup} details.numbers`, (details) => { details.open = false; });
+  await page.$eval(`${BOXES.lookup} details.numbers`, (details) => {
+    details.open = false;
+  });
   return watched;
 }
 
@@ -170,7 +184,8 @@ function judged(key, value) {
 }
 
 function writeReport() {
-  const runs = readdirSync(runsDir).filter((f) => f.endsWith('.json'))
+  const runs = readdirSync(runsDir)
+    .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(path.join(runsDir, f), 'utf8')))
     .sort((a, b) => a.date.localeCompare(b.date));
   const lines = [
@@ -190,13 +205,13 @@ function writeReport() {
     `- **Keypress → next paint**: n = ${TYPED.n}, V = ${TYPED.vocab}, d = ${TYPED.dim}, the ids field focused and`,
     `  ${TYPED.keystrokes} keystrokes ${TYPED.gapMs} ms apart, each changing the last id (1 → 1k → 1 …), in`,
     `  ${TYPED.sessions} sessions pooled (since the "canvas" run; one session before): from the key`,
-    '  event\'s time stamp to the end of the next frame (a message posted from that frame\'s',
+    "  event's time stamp to the end of the next frame (a message posted from that frame's",
     '  animation callback). The Event Timing API (`durationThreshold: 16`) reports only entries',
     '  of 16 ms or more, rounded to 8 ms: its worst is listed beside.',
     '- **Longest task**: Long Tasks API entries (over 50 ms) while typing and 1 s after; 0 when none.',
     '',
     'Targets: first verdict within 1 s throttled, CLS under 0.05, keypress to paint 16 ms median and',
-    '33 ms worst, no task over 50 ms. The machine is shared: 2 cores, loaded by other engineers\'',
+    "33 ms worst, no task over 50 ms. The machine is shared: 2 cores, loaded by other engineers'",
     'builds and tests while these ran (load averages below), so single numbers move by tens of',
     'per cent between runs.',
     '',
@@ -207,8 +222,12 @@ function writeReport() {
     lines.push(`| ${what} | ${runs.map((r) => judged(key, r.results[key])).join(' | ')} |`);
   }
   lines.push(`| loads (each way) | ${runs.map((r) => r.loads).join(' | ')} |`);
-  lines.push(`| load average before → after | ${runs.map((r) => `${r.machine.loadAverage.before.join(', ')} → ${r.machine.loadAverage.after.join(', ')}`).join(' | ')} |`);
-  lines.push(`| machine | ${runs.map((r) => `${r.machine.cpus}, ${r.machine.memoryGiB} GiB, ${r.machine.browser}`).join(' | ')} |`);
+  lines.push(
+    `| load average before → after | ${runs.map((r) => `${r.machine.loadAverage.before.join(', ')} → ${r.machine.loadAverage.after.join(', ')}`).join(' | ')} |`,
+  );
+  lines.push(
+    `| machine | ${runs.map((r) => `${r.machine.cpus}, ${r.machine.memoryGiB} GiB, ${r.machine.browser}`).join(' | ')} |`,
+  );
   for (const r of runs) {
     if (r.note) lines.push('', `**${r.label}**: ${r.note}`);
   }
@@ -266,7 +285,9 @@ const run = {
   },
 };
 if (watched.keyToPaint.length !== TYPED.sessions * TYPED.keystrokes) {
-  throw new Error(`${watched.keyToPaint.length} key-to-paint times for ${TYPED.sessions} × ${TYPED.keystrokes} keystrokes`);
+  throw new Error(
+    `${watched.keyToPaint.length} key-to-paint times for ${TYPED.sessions} × ${TYPED.keystrokes} keystrokes`,
+  );
 }
 mkdirSync(runsDir, { recursive: true });
 writeFileSync(path.join(runsDir, `${label}.json`), `${JSON.stringify(run, null, 2)}\n`);

@@ -8,18 +8,29 @@
 // Screenshots of Text mode at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, pageOverflow, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import {
+  BOXES,
+  openSite,
+  pageOverflow,
+  tableCells,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 import { PAGE_PICTURE, readFigure, readPicture } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
-const THE_CAT_SAT = [464, 3797, 3332];  // GPT-2's ids, tests/e2e/text.test.mjs checks them
+const THE_CAT_SAT = [464, 3797, 3332]; // GPT-2's ids, tests/e2e/text.test.mjs checks them
 const TEXTS = ['The', '·cat', '·sat'];
-const LABEL_CHAR = 6.2;  // px per character of the picture's 10 px monospace labels
+const LABEL_CHAR = 6.2; // px per character of the picture's 10 px monospace labels
 
-describe('the picture\'s labels and keys', () => {
+describe("the picture's labels and keys", () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   async function open(width) {
@@ -41,8 +52,13 @@ describe('the picture\'s labels and keys', () => {
     const { texts, cells } = await readPicture(env.page);
     const weightX = cells.find((c) => c.grid === 'weight').x;
     const top = Math.min(...texts.map((t) => t.y));
-    return texts.filter((t) => t.y === top && t.x < weightX)
-      .map((t) => [t.text, t.x - (t.text.length * LABEL_CHAR) / 2, t.x + (t.text.length * LABEL_CHAR) / 2]);
+    return texts
+      .filter((t) => t.y === top && t.x < weightX)
+      .map((t) => [
+        t.text,
+        t.x - (t.text.length * LABEL_CHAR) / 2,
+        t.x + (t.text.length * LABEL_CHAR) / 2,
+      ]);
   }
 
   const pick = async (key) => {
@@ -50,7 +66,7 @@ describe('the picture\'s labels and keys', () => {
     return readFigure(env.page);
   };
 
-  test('Text mode at GPT-2\'s size: rows labelled with the tokens\' texts, every selected id labelled', async () => {
+  test("Text mode at GPT-2's size: rows labelled with the tokens' texts, every selected id labelled", async () => {
     const { page } = env;
     for (const width of [1280, 375]) {
       await open(width);
@@ -62,20 +78,42 @@ describe('the picture\'s labels and keys', () => {
       await page.focus(`${PAGE_PICTURE} .equation-picture`);
       for (const [k, id] of THE_CAT_SAT.entries()) {
         if (k > 0) figure = await pick('ArrowDown');
-        assert.equal(figure.valuetext, `token ${k + 1} of 3: ${TEXTS[k]} → ${id} → W[${id}] → out[${k}]`);
-        assert.ok(figure.detail.startsWith(`${TEXTS[k]} → ${id} → W[${id}] → out[${k}] = [`), figure.detail);
+        assert.equal(
+          figure.valuetext,
+          `token ${k + 1} of 3: ${TEXTS[k]} → ${id} → W[${id}] → out[${k}]`,
+        );
+        assert.ok(
+          figure.detail.startsWith(`${TEXTS[k]} → ${id} → W[${id}] → out[${k}] = [`),
+          figure.detail,
+        );
         assert.ok(figure.rowLabels.includes(TEXTS[k]), `${TEXTS[k]} is labelled`);
         // The selected id heads its column of the one-hot; no two labels there overlap.
         const header = await headerLabels();
-        assert.ok(header.some(([text]) => text === String(id)), `${id} labels its column: ${header.map(([t]) => t)}`);
-        header.slice(1).forEach(([text, start], i) => assert.ok(start >= header[i][2], `${header[i][0]} and ${text} overlap`));
-        if (width === 1280) assert.deepEqual(header.map(([text]) => text), ['0', '…', '464', '…', '3332', '…', '3797', '…', '50256']);
+        assert.ok(
+          header.some(([text]) => text === String(id)),
+          `${id} labels its column: ${header.map(([t]) => t)}`,
+        );
+        header
+          .slice(1)
+          .forEach(([text, start], i) =>
+            assert.ok(start >= header[i][2], `${header[i][0]} and ${text} overlap`),
+          );
+        if (width === 1280)
+          assert.deepEqual(
+            header.map(([text]) => text),
+            ['0', '…', '464', '…', '3332', '…', '3797', '…', '50256'],
+          );
         // The row's values, readable below the picture: the lookup's numbers for token k.
         const [, ...lookup] = (await tableCells(page, BOXES.lookup))[k];
         const shown = [...lookup.slice(0, 3), '…', ...lookup.slice(-2)];
-        assert.ok(figure.detail.endsWith(`= [${shown.join(', ')}]`), `${figure.detail} ends with the lookup's ${shown}`);
+        assert.ok(
+          figure.detail.endsWith(`= [${shown.join(', ')}]`),
+          `${figure.detail} ends with the lookup's ${shown}`,
+        );
       }
-      const size = await page.$eval(`${PAGE_PICTURE} .picture-detail`, (p) => parseFloat(getComputedStyle(p).fontSize));
+      const size = await page.$eval(`${PAGE_PICTURE} .picture-detail`, (p) =>
+        parseFloat(getComputedStyle(p).fontSize),
+      );
       assert.ok(size >= 12, `the values in ${size} px, whatever the size of the cells`);
       assert.equal(await pageOverflow(page), 0);
       // The glow where it ends, and no focus ring, for the picture.
@@ -96,18 +134,27 @@ describe('the picture\'s labels and keys', () => {
     const focused = await page.evaluate(() => {
       const frame = document.activeElement;
       const style = getComputedStyle(frame);
-      return { picture: frame.classList.contains('equation-picture'), outline: `${style.outlineStyle} ${style.outlineWidth}`,
-        inside: frame.querySelectorAll('a, button, input, [tabindex]').length };
+      return {
+        picture: frame.classList.contains('equation-picture'),
+        outline: `${style.outlineStyle} ${style.outlineWidth}`,
+        inside: frame.querySelectorAll('a, button, input, [tabindex]').length,
+      };
     });
     assert.deepEqual(focused, { picture: true, outline: 'solid 3px', inside: 0 });
     let figure = await readFigure(page);
     assert.equal(figure.role, 'slider');
     assert.equal(figure.name, 'Picture: one_hot(idx) × W = out');
     assert.equal(figure.valuetext, 'token 1 of 3: idx[0] = 2 → W[2] → out[0]');
-    assert.match(figure.description, /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. Token 1 has id 2/);
+    assert.match(
+      figure.description,
+      /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. Token 1 has id 2/,
+    );
     figure = await pick('ArrowRight');
     assert.equal(figure.valuetext, 'token 2 of 3: idx[1] = 3 → W[3] → out[1]');
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 2 of 3: id 3');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-title'),
+      'Token 2 of 3: id 3',
+    );
     assert.equal((await pick('End')).valuetext, 'token 3 of 3: idx[2] = 1 → W[1] → out[2]');
     assert.equal((await pick('ArrowDown')).token, 'token 3 of 3', 'the last token stays');
     assert.equal((await pick('Home')).valuetext, 'token 1 of 3: idx[0] = 2 → W[2] → out[0]');
@@ -118,13 +165,23 @@ describe('the picture\'s labels and keys', () => {
     await open(1280);
     // Row 3 of W is token 1's (ids 2, 3, 1).
     await page.hover(`${PAGE_PICTURE} rect[data-vocab="3"]`);
-    const marked = () => page.$$eval(`${BOXES.lookup} tbody tr.linked`, (rows) => rows.map((row) => Number(row.dataset.index)));
+    const marked = () =>
+      page.$$eval(`${BOXES.lookup} tbody tr.linked`, (rows) =>
+        rows.map((row) => Number(row.dataset.index)),
+      );
     assert.deepEqual(await marked(), [1]);
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 1 of 3: id 2', 'pointing picks nothing');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-title'),
+      'Token 1 of 3: id 2',
+      'pointing picks nothing',
+    );
     // Token 2's row of out, clicked.
     const target = await page.$$(`${PAGE_PICTURE} rect.eq-row-target[data-token="2"]`);
     await target.at(-1).click();
-    assert.equal(await page.textContent('#step [data-part="detail"] .step-title'), 'Token 3 of 3: id 1');
+    assert.equal(
+      await page.textContent('#step [data-part="detail"] .step-title'),
+      'Token 3 of 3: id 1',
+    );
     assert.equal((await readFigure(page)).token, 'token 3 of 3');
   });
 });

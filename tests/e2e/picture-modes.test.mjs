@@ -12,12 +12,16 @@ import { npyFloat32 } from './npy-bytes.mjs';
 import { misPainted, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
-const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:'));  // embedding(idx), idx = [2, 3, 1]
+const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 
-describe('the picture\'s modes', () => {
+describe("the picture's modes", () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   async function show(ids, width = 1280) {
@@ -45,18 +49,31 @@ describe('the picture\'s modes', () => {
     figure = await readFigure(page);
     assert.equal(figure.name, 'Picture: idx → W[idx] = out');
     assert.equal(grid(lookup.cells, 'onehot').length, 0, 'the lookup needs no one-hot');
-    assert.deepEqual(grid(lookup.cells, 'idx').map((c) => c.text), ['2', '3', '1']);
-    assert.deepEqual(grid(lookup.cells, 'idx').map((c) => c.lit), [true, false, false]);
+    assert.deepEqual(
+      grid(lookup.cells, 'idx').map((c) => c.text),
+      ['2', '3', '1'],
+    );
+    assert.deepEqual(
+      grid(lookup.cells, 'idx').map((c) => c.lit),
+      [true, false, false],
+    );
     assert.deepEqual(texts(lookup, 'name'), ['idx', 'W', 'out']);
     assert.deepEqual(texts(lookup, 'operator'), ['=']);
     // out is embedding(idx), the notebook's numbers.
     const rows = grid(lookup.cells, 'out').map((c) => c.text);
-    assert.deepEqual([0, 1, 2].map((k) => rows.slice(5 * k, 5 * k + 5)), NOTEBOOK_LOOKUP);
+    assert.deepEqual(
+      [0, 1, 2].map((k) => rows.slice(5 * k, 5 * k + 5)),
+      NOTEBOOK_LOOKUP,
+    );
     assert.deepEqual(misPainted(lookup.cells), []);
     // The arrow: its two arrowheads, and the verdict of both routes as its label.
     assert.equal(figure.heads, 2);
-    assert.deepEqual(figure.verdict, { text: 'vs the product: bit-identical', state: 'identical', shown: true,
-      colour: await page.$eval('#results .verdict-word', (word) => getComputedStyle(word).color) });
+    assert.deepEqual(figure.verdict, {
+      text: 'vs the product: bit-identical',
+      state: 'identical',
+      shown: true,
+      colour: await page.$eval('#results .verdict-word', (word) => getComputedStyle(word).color),
+    });
     assert.equal(figure.detail, `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
     assert.match(figure.counts, /copies n·d = 15/);
 
@@ -67,7 +84,7 @@ describe('the picture\'s modes', () => {
     assert.equal((await readFigure(page)).verdict.shown, false);
   });
 
-  test('the lookup\'s label is the verdict, whatever its grade: a table holding Inf differs', async () => {
+  test("the lookup's label is the verdict, whatever its grade: a table holding Inf differs", async () => {
     const { page } = env;
     await show([2, 3, 1]);
     await setMode(page, 'lookup');
@@ -75,13 +92,18 @@ describe('the picture\'s modes', () => {
     const values = Array.from({ length: 20 }, (_, i) => i / 10);
     values[0] = Infinity;
     await page.setInputFiles('#weights-file', {
-      name: 'inf.npy', mimeType: 'application/octet-stream', buffer: npyFloat32(4, 5, values),
+      name: 'inf.npy',
+      mimeType: 'application/octet-stream',
+      buffer: npyFloat32(4, 5, values),
     });
     await waitForVerdict(page, 'differs');
     const figure = await readFigure(page);
     assert.equal(figure.verdict.text, 'vs the product: differs');
     assert.equal(figure.verdict.state, 'differs');
-    assert.equal(figure.verdict.colour, await page.$eval('#results .verdict-word', (word) => getComputedStyle(word).color));
+    assert.equal(
+      figure.verdict.colour,
+      await page.$eval('#results .verdict-word', (word) => getComputedStyle(word).color),
+    );
   });
 
   test('Backward: G (seed 0) flows back; ids 2, 3, 2 make row 2 of dW G[0] + G[2], as in PyTorch', async () => {
@@ -95,15 +117,25 @@ describe('the picture\'s modes', () => {
       const figure = await readFigure(page);
       const values = (name) => {
         const cells = grid(picture.cells, name);
-        return Array.from({ length: cells.length / 5 }, (_, r) => cells.slice(5 * r, 5 * r + 5).map((c) => c.value));
+        return Array.from({ length: cells.length / 5 }, (_, r) =>
+          cells.slice(5 * r, 5 * r + 5).map((c) => c.value),
+        );
       };
-      assert.deepEqual(values('upstream'), torch.G, 'G where out is: torch.randn(3, 5) after torch.manual_seed(0)');
+      assert.deepEqual(
+        values('upstream'),
+        torch.G,
+        'G where out is: torch.randn(3, 5) after torch.manual_seed(0)',
+      );
       assert.deepEqual(values('grad'), torch.grad, 'dW where W is: the scatter-add, bit for bit');
       // Row 2 of dW adds two rows of G: its values are G[0] + G[2] in float32, not either row.
       assert.notDeepEqual(torch.grad[2], torch.G[0]);
       assert.notDeepEqual(torch.grad[2], torch.G[2]);
       // Rows no id names get no gradient: dimmed zeros.
-      assert.ok(grid(picture.cells, 'grad').filter((c) => c.v < 2).every((c) => c.dimmed && c.value === 0));
+      assert.ok(
+        grid(picture.cells, 'grad')
+          .filter((c) => c.v < 2)
+          .every((c) => c.dimmed && c.value === 0),
+      );
       assert.deepEqual(texts(picture, 'name'), ['one_hot(idx)', 'dW', 'G = dL/dout']);
       assert.deepEqual(texts(picture, 'shape'), ['3 × 4', '4 × 5', '3 × 5, seed 0']);
       // An arrow from each row of G to its row of dW: two of them end on row 2.
@@ -112,7 +144,10 @@ describe('the picture\'s modes', () => {
       assert.match(figure.description, /drawn with seed 0/);
       assert.match(figure.counts, /additions \(scatter-add\) n·d = 15/);
       assert.deepEqual(misPainted(picture.cells), []);
-      await saveScreenshot(page.locator('#results .equation-figure'), `picture-backward-${width}.png`);
+      await saveScreenshot(
+        page.locator('#results .equation-figure'),
+        `picture-backward-${width}.png`,
+      );
     }
   });
 
@@ -125,7 +160,10 @@ describe('the picture\'s modes', () => {
     await waitForShape(page, BOXES.lookup, '2049 × 512');
     const backward = page.locator(`#results .picture-mode:has(input[value="backward"])`);
     assert.ok(await backward.locator('input').isDisabled());
-    assert.equal(await backward.getAttribute('title'), 'G would hold n·d = 1,049,088 values: see the Backward view');
+    assert.equal(
+      await backward.getAttribute('title'),
+      'G would hold n·d = 1,049,088 values: see the Backward view',
+    );
     await page.fill('#dim', '5');
     await page.fill('#ids', '2, 3, 1');
     await waitForLookupRows(page, [2, 3, 1]);
@@ -140,8 +178,14 @@ describe('the picture\'s modes', () => {
       const figure = await readFigure(page);
       assert.ok(figure.verdict.shown);
       // A phone leaves room for the headline alone.
-      assert.equal(figure.verdict.text, width === 375 ? 'bit-identical' : 'vs the product: bit-identical');
-      await saveScreenshot(page.locator('#results .equation-figure'), `picture-lookup-${width}.png`);
+      assert.equal(
+        figure.verdict.text,
+        width === 375 ? 'bit-identical' : 'vs the product: bit-identical',
+      );
+      await saveScreenshot(
+        page.locator('#results .equation-figure'),
+        `picture-lookup-${width}.png`,
+      );
     }
   });
 });

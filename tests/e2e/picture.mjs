@@ -4,7 +4,7 @@
 // corner, clear of its number, so that a test checks the painting as well as the plan.
 import { runTorch } from './torch-reference.mjs';
 
-const DIMMED = 0.22;  // the opacity of what the selected token multiplies by zero (a design choice)
+const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero (a design choice)
 export const PAGE_PICTURE = '#results .equation-figure';
 
 // The picture in `root` (a selector, or an <embedding-demo> whose shadow root holds it):
@@ -24,19 +24,25 @@ export function readPicture(page, root = PAGE_PICTURE) {
     const context = copy.getContext('2d', { willReadFrequently: true });
     context.drawImage(canvas, 0, 0);
     const ratio = canvas.width / parseFloat(canvas.style.width);
-    const pixel = (x, y) => Array.from(context.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data);
+    const pixel = (x, y) =>
+      Array.from(context.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data);
     // What the canvas shows over: the first opaque background around it.
     let node = canvas;
     let background = [255, 255, 255];
     while (node) {
-      const color = node instanceof Element && getComputedStyle(node).backgroundColor.match(/[\d.]+/g)?.map(Number);
+      const color =
+        node instanceof Element &&
+        getComputedStyle(node)
+          .backgroundColor.match(/[\d.]+/g)
+          ?.map(Number);
       if (color && (color.length === 3 || color[3] === 1)) {
         background = color.slice(0, 3);
         break;
       }
       node = node.parentElement ?? node.getRootNode().host;
     }
-    const over = ([r, g, b, a]) => [r, g, b].map((c, i) => (c * a + background[i] * (255 - a)) / 255);
+    const over = ([r, g, b, a]) =>
+      [r, g, b].map((c, i) => (c * a + background[i] * (255 - a)) / 255);
     const luminance = (rgb) => {
       const [r, g, b] = rgb.map((c) => {
         const s = c / 255;
@@ -50,7 +56,12 @@ export function readPicture(page, root = PAGE_PICTURE) {
       const fill = luminance(over(pixel(c.x + 3, c.y + 3)));
       const x0 = Math.round((c.x + 3) * ratio);
       const y0 = Math.round((c.y + scene.cell / 2 - 4) * ratio);
-      const band = context.getImageData(x0, y0, Math.round((c.width - 6) * ratio), Math.round(8 * ratio)).data;
+      const band = context.getImageData(
+        x0,
+        y0,
+        Math.round((c.width - 6) * ratio),
+        Math.round(8 * ratio),
+      ).data;
       let best = 1;
       for (let i = 0; i < band.length; i += 4) {
         best = Math.max(best, contrast(fill, luminance(over(band.slice(i, i + 4)))));
@@ -62,11 +73,29 @@ export function readPicture(page, root = PAGE_PICTURE) {
       mode: scene.mode,
       cell: scene.cell,
       cells: scene.cells.map((c) => ({
-        grid: c.grid, k: c.k, v: c.v, one: Boolean(c.one), lit: Boolean(c.lit), dimmed: Boolean(c.dimmed),
-        value: c.shown, text: c.text, fill: c.fill, ink: c.ink, x: c.x, y: c.y,
-        pixel: pixel(c.x + 4, c.y + 4), contrast: c.text ? numberContrast(c) : null,
+        grid: c.grid,
+        k: c.k,
+        v: c.v,
+        one: Boolean(c.one),
+        lit: Boolean(c.lit),
+        dimmed: Boolean(c.dimmed),
+        value: c.shown,
+        text: c.text,
+        fill: c.fill,
+        ink: c.ink,
+        x: c.x,
+        y: c.y,
+        pixel: pixel(c.x + 4, c.y + 4),
+        contrast: c.text ? numberContrast(c) : null,
       })),
-      texts: scene.texts.map((t) => ({ kind: t.kind, text: t.text, x: t.x, y: t.y, current: t.current, font: t.font })),
+      texts: scene.texts.map((t) => ({
+        kind: t.kind,
+        text: t.text,
+        x: t.x,
+        y: t.y,
+        current: t.current,
+        font: t.font,
+      })),
       labels: scene.texts.map((t) => t.text),
       ghosts: (scene.ghosts ?? []).map((g) => ({ label: g.label, scale: g.scale, x: g.x, y: g.y })),
       marks: (scene.marks ?? []).length,
@@ -84,10 +113,11 @@ export function readFigure(page, root = PAGE_PICTURE) {
     const frame = figure.querySelector('.equation-picture');
     const svg = figure.querySelector('.equation-svg');
     const verdict = svg.querySelector('.eq-verdict');
-    const described = base.getElementById?.(frame.getAttribute('aria-describedby')) ??
+    const described =
+      base.getElementById?.(frame.getAttribute('aria-describedby')) ??
       figure.querySelector(`#${frame.getAttribute('aria-describedby')}`);
     return {
-      token: frame.getAttribute('aria-valuetext').split(':')[0],  // "token k of n"
+      token: frame.getAttribute('aria-valuetext').split(':')[0], // "token k of n"
       detail: figure.querySelector('.picture-detail').textContent,
       counts: figure.querySelector('.equation-counts').textContent,
       play: figure.dataset.play,
@@ -97,12 +127,20 @@ export function readFigure(page, root = PAGE_PICTURE) {
       role: frame.getAttribute('role'),
       valuetext: frame.getAttribute('aria-valuetext'),
       description: described?.textContent ?? null,
-      rowLabels: [...svg.querySelectorAll('.eq-rows text')].filter((t) => getComputedStyle(t).display !== 'none')
+      rowLabels: [...svg.querySelectorAll('.eq-rows text')]
+        .filter((t) => getComputedStyle(t).display !== 'none')
         .map((t) => t.textContent),
-      verdict: { text: verdict.textContent, state: verdict.dataset.state, shown: getComputedStyle(verdict).display !== 'none',
-        colour: getComputedStyle(verdict).fill },
-      heads: [...svg.querySelectorAll('.eq-head')].filter((h) => getComputedStyle(h).display !== 'none').length,
-      backArrows: [...svg.querySelectorAll('.eq-back-arrow')].filter((a) => getComputedStyle(a).display !== 'none')
+      verdict: {
+        text: verdict.textContent,
+        state: verdict.dataset.state,
+        shown: getComputedStyle(verdict).display !== 'none',
+        colour: getComputedStyle(verdict).fill,
+      },
+      heads: [...svg.querySelectorAll('.eq-head')].filter(
+        (h) => getComputedStyle(h).display !== 'none',
+      ).length,
+      backArrows: [...svg.querySelectorAll('.eq-back-arrow')]
+        .filter((a) => getComputedStyle(a).display !== 'none')
         .map((a) => Number(a.dataset.position)),
       rowGlow: svg.querySelector('.eq-glow-row').style.transform,
       replays: svg.querySelectorAll('.eq-flow.replay').length,
@@ -114,10 +152,13 @@ export function readFigure(page, root = PAGE_PICTURE) {
 // canvas shows it.
 export async function setMode(page, mode, root = PAGE_PICTURE) {
   await page.locator(`${root} .picture-mode:has(input[value="${mode}"])`).click();
-  await page.waitForFunction(([selector, wanted]) => {
-    const host = document.querySelector(selector);
-    return (host.shadowRoot ?? host).querySelector('.equation-canvas').scene?.mode === wanted;
-  }, [root, mode]);
+  await page.waitForFunction(
+    ([selector, wanted]) => {
+      const host = document.querySelector(selector);
+      return (host.shadowRoot ?? host).querySelector('.equation-canvas').scene?.mode === wanted;
+    },
+    [root, mode],
+  );
 }
 
 // The cells whose painted pixel is not their fill (at the opacity their dimming gives), as
@@ -141,7 +182,12 @@ export async function changed(page, read, before) {
   for (let frames = 0; frames < 120; ++frames) {
     const now = await read();
     if (JSON.stringify(now) !== was) return now;
-    await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(resolve); }));
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          requestAnimationFrame(resolve);
+        }),
+    );
   }
   throw new Error('the picture was not repainted within 120 frames');
 }
@@ -149,7 +195,8 @@ export async function changed(page, read, before) {
 // G and dL/dW of the lookup of `ids` into a (vocab × dim) table as PyTorch computes them, with G
 // drawn as the Backward view and the picture draw it: torch.manual_seed(0); torch.randn(n, d).
 export function torchBackward(ids, vocab, dim) {
-  return runTorch(`
+  return runTorch(
+    `
 import json, sys, torch
 a = json.load(sys.stdin)
 torch.manual_seed(0)
@@ -157,5 +204,7 @@ G = torch.randn(len(a['ids']), a['dim'])
 embedding = torch.nn.Embedding(a['vocab'], a['dim'])
 embedding(torch.tensor(a['ids'])).backward(G)
 print(json.dumps({'G': G.tolist(), 'grad': embedding.weight.grad.tolist()}))
-`, { ids, vocab, dim });
+`,
+    { ids, vocab, dim },
+  );
 }

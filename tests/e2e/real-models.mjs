@@ -51,8 +51,10 @@ print(json.dumps(out))
 // the "Hello world" rows) }], remove() }.
 export function writeRealModelFiles() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-real-models-'));
-  const shapes = runTorch(WRITE_FILES, { dir, tests: TESTS_DIR })
-    .map((shape) => ({ ...shape, files: shape.files.map((file) => path.join(dir, file)) }));
+  const shapes = runTorch(WRITE_FILES, { dir, tests: TESTS_DIR }).map((shape) => ({
+    ...shape,
+    files: shape.files.map((file) => path.join(dir, file)),
+  }));
   return { dir, shapes, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -71,12 +73,17 @@ export async function chooseOnPage(env, shape) {
   // The seeded table before has d = 5: a lookup of d columns is the file's.
   await waitForShape(page, BOXES.lookup, `2 × ${shape.dim}`, 300_000);
   const rowsMs = performance.now() - start;
-  await page.waitForFunction(() => !document.querySelector('#results .verdict').classList.contains('busy'),
-    null, { timeout: 600_000 });
+  await page.waitForFunction(
+    () => !document.querySelector('#results .verdict').classList.contains('busy'),
+    null,
+    { timeout: 600_000 },
+  );
   const verdictMs = performance.now() - start;
   const { bound } = memory.stop();
   return {
-    rowsMs, verdictMs, growth: bound,
+    rowsMs,
+    verdictMs,
+    growth: bound,
     verdict: await page.textContent('#results .verdict .verdict-word'),
     lookup: await tableCells(page, '#results [data-box="lookup"]'),
   };
@@ -87,13 +94,17 @@ export async function chooseOnPage(env, shape) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = writeRealModelFiles();
   try {
-    console.log('| model | page: rows (s) | page: verdict (s) | page: browser growth (MiB) | verdict |');
+    console.log(
+      '| model | page: rows (s) | page: verdict (s) | page: browser growth (MiB) | verdict |',
+    );
     for (const shape of files.shapes) {
       const env = await openSite({ weights: true });
       try {
         const run = await chooseOnPage(env, shape);
-        console.log(`| ${shape.model} | ${(run.rowsMs / 1e3).toFixed(2)} | ${(run.verdictMs / 1e3).toFixed(2)} | ` +
-          `${Math.round(run.growth / 2 ** 20)} | ${run.verdict} |`);
+        console.log(
+          `| ${shape.model} | ${(run.rowsMs / 1e3).toFixed(2)} | ${(run.verdictMs / 1e3).toFixed(2)} | ` +
+            `${Math.round(run.growth / 2 ** 20)} | ${run.verdict} |`,
+        );
       } finally {
         await env.close();
       }

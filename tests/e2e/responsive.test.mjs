@@ -11,7 +11,13 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { demoText, openHost } from './demo.mjs';
 import {
-  BOXES, errorText, openSite, recordWorkerAnswers, waitForLookupRows, waitForShape, waitForVerdict,
+  BOXES,
+  errorText,
+  openSite,
+  recordWorkerAnswers,
+  waitForLookupRows,
+  waitForShape,
+  waitForVerdict,
 } from './harness.mjs';
 
 const GPT2_VOCAB = 50257;
@@ -23,15 +29,22 @@ const GPT2_IDS = Array.from({ length: 63 }, (_, i) => (i * 7919 + 50256) % GPT2_
 // ({ rows: 'id,id,...' }) and each verdict word ({ verdict }); count animation frames.
 function recordPage() {
   const log = window.recorded;
-  document.getElementById('ids')
+  document
+    .getElementById('ids')
     .addEventListener('input', (event) => log.push({ input: event.target.value }));
-  const rows = () => [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
-    .map((th) => th.textContent).join(',');
-  new MutationObserver(() => log.push({ rows: rows() }))
-    .observe(document.querySelector('#results [data-box="lookup"]'), { childList: true, subtree: true });  // redrawn in place
+  const rows = () =>
+    [...document.querySelectorAll('#results [data-box="lookup"] tbody th')]
+      .map((th) => th.textContent)
+      .join(',');
+  new MutationObserver(() => log.push({ rows: rows() })).observe(
+    document.querySelector('#results [data-box="lookup"]'),
+    { childList: true, subtree: true },
+  ); // redrawn in place
   const word = () => document.querySelector('#results .verdict .verdict-word')?.textContent;
-  new MutationObserver(() => log.push({ verdict: word() }))
-    .observe(document.querySelector('#results .verdict'), { childList: true });
+  new MutationObserver(() => log.push({ verdict: word() })).observe(
+    document.querySelector('#results .verdict'),
+    { childList: true },
+  );
   window.animationFrames = 0;
   const tick = () => {
     window.animationFrames += 1;
@@ -49,12 +62,18 @@ describe('responsiveness', () => {
     await waitForVerdict(env.page, 'bit-identical');
     await env.page.evaluate(recordPage);
   });
-  after(async () => { await env?.close(); });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   const log = () => env.page.evaluate(() => window.recorded.slice());
-  const clearLog = () => env.page.evaluate(() => { window.recorded.length = 0; });
-  const workerAnswers = async (kind) => (await log()).filter((entry) => entry.worker === kind).length;
+  const clearLog = () =>
+    env.page.evaluate(() => {
+      window.recorded.length = 0;
+    });
+  const workerAnswers = async (kind) =>
+    (await log()).filter((entry) => entry.worker === kind).length;
 
   test('n = 64, V = 4096, d = 64: every keystroke answered on the main thread', async () => {
     const { page } = env;
@@ -95,30 +114,50 @@ describe('responsiveness', () => {
     // Each keystroke reached the field, and its input event ran, before any result came.
     assert.ok((await page.inputValue('#ids')).endsWith(', 7'));
     const typed = await log();
-    assert.equal(typed.filter((entry) => entry.input !== undefined).at(-1).input, `${ids.join(', ')}, 7`);
-    assert.ok(!typed.some((entry) => entry.worker === 'last' || entry.verdict === 'bit-identical'),
-      'the keystrokes were handled while the request ran');
+    assert.equal(
+      typed.filter((entry) => entry.input !== undefined).at(-1).input,
+      `${ids.join(', ')}, 7`,
+    );
+    assert.ok(
+      !typed.some((entry) => entry.worker === 'last' || entry.verdict === 'bit-identical'),
+      'the keystrokes were handled while the request ran',
+    );
 
     await waitForLookupRows(page, [...ids, 7], 120_000);
     await waitForVerdict(page, 'bit-identical');
-    assert.equal(await page.textContent('#results .verdict .verdict-sentence'),
-      `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`);
+    assert.equal(
+      await page.textContent('#results .verdict .verdict-sentence'),
+      `All ${(64 * GPT2_DIM).toLocaleString('en-US')} elements hold the same 32 bits in both results.`,
+    );
     const entries = await log();
     // The request the keystrokes superseded never finished: its lookup's rows may have come
     // first (they come in milliseconds), its product did not; animation frames kept coming.
-    assert.equal(entries.filter((entry) => entry.worker === 'last').length, 1, 'one product answered');
-    assert.ok(await page.evaluate(() => window.animationFrames) - framesBefore >= 5);
+    assert.equal(
+      entries.filter((entry) => entry.worker === 'last').length,
+      1,
+      'one product answered',
+    );
+    assert.ok((await page.evaluate(() => window.animationFrames)) - framesBefore >= 5);
   });
 
   // No duration is asserted (the machines are shared): the structure is, that the work ran in the
   // worker while the page kept painting. tests/e2e/update-timing.mjs measures the times.
   test('GPT-2 size: the backward and bag views compute in the worker while the page paints', async () => {
     const { page } = env;
-    const viewsDone = () => page.waitForFunction(() => ['backward', 'bag'].every((id) => {
-      const word = document.querySelector(`#${id} .verdict-word`)?.textContent;
-      return word && word !== 'computing' &&
-        !document.querySelector(`#${id} .view-output`).classList.contains('stale');
-    }), null, { timeout: 120_000 });
+    const viewsDone = () =>
+      page.waitForFunction(
+        () =>
+          ['backward', 'bag'].every((id) => {
+            const word = document.querySelector(`#${id} .verdict-word`)?.textContent;
+            return (
+              word &&
+              word !== 'computing' &&
+              !document.querySelector(`#${id} .view-output`).classList.contains('stale')
+            );
+          }),
+        null,
+        { timeout: 120_000 },
+      );
     // The previous test left GPT-2's shape, its views perhaps still computing. From here on, the
     // views' verdicts, each with the number of frames painted so far.
     await viewsDone();
@@ -131,70 +170,101 @@ describe('responsiveness', () => {
       requestAnimationFrame(tick);
       for (const id of ['backward', 'bag']) {
         const verdict = document.querySelector(`#${id} [data-part="verdict"]`);
-        new MutationObserver(() => window.recorded.push({ view: id, frames: window.framesPainted,
-          verdict: verdict.querySelector('.verdict-word')?.textContent }))
-          .observe(verdict, { childList: true });
+        new MutationObserver(() =>
+          window.recorded.push({
+            view: id,
+            frames: window.framesPainted,
+            verdict: verdict.querySelector('.verdict-word')?.textContent,
+          }),
+        ).observe(verdict, { childList: true });
       }
       const draw = document.querySelector('#backward [data-part="draw"]');
-      new MutationObserver(() => window.recorded.push({ draw: draw.querySelector('code').textContent }))
-        .observe(draw, { childList: true });
+      new MutationObserver(() =>
+        window.recorded.push({ draw: draw.querySelector('code').textContent }),
+      ).observe(draw, { childList: true });
     });
     await clearLog();
     await page.fill('#seed', '7');
     await waitForVerdict(page, 'computing');
     await waitForVerdict(page, 'bit-identical', 120_000);
     // Off screen, the views start redrawing once the page is idle.
-    await page.waitForFunction(() => ['backward', 'bag'].every(
-      (id) => window.recorded.some((entry) => entry.view === id)), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => ['backward', 'bag'].every((id) => window.recorded.some((entry) => entry.view === id)),
+      null,
+      { timeout: 10_000 },
+    );
     await viewsDone();
     assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
     const entries = await log();
     for (const id of ['backward', 'bag']) {
       const states = entries.filter((entry) => entry.view === id);
-      assert.deepEqual(states.map((entry) => entry.verdict).slice(0, 1),
-        ['computing'], `the ${id} view says 'computing' first`);
+      assert.deepEqual(
+        states.map((entry) => entry.verdict).slice(0, 1),
+        ['computing'],
+        `the ${id} view says 'computing' first`,
+      );
       // Frames were painted between 'computing' and the answer: the main thread was free.
-      assert.ok(states.at(-1).frames > states[0].frames + 1,
-        `the page painted while the ${id} view computed (${states[0].frames} -> ${states.at(-1).frames} frames)`);
+      assert.ok(
+        states.at(-1).frames > states[0].frames + 1,
+        `the page painted while the ${id} view computed (${states[0].frames} -> ${states.at(-1).frames} frames)`,
+      );
     }
-    assert.ok(await workerAnswers('computed') >= 2, 'both views were answered by the worker');
+    assert.ok((await workerAnswers('computed')) >= 2, 'both views were answered by the worker');
 
     // A new seed of G while the backward view computes: only the newest one shows.
     await clearLog();
     await page.fill('#backward [name="grad-seed"]', '3');
-    await page.waitForFunction(() => document.querySelector('#backward .verdict-word')?.textContent === 'computing');
+    await page.waitForFunction(
+      () => document.querySelector('#backward .verdict-word')?.textContent === 'computing',
+    );
     await page.fill('#backward [name="grad-seed"]', '4');
     // Both requests are answered: seed 3's stopped (or computed, where it ended before the stop
     // came), then seed 4's computed, which the view asks for once seed 3's answer is in.
     const drawn = 'torch.manual_seed(4); G = torch.randn(64, 768)';
-    await page.waitForFunction((text) => {
-      const section = document.getElementById('backward');
-      return section.querySelector('[data-part="draw"] code')?.textContent === text &&
-        !section.querySelector('.view-output').classList.contains('stale');
-    }, drawn, { timeout: 120_000 });
+    await page.waitForFunction(
+      (text) => {
+        const section = document.getElementById('backward');
+        return (
+          section.querySelector('[data-part="draw"] code')?.textContent === text &&
+          !section.querySelector('.view-output').classList.contains('stale')
+        );
+      },
+      drawn,
+      { timeout: 120_000 },
+    );
     const answers = (await log()).filter((entry) => ['stopped', 'computed'].includes(entry.worker));
     assert.equal(answers.length, 2, `both requests are answered: ${JSON.stringify(answers)}`);
     assert.equal(answers[1].worker, 'computed');
     const draws = (await log()).filter((entry) => entry.draw !== undefined);
-    assert.deepEqual(draws.at(-1), { draw: drawn }, 'an older seed of G never shows after the newest');
+    assert.deepEqual(
+      draws.at(-1),
+      { draw: drawn },
+      'an older seed of G never shows after the newest',
+    );
     assert.equal(await page.textContent('#backward .verdict-word'), 'bit-identical');
   });
 
-  test('GPT-2 size: an error from the worker marks the view\'s field, as on a small input', async () => {
+  test("GPT-2 size: an error from the worker marks the view's field, as on a small input", async () => {
     const { page } = env;
-    await page.fill('#backward [name="padding-idx"]', '60000');  // past V = 50257
+    await page.fill('#backward [name="padding-idx"]', '60000'); // past V = 50257
     const input = '#backward [name="padding-idx"]';
-    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      input, { timeout: 120_000 });
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      input,
+      { timeout: 120_000 },
+    );
     assert.match(await page.textContent('#backward .error[role="alert"]'), /padding_idx/);
     await page.fill(input, '');
-    await page.waitForFunction((selector) => !document.querySelector(selector).hasAttribute('aria-invalid'),
-      input, { timeout: 120_000 });
+    await page.waitForFunction(
+      (selector) => !document.querySelector(selector).hasAttribute('aria-invalid'),
+      input,
+      { timeout: 120_000 },
+    );
   });
 
   test('a newer small input wins over a large one still running', async () => {
     const { page } = env;
-    await page.fill('#seed', '6');  // a new W of GPT-2 size: a long request
+    await page.fill('#seed', '6'); // a new W of GPT-2 size: a long request
     await waitForVerdict(page, 'computing');
     await clearLog();
     await page.fill('#dim', '5');
@@ -203,43 +273,53 @@ describe('responsiveness', () => {
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
     // The worker stops the request at its next block of W, and never answers it.
-    await page.waitForFunction(() => window.recorded.some((entry) => entry.worker === 'stopped'),
-      null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => window.recorded.some((entry) => entry.worker === 'stopped'),
+      null,
+      { timeout: 120_000 },
+    );
     assert.equal(await workerAnswers('last'), 0);
     const tables = (await log()).filter((entry) => entry.rows !== undefined);
     assert.deepEqual(tables.at(-1), { rows: '2,3,1' }, 'nothing was shown after the newest input');
-    assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 4 × 5'));
+    assert.ok(
+      (await page.textContent('#matrices [data-box="weight"] caption')).includes(': 4 × 5'),
+    );
     assert.equal(await page.textContent('#results .verdict .verdict-word'), 'bit-identical');
   });
 
   test('an element of GPT-2 size computes in its own worker while the host page paints', async () => {
     const { page } = env;
     const ids = [...GPT2_IDS, 7];
-    await openHost(env, 'gpt2-element',
+    await openHost(
+      env,
+      'gpt2-element',
       `<embedding-demo id="big" vocab="${GPT2_VOCAB}" dim="${GPT2_DIM}" ids="${ids.join(', ')}"></embedding-demo>`,
       `<script>
         window.framesPainted = 0;
         const tick = () => { window.framesPainted += 1; requestAnimationFrame(tick); };
         requestAnimationFrame(tick);
-      </script>`);
+      </script>`,
+    );
     assert.equal(await demoText(page, '#big', '.verdict-word'), 'bit-identical');
-    assert.equal(await workerAnswers('last'), 1, 'the element\'s worker computed its result');
+    assert.equal(await workerAnswers('last'), 1, "the element's worker computed its result");
     // Frames came while it computed (seconds of work): the host's main thread stayed free.
-    assert.ok(await page.evaluate(() => window.framesPainted) >= 5);
+    assert.ok((await page.evaluate(() => window.framesPainted)) >= 5);
     await page.goto(env.url);
     await waitForVerdict(page, 'bit-identical');
     await page.evaluate(recordPage);
   });
 
-  test('a request over the limits is refused in the core\'s words before the worker is asked', async () => {
+  test("a request over the limits is refused in the core's words before the worker is asked", async () => {
     const { page } = env;
     const errorsBefore = await workerAnswers('error');
     await page.fill('#dim', '8192');
     await page.fill('#vocab', String(GPT2_VOCAB));
     await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
-    assert.equal(await errorText(page, 'vocab-error'),
+    assert.equal(
+      await errorText(page, 'vocab-error'),
       `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
-      '67108864 floats (256 MiB) that keeps memory bounded');
+        '67108864 floats (256 MiB) that keeps memory bounded',
+    );
     await waitForVerdict(page, 'no result');
     assert.equal(await workerAnswers('error'), errorsBefore);
     await page.fill('#dim', '5');
@@ -263,15 +343,19 @@ function brokenWorkers() {
   const PageWorker = window.Worker;
   window.Worker = class extends PageWorker {
     constructor(url, options) {
-      super(URL.createObjectURL(new Blob(['this is not JavaScript'], { type: 'text/javascript' })),
-        options);
+      super(
+        URL.createObjectURL(new Blob(['this is not JavaScript'], { type: 'text/javascript' })),
+        options,
+      );
     }
   };
 }
 
 describe('without a worker', () => {
-  for (const [name, script] of [['no Worker constructor', noWorkers],
-                                ['a worker that fails to load', brokenWorkers]]) {
+  for (const [name, script] of [
+    ['no Worker constructor', noWorkers],
+    ['a worker that fails to load', brokenWorkers],
+  ]) {
     test(`${name}: a large request runs on the main thread`, async () => {
       const env = await openSite({ weights: true });
       const { page } = env;
@@ -280,16 +364,18 @@ describe('without a worker', () => {
         await page.reload();
         await waitForVerdict(page, 'bit-identical');
         await page.fill('#dim', '64');
-        await page.fill('#vocab', '8192');  // a new W of 2^19 floats, beyond the main thread's budget
+        await page.fill('#vocab', '8192'); // a new W of 2^19 floats, beyond the main thread's budget
         await waitForVerdict(page, 'computing');
         await waitForVerdict(page, 'bit-identical');
         await waitForShape(page, BOXES.weight, '8192 × 64');
-        await page.fill('#vocab', '50257');  // and an error, in the core's words
+        await page.fill('#vocab', '50257'); // and an error, in the core's words
         await page.fill('#dim', '8192');
         await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
-        assert.equal(await errorText(page, 'vocab-error'),
+        assert.equal(
+          await errorText(page, 'vocab-error'),
           `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
-          '67108864 floats (256 MiB) that keeps memory bounded');
+            '67108864 floats (256 MiB) that keeps memory bounded',
+        );
         env.assertClean();
       } finally {
         await env.close();

@@ -18,7 +18,17 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.ts': 'text/plain; charset=utf-8',
 };
-const COMPRESSED = new Set(['.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.map', '.ts']);
+const COMPRESSED = new Set([
+  '.html',
+  '.css',
+  '.js',
+  '.mjs',
+  '.json',
+  '.wasm',
+  '.svg',
+  '.map',
+  '.ts',
+]);
 
 async function fileFor(root, urlPath) {
   const relative = decodeURIComponent(urlPath.split('?')[0]);
@@ -45,7 +55,8 @@ export function serveDirectory(directory, { cors = false } = {}) {
     }
     // Compressed as any real host serves it, so that a timing at an emulated bandwidth
     // (page-timing.mjs) counts the bytes a learner would download.
-    const gzip = COMPRESSED.has(path.extname(file)) &&
+    const gzip =
+      COMPRESSED.has(path.extname(file)) &&
       /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
     response.writeHead(200, {
       'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
@@ -60,10 +71,11 @@ export function serveDirectory(directory, { cors = false } = {}) {
     server.listen(0, '127.0.0.1', () => {
       resolve({
         url: `http://127.0.0.1:${server.address().port}/`,
-        close: () => new Promise((done) => {
-          server.closeAllConnections();
-          server.close(done);
-        }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(done);
+          }),
       });
     });
   });

@@ -8,25 +8,41 @@ import { saveScreenshot } from './screenshots.mjs';
 
 describe('the story on the first screen', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   const tryStep = (n) => env.page.click(`#story .story-step:nth-child(${n}) button.try`);
-  const note = () => env.page.evaluate(() => {
-    const box = document.getElementById('shape-note');
-    return box.hidden ? '' : box.textContent;
-  });
-  const current = () => env.page.$$eval('#story .story-step',
-    (steps) => steps.map((step) => step.getAttribute('aria-current')));
+  const note = () =>
+    env.page.evaluate(() => {
+      const box = document.getElementById('shape-note');
+      return box.hidden ? '' : box.textContent;
+    });
+  const current = () =>
+    env.page.$$eval('#story .story-step', (steps) =>
+      steps.map((step) => step.getAttribute('aria-current')),
+    );
 
   test('four steps, each with its Try; the weights are closed behind their summary', async () => {
     const { page } = env;
-    assert.deepEqual(await page.$$eval('#story .story-step h3', (hs) => hs.map((h) => h.textContent)), [
-      'One id is a one-hot row', 'Only row id of W survives', 'Every token gives out = W[idx]',
-      'Grow V to GPT-2\'s 50,257']);
+    assert.deepEqual(
+      await page.$$eval('#story .story-step h3', (hs) => hs.map((h) => h.textContent)),
+      [
+        'One id is a one-hot row',
+        'Only row id of W survives',
+        'Every token gives out = W[idx]',
+        "Grow V to GPT-2's 50,257",
+      ],
+    );
     assert.equal(await page.$eval('#weights-disclosure', (d) => d.open), false);
-    assert.equal(await page.textContent('#weights-disclosure summary'), 'Weights W: torch.manual_seed(123)');
+    assert.equal(
+      await page.textContent('#weights-disclosure summary'),
+      'Weights W: torch.manual_seed(123)',
+    );
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await saveScreenshot(page, `first-screen-story-${width}.png`);
@@ -34,19 +50,25 @@ describe('the story on the first screen', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test('step 1 shows one id\'s one-hot row; step 2 grows V, and the note says W was drawn anew', async () => {
+  test("step 1 shows one id's one-hot row; step 2 grows V, and the note says W was drawn anew", async () => {
     const { page } = env;
     await tryStep(1);
     await waitForLookupRows(page, [2]);
     assert.equal(await page.inputValue('#ids'), '2');
     assert.equal(await page.inputValue('#vocab'), '4');
     assert.deepEqual(await current(), ['step', null, null, null]);
-    assert.deepEqual((await tableCells(page, BOXES.onehot)).map((row) => row.slice(1)), [['0', '0', '1', '0']]);
+    assert.deepEqual(
+      (await tableCells(page, BOXES.onehot)).map((row) => row.slice(1)),
+      [['0', '0', '1', '0']],
+    );
     await tryStep(2);
     await waitForLookupRows(page, [0, 0, 7]);
     assert.deepEqual(await current(), [null, 'step', null, null]);
     // V went from 4 to 8 with the same seed: PyTorch draws the 40 values of W anew.
-    assert.match(await note(), /^W is now 8 × 5, drawn anew: nn\.Embedding fills its V·d values in blocks of 16/);
+    assert.match(
+      await note(),
+      /^W is now 8 × 5, drawn anew: nn\.Embedding fills its V·d values in blocks of 16/,
+    );
     await tryStep(3);
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
@@ -56,31 +78,42 @@ describe('the story on the first screen', () => {
     assert.equal(await note(), '', 'the same shape: nothing to say');
   });
 
-  test('step 4 takes a text through GPT-2\'s tokenizer, and the note says what Text mode set', async () => {
+  test("step 4 takes a text through GPT-2's tokenizer, and the note says what Text mode set", async () => {
     const { page } = env;
     await tryStep(4);
     await page.waitForFunction(() => document.getElementById('ids').value === '464, 3797, 3332');
     await waitForLookupRows(page, [464, 3797, 3332]);
     assert.ok(await page.isChecked('#from-text'));
     assert.equal(await page.inputValue('#text'), 'The cat sat');
-    assert.equal(await note(), 'Text mode set V = 50,257, GPT-2\'s vocabulary, and d = 8, small enough ' +
-      'to read W\'s rows; change either above.');
+    assert.equal(
+      await note(),
+      "Text mode set V = 50,257, GPT-2's vocabulary, and d = 8, small enough " +
+        "to read W's rows; change either above.",
+    );
     // The picker shows each token's text beside its id.
-    assert.deepEqual(await page.$$eval('#results [data-part="tokens"] button', (bs) => bs.map((b) => b.textContent)),
-      ['The 464', '·cat 3797', '·sat 3332']);
+    assert.deepEqual(
+      await page.$$eval('#results [data-part="tokens"] button', (bs) =>
+        bs.map((b) => b.textContent),
+      ),
+      ['The 464', '·cat 3797', '·sat 3332'],
+    );
     // Back to typed ids: the step of typed ids leaves Text mode.
     await tryStep(3);
     await waitForLookupRows(page, [2, 3, 1]);
     assert.ok(await page.isChecked('#from-ids'));
   });
 
-  test('the disclosure\'s summary names where W comes from', async () => {
+  test("the disclosure's summary names where W comes from", async () => {
     const { page } = env;
     await page.click('#weights-disclosure summary');
     await page.check('#source-tf');
-    await page.waitForFunction(() => document.getElementById('weights-summary').textContent === 'row i = 0.11·i');
+    await page.waitForFunction(
+      () => document.getElementById('weights-summary').textContent === 'row i = 0.11·i',
+    );
     await page.fill('#seed', '7');
-    await page.waitForFunction(() => document.getElementById('weights-summary').textContent === 'torch.manual_seed(7)');
+    await page.waitForFunction(
+      () => document.getElementById('weights-summary').textContent === 'torch.manual_seed(7)',
+    );
     assert.ok(await page.isChecked('#source-seed'));
     await page.fill('#seed', '123');
     await page.click('#weights-disclosure summary');

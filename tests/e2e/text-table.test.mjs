@@ -29,9 +29,15 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 // length (little-endian uint64), the JSON header padded with spaces to 8 bytes, the data. Only
 // the given rows are written; the file is cut to its full length around a hole.
 function sparseTable(name, rows, written) {
-  const header = Buffer.from(JSON.stringify({
-    'model.embed_tokens.weight': { dtype: 'F32', shape: [rows, DIM], data_offsets: [0, rows * DIM * 4] },
-  }));
+  const header = Buffer.from(
+    JSON.stringify({
+      'model.embed_tokens.weight': {
+        dtype: 'F32',
+        shape: [rows, DIM],
+        data_offsets: [0, rows * DIM * 4],
+      },
+    }),
+  );
   const padded = Buffer.concat([header, Buffer.alloc((8 - (header.length % 8)) % 8, ' ')]);
   const length = Buffer.alloc(8);
   length.writeBigUInt64LE(BigInt(padded.length));
@@ -48,23 +54,40 @@ function sparseTable(name, rows, written) {
   return file;
 }
 
-const GEMMA3_1B = sparseTable('gemma-3-1b.safetensors', 262144, GEMMA3_IDS.filter((id) => id < 262144));
+const GEMMA3_1B = sparseTable(
+  'gemma-3-1b.safetensors',
+  262144,
+  GEMMA3_IDS.filter((id) => id < 262144),
+);
 const QWEN3 = sparseTable('qwen3.safetensors', 151936, QWEN3_IDS);
 
 const statusText = (page) => page.textContent('#text-status');
-const waitForStatus = (page, pattern) => page.waitForFunction((source) =>
-  new RegExp(source).test(document.getElementById('text-status').textContent), pattern.source, { timeout: 30_000 });
-const waitForIds = (page, ids) => page.waitForFunction(
-  (expected) => document.getElementById('ids').value === expected, ids.join(', '), { timeout: 30_000 });
-const offerText = async (page) => ((await page.isVisible('#tokenizer-offer')) ? page.textContent('#tokenizer-offer') : null);
+const waitForStatus = (page, pattern) =>
+  page.waitForFunction(
+    (source) => new RegExp(source).test(document.getElementById('text-status').textContent),
+    pattern.source,
+    { timeout: 30_000 },
+  );
+const waitForIds = (page, ids) =>
+  page.waitForFunction(
+    (expected) => document.getElementById('ids').value === expected,
+    ids.join(', '),
+    { timeout: 30_000 },
+  );
+const offerText = async (page) =>
+  (await page.isVisible('#tokenizer-offer')) ? page.textContent('#tokenizer-offer') : null;
 
-describe('Text mode over a model\'s table from a file', () => {
+describe("Text mode over a model's table from a file", () => {
   let env;
-  before(async () => { env = await openSite({ weights: true }); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
-  test('Gemma 3 1B\'s rows: the offer of Gemma 3, and its id 262,144 said under the ids', async () => {
+  test("Gemma 3 1B's rows: the offer of Gemma 3, and its id 262,144 said under the ids", async () => {
     const { page } = env;
     const k = GEMMA3_IDS.indexOf(262144);
     assert.ok(k >= 0, `${JSON.stringify(TEXT)} gives Gemma 3's id 262,144: ${GEMMA3_IDS}`);
@@ -72,40 +95,55 @@ describe('Text mode over a model\'s table from a file', () => {
     await page.fill('#text', TEXT);
     await page.setInputFiles('#weights-file', GEMMA3_1B);
     await waitForStatus(page, /262,144 rows/);
-    assert.match(await statusText(page), /^\d+ tokens; GPT-2's tokenizer has 50,257 entries for the table's 262,144 rows: its ids stop at 50,256, so the last 211,887 rows go unused; every id has its row\. Point at a token to follow it below\.$/);
-    assert.equal(await offerText(page), 'Use Gemma 3\'s tokenizer, made for this table');
+    assert.match(
+      await statusText(page),
+      /^\d+ tokens; GPT-2's tokenizer has 50,257 entries for the table's 262,144 rows: its ids stop at 50,256, so the last 211,887 rows go unused; every id has its row\. Point at a token to follow it below\.$/,
+    );
+    assert.equal(await offerText(page), "Use Gemma 3's tokenizer, made for this table");
 
     await page.click('#tokenizer-offer');
     await waitForIds(page, GEMMA3_IDS);
     assert.equal(await page.inputValue('#tokenizer'), 'gemma3');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tokenizer');
     assert.equal(await offerText(page), null);
-    assert.equal(await statusText(page), `${GEMMA3_IDS.length} tokens; Gemma 3's tokenizer has 262,145 entries, ` +
-      'one more than the table\'s 262,144 rows: the token with id 262,144 has no row here. Point at a token to ' +
-      'follow it below.');
+    assert.equal(
+      await statusText(page),
+      `${GEMMA3_IDS.length} tokens; Gemma 3's tokenizer has 262,145 entries, ` +
+        "one more than the table's 262,144 rows: the token with id 262,144 has no row here. Point at a token to " +
+        'follow it below.',
+    );
     await page.waitForSelector('#ids-error:not([hidden])');
-    assert.equal(await errorText(page, 'ids-error'), `Gemma 3's tokenizer gave id 262,144 (token ${k + 1} of the ` +
-      'text), and the table has 262,144 rows (ids 0 to 262,143): Gemma 3\'s tokenizer has 262,145 entries, one ' +
-      'more than this table\'s rows.');
+    assert.equal(
+      await errorText(page, 'ids-error'),
+      `Gemma 3's tokenizer gave id 262,144 (token ${k + 1} of the ` +
+        "text), and the table has 262,144 rows (ids 0 to 262,143): Gemma 3's tokenizer has 262,145 entries, one " +
+        "more than this table's rows.",
+    );
     await waitForVerdict(page, 'no result');
   });
 
-  test('Qwen 3\'s rows: the status follows the file, the offer switches the tokenizer, both routes agree', async () => {
+  test("Qwen 3's rows: the status follows the file, the offer switches the tokenizer, both routes agree", async () => {
     const { page } = env;
     await page.setInputFiles('#weights-file', QWEN3);
     await waitForStatus(page, /151,936 rows/);
-    assert.equal(await statusText(page), `${GEMMA3_IDS.length} tokens; Gemma 3's tokenizer has 262,145 entries, ` +
-      '110,209 more than the table\'s 151,936 rows: a token with id 151,936 or above has no row here. Point at a ' +
-      'token to follow it below.');
-    assert.equal(await offerText(page), 'Use Qwen 3\'s tokenizer, made for this table');
+    assert.equal(
+      await statusText(page),
+      `${GEMMA3_IDS.length} tokens; Gemma 3's tokenizer has 262,145 entries, ` +
+        "110,209 more than the table's 151,936 rows: a token with id 151,936 or above has no row here. Point at a " +
+        'token to follow it below.',
+    );
+    assert.equal(await offerText(page), "Use Qwen 3's tokenizer, made for this table");
 
     await page.click('#tokenizer-offer');
     await waitForIds(page, QWEN3_IDS);
     assert.equal(await page.inputValue('#tokenizer'), 'qwen3');
     assert.equal(await offerText(page), null);
-    assert.equal(await statusText(page), `${QWEN3_IDS.length} tokens; Qwen 3's tokenizer has 151,669 entries for ` +
-      'the table\'s 151,936 rows: the last 267 rows are padding no token uses, as in Qwen 3\'s own checkpoints; ' +
-      'every id has its row. Point at a token to follow it below.');
+    assert.equal(
+      await statusText(page),
+      `${QWEN3_IDS.length} tokens; Qwen 3's tokenizer has 151,669 entries for ` +
+        "the table's 151,936 rows: the last 267 rows are padding no token uses, as in Qwen 3's own checkpoints; " +
+        'every id has its row. Point at a token to follow it below.',
+    );
     await waitForLookupRows(page, QWEN3_IDS, 30_000);
     await waitForVerdict(page, 'bit-identical', 30_000);
     assert.equal(await errorText(page, 'ids-error'), '');
@@ -114,12 +152,15 @@ describe('Text mode over a model\'s table from a file', () => {
     assertCellsClose(await tableCells(page, '#results [data-box="product"]'), rows, 'product');
   });
 
-  test('a seeded table again: the tokenizer\'s vocabulary, no offer', async () => {
+  test("a seeded table again: the tokenizer's vocabulary, no offer", async () => {
     const { page } = env;
     await page.click('label[for="source-seed"]');
     await waitForStatus(page, /in its vocabulary/);
-    assert.equal(await statusText(page), `${QWEN3_IDS.length} tokens; Qwen 3 has 151,669 in its vocabulary. ` +
-      'Point at a token to follow it below.');
+    assert.equal(
+      await statusText(page),
+      `${QWEN3_IDS.length} tokens; Qwen 3 has 151,669 in its vocabulary. ` +
+        'Point at a token to follow it below.',
+    );
     assert.equal(await offerText(page), null);
   });
 });

@@ -7,7 +7,9 @@ import { pythonPath } from '../tools.mjs';
 
 export function runTorch(script, args) {
   const out = execFileSync(pythonPath, ['-c', script], {
-    input: JSON.stringify(args), encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
+    input: JSON.stringify(args),
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   return JSON.parse(out);
 }
@@ -22,8 +24,10 @@ export function assertCellsClose(cells, expected, what) {
     values.forEach((value, j) => {
       const want = expected[i][j];
       const tolerance = 5.01e-5 * Math.max(1, Math.abs(want));
-      assert.ok(Math.abs(value - want) <= tolerance,
-        `${what}[${i}][${j}]: the page shows ${row[j + 1]}, PyTorch gives ${want}`);
+      assert.ok(
+        Math.abs(value - want) <= tolerance,
+        `${what}[${i}][${j}]: the page shows ${row[j + 1]}, PyTorch gives ${want}`,
+      );
     });
   });
 }

@@ -22,9 +22,29 @@ const ALL = [0, 1, 2, 3, 4, 5];
 // torch.manual_seed(123) and batches [1, 2], [3, 3], [0, 1].
 const PYTORCH_ROWS = [
   ['SGD', { optimizer: 'sgd' }, [[1, 2], [3], [0, 1]]],
-  ['SGD, momentum 0.9', { optimizer: 'sgd', hyper: { momentum: '0.9' } }, [[1, 2], [1, 2, 3], [0, 1, 2, 3]]],
-  ['SGD, weight_decay 0.01', { optimizer: 'sgd', hyper: { 'weight-decay': '0.01' } }, [ALL, ALL, ALL]],
-  ['Adam', { optimizer: 'adam' }, [[1, 2], [1, 2, 3], [0, 1, 2, 3]]],
+  [
+    'SGD, momentum 0.9',
+    { optimizer: 'sgd', hyper: { momentum: '0.9' } },
+    [
+      [1, 2],
+      [1, 2, 3],
+      [0, 1, 2, 3],
+    ],
+  ],
+  [
+    'SGD, weight_decay 0.01',
+    { optimizer: 'sgd', hyper: { 'weight-decay': '0.01' } },
+    [ALL, ALL, ALL],
+  ],
+  [
+    'Adam',
+    { optimizer: 'adam' },
+    [
+      [1, 2],
+      [1, 2, 3],
+      [0, 1, 2, 3],
+    ],
+  ],
   ['AdamW', { optimizer: 'adamw' }, [ALL, ALL, ALL]],
   ['Adagrad', { optimizer: 'adagrad' }, [[1, 2], [3], [0, 1]]],
   ['sparse=True, SparseAdam', { optimizer: 'sparse-adam', sparse: true }, [[1, 2], [3], [0, 1]]],
@@ -36,7 +56,9 @@ describe('the Train view', () => {
     env = await openSite();
     await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
   });
-  after(async () => { await env?.close(); });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   const field = (name) => `${VIEW} [name="${name}"]`;
@@ -52,17 +74,28 @@ describe('the Train view', () => {
 
   // Resolves once the view shows step k of its inputs (not stale).
   function waitForStep(k) {
-    return env.page.waitForFunction(([view, k]) => {
-      const root = document.querySelector(`${view} .train-view`);
-      const status = root.querySelector('[data-part="status"]').textContent;
-      return !root.classList.contains('stale') &&
-        (k === 0 ? status.endsWith('Step takes the first.') : status.startsWith(`Step ${k} of `));
-    }, [VIEW, k]);
+    return env.page.waitForFunction(
+      ([view, k]) => {
+        const root = document.querySelector(`${view} .train-view`);
+        const status = root.querySelector('[data-part="status"]').textContent;
+        return (
+          !root.classList.contains('stale') &&
+          (k === 0 ? status.endsWith('Step takes the first.') : status.startsWith(`Step ${k} of `))
+        );
+      },
+      [VIEW, k],
+    );
   }
 
   // The optimizer, its hyperparameters as typed (by input name), sparse=True, padding_idx and
   // the batches, in the view's fields; resolves at step 0 of that training.
-  async function setTraining({ optimizer, hyper = {}, sparse = false, paddingIdx = '', batches = '1,2; 3,3; 0,1' }) {
+  async function setTraining({
+    optimizer,
+    hyper = {},
+    sparse = false,
+    paddingIdx = '',
+    batches = '1,2; 3,3; 0,1',
+  }) {
     const { page } = env;
     await page.selectOption(field('optimizer'), optimizer);
     for (const [name, text] of Object.entries(hyper)) await page.fill(field(name), text);
@@ -73,7 +106,8 @@ describe('the Train view', () => {
   }
 
   // Batches typed as 'ids' or as 'text', picked as the learner does, by the switch's label.
-  const batchesFrom = (value) => env.page.click(`${VIEW} .train-batches-head label[for$="-from-${value}"]`);
+  const batchesFrom = (value) =>
+    env.page.click(`${VIEW} .train-batches-head label[for$="-from-${value}"]`);
 
   async function step(k) {
     await env.page.click(`${VIEW} [data-action="step"]`);
@@ -81,20 +115,26 @@ describe('the Train view', () => {
   }
 
   // The rows lit in W, each with the words of why.
-  const litRows = () => env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
-    rows.map((row) => [Number(row.dataset.vocab), row.querySelector('td.why .cause-text').textContent]));
+  const litRows = () =>
+    env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
+      rows.map((row) => [
+        Number(row.dataset.vocab),
+        row.querySelector('td.why .cause-text').textContent,
+      ]),
+    );
   // The timeline: for each step taken, the rows marked changed.
-  const timeline = () => env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
-    const steps = [];
-    for (const row of rows) {
-      [...row.querySelectorAll('td')].forEach((cell, k) => {
-        if (cell.classList.contains('future')) return;
-        steps[k] ??= [];
-        if (cell.classList.contains('changed')) steps[k].push(Number(row.dataset.vocab));
-      });
-    }
-    return steps;
-  });
+  const timeline = () =>
+    env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
+      const steps = [];
+      for (const row of rows) {
+        [...row.querySelectorAll('td')].forEach((cell, k) => {
+          if (cell.classList.contains('future')) return;
+          steps[k] ??= [];
+          if (cell.classList.contains('changed')) steps[k].push(Number(row.dataset.vocab));
+        });
+      }
+      return steps;
+    });
   const verdictWord = () => env.page.textContent(`${VIEW} .verdict .verdict-word`);
 
   for (const [label, training, expected] of PYTORCH_ROWS) {
@@ -102,10 +142,18 @@ describe('the Train view', () => {
       await setTraining(training);
       for (let k = 1; k <= 3; ++k) {
         await step(k);
-        assert.deepEqual((await litRows()).map(([row]) => row), expected[k - 1], `step ${k}`);
+        assert.deepEqual(
+          (await litRows()).map(([row]) => row),
+          expected[k - 1],
+          `step ${k}`,
+        );
         const word = await verdictWord();
         if (training.optimizer === 'sparse-adam') assert.equal(word, 'no Linear route');
-        else assert.ok(['bit-identical', 'equal in value', 'equal up to rounding'].includes(word), word);
+        else
+          assert.ok(
+            ['bit-identical', 'equal in value', 'equal up to rounding'].includes(word),
+            word,
+          );
       }
       assert.deepEqual(await timeline(), expected);
       assert.ok(await env.page.isDisabled(`${VIEW} [data-action="step"]`), 'no batch is left');
@@ -116,48 +164,79 @@ describe('the Train view', () => {
     await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
     await step(1);
     await step(2);
-    assert.deepEqual(await litRows(), [[1, 'momentum'], [2, 'momentum'], [3, 'in the batch']]);
+    assert.deepEqual(await litRows(), [
+      [1, 'momentum'],
+      [2, 'momentum'],
+      [3, 'in the batch'],
+    ]);
     await setTraining({ optimizer: 'adam' });
     await step(1);
     await step(2);
-    assert.deepEqual(await litRows(), [[1, 'optimizer state'], [2, 'optimizer state'], [3, 'in the batch']]);
+    assert.deepEqual(await litRows(), [
+      [1, 'optimizer state'],
+      [2, 'optimizer state'],
+      [3, 'in the batch'],
+    ]);
     assert.equal(await verdictWord(), 'bit-identical');
     await setTraining({ optimizer: 'adamw' });
     await step(1);
-    assert.deepEqual((await litRows()).filter(([, why]) => why === 'weight decay').map(([row]) => row), [0, 3, 4, 5]);
-    const legend = await env.page.$$eval(`${VIEW} .train-legend li`, (items) => items.map((item) => item.textContent));
+    assert.deepEqual(
+      (await litRows()).filter(([, why]) => why === 'weight decay').map(([row]) => row),
+      [0, 3, 4, 5],
+    );
+    const legend = await env.page.$$eval(`${VIEW} .train-legend li`, (items) =>
+      items.map((item) => item.textContent),
+    );
     assert.deepEqual(legend, ['●in the batch', '■weight decay', '▲momentum', '◆optimizer state']);
   });
 
-  test('PyTorch\'s refusal of sparse=True with Adam, under the optimizer; bad input under its field', async () => {
+  test("PyTorch's refusal of sparse=True with Adam, under the optimizer; bad input under its field", async () => {
     const { page } = env;
     await page.selectOption(field('optimizer'), 'adam');
     await page.setChecked(field('sparse'), true);
-    const errorOf = (name) => page.evaluate((selector) => {
-      const input = document.querySelector(selector);
-      const box = document.getElementById(input.getAttribute('aria-describedby'));
-      return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
-    }, field(name));
-    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      field('optimizer'));
-    assert.deepEqual(await errorOf('optimizer'),
-      ['Adam does not support sparse gradients, please consider SparseAdam instead', 'true']);
+    const errorOf = (name) =>
+      page.evaluate((selector) => {
+        const input = document.querySelector(selector);
+        const box = document.getElementById(input.getAttribute('aria-describedby'));
+        return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
+      }, field(name));
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      field('optimizer'),
+    );
+    assert.deepEqual(await errorOf('optimizer'), [
+      'Adam does not support sparse gradients, please consider SparseAdam instead',
+      'true',
+    ]);
     assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
     await page.setChecked(field('sparse'), false);
     await waitForStep(0);
     assert.equal(await errorOf('optimizer'), null);
 
     await page.fill(field('lr'), '0.0x1');
-    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true', field('lr'));
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      field('lr'),
+    );
     assert.deepEqual(await errorOf('lr'), ['lr must be a number, e.g. 0.001; got "0.0x1"', 'true']);
     await page.fill(field('lr'), '-1');
-    await page.waitForFunction((selector) => document.getElementById(
-      document.querySelector(selector).getAttribute('aria-describedby')).textContent === 'Invalid learning rate: -1.0', field('lr'));
+    await page.waitForFunction(
+      (selector) =>
+        document.getElementById(document.querySelector(selector).getAttribute('aria-describedby'))
+          .textContent === 'Invalid learning rate: -1.0',
+      field('lr'),
+    );
     await page.fill(field('lr'), '0.001');
     await page.fill(field('batches'), '1, 2; 6');
-    await page.waitForFunction((selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true', field('batches'));
-    assert.deepEqual(await errorOf('batches'), ['batch 2: index out of range in self: id 6 at position 1 is not ' +
-      'below the vocabulary size V = 6 (valid ids are 0..5)', 'true']);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      field('batches'),
+    );
+    assert.deepEqual(await errorOf('batches'), [
+      'batch 2: index out of range in self: id 6 at position 1 is not ' +
+        'below the vocabulary size V = 6 (valid ids are 0..5)',
+      'true',
+    ]);
     await setTraining({ optimizer: 'sgd' });
   });
 
@@ -167,11 +246,14 @@ describe('the Train view', () => {
     await page.fill('#dim', '8');
     const alert = `${VIEW} [data-part="alert"]`;
     await page.waitForFunction((selector) => !document.querySelector(selector).hidden, alert);
-    assert.match(await page.textContent(alert), /^V × d = 800,000 is more than this page trains between two frames \(at most 262,144\)/);
+    assert.match(
+      await page.textContent(alert),
+      /^V × d = 800,000 is more than this page trains between two frames \(at most 262,144\)/,
+    );
     assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
     await page.fill('#vocab', '6');
     await page.fill('#dim', '3');
-    await page.locator(VIEW).scrollIntoViewIfNeeded();  // the view trains (draws W) once in sight
+    await page.locator(VIEW).scrollIntoViewIfNeeded(); // the view trains (draws W) once in sight
     await waitForStep(0);
   });
 
@@ -180,13 +262,20 @@ describe('the Train view', () => {
     await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
     await page.click(`${VIEW} [data-action="play"]`);
     await waitForStep(3);
-    await page.waitForFunction((view) => document.querySelector(`${view} [data-action="play"]`).textContent === 'Play', VIEW);
+    await page.waitForFunction(
+      (view) => document.querySelector(`${view} [data-action="play"]`).textContent === 'Play',
+      VIEW,
+    );
     assert.deepEqual(await timeline(), PYTORCH_ROWS[1][2]);
   });
 
   test('a link reproduces the training, step for step', async () => {
     const { page } = env;
-    await setTraining({ optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9' }, paddingIdx: '1' });
+    await setTraining({
+      optimizer: 'adam',
+      hyper: { lr: '0.05', betas: '0.5, 0.9' },
+      paddingIdx: '1',
+    });
     await step(1);
     await step(2);
     await page.waitForFunction(() => new URL(location.href).searchParams.get('steps') === '2');
@@ -196,8 +285,12 @@ describe('the Train view', () => {
     assert.equal(url.searchParams.get('opt.lr'), '0.05');
     assert.equal(url.searchParams.get('padding_idx'), '1');
     const shown = async () => ({
-      lit: await litRows(), timeline: await timeline(), word: await verdictWord(),
-      cells: await page.$$eval(`${VIEW} .train-weights tbody td`, (cells) => cells.map((cell) => cell.textContent)),
+      lit: await litRows(),
+      timeline: await timeline(),
+      word: await verdictWord(),
+      cells: await page.$$eval(`${VIEW} .train-weights tbody td`, (cells) =>
+        cells.map((cell) => cell.textContent),
+      ),
     });
     const before = await shown();
     await page.goto('about:blank');
@@ -214,45 +307,77 @@ describe('the Train view', () => {
     await setTraining({ optimizer: 'adam' });
     await step(1);
     await page.click(`${VIEW} .row-pick[data-row="3"]`);
-    await page.waitForFunction((view) => document.querySelector(`${view} [data-part="state-title"]`).textContent.endsWith('row 3'), VIEW);
-    const terms = await page.$$eval(`${VIEW} .train-state-list dt`, (dts) => dts.map((dt) => dt.textContent));
+    await page.waitForFunction(
+      (view) =>
+        document.querySelector(`${view} [data-part="state-title"]`).textContent.endsWith('row 3'),
+      VIEW,
+    );
+    const terms = await page.$$eval(`${VIEW} .train-state-list dt`, (dts) =>
+      dts.map((dt) => dt.textContent),
+    );
     assert.deepEqual(terms, ['step', 'exp_avg[3]', 'exp_avg_sq[3]']);
     // Row 3 has not been in a batch yet: Adam's running averages of it are still zero.
-    assert.deepEqual(await page.$$eval(`${VIEW} .train-state-list dd`, (dds) => dds.map((dd) => dd.textContent)),
-      ['1', '[0., 0., 0.]', '[0., 0., 0.]']);
+    assert.deepEqual(
+      await page.$$eval(`${VIEW} .train-state-list dd`, (dds) => dds.map((dd) => dd.textContent)),
+      ['1', '[0., 0., 0.]', '[0., 0., 0.]'],
+    );
     // Id 3 is the page's token 2: the page follows it.
     await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '2');
     await page.hover(`${VIEW} .train-weights tr[data-vocab="1"] td`);
-    await page.waitForFunction(() => document.querySelector('#results [data-box="lookup"] tr[data-token="0"]')?.classList.contains('linked'));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#results [data-box="lookup"] tr[data-token="0"]')
+        ?.classList.contains('linked'),
+    );
   });
 
   // The copied script, run in PyTorch, prints what the view shows under its steps.
   async function checkPrintout() {
     const { page } = env;
     await page.evaluate(() => {
-      Object.defineProperty(navigator.clipboard, 'writeText', { value: async (text) => { window.copiedText = text; }, configurable: true });
+      Object.defineProperty(navigator.clipboard, 'writeText', {
+        value: async (text) => {
+          window.copiedText = text;
+        },
+        configurable: true,
+      });
       window.copiedText = null;
     });
     const details = `${VIEW} details.train-printout`;
-    if (!(await page.locator(details).evaluate((node) => node.open))) await page.click(`${details} summary`);
+    if (!(await page.locator(details).evaluate((node) => node.open)))
+      await page.click(`${details} summary`);
     await page.click(`${details} .copy-script`);
     await page.waitForFunction(() => window.copiedText !== null);
     const script = await page.evaluate(() => window.copiedText);
-    const printed = await page.$$eval(`${details} .printout-out`, (outs) => outs.map((out) => out.textContent));
-    const out = execFileSync(pythonPath, ['-'], { input: script, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
+    const printed = await page.$$eval(`${details} .printout-out`, (outs) =>
+      outs.map((out) => out.textContent),
+    );
+    const out = execFileSync(pythonPath, ['-'], {
+      input: script,
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     assert.equal(out, `${printed.join('\n')}\n`);
     return { script, printed };
   }
 
   test('the printout, run in PyTorch, prints what the view shows', async () => {
-    await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' }, paddingIdx: '-1', batches: '1, 5, 5; 3, 3; 0, 1' });
+    await setTraining({
+      optimizer: 'sgd',
+      hyper: { momentum: '0.9' },
+      paddingIdx: '-1',
+      batches: '1, 5, 5; 3, 3; 0, 1',
+    });
     await env.page.check(field('nesterov'));
     await waitForStep(0);
     await step(1);
     await step(2);
     await step(3);
     const { script, printed } = await checkPrintout();
-    assert.match(script, /opt_e = torch\.optim\.SGD\(embedding\.parameters\(\), lr=0\.1, momentum=0\.9, nesterov=True\)/);
+    assert.match(
+      script,
+      /opt_e = torch\.optim\.SGD\(embedding\.parameters\(\), lr=0\.1, momentum=0\.9, nesterov=True\)/,
+    );
     assert.match(script, /embedding = nn\.Embedding\(V, d, padding_idx=-1\)/);
     // What PyTorch printed is what the view shows: the rows it lit, the verdict's torch.equal.
     const lit = (await litRows()).map(([row]) => row);
@@ -263,7 +388,10 @@ describe('the Train view', () => {
     await step(1);
     await step(2);
     const sparse = await checkPrintout();
-    assert.match(sparse.script, /# the Linear route cannot follow: .* SparseAdam does not support dense gradients/);
+    assert.match(
+      sparse.script,
+      /# the Linear route cannot follow: .* SparseAdam does not support dense gradients/,
+    );
     assert.match(sparse.printed.at(-1), /step 2 changed rows \[3\]$/);
     await env.page.click(`${VIEW} details.train-printout summary`);
   });
@@ -273,25 +401,33 @@ describe('the Train view', () => {
     await setTraining({ optimizer: 'sgd', hyper: { momentum: '0.9' } });
     await step(1);
     await step(2);
-    await page.emulateMedia({ reducedMotion: 'reduce' });  // the rows' light, without its fading
-    for (const [width, height] of [[1280, 900], [375, 800]]) {
+    await page.emulateMedia({ reducedMotion: 'reduce' }); // the rows' light, without its fading
+    for (const [width, height] of [
+      [1280, 900],
+      [375, 800],
+    ]) {
       await page.setViewportSize({ width, height });
       await page.locator(VIEW).scrollIntoViewIfNeeded();
       assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
       // V = 6, d = 3: W and the timeline fit without scrolling their boxes.
-      const boxes = await page.$$eval(`${VIEW} .table-box`, (all) => all.map((box) => box.scrollWidth - box.clientWidth));
+      const boxes = await page.$$eval(`${VIEW} .table-box`, (all) =>
+        all.map((box) => box.scrollWidth - box.clientWidth),
+      );
       assert.deepEqual(boxes, [0, 0], `the tables scroll sideways at ${width} px`);
       for (const scheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme: scheme });
-        await saveScreenshot(page.locator(VIEW), scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
-          { publish: scheme === 'light' });
+        await saveScreenshot(
+          page.locator(VIEW),
+          scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
+          { publish: scheme === 'light' },
+        );
       }
     }
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test('batches typed as text: each line GPT-2\'s ids, trained on its whole vocabulary, the rows lit those ids, a link restores it', async () => {
+  test("batches typed as text: each line GPT-2's ids, trained on its whole vocabulary, the rows lit those ids, a link restores it", async () => {
     const { page } = env;
     // The ids, from the tokenizer's own package, not from the page's worker.
     const { encode } = await import('gpt-tokenizer/encoding/r50k_base');
@@ -304,18 +440,38 @@ describe('the Train view', () => {
     await page.selectOption(field('batch-tokenizer'), 'gpt2');
     await page.fill(field('batch-lines'), lines.join('\n'));
     await waitForStep(0);
-    const shownIds = await page.$$eval(`${VIEW} .train-line`, (items) => items.map((item) =>
-      [...item.querySelectorAll('.train-token-id')].map((id) => Number(id.textContent))));
+    const shownIds = await page.$$eval(`${VIEW} .train-line`, (items) =>
+      items.map((item) =>
+        [...item.querySelectorAll('.train-token-id')].map((id) => Number(id.textContent)),
+      ),
+    );
     assert.deepEqual(shownIds, ids);
-    assert.equal(await page.textContent(`${VIEW} [data-part="shape"]`), 'GPT-2\'s vocabulary has 50,257 rows, ' +
-      'one for every id it can give: trained as V = 50,257, with the page\'s d = 3.');
-    assert.match(await page.textContent(`${VIEW} [data-part="origin"]`), /^torch\.manual_seed\(123\); embedding = nn\.Embedding\(50257, 3\)/);
+    assert.equal(
+      await page.textContent(`${VIEW} [data-part="shape"]`),
+      "GPT-2's vocabulary has 50,257 rows, " +
+        "one for every id it can give: trained as V = 50,257, with the page's d = 3.",
+    );
+    assert.match(
+      await page.textContent(`${VIEW} [data-part="origin"]`),
+      /^torch\.manual_seed\(123\); embedding = nn\.Embedding\(50257, 3\)/,
+    );
     await step(1);
-    assert.deepEqual((await litRows()).map(([row]) => row), rowsOf(ids[0]));
-    assert.match(await page.textContent(`${VIEW} [data-part="status"]`), /^Step 1 of 2: batch \[[\d, ]+\], "the cat"\.$/);
-    assert.ok(['bit-identical', 'equal in value', 'equal up to rounding'].includes(await verdictWord()));
+    assert.deepEqual(
+      (await litRows()).map(([row]) => row),
+      rowsOf(ids[0]),
+    );
+    assert.match(
+      await page.textContent(`${VIEW} [data-part="status"]`),
+      /^Step 1 of 2: batch \[[\d, ]+\], "the cat"\.$/,
+    );
+    assert.ok(
+      ['bit-identical', 'equal in value', 'equal up to rounding'].includes(await verdictWord()),
+    );
     await step(2);
-    assert.deepEqual((await litRows()).map(([row]) => row), rowsOf(ids[1]));
+    assert.deepEqual(
+      (await litRows()).map(([row]) => row),
+      rowsOf(ids[1]),
+    );
     assert.deepEqual(await timeline(), ids.map(rowsOf));
     const { script } = await checkPrintout();
     assert.match(script, /# batch 2: "the dog"\nidx = torch\.tensor\(\[(\d+), (\d+)\]\)/);
@@ -334,7 +490,10 @@ describe('the Train view', () => {
     assert.ok(await page.isChecked(`${VIEW} input[name="batches-from"][value="text"]`));
     assert.deepEqual(await litRows(), lit);
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    for (const [width, height] of [[1280, 900], [375, 800]]) {
+    for (const [width, height] of [
+      [1280, 900],
+      [375, 800],
+    ]) {
       await page.setViewportSize({ width, height });
       await page.locator(VIEW).scrollIntoViewIfNeeded();
       assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
@@ -349,45 +508,82 @@ describe('the Train view', () => {
     const { page } = env;
     await batchesFrom('text');
     const errorOf = async (name, words) => {
-      await page.waitForFunction(([selector, words]) => {
-        const input = document.querySelector(selector);
-        const box = document.getElementById(input.getAttribute('aria-describedby'));
-        return !box.hidden && box.textContent.startsWith(words) && input.getAttribute('aria-invalid') === 'true';
-      }, [field(name), words]);
+      await page.waitForFunction(
+        ([selector, words]) => {
+          const input = document.querySelector(selector);
+          const box = document.getElementById(input.getAttribute('aria-describedby'));
+          return (
+            !box.hidden &&
+            box.textContent.startsWith(words) &&
+            input.getAttribute('aria-invalid') === 'true'
+          );
+        },
+        [field(name), words],
+      );
       assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
     };
     await page.selectOption(field('batch-tokenizer'), 'gpt2');
     await page.fill(field('batch-lines'), 'the cat\n\nthe dog');
     await errorOf('batch-lines', 'Line 2 is empty: each line is one batch');
-    const { loadEmbedlab } = await import(pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href);
+    const { loadEmbedlab } = await import(
+      pathToFileURL(path.join(siteDir, 'embedlab/embedlab.node.mjs')).href
+    );
     const { maxIds } = (await loadEmbedlab()).limits;
     // "a a a …": one token a word.
     await page.fill(field('batch-lines'), `the cat\n${'a '.repeat(maxIds)}a`);
-    await errorOf('batch-lines', `Line 2: The text makes ${(maxIds + 1).toLocaleString('en-US')} tokens, more than the`);
+    await errorOf(
+      'batch-lines',
+      `Line 2: The text makes ${(maxIds + 1).toLocaleString('en-US')} tokens, more than the`,
+    );
     await page.selectOption(field('batch-tokenizer'), 'gemma3');
-    await errorOf('batch-tokenizer', 'Gemma 3\'s vocabulary has 262,145 rows, one for every id it can give: more than the 262,144');
+    await errorOf(
+      'batch-tokenizer',
+      "Gemma 3's vocabulary has 262,145 rows, one for every id it can give: more than the 262,144",
+    );
     await batchesFrom('ids');
     await waitForStep(0);
   });
 
   test('<embedding-demo view="train">', async () => {
     const { page } = env;
-    await openHost(env, 'train-demo', '<embedding-demo id="demo" view="train" ids="1, 2, 3, 0" vocab="6" dim="3"></embedding-demo>');
+    await openHost(
+      env,
+      'train-demo',
+      '<embedding-demo id="demo" view="train" ids="1, 2, 3, 0" vocab="6" dim="3"></embedding-demo>',
+    );
     const inDemo = (selector) => page.locator(`#demo >> ${selector}`);
     await inDemo('.train-weights').waitFor();
     await inDemo('[data-action="step"]').click();
-    await page.waitForFunction(() => document.querySelector('#demo').shadowRoot
-      .querySelector('[data-part="status"]').textContent.startsWith('Step 1 of 3'));
-    const lit = await page.evaluate(() => [...document.querySelector('#demo').shadowRoot
-      .querySelectorAll('.train-weights tr.changed')].map((row) => Number(row.dataset.vocab)));
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#demo')
+        .shadowRoot.querySelector('[data-part="status"]')
+        .textContent.startsWith('Step 1 of 3'),
+    );
+    const lit = await page.evaluate(() =>
+      [
+        ...document.querySelector('#demo').shadowRoot.querySelectorAll('.train-weights tr.changed'),
+      ].map((row) => Number(row.dataset.vocab)),
+    );
     assert.deepEqual(lit, [1, 2]);
     assert.equal(await inDemo('.verdict-word').textContent(), 'bit-identical');
     // The view's style sheet came along into the shadow root.
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#demo').shadowRoot
-      .querySelector('.train-bar')).display), 'flex');
+    assert.equal(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('#demo').shadowRoot.querySelector('.train-bar'))
+            .display,
+      ),
+      'flex',
+    );
     await page.selectOption('#demo >> select[name="optimizer"]', 'adam');
     await inDemo('input[name="sparse"]').check();
-    await page.waitForFunction(() => document.querySelector('#demo').shadowRoot
-      .querySelector('select[name="optimizer"]').getAttribute('aria-invalid') === 'true');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('#demo')
+          .shadowRoot.querySelector('select[name="optimizer"]')
+          .getAttribute('aria-invalid') === 'true',
+    );
   });
 });

@@ -14,13 +14,19 @@ const nb = notebook('002');
 const printed = (cell) => entriesOf(printedAfter(nb, cell));
 
 // Every demo's shadow-root text, in page order: what "unchanged" means for the other demos.
-const allDemoTexts = (page) => page.$$eval('embedding-demo', (all) =>
-  all.map((demo) => demo.shadowRoot.querySelector('.demo').textContent));
+const allDemoTexts = (page) =>
+  page.$$eval('embedding-demo', (all) =>
+    all.map((demo) => demo.shadowRoot.querySelector('.demo').textContent),
+  );
 
 describe('the tutorial and the reference', () => {
   let env;
-  before(async () => { env = await openSite(); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   test('the page links to both; the tutorial links to the reference', async () => {
@@ -47,9 +53,14 @@ describe('the tutorial and the reference', () => {
     await settle(page);
     page.off('request', record);
     assert.equal(requests.filter((url) => url.endsWith('/embedlab-core.wasm')).length, 1);
-    assert.deepEqual(requests.filter((url) => !url.startsWith(env.url) && !url.startsWith('data:')), []);
-    assert.deepEqual(await page.$$eval('embedding-demo', (all) => all.map((d) => d.error)),
-      Array(await page.locator('embedding-demo').count()).fill(null));
+    assert.deepEqual(
+      requests.filter((url) => !url.startsWith(env.url) && !url.startsWith('data:')),
+      [],
+    );
+    assert.deepEqual(
+      await page.$$eval('embedding-demo', (all) => all.map((d) => d.error)),
+      Array(await page.locator('embedding-demo').count()).fill(null),
+    );
 
     const oneId = 'embedding-demo[label="embedding(torch.tensor([1]))"]';
     assert.deepEqual(cellsOnly(await demoCells(page, oneId, 'weight')), printed('In [5]:'));
@@ -60,11 +71,18 @@ describe('the tutorial and the reference', () => {
     assert.deepEqual(cellsOnly(await demoCells(page, onehot, 'onehot')), printed('In [12]:'));
     assert.deepEqual(cellsOnly(await demoCells(page, onehot, 'product')), printed('In [18]:'));
     assert.equal(await demoText(page, onehot, '.verdict-word'), 'bit-identical');
-    assert.equal(await demoText(page, 'embedding-demo[view="step"]', '.step-title'), 'Token 1 of 3: id 2');
-    assert.equal(await demoText(page, 'embedding-demo[view="printout"]', '.printout-out'),
-      printedAfter(nb, 'In [5]:'));
-    assert.deepEqual(cellsOnly(await demoCells(page, 'embedding-demo[weights="tf"]', 'lookup')),
-      [2, 3, 1].map((i) => Array(5).fill((0.11 * i).toFixed(4))));
+    assert.equal(
+      await demoText(page, 'embedding-demo[view="step"]', '.step-title'),
+      'Token 1 of 3: id 2',
+    );
+    assert.equal(
+      await demoText(page, 'embedding-demo[view="printout"]', '.printout-out'),
+      printedAfter(nb, 'In [5]:'),
+    );
+    assert.deepEqual(
+      cellsOnly(await demoCells(page, 'embedding-demo[weights="tf"]', 'lookup')),
+      [2, 3, 1].map((i) => Array(5).fill((0.11 * i).toFixed(4))),
+    );
   });
 
   test('trying other ids in one demo leaves every other demo as it was', async () => {
@@ -75,18 +93,24 @@ describe('the tutorial and the reference', () => {
     const tryIt = page.locator('embedding-demo[label="Try it"]');
     await tryIt.getByRole('textbox', { name: 'idx' }).fill('3, 0');
     await settle(page);
-    assert.deepEqual(cellsOnly(await demoCells(page, 'embedding-demo[label="Try it"]', 'lookup')),
-      [printed('In [5]:')[3], printed('In [5]:')[0]]);
+    assert.deepEqual(cellsOnly(await demoCells(page, 'embedding-demo[label="Try it"]', 'lookup')), [
+      printed('In [5]:')[3],
+      printed('In [5]:')[0],
+    ]);
     const after = await allDemoTexts(page);
     const index = await page.$$eval('embedding-demo', (all) =>
-      all.findIndex((demo) => demo.getAttribute('label') === 'Try it'));
+      all.findIndex((demo) => demo.getAttribute('label') === 'Try it'),
+    );
     assert.notEqual(after[index], before[index]);
     after.splice(index, 1);
     before.splice(index, 1);
     assert.deepEqual(after, before);
   });
 
-  for (const [width, height] of [[1280, 800], [375, 812]]) {
+  for (const [width, height] of [
+    [1280, 800],
+    [375, 812],
+  ]) {
     test(`the tutorial at ${width} px: nothing overflows sideways`, async () => {
       const { page } = env;
       await page.setViewportSize({ width, height });
@@ -94,7 +118,8 @@ describe('the tutorial and the reference', () => {
       await settle(page);
       assert.equal(await pageOverflow(page), 0);
       const widest = await page.$$eval('embedding-demo', (all) =>
-        Math.max(...all.map((demo) => demo.getBoundingClientRect().right)));
+        Math.max(...all.map((demo) => demo.getBoundingClientRect().right)),
+      );
       assert.ok(widest <= width, `a demo reaches x = ${widest}`);
       await saveScreenshot(page, `tutorial-${width}.png`, { fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
@@ -105,17 +130,27 @@ describe('the tutorial and the reference', () => {
     const { page } = env;
     await page.goto(`${env.url}reference.html`);
     await settle(page);
-    const examples = await page.$$eval('.example', (all) => all.map((example) => {
-      const demo = example.querySelector('embedding-demo');
-      const markup = new DOMParser().parseFromString(example.querySelector('pre code').textContent, 'text/html')
-        .body.firstElementChild;
-      const attributes = (node) => Object.fromEntries([...node.attributes].map((a) => [a.name, a.value]));
-      return { shown: attributes(markup), live: attributes(demo), error: demo.error,
-               inErrors: example.compareDocumentPosition(document.getElementById('errors')) ===
-                 Node.DOCUMENT_POSITION_PRECEDING &&
-                 example.compareDocumentPosition(document.getElementById('theming')) ===
-                 Node.DOCUMENT_POSITION_FOLLOWING };
-    }));
+    const examples = await page.$$eval('.example', (all) =>
+      all.map((example) => {
+        const demo = example.querySelector('embedding-demo');
+        const markup = new DOMParser().parseFromString(
+          example.querySelector('pre code').textContent,
+          'text/html',
+        ).body.firstElementChild;
+        const attributes = (node) =>
+          Object.fromEntries([...node.attributes].map((a) => [a.name, a.value]));
+        return {
+          shown: attributes(markup),
+          live: attributes(demo),
+          error: demo.error,
+          inErrors:
+            example.compareDocumentPosition(document.getElementById('errors')) ===
+              Node.DOCUMENT_POSITION_PRECEDING &&
+            example.compareDocumentPosition(document.getElementById('theming')) ===
+              Node.DOCUMENT_POSITION_FOLLOWING,
+        };
+      }),
+    );
     assert.ok(examples.length >= 20, `${examples.length} examples`);
     for (const { shown, live, error, inErrors } of examples) {
       assert.deepEqual(shown, live);
@@ -124,7 +159,9 @@ describe('the tutorial and the reference', () => {
     }
     assert.equal(examples.filter((e) => e.inErrors).length, 2);
     // The .npy example: W[i, j] = i + j / 10, rows 3 and 0.
-    assert.deepEqual(cellsOnly(await demoCells(page, 'embedding-demo[src]', 'lookup')),
-      [['3.0000', '3.1000', '3.2000'], ['0.0000', '0.1000', '0.2000']]);
+    assert.deepEqual(cellsOnly(await demoCells(page, 'embedding-demo[src]', 'lookup')), [
+      ['3.0000', '3.1000', '3.2000'],
+      ['0.0000', '0.1000', '0.2000'],
+    ]);
   });
 });

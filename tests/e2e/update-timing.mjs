@@ -17,7 +17,9 @@ const round = (x) => Math.round(x * 10) / 10;
 function timeUpdate([field, value]) {
   return new Promise((resolve) => {
     let start;
-    requestAnimationFrame(() => { start = performance.now(); });
+    requestAnimationFrame(() => {
+      start = performance.now();
+    });
     const input = document.getElementById(field);
     input.value = value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -48,7 +50,8 @@ async function timeRun(count) {
 
 const env = await openSite();
 const { page } = env;
-const smallIds = (shift) => Array.from({ length: 64 }, (_, i) => (i * 61 + shift) % 4096).join(', ');
+const smallIds = (shift) =>
+  Array.from({ length: 64 }, (_, i) => (i * 61 + shift) % 4096).join(', ');
 const lastIdTyped = (id) => `${smallIds(0).replace(/, \d+$/, '')}, ${id}`;
 await page.fill('#dim', '64');
 await page.fill('#vocab', '4096');
@@ -57,65 +60,86 @@ await waitForVerdict(page, 'bit-identical');
 const typedUpdates = [];
 const idUpdates = [];
 const seedUpdates = [];
-for (let r = 1; r <= runs; ++r) typedUpdates.push(await page.evaluate(timeUpdate, ['ids', lastIdTyped(r)]));
-for (let r = 1; r <= runs; ++r) idUpdates.push(await page.evaluate(timeUpdate, ['ids', smallIds(r)]));
-for (let r = 1; r <= runs; ++r) seedUpdates.push(await page.evaluate(timeUpdate, ['seed', String(1000 + r)]));
+for (let r = 1; r <= runs; ++r)
+  typedUpdates.push(await page.evaluate(timeUpdate, ['ids', lastIdTyped(r)]));
+for (let r = 1; r <= runs; ++r)
+  idUpdates.push(await page.evaluate(timeUpdate, ['ids', smallIds(r)]));
+for (let r = 1; r <= runs; ++r)
+  seedUpdates.push(await page.evaluate(timeUpdate, ['seed', String(1000 + r)]));
 const runOnly = await page.evaluate(timeRun, runs);
 
 // GPT-2: long tasks (over 50 ms) are recorded by the browser.
-await page.fill('#ids', Array.from({ length: 64 }, (_, i) => (i * 7919 + 50256) % 50257).join(', '));
+await page.fill(
+  '#ids',
+  Array.from({ length: 64 }, (_, i) => (i * 7919 + 50256) % 50257).join(', '),
+);
 await page.fill('#dim', '768');
 await page.fill('#vocab', '50257');
 await waitForVerdict(page, 'bit-identical', 300_000);
 const gpt2 = [];
 for (let r = 1; r <= Math.min(runs, 5); ++r) {
-  gpt2.push(await page.evaluate((seed) => new Promise((resolve) => {
-    const tasks = [];
-    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
-    observer.observe({ type: 'longtask' });
-    const start = performance.now();
-    let shown = null;
-    const verdict = document.querySelector('#results .verdict');
-    const watch = new MutationObserver(() => {
-      if (shown === null && verdict.querySelector('.verdict-word')?.textContent === 'bit-identical') {
-        shown = performance.now();
-      }
-    });
-    watch.observe(verdict, { childList: true, subtree: true });
-    const input = document.getElementById('seed');
-    input.value = seed;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    const poll = () => {
-      if (shown === null) {
-        setTimeout(poll, 100);
-        return;
-      }
-      // Let the tasks after the result (rendering, the views) finish and be reported.
-      setTimeout(() => {
-        observer.disconnect();
-        watch.disconnect();
-        const during = tasks.filter((t) => t.startTime + t.duration < shown - 1);
-        const longest = (list) => Math.max(0, ...list.map((t) => t.duration));
-        resolve({ wall: shown - start, during: longest(during), after: longest(tasks) });
-      }, 1000);
-    };
-    poll();
-  }), String(2000 + r)));
+  gpt2.push(
+    await page.evaluate(
+      (seed) =>
+        new Promise((resolve) => {
+          const tasks = [];
+          const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+          observer.observe({ type: 'longtask' });
+          const start = performance.now();
+          let shown = null;
+          const verdict = document.querySelector('#results .verdict');
+          const watch = new MutationObserver(() => {
+            if (
+              shown === null &&
+              verdict.querySelector('.verdict-word')?.textContent === 'bit-identical'
+            ) {
+              shown = performance.now();
+            }
+          });
+          watch.observe(verdict, { childList: true, subtree: true });
+          const input = document.getElementById('seed');
+          input.value = seed;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          const poll = () => {
+            if (shown === null) {
+              setTimeout(poll, 100);
+              return;
+            }
+            // Let the tasks after the result (rendering, the views) finish and be reported.
+            setTimeout(() => {
+              observer.disconnect();
+              watch.disconnect();
+              const during = tasks.filter((t) => t.startTime + t.duration < shown - 1);
+              const longest = (list) => Math.max(0, ...list.map((t) => t.duration));
+              resolve({ wall: shown - start, during: longest(during), after: longest(tasks) });
+            }, 1000);
+          };
+          poll();
+        }),
+      String(2000 + r),
+    ),
+  );
 }
 
-console.log(JSON.stringify({
-  runs,
-  small: {
-    lastIdUpdateMs: round(median(typedUpdates)),
-    idUpdateMs: round(median(idUpdates)),
-    newSeedUpdateMs: round(median(seedUpdates)),
-    computeRunMs: round(runOnly),
-  },
-  gpt2: {
-    resultWallMs: round(median(gpt2.map((g) => g.wall))),
-    longestTaskWhileComputingMs: round(median(gpt2.map((g) => g.during))),
-    longestTaskIncludingResultMs: round(median(gpt2.map((g) => g.after))),
-  },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      runs,
+      small: {
+        lastIdUpdateMs: round(median(typedUpdates)),
+        idUpdateMs: round(median(idUpdates)),
+        newSeedUpdateMs: round(median(seedUpdates)),
+        computeRunMs: round(runOnly),
+      },
+      gpt2: {
+        resultWallMs: round(median(gpt2.map((g) => g.wall))),
+        longestTaskWhileComputingMs: round(median(gpt2.map((g) => g.during))),
+        longestTaskIncludingResultMs: round(median(gpt2.map((g) => g.after))),
+      },
+    },
+    null,
+    2,
+  ),
+);
 env.assertClean();
 await env.close();

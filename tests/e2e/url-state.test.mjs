@@ -8,8 +8,12 @@ const param = (page, name) => new URL(page.url()).searchParams.get(name);
 
 describe('state in the address', () => {
   let env;
-  before(async () => { env = await openSite({ weights: true }); });
-  after(async () => { await env?.close(); });
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   test('a link sets the inputs, the source and the token', async () => {
@@ -20,7 +24,9 @@ describe('state in the address', () => {
     assert.equal(await page.inputValue('#vocab'), '10');
     assert.equal(await page.inputValue('#dim'), '3');
     assert.equal(await page.inputValue('#seed'), '7');
-    assert.ok((await page.textContent('#matrices [data-box="weight"] caption')).includes(': 10 × 3'));
+    assert.ok(
+      (await page.textContent('#matrices [data-box="weight"] caption')).includes(': 10 × 3'),
+    );
     assert.equal((await tableCells(page, '#results [data-box="lookup"]')).length, 2);
     assert.equal(param(page, 'k'), '1');
     await page.goto(`${env.url}?ids=1,2&w=tf&dim=2`);
@@ -49,7 +55,10 @@ describe('state in the address', () => {
     const { page } = env;
     await page.goto(`${env.url}?ids=2,3,1&dim=0`);
     await page.waitForFunction(() => !document.getElementById('dim-error').hidden);
-    assert.equal(await errorText(page, 'dim-error'), 'the embedding dimension d must be at least 1, got 0');
+    assert.equal(
+      await errorText(page, 'dim-error'),
+      'the embedding dimension d must be at least 1, got 0',
+    );
     assert.equal(await page.getAttribute('#dim', 'aria-invalid'), 'true');
     await page.goto(`${env.url}?ids=2,%209007199254740993`);
     await page.waitForFunction(() => !document.getElementById('ids-error').hidden);

@@ -17,8 +17,12 @@ function verdictOf(page, box) {
     state: node.dataset.state,
     headline: node.querySelector('.verdict-word').textContent,
     sentence: node.querySelector('.verdict-sentence').textContent,
-    stats: Object.fromEntries([...node.querySelectorAll('.verdict-stats > div')]
-      .map((row) => [row.querySelector('dt').textContent, row.querySelector('dd').textContent])),
+    stats: Object.fromEntries(
+      [...node.querySelectorAll('.verdict-stats > div')].map((row) => [
+        row.querySelector('dt').textContent,
+        row.querySelector('dd').textContent,
+      ]),
+    ),
     colour: getComputedStyle(node.querySelector('.verdict-word')).color,
     terms: node.querySelector('.verdict-terms')?.textContent ?? '',
     titles: [...node.querySelectorAll('dfn')].map((dfn) => dfn.title),
@@ -27,40 +31,61 @@ function verdictOf(page, box) {
 
 // [row, column] of each outlined cell of the table in box (a selector), in its tbody.
 function outlined(page, box) {
-  return page.$$eval(`${box} tbody tr`, (rows) => rows.flatMap((row, r) =>
-    [...row.cells].slice(1).flatMap((cell, c) => (cell.classList.contains('differs') ? [[r, c]] : []))));
+  return page.$$eval(`${box} tbody tr`, (rows) =>
+    rows.flatMap((row, r) =>
+      [...row.cells]
+        .slice(1)
+        .flatMap((cell, c) => (cell.classList.contains('differs') ? [[r, c]] : [])),
+    ),
+  );
 }
 
 describe('the four grades of the verdict', () => {
   let env;
-  const colours = new Map();  // grade -> headline colour
-  before(async () => { env = await openSite({ weights: true }); });
-  after(async () => { await env?.close(); });
+  const colours = new Map(); // grade -> headline colour
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
   afterEach(() => env.assertClean());
 
   async function loadTable(name, rows, cols, values, ids) {
     await env.page.fill('#ids', ids.join(', '));
     await env.page.setInputFiles('#weights-file', {
-      name, mimeType: 'application/octet-stream', buffer: npyFloat32(rows, cols, values),
+      name,
+      mimeType: 'application/octet-stream',
+      buffer: npyFloat32(rows, cols, values),
     });
     await waitForLookupRows(env.page, ids);
   }
 
   function checkCommon(verdict) {
-    assert.ok(!verdict.sentence.includes(verdict.headline), 'the sentence does not repeat the headline');
+    assert.ok(
+      !verdict.sentence.includes(verdict.headline),
+      'the sentence does not repeat the headline',
+    );
     assert.match(verdict.terms, /^Bit-identical: the same 32 bits/);
     assert.match(verdict.terms, /Equal in value: equal as float32 numbers, so −0\.0 equals \+0\.0/);
     assert.equal(verdict.titles.length, 2, 'both terms defined where they appear');
-    assert.ok(![...colours.values()].includes(verdict.colour), `${verdict.state} has its own colour`);
+    assert.ok(
+      ![...colours.values()].includes(verdict.colour),
+      `${verdict.state} has its own colour`,
+    );
     colours.set(verdict.state, verdict.colour);
   }
 
-  test('bit-identical: the notebook\'s table', async () => {
+  test("bit-identical: the notebook's table", async () => {
     const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'identical');
     assert.equal(verdict.headline, 'bit-identical');
     assert.equal(verdict.sentence, 'All 15 elements hold the same 32 bits in both results.');
-    assert.deepEqual(verdict.stats, { 'max |diff|': '0', 'bit-identical': '15 of 15', 'equal in value': '15 of 15' });
+    assert.deepEqual(verdict.stats, {
+      'max |diff|': '0',
+      'bit-identical': '15 of 15',
+      'equal in value': '15 of 15',
+    });
     checkCommon(verdict);
     assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), []);
     assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), []);
@@ -73,8 +98,15 @@ describe('the four grades of the verdict', () => {
     await waitForVerdict(env.page, 'equal in value');
     const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'value');
-    assert.match(verdict.sentence, /^1 of 4 elements differ only in the sign of zero: .*−0\.0 \+ 0\.0 = \+0\.0\.$/);
-    assert.deepEqual(verdict.stats, { 'max |diff|': '0', 'bit-identical': '3 of 4', 'equal in value': '4 of 4' });
+    assert.match(
+      verdict.sentence,
+      /^1 of 4 elements differ only in the sign of zero: .*−0\.0 \+ 0\.0 = \+0\.0\.$/,
+    );
+    assert.deepEqual(verdict.stats, {
+      'max |diff|': '0',
+      'bit-identical': '3 of 4',
+      'equal in value': '4 of 4',
+    });
     checkCommon(verdict);
     assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), [[0, 0]]);
     assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), [[0, 0]]);
@@ -86,8 +118,15 @@ describe('the four grades of the verdict', () => {
     await waitForVerdict(env.page, 'differs');
     const verdict = await verdictOf(env.page, '#results .verdict');
     assert.equal(verdict.state, 'differs');
-    assert.match(verdict.sentence, /^1 of 4 elements are NaN in one result only: W holds an Inf or NaN, .*0·Inf = NaN/);
-    assert.deepEqual(verdict.stats, { 'max |diff|': 'nan', 'bit-identical': '3 of 4', 'equal in value': '3 of 4' });
+    assert.match(
+      verdict.sentence,
+      /^1 of 4 elements are NaN in one result only: W holds an Inf or NaN, .*0·Inf = NaN/,
+    );
+    assert.deepEqual(verdict.stats, {
+      'max |diff|': 'nan',
+      'bit-identical': '3 of 4',
+      'equal in value': '3 of 4',
+    });
     checkCommon(verdict);
     assert.deepEqual(await outlined(env.page, '#results [data-box="lookup"]'), [[0, 0]]);
     assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), [[0, 0]]);
@@ -105,17 +144,22 @@ describe('the four grades of the verdict', () => {
     await page.fill('#bag [name="offsets"]', '0');
     await page.selectOption('#bag [name="mode"]', 'sum');
     await page.fill('#bag [name="weights"]', '0.1, 0.2, 0.3');
-    await page.waitForFunction(() => document.querySelector('#bag [data-part="verdict"]').dataset.state === 'rounding');
+    await page.waitForFunction(
+      () => document.querySelector('#bag [data-part="verdict"]').dataset.state === 'rounding',
+    );
     const verdict = await verdictOf(page, '#bag [data-part="verdict"]');
     assert.equal(verdict.headline, 'equal up to rounding');
     const differing = 5 - Number(verdict.stats['bit-identical'].split(' of ')[0]);
     assert.ok(differing > 0);
     // The sentence gives the largest difference in ulps and as |diff|, as the statistics print
     // them, and says why.
-    assert.equal(verdict.sentence, `${differing} of 5 elements differ in the last bits (the largest ` +
-      `difference is ${verdict.stats['max ulps']} ${verdict.stats['max ulps'] === '1' ? 'ulp' : 'ulps'}, ` +
-      `|diff| = ${verdict.stats['max |diff|']}): a bag adds its rows in position order, M @ W in ` +
-      'vocabulary order, and float32 rounds every weighted term and every partial sum.');
+    assert.equal(
+      verdict.sentence,
+      `${differing} of 5 elements differ in the last bits (the largest ` +
+        `difference is ${verdict.stats['max ulps']} ${verdict.stats['max ulps'] === '1' ? 'ulp' : 'ulps'}, ` +
+        `|diff| = ${verdict.stats['max |diff|']}): a bag adds its rows in position order, M @ W in ` +
+        'vocabulary order, and float32 rounds every weighted term and every partial sum.',
+    );
     assert.match(verdict.stats['max |diff|'], /^\d\.\d{4}e-0[5-9]$/);
     checkCommon(verdict);
     const cells = await outlined(page, '#bag [data-box="output"]');

@@ -19,8 +19,11 @@ export function formView(getPage, id) {
   const input = (name) => `${view} [name="${name}"]`;
   const cellsOf = (box) => tableCells(getPage(), `#${id} [data-box="${box}"]`);
   // Resolves once the alert is shown (shown = true) or hidden (false).
-  const waitForAlert = (shown) => getPage().waitForFunction(([selector, visible]) =>
-    document.querySelector(selector).hidden !== visible, [alertSelector, shown]);
+  const waitForAlert = (shown) =>
+    getPage().waitForFunction(
+      ([selector, visible]) => document.querySelector(selector).hidden !== visible,
+      [alertSelector, shown],
+    );
   async function alertText() {
     const alert = getPage().locator(alertSelector);
     return (await alert.isVisible()) ? alert.textContent() : '';
@@ -36,11 +39,19 @@ export function formView(getPage, id) {
 
     // Resolves once a code element in the view's part (data-part) reads command, and the view is
     // not stale: the view shows the inputs that command names.
-    waitForCommand: (part, command) => getPage().waitForFunction(([selector, text]) => {
-      const code = [...document.querySelectorAll(`${selector} code`)].map((node) => node.textContent);
-      return code.includes(text) &&
-        !document.querySelector(selector).closest('.view-output').classList.contains('stale');
-    }, [`${view} [data-part="${part}"]`, command]),
+    waitForCommand: (part, command) =>
+      getPage().waitForFunction(
+        ([selector, text]) => {
+          const code = [...document.querySelectorAll(`${selector} code`)].map(
+            (node) => node.textContent,
+          );
+          return (
+            code.includes(text) &&
+            !document.querySelector(selector).closest('.view-output').classList.contains('stale')
+          );
+        },
+        [`${view} [data-part="${part}"]`, command],
+      ),
 
     // Types text into input `name`: the alert shows message, as text, with aria-invalid on that
     // input, and the output is marked stale while its box `box` keeps the last good table's
@@ -53,7 +64,11 @@ export function formView(getPage, id) {
       assert.equal(await alertText(), message);
       assert.equal(await page.getAttribute(input(name), 'aria-invalid'), 'true');
       assert.equal(await page.locator(`${view} .error *`).count(), 0, 'typed text is never HTML');
-      assert.ok(await page.locator(`${view} .view-output`).evaluate((node) => node.classList.contains('stale')));
+      assert.ok(
+        await page
+          .locator(`${view} .view-output`)
+          .evaluate((node) => node.classList.contains('stale')),
+      );
       assert.equal((await cellsOf(box)).length, rows, kept);
       await page.fill(input(name), before);
       await waitForAlert(false);

@@ -25,18 +25,27 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = (file) => readFileSync(new URL(`./consumer/${file}`, import.meta.url), 'utf8');
 const README = readFileSync(path.join(repo, 'package/README.md'), 'utf8');
 const nb = notebook('002');
-const NOTEBOOK_LOOKUP = printedAfter(nb, 'In [8]:');   // embedding(idx), idx = [2, 3, 1]
+const NOTEBOOK_LOOKUP = printedAfter(nb, 'In [8]:'); // embedding(idx), idx = [2, 3, 1]
 const GPT2_HELLO_WORLD = [15496, 995];
 // The build tools, linked from the repository's node_modules (npm ci pins them).
-const TOOLS = ['vite', 'webpack', 'webpack-cli', 'rollup', '@rollup/plugin-node-resolve', 'esbuild',
-               'typescript'];
+const TOOLS = [
+  'vite',
+  'webpack',
+  'webpack-cli',
+  'rollup',
+  '@rollup/plugin-node-resolve',
+  'esbuild',
+  'typescript',
+];
 const BINS = ['vite', 'webpack', 'webpack-cli', 'rollup', 'esbuild', 'tsc'];
 // The address the README's CDN example loads the package from.
 const CDN = /https:\/\/cdn\.jsdelivr\.net\/npm\/embedlab@[\d.]+\//g;
 
 // The block of package/README.md marked <!-- tested as: NAME -->: its language and its text.
 function readmeBlock(name) {
-  const found = new RegExp(`<!-- tested as: ${name} -->\\n\`\`\`(\\w+)\\n([\\s\\S]*?)\\n\`\`\``).exec(README);
+  const found = new RegExp(
+    `<!-- tested as: ${name} -->\\n\`\`\`(\\w+)\\n([\\s\\S]*?)\\n\`\`\``,
+  ).exec(README);
   assert.ok(found, `package/README.md has a block marked "tested as: ${name}"`);
   return { language: found[1], text: found[2] };
 }
@@ -73,7 +82,11 @@ function project(scratch, tarball, name, source) {
 function run(dir, block) {
   assert.equal(block.language, 'sh');
   for (const line of block.text.split('\n').filter(Boolean)) {
-    execFileSync('sh', ['-c', line], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    execFileSync('sh', ['-c', line], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   }
 }
 
@@ -81,12 +94,15 @@ function run(dir, block) {
 const BUNDLERS = {
   vite(scratch, tarball) {
     const dir = project(scratch, tarball, 'vite', 'src/main.js');
-    writeFileSync(path.join(dir, 'index.html'), page('<script type="module" src="/src/main.js"></script>'));
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      page('<script type="module" src="/src/main.js"></script>'),
+    );
     run(dir, readmeBlock('vite'));
     return { root: path.join(dir, 'dist'), path: '' };
   },
   webpack(scratch, tarball) {
-    const dir = project(scratch, tarball, 'webpack', 'src/index.js');  // webpack's default entry
+    const dir = project(scratch, tarball, 'webpack', 'src/index.js'); // webpack's default entry
     run(dir, readmeBlock('webpack'));
     writeFileSync(path.join(dir, 'dist/index.html'), page('<script src="main.js"></script>'));
     return { root: path.join(dir, 'dist'), path: '' };
@@ -94,20 +110,29 @@ const BUNDLERS = {
   esbuild(scratch, tarball) {
     const dir = project(scratch, tarball, 'esbuild', 'src/main.js');
     run(dir, readmeBlock('esbuild'));
-    writeFileSync(path.join(dir, 'dist/index.html'), page('<script type="module" src="main.js"></script>'));
+    writeFileSync(
+      path.join(dir, 'dist/index.html'),
+      page('<script type="module" src="main.js"></script>'),
+    );
     return { root: path.join(dir, 'dist'), path: '' };
   },
   rollup(scratch, tarball) {
     const dir = project(scratch, tarball, 'rollup', 'src/main.js');
     run(dir, readmeBlock('rollup'));
-    writeFileSync(path.join(dir, 'dist/index.html'), page('<script type="module" src="main.js"></script>'));
+    writeFileSync(
+      path.join(dir, 'dist/index.html'),
+      page('<script type="module" src="main.js"></script>'),
+    );
     return { root: path.join(dir, 'dist'), path: '' };
   },
   'import map'(scratch, tarball) {
     const dir = project(scratch, tarball, 'import map', 'src/main.js');
     const { language, text } = readmeBlock('import map');
     assert.equal(language, 'html');
-    writeFileSync(path.join(dir, 'index.html'), page(`${text}\n<script type="module" src="/src/main.js"></script>`));
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      page(`${text}\n<script type="module" src="/src/main.js"></script>`),
+    );
     return { root: dir, path: 'index.html' };
   },
 };
@@ -116,7 +141,9 @@ const BUNDLERS = {
 async function openBrowser() {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-consumer-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS,
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
   });
   return {
     context,
@@ -125,7 +152,8 @@ async function openBrowser() {
       const problems = [];
       const requests = [];
       tab.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+        if (m.type() === 'error' || m.type() === 'warning')
+          problems.push(`console ${m.type()}: ${m.text()}`);
       });
       tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       tab.on('response', (response) => {
@@ -144,25 +172,47 @@ async function openBrowser() {
 
 // The three checks of one page of a consumer.
 function pageChecks(opened) {
-  test('the element shows the notebook\'s rows, bit-identical', async () => {
+  test("the element shows the notebook's rows, bit-identical", async () => {
     const { tab } = opened();
-    await tab.waitForFunction(() => document.getElementById('notebook')?.shadowRoot
-      ?.querySelector('.verdict-word')?.textContent === 'bit-identical', null, { timeout: 20_000 });
-    const rows = await tab.evaluate(() => [...document.getElementById('notebook').shadowRoot
-      .querySelectorAll('[data-box="lookup"] tbody tr')].map((tr) => [...tr.cells].slice(1).map((c) => c.textContent)));
+    await tab.waitForFunction(
+      () =>
+        document.getElementById('notebook')?.shadowRoot?.querySelector('.verdict-word')
+          ?.textContent === 'bit-identical',
+      null,
+      { timeout: 20_000 },
+    );
+    const rows = await tab.evaluate(() =>
+      [
+        ...document
+          .getElementById('notebook')
+          .shadowRoot.querySelectorAll('[data-box="lookup"] tbody tr'),
+      ].map((tr) => [...tr.cells].slice(1).map((c) => c.textContent)),
+    );
     assert.deepEqual(rows, entriesOf(NOTEBOOK_LOOKUP));
   });
-  test('loadEmbedlab() prints the notebook\'s lookup', async () => {
+  test("loadEmbedlab() prints the notebook's lookup", async () => {
     const { tab } = opened();
-    await tab.waitForFunction(() => document.getElementById('api').textContent !== '', null, { timeout: 20_000 });
+    await tab.waitForFunction(() => document.getElementById('api').textContent !== '', null, {
+      timeout: 20_000,
+    });
     assert.equal(await tab.textContent('#api'), NOTEBOOK_LOOKUP);
   });
-  test('the element with text starts its tokenizer worker and shows GPT-2\'s ids', async () => {
+  test("the element with text starts its tokenizer worker and shows GPT-2's ids", async () => {
     const { tab } = opened();
-    await tab.waitForFunction(() => /idx = \[15496, 995\]/.test(document.getElementById('text')
-      ?.shadowRoot?.querySelector('.demo-title')?.textContent ?? ''), null, { timeout: 30_000 });
-    const chips = await tab.evaluate(() => [...document.getElementById('text').shadowRoot
-      .querySelectorAll('.token-chip .token-id')].map((id) => Number(id.textContent)));
+    await tab.waitForFunction(
+      () =>
+        /idx = \[15496, 995\]/.test(
+          document.getElementById('text')?.shadowRoot?.querySelector('.demo-title')?.textContent ??
+            '',
+        ),
+      null,
+      { timeout: 30_000 },
+    );
+    const chips = await tab.evaluate(() =>
+      [...document.getElementById('text').shadowRoot.querySelectorAll('.token-chip .token-id')].map(
+        (id) => Number(id.textContent),
+      ),
+    );
     assert.deepEqual(chips, GPT2_HELLO_WORLD);
     assert.equal(await tab.evaluate(() => document.getElementById('text').error), null);
   });
@@ -212,8 +262,12 @@ describe('the npm package in each tool authors build with', () => {
       const { language, text } = readmeBlock('cdn');
       assert.equal(language, 'html');
       // The page's own script, as an author writes it against the CDN's address.
-      const api = fixture('main.js').replace("import 'embedlab/element';\n", '')
-        .replace("from 'embedlab'", "from 'https://cdn.jsdelivr.net/npm/embedlab@0.1.0/dist/embedlab.mjs'");
+      const api = fixture('main.js')
+        .replace("import 'embedlab/element';\n", '')
+        .replace(
+          "from 'embedlab'",
+          "from 'https://cdn.jsdelivr.net/npm/embedlab@0.1.0/dist/embedlab.mjs'",
+        );
       const head = `${text}\n<script type="module">\n${api}</script>`.replace(CDN, cdn);
       writeFileSync(path.join(dir, 'index.html'), page(head));
       const host = await serve(dir);
@@ -222,26 +276,44 @@ describe('the npm package in each tool authors build with', () => {
     });
     pageChecks(() => opened);
     test('the tokenizer worker came from the CDN', () => {
-      assert.ok(opened.requests.includes(`${cdn}dist/tokenizer-worker.mjs`), opened.requests.join('\n'));
+      assert.ok(
+        opened.requests.includes(`${cdn}dist/tokenizer-worker.mjs`),
+        opened.requests.join('\n'),
+      );
     });
   });
 
   test('a page without Text mode loads nothing of the tokenizers', async () => {
     const dir = project(scratch, tarball, 'vite minimal', 'src/main.js');
     writeFileSync(path.join(dir, 'src/main.js'), "import 'embedlab/element';\n");
-    writeFileSync(path.join(dir, 'index.html'), page('<script type="module" src="/src/main.js"></script>',
-      '<embedding-demo id="notebook" ids="2, 3, 1" dim="5" seed="123"></embedding-demo>'));
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      page(
+        '<script type="module" src="/src/main.js"></script>',
+        '<embedding-demo id="notebook" ids="2, 3, 1" dim="5" seed="123"></embedding-demo>',
+      ),
+    );
     run(dir, readmeBlock('vite'));
     const { tab, problems, requests } = await browser.open(await serve(path.join(dir, 'dist')));
-    await tab.waitForFunction(() => document.getElementById('notebook')?.shadowRoot
-      ?.querySelector('.verdict-word')?.textContent === 'bit-identical', null, { timeout: 20_000 });
+    await tab.waitForFunction(
+      () =>
+        document.getElementById('notebook')?.shadowRoot?.querySelector('.verdict-word')
+          ?.textContent === 'bit-identical',
+      null,
+      { timeout: 20_000 },
+    );
     assert.deepEqual(problems, []);
-    assert.deepEqual(requests.filter((url) => /tokenizer|bench/.test(url)), []);
+    assert.deepEqual(
+      requests.filter((url) => /tokenizer|bench/.test(url)),
+      [],
+    );
   });
 
   test('TypeScript finds the types through exports and through typesVersions', () => {
     const dir = project(scratch, tarball, 'typescript');
-    writeFileSync(path.join(dir, 'src/good.ts'), `
+    writeFileSync(
+      path.join(dir, 'src/good.ts'),
+      `
       import { loadEmbedlab, EmbedlabError, type Matrix } from 'embedlab';
       import type { EmbeddingDemoElement } from 'embedlab/element';
       const demo: EmbeddingDemoElement | null = document.querySelector('embedding-demo');
@@ -249,16 +321,35 @@ describe('the npm package in each tool authors build with', () => {
         const rows: Matrix = lab.lookup(lab.seededTable(123, 4, 5), [2, 3, 1]);
         if (demo) demo.ids = String(rows.rows);
       }, (error: unknown) => error instanceof EmbedlabError);
-    `);
-    writeFileSync(path.join(dir, 'src/bad.ts'), `
+    `,
+    );
+    writeFileSync(
+      path.join(dir, 'src/bad.ts'),
+      `
       import { loadEmbedlab } from 'embedlab';
       loadEmbedlab().then((lab) => lab.lookup('W', [1]));
-    `);
+    `,
+    );
     const tsc = (resolution, file) => {
       try {
-        execFileSync('npx', ['tsc', '--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom',
-          '--module', resolution === 'node10' ? 'commonjs' : 'esnext', '--moduleResolution', resolution,
-          file], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+        execFileSync(
+          'npx',
+          [
+            'tsc',
+            '--noEmit',
+            '--strict',
+            '--target',
+            'es2022',
+            '--lib',
+            'es2022,dom',
+            '--module',
+            resolution === 'node10' ? 'commonjs' : 'esnext',
+            '--moduleResolution',
+            resolution,
+            file,
+          ],
+          { cwd: dir, encoding: 'utf8', stdio: 'pipe' },
+        );
         return '';
       } catch (error) {
         return error.stdout;
@@ -267,7 +358,10 @@ describe('the npm package in each tool authors build with', () => {
     for (const resolution of ['bundler', 'node10']) {
       assert.equal(tsc(resolution, 'src/good.ts'), '', `moduleResolution ${resolution}`);
       // The types are real: a wrong argument is caught.
-      assert.match(tsc(resolution, 'src/bad.ts'), /TS2345: Argument of type 'string' is not assignable to parameter of type 'MatrixLike'/);
+      assert.match(
+        tsc(resolution, 'src/bad.ts'),
+        /TS2345: Argument of type 'string' is not assignable to parameter of type 'MatrixLike'/,
+      );
     }
   });
 });

@@ -14,8 +14,12 @@ import { installTarball, packTarball } from './tarball.mjs';
 // Runs an ES module script with Node in `cwd` (so that bare imports resolve from its
 // node_modules) and parses what it prints as JSON.
 function runScript(cwd, source) {
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', source],
-    { cwd, encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', source], {
+      cwd,
+      encoding: 'utf8',
+    }),
+  );
 }
 
 describe('the npm package', () => {
@@ -38,21 +42,42 @@ describe('the npm package', () => {
 
   test('the tarball holds the modules, what they load, the licences and the types, and no page', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
-      .trim().split('\n').map((entry) => entry.replace(/^package\//, ''));
+      .trim()
+      .split('\n')
+      .map((entry) => entry.replace(/^package\//, ''));
     for (const file of [
-      'package.json', 'README.md', 'LICENSE', 'bin/embedlab-assets.mjs',
-      'dist/embedlab.mjs', 'dist/embedlab.node.mjs', 'dist/embedlab-core.wasm', 'dist/embedlab.d.ts',
-      'dist/element.mjs', 'dist/element.d.ts', 'dist/compute-worker.mjs', 'dist/tokenizer-worker.mjs',
-      'dist/bench-worker.mjs', 'dist/embedlab-bench-core.wasm', 'dist/tokenizer-sizes.json',
-      ...['gpt2', 'llama3', 'qwen3', 'gemma3'].flatMap((name) =>
-        [`dist/tokenizer-${name}.json.gz`, `dist/licenses/${name}-vocabulary.txt`]),
-      'dist/licenses/llama3-NOTICE.txt', 'dist/licenses/gemma3-NOTICE.txt',
-      'dist/licenses/gpt-tokenizer.txt', 'dist/licenses/@lenml+tokenizers.txt',
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'bin/embedlab-assets.mjs',
+      'dist/embedlab.mjs',
+      'dist/embedlab.node.mjs',
+      'dist/embedlab-core.wasm',
+      'dist/embedlab.d.ts',
+      'dist/element.mjs',
+      'dist/element.d.ts',
+      'dist/compute-worker.mjs',
+      'dist/tokenizer-worker.mjs',
+      'dist/bench-worker.mjs',
+      'dist/embedlab-bench-core.wasm',
+      'dist/tokenizer-sizes.json',
+      ...['gpt2', 'llama3', 'qwen3', 'gemma3'].flatMap((name) => [
+        `dist/tokenizer-${name}.json.gz`,
+        `dist/licenses/${name}-vocabulary.txt`,
+      ]),
+      'dist/licenses/llama3-NOTICE.txt',
+      'dist/licenses/gemma3-NOTICE.txt',
+      'dist/licenses/gpt-tokenizer.txt',
+      'dist/licenses/@lenml+tokenizers.txt',
     ]) {
       assert.ok(files.includes(file), `${file} is packed`);
     }
     for (const file of files) {
-      assert.doesNotMatch(file, /\.(html|css|map)$|page\.mjs$/, `${file}: nothing of the site's own page is packed`);
+      assert.doesNotMatch(
+        file,
+        /\.(html|css|map)$|page\.mjs$/,
+        `${file}: nothing of the site's own page is packed`,
+      );
     }
   });
 
@@ -64,8 +89,10 @@ describe('the npm package', () => {
     assert.match(manifest.homepage, /^https:\/\//);
   });
 
-  test('imported by name from Node, it prints the notebook\'s lookup', () => {
-    const seen = runScript(app, `
+  test("imported by name from Node, it prints the notebook's lookup", () => {
+    const seen = runScript(
+      app,
+      `
       import { loadEmbedlab } from 'embedlab';
       const lab = await loadEmbedlab();
       const W = lab.seededTable(123, 4, 5);
@@ -75,16 +102,19 @@ describe('the npm package', () => {
         first: Array.from(rows.data.slice(0, 5), (x) => x.toFixed(4)),
         shared: (await loadEmbedlab()) === lab,
         main: import.meta.resolve('embedlab'),
-      }));`);
+      }));`,
+    );
     assert.equal(seen.printed, printedAfter(notebook('002'), 'In [8]:'));
     assert.deepEqual(seen.first, ['0.6957', '-1.8061', '-1.1589', '0.3255', '-0.6315']);
     assert.ok(seen.shared);
     assert.equal(seen.main, pathToFileURL(path.join(installed, 'dist/embedlab.node.mjs')).href);
   });
 
-  test('the element\'s module loads and defines the element, with nothing of Node in its way', () => {
+  test("the element's module loads and defines the element, with nothing of Node in its way", () => {
     // Node has no DOM: just enough of one for the module to define its class.
-    const seen = runScript(app, `
+    const seen = runScript(
+      app,
+      `
       const defined = [];
       globalThis.HTMLElement = class {};
       globalThis.customElements = { get: () => undefined, define: (name) => defined.push(name) };
@@ -93,16 +123,33 @@ describe('the npm package', () => {
         defined, name: element.EmbeddingDemoElement.name,
         observed: element.EmbeddingDemoElement.observedAttributes,
         resolved: import.meta.resolve('embedlab/element'),
-      }));`);
+      }));`,
+    );
     assert.deepEqual(seen.defined, ['embedding-demo']);
     assert.equal(seen.name, 'EmbeddingDemoElement');
-    assert.deepEqual(seen.observed,
-      ['ids', 'vocab', 'dim', 'seed', 'weights', 'src', 'view', 'step', 'label', 'controls', 'text',
-       'tokenizer']);
+    assert.deepEqual(seen.observed, [
+      'ids',
+      'vocab',
+      'dim',
+      'seed',
+      'weights',
+      'src',
+      'view',
+      'step',
+      'label',
+      'controls',
+      'text',
+      'tokenizer',
+    ]);
     assert.equal(seen.resolved, pathToFileURL(path.join(installed, 'dist/element.mjs')).href);
     // What a browser bundle may reach: no node: module, no top-level await in a worker.
-    for (const file of ['embedlab.mjs', 'element.mjs', 'compute-worker.mjs', 'tokenizer-worker.mjs',
-                        'bench-worker.mjs']) {
+    for (const file of [
+      'embedlab.mjs',
+      'element.mjs',
+      'compute-worker.mjs',
+      'tokenizer-worker.mjs',
+      'bench-worker.mjs',
+    ]) {
       const source = readFileSync(path.join(installed, 'dist', file), 'utf8');
       assert.doesNotMatch(source, /["']node:|\brequire\(/, `${file} reaches for no Node module`);
     }
@@ -110,13 +157,22 @@ describe('the npm package', () => {
 
   test('package.json points at the declarations, which put the element in HTMLElementTagNameMap', () => {
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
-    for (const entry of [manifest.types, manifest.exports['.'].types, manifest.exports['./element'].types,
-                         manifest.exports['./element'].default, manifest.exports['.'].default,
-                         manifest.exports['.'].node, ...Object.values(manifest.typesVersions['*']).flat()]) {
+    for (const entry of [
+      manifest.types,
+      manifest.exports['.'].types,
+      manifest.exports['./element'].types,
+      manifest.exports['./element'].default,
+      manifest.exports['.'].default,
+      manifest.exports['.'].node,
+      ...Object.values(manifest.typesVersions['*']).flat(),
+    ]) {
       assert.ok(existsSync(path.join(installed, entry)), `${entry} exists`);
     }
     const types = readFileSync(path.join(installed, manifest.exports['./element'].types), 'utf8');
-    assert.match(types, /interface HTMLElementTagNameMap \{\s*'embedding-demo': EmbeddingDemoElement;/);
+    assert.match(
+      types,
+      /interface HTMLElementTagNameMap \{\s*'embedding-demo': EmbeddingDemoElement;/,
+    );
     assert.match(types, /from '\.\/embedlab\.js'/);
   });
 });

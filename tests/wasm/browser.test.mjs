@@ -35,16 +35,35 @@ async function exercise(wrapperUrl) {
 
 const expected = {
   shared: true,
-  table: ['0.3374', '-0.1778', '-0.3035', '-0.5880', '1.5810',
-          '1.3010', '1.2753', '-0.2010', '-0.1606', '-0.4015',
-          '0.6957', '-1.8061', '-1.1589', '0.3255', '-0.6315',
-          '-2.8400', '-0.7849', '-1.4096', '-0.4076', '0.7953'],
+  table: [
+    '0.3374',
+    '-0.1778',
+    '-0.3035',
+    '-0.5880',
+    '1.5810',
+    '1.3010',
+    '1.2753',
+    '-0.2010',
+    '-0.1606',
+    '-0.4015',
+    '0.6957',
+    '-1.8061',
+    '-1.1589',
+    '0.3255',
+    '-0.6315',
+    '-2.8400',
+    '-0.7849',
+    '-1.4096',
+    '-0.4076',
+    '0.7953',
+  ],
   firstRow: ['0.6957', '-1.8061', '-1.1589', '0.3255', '-0.6315'],
   identical: true,
   error: {
     isEmbedlabError: true,
-    message: 'index out of range in self: id 4 at position 1 is not below the vocabulary size ' +
-             'V = 4 (valid ids are 0..3)',
+    message:
+      'index out of range in self: id 4 at position 1 is not below the vocabulary size ' +
+      'V = 4 (valid ids are 0..3)',
   },
 };
 
@@ -55,17 +74,27 @@ let page;
 const problems = [];
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
-            `no module in ${siteDir}: build the wasm preset first`);
+  assert.ok(
+    existsSync(path.join(siteDir, 'embedlab', 'embedlab.mjs')),
+    `no module in ${siteDir}: build the wasm preset first`,
+  );
   server = await serveDirectory(siteDir);
   profile = mkdtempSync(path.join(os.tmpdir(), 'embedlab-wasm-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  page = context.pages()[0] ?? await context.newPage();
+  page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   // Any same-origin document will do as the importing page; it has no favicon to ask for.
@@ -87,15 +116,22 @@ test('a page imports the module and gets the notebook numbers and errors', async
 
 test('a module Web Worker imports the module too', async () => {
   const wrapperUrl = new URL('embedlab/embedlab.mjs', server.url).href;
-  const result = await page.evaluate(([source, url]) => new Promise((resolve, reject) => {
-    const code = `const exercise = ${source};\n` +
-                 `exercise(${JSON.stringify(url)}).then((r) => postMessage(r), ` +
-                 '(e) => postMessage({ failed: String(e && e.stack || e) }));';
-    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })),
-                              { type: 'module' });
-    worker.onmessage = (event) => resolve(event.data);
-    worker.onerror = (event) => reject(new Error(event.message));
-  }), [exercise.toString(), wrapperUrl]);
+  const result = await page.evaluate(
+    ([source, url]) =>
+      new Promise((resolve, reject) => {
+        const code =
+          `const exercise = ${source};\n` +
+          `exercise(${JSON.stringify(url)}).then((r) => postMessage(r), ` +
+          '(e) => postMessage({ failed: String(e && e.stack || e) }));';
+        const worker = new Worker(
+          URL.createObjectURL(new Blob([code], { type: 'text/javascript' })),
+          { type: 'module' },
+        );
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(event.message));
+      }),
+    [exercise.toString(), wrapperUrl],
+  );
   assert.deepEqual(result, expected);
   assert.deepEqual(problems, []);
 });
@@ -125,31 +161,46 @@ async function readFileTable(wrapperUrl, file) {
   const { comparison } = run.result();
   run.delete();
   table.delete();
-  return { inMemory: table.inMemory, first: [rows.data[0], rows.data[256]], afterLookup, steps,
-           identical: comparison.identical, bytes };
+  return {
+    inMemory: table.inMemory,
+    first: [rows.data[0], rows.data[256]],
+    afterLookup,
+    steps,
+    identical: comparison.identical,
+    bytes,
+  };
 }
 
 test('a module Web Worker reads a File lazily through a table handle', async () => {
   const wrapperUrl = new URL('embedlab/embedlab.mjs', server.url).href;
-  const result = await page.evaluate(([source, url]) => new Promise((resolve, reject) => {
-    // 20000 x 256 float32 (20 MB, over what a table holds in memory): row i is all i.
-    const [rows, cols] = [20000, 256];
-    let json = JSON.stringify({ 'wte.weight': { dtype: 'F32', shape: [rows, cols], data_offsets: [0, rows * cols * 4] } });
-    json += ' '.repeat((8 - (json.length % 8)) % 8);
-    const head = new Uint8Array(8 + json.length);
-    new DataView(head.buffer).setBigUint64(0, BigInt(json.length), true);
-    head.set(new TextEncoder().encode(json), 8);
-    const values = new Float32Array(rows * cols).map((_, k) => Math.floor(k / cols));
-    const file = new File([head, values], 'model.safetensors');
-    const code = `const readFileTable = ${source};\n` +
-                 'onmessage = (event) => readFileTable(event.data.url, event.data.file)' +
-                 '.then((r) => postMessage(r), (e) => postMessage({ failed: String(e && e.stack || e) }));';
-    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })),
-                              { type: 'module' });
-    worker.onmessage = (event) => resolve(event.data);
-    worker.onerror = (event) => reject(new Error(event.message));
-    worker.postMessage({ url, file });
-  }), [readFileTable.toString(), wrapperUrl]);
+  const result = await page.evaluate(
+    ([source, url]) =>
+      new Promise((resolve, reject) => {
+        // 20000 x 256 float32 (20 MB, over what a table holds in memory): row i is all i.
+        const [rows, cols] = [20000, 256];
+        let json = JSON.stringify({
+          'wte.weight': { dtype: 'F32', shape: [rows, cols], data_offsets: [0, rows * cols * 4] },
+        });
+        json += ' '.repeat((8 - (json.length % 8)) % 8);
+        const head = new Uint8Array(8 + json.length);
+        new DataView(head.buffer).setBigUint64(0, BigInt(json.length), true);
+        head.set(new TextEncoder().encode(json), 8);
+        const values = new Float32Array(rows * cols).map((_, k) => Math.floor(k / cols));
+        const file = new File([head, values], 'model.safetensors');
+        const code =
+          `const readFileTable = ${source};\n` +
+          'onmessage = (event) => readFileTable(event.data.url, event.data.file)' +
+          '.then((r) => postMessage(r), (e) => postMessage({ failed: String(e && e.stack || e) }));';
+        const worker = new Worker(
+          URL.createObjectURL(new Blob([code], { type: 'text/javascript' })),
+          { type: 'module' },
+        );
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.postMessage({ url, file });
+      }),
+    [readFileTable.toString(), wrapperUrl],
+  );
   assert.deepEqual(result, {
     inMemory: false,
     first: [1, 19999],
@@ -159,6 +210,9 @@ test('a module Web Worker reads a File lazily through a table handle', async () 
     identical: true,
     bytes: result.afterLookup.bytes + 2 * 1024 + 20000 * 1024,
   });
-  assert.ok(result.afterLookup.bytes < 8 + 200 + 2 * 1024, `the lookup read ${result.afterLookup.bytes} bytes`);
+  assert.ok(
+    result.afterLookup.bytes < 8 + 200 + 2 * 1024,
+    `the lookup read ${result.afterLookup.bytes} bytes`,
+  );
   assert.deepEqual(problems, []);
 });

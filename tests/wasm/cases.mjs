@@ -21,19 +21,26 @@ function matrix(rows, cols, values) {
 }
 
 function randomMatrix(rng, rows, cols) {
-  return matrix(rows, cols, Array.from({ length: rows * cols }, () => (rng() - 0.5) * 8));
+  return matrix(
+    rows,
+    cols,
+    Array.from({ length: rows * cols }, () => (rng() - 0.5) * 8),
+  );
 }
 
 function oneHotMatrix(idList, vocab) {
   const m = { rows: idList.length, cols: vocab, data: new Float32Array(idList.length * vocab) };
-  idList.forEach((id, k) => { m.data[k * vocab + id] = 1; });
+  idList.forEach((id, k) => {
+    m.data[k * vocab + id] = 1;
+  });
   return m;
 }
 
 // A .npy file: version 1.0 header (padded so the data starts at a multiple of 64) + payload.
 function npy(descr, shapeText, payload, { fortran = false } = {}) {
-  let header = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, ` +
-               `'shape': ${shapeText}, }`;
+  let header =
+    `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, ` +
+    `'shape': ${shapeText}, }`;
   header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
   const bytes = new Uint8Array(10 + header.length + payload.length);
   bytes.set([0x93, ...Buffer.from('NUMPY'), 1, 0, header.length & 0xff, header.length >> 8]);
@@ -48,15 +55,19 @@ const f8 = (values) => new Uint8Array(Float64Array.from(values).buffer);
 // np.save of float32 [[0.5, -1.25, 3], [1e-3, -0.0, 65504]] and of that times 1.1 in float64,
 // written by numpy itself.
 export const numpyF4 = Buffer.from(
-    '934e554d5059010076007b276465736372273a20273c6634272c2027666f727472616e5f6f72646572273a20' +
+  '934e554d5059010076007b276465736372273a20273c6634272c2027666f727472616e5f6f72646572273a20' +
     '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
     '2020202020202020202020202020202020202020202020202020202020202020202020202020200a0000003f' +
-    '0000a0bf000040406f12833a0000008000e07f47', 'hex');
+    '0000a0bf000040406f12833a0000008000e07f47',
+  'hex',
+);
 export const numpyF8 = Buffer.from(
-    '934e554d5059010076007b276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a20' +
+  '934e554d5059010076007b276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a20' +
     '46616c73652c20277368617065273a2028322c2033292c207d20202020202020202020202020202020202020' +
     '2020202020202020202020202020202020202020202020202020202020202020202020202020200a9a999999' +
-    '9999e13f000000000000f6bf6766666666660a4000000010bc05523f0000000000000080676666666697f140', 'hex');
+    '9999e13f000000000000f6bf6766666666660a4000000010bc05523f0000000000000080676666666697f140',
+  'hex',
+);
 
 // A .safetensors file: 8 little-endian bytes giving N, the header's N bytes (the JSON as given,
 // valid or not, padded with spaces to a multiple of 8 as the safetensors library pads it), then
@@ -84,7 +95,10 @@ export function safetensors(tensors, metadata = null) {
 
 // The first 8 + N bytes of a .safetensors file: its header, as a reader reads it.
 export function headerOf(file) {
-  return file.subarray(0, 8 + Number(new DataView(file.buffer, file.byteOffset).getBigUint64(0, true)));
+  return file.subarray(
+    0,
+    8 + Number(new DataView(file.buffer, file.byteOffset).getBigUint64(0, true)),
+  );
 }
 
 // bytes cut into blocks of `size` bytes (the last one shorter).
@@ -110,8 +124,20 @@ export function differentialCases() {
   for (const seed of [0, 1, 42, -1, -123456789, 2 ** 32 + 5, 2 ** 40 + 3, 2 ** 53 - 1]) {
     add(`seed ${seed}, 3 x 7`, ['seededTable', seed, 3, 7]);
   }
-  for (const [v, d] of [[1, 1], [3, 5], [1, 15], [2, 8], [4, 4], [1, 17], [16, 1], [5, 3],
-                        [7, 9], [100, 37], [1000, 64], [2, 8192]]) {
+  for (const [v, d] of [
+    [1, 1],
+    [3, 5],
+    [1, 15],
+    [2, 8],
+    [4, 4],
+    [1, 17],
+    [16, 1],
+    [5, 3],
+    [7, 9],
+    [100, 37],
+    [1000, 64],
+    [2, 8192],
+  ]) {
     add(`seed 7, ${v} x ${d}`, ['seededTable', 7, v, d]);
   }
   for (let i = 0; i < 24; ++i) {
@@ -120,15 +146,36 @@ export function differentialCases() {
     const d = randomInt(rng, 1, i % 3 === 0 ? 3 : 40);
     add(`random seed ${seed}, ${v} x ${d}`, ['seededTable', seed, v, d]);
   }
-  for (const [seed, r, c] of [[0, 1, 1], [123, 3, 4], [5, 4, 4], [99, 31, 33]]) {
+  for (const [seed, r, c] of [
+    [0, 1, 1],
+    [123, 3, 4],
+    [5, 4, 4],
+    [99, 31, 33],
+  ]) {
     add(`randn seed ${seed}, ${r} x ${c}`, ['randn', seed, r, c]);
   }
-  for (const [seed, inF, outF, bias] of [[123, 4, 5, true], [123, 4, 5, false], [1, 1, 1, true],
-                                         [-7, 50, 3, true], [2 ** 33, 3, 17, false]]) {
-    add(`linearInit seed ${seed}, ${inF} -> ${outF}, bias ${bias}`,
-        ['linearInit', seed, inF, outF, bias]);
+  for (const [seed, inF, outF, bias] of [
+    [123, 4, 5, true],
+    [123, 4, 5, false],
+    [1, 1, 1, true],
+    [-7, 50, 3, true],
+    [2 ** 33, 3, 17, false],
+  ]) {
+    add(`linearInit seed ${seed}, ${inF} -> ${outF}, bias ${bias}`, [
+      'linearInit',
+      seed,
+      inF,
+      outF,
+      bias,
+    ]);
   }
-  for (const [v, d] of [[4, 5], [1, 1], [100, 3], [1000, 8]]) add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
+  for (const [v, d] of [
+    [4, 5],
+    [1, 1],
+    [100, 3],
+    [1000, 8],
+  ])
+    add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
 
   // Lookups and one-hot products on random tables, and on special values.
   for (let i = 0; i < 12; ++i) {
@@ -138,63 +185,184 @@ export function differentialCases() {
     const idList = ids(rng, randomInt(rng, 1, 25), v);
     add(`lookup ${v} x ${d}, ${idList.length} ids`, ['lookup', W, idList]);
     add(`oneHot ${idList.length} ids, V = ${v}`, ['oneHot', idList, v]);
-    add(`onehotProduct ${idList.length} x ${v} by ${v} x ${d}`,
-        ['onehotProduct', oneHotMatrix(idList, v), W]);
+    add(`onehotProduct ${idList.length} x ${v} by ${v} x ${d}`, [
+      'onehotProduct',
+      oneHotMatrix(idList, v),
+      W,
+    ]);
     add(`linearWeight ${v} x ${d}`, ['linearWeight', W]);
     add(`bothRoutes ${v} x ${d}, ${idList.length} ids`, ['bothRoutes', W, idList]);
   }
   const specialIds = [3, 0, 1, 2, 2];
   add('lookup keeps -0, Inf, NaN and subnormals', ['lookup', special, specialIds]);
-  add('onehotProduct with -0, Inf, NaN and subnormals',
-      ['onehotProduct', oneHotMatrix(specialIds, 4), special]);
-  add('compare a lookup with the product over special values', ['compare',
-      matrix(5, 3, [0, 3, -0, -0, 1, Infinity, -Infinity, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0]),
-      matrix(5, 3, [0, 3, 0, 0, 1, NaN, NaN, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0])]);
+  add('onehotProduct with -0, Inf, NaN and subnormals', [
+    'onehotProduct',
+    oneHotMatrix(specialIds, 4),
+    special,
+  ]);
+  add('compare a lookup with the product over special values', [
+    'compare',
+    matrix(5, 3, [
+      0,
+      3,
+      -0,
+      -0,
+      1,
+      Infinity,
+      -Infinity,
+      NaN,
+      2.5e-42,
+      1e30,
+      -1e-30,
+      0,
+      1e30,
+      -1e-30,
+      0,
+    ]),
+    matrix(5, 3, [0, 3, 0, 0, 1, NaN, NaN, NaN, 2.5e-42, 1e30, -1e-30, 0, 1e30, -1e-30, 0]),
+  ]);
   add('bothRoutes over -0, Inf, NaN and subnormals', ['bothRoutes', special, specialIds]);
   add('bothRoutes with an id out of range', ['bothRoutes', special, [0, 4]]);
   add('compare equal matrices', ['compare', special, special]);
-  add('compare with the backward pair\'s reasons', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2, NaN]), 'backward']);
-  add('compare with the bag pair\'s reasons', ['compare', matrix(1, 2, [-0, 1]), matrix(1, 2, [0, 1]), 'bag']);
-  add('compare with the training pair\'s reasons', ['compare', matrix(1, 2, [1, 1 + 2 ** -23]), matrix(1, 2, [1, 1]), 'training']);
-  add('compare with a pair that does not exist', ['compare', matrix(1, 1, [1]), matrix(1, 1, [1]), 'forward']);
-  add('formatElements in the notation of other values', ['formatElements', [1e-5, 0.5], [0.25, -0.0, NaN], {}]);
-  add('formatElements of integer tensors', ['formatElements', [0, 1], [1, 0, 3], { integer: true }]);
-  add('formatElements of ties and integral values', ['formatElements', [0.03125, 2.5, 0.09375], [0.03125, 2.5, 0.09375], {}]);
-  add('compare values that differ', ['compare', matrix(1, 3, [1, 2, 3]), matrix(1, 3, [1, 2.5, -3])]);
-  add('compare different shapes', ['compare', matrix(2, 3, [1, 2, 3, 4, 5, 6]), matrix(3, 2, [1, 2, 3, 4, 5, 6])]);
-  add('onehotProduct with mismatched shapes',
-      ['onehotProduct', oneHotMatrix([0, 1], 3), randomMatrix(rng, 4, 2)]);
+  add("compare with the backward pair's reasons", [
+    'compare',
+    matrix(1, 3, [1, 2, 3]),
+    matrix(1, 3, [1, 2, NaN]),
+    'backward',
+  ]);
+  add("compare with the bag pair's reasons", [
+    'compare',
+    matrix(1, 2, [-0, 1]),
+    matrix(1, 2, [0, 1]),
+    'bag',
+  ]);
+  add("compare with the training pair's reasons", [
+    'compare',
+    matrix(1, 2, [1, 1 + 2 ** -23]),
+    matrix(1, 2, [1, 1]),
+    'training',
+  ]);
+  add('compare with a pair that does not exist', [
+    'compare',
+    matrix(1, 1, [1]),
+    matrix(1, 1, [1]),
+    'forward',
+  ]);
+  add('formatElements in the notation of other values', [
+    'formatElements',
+    [1e-5, 0.5],
+    [0.25, -0.0, NaN],
+    {},
+  ]);
+  add('formatElements of integer tensors', [
+    'formatElements',
+    [0, 1],
+    [1, 0, 3],
+    { integer: true },
+  ]);
+  add('formatElements of ties and integral values', [
+    'formatElements',
+    [0.03125, 2.5, 0.09375],
+    [0.03125, 2.5, 0.09375],
+    {},
+  ]);
+  add('compare values that differ', [
+    'compare',
+    matrix(1, 3, [1, 2, 3]),
+    matrix(1, 3, [1, 2.5, -3]),
+  ]);
+  add('compare different shapes', [
+    'compare',
+    matrix(2, 3, [1, 2, 3, 4, 5, 6]),
+    matrix(3, 2, [1, 2, 3, 4, 5, 6]),
+  ]);
+  add('onehotProduct with mismatched shapes', [
+    'onehotProduct',
+    oneHotMatrix([0, 1], 3),
+    randomMatrix(rng, 4, 2),
+  ]);
 
   // PyTorch-style printing.
   add('formatTensor plain', ['formatTensor', randomMatrix(rng, 3, 4), {}]);
-  add('formatTensor with header and suffix', ['formatTensor', randomMatrix(rng, 4, 5),
-      { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] }]);
-  add('formatTensor two suffixes', ['formatTensor', randomMatrix(rng, 2, 2),
-      { suffixes: ['grad_fn=<MmBackward0>', 'dtype=torch.float64'] }]);
-  add('formatTensor integer one-hot', ['formatTensor', oneHotMatrix([2, 3, 1], 4), { integer: true }]);
+  add('formatTensor with header and suffix', [
+    'formatTensor',
+    randomMatrix(rng, 4, 5),
+    { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] },
+  ]);
+  add('formatTensor two suffixes', [
+    'formatTensor',
+    randomMatrix(rng, 2, 2),
+    { suffixes: ['grad_fn=<MmBackward0>', 'dtype=torch.float64'] },
+  ]);
+  add('formatTensor integer one-hot', [
+    'formatTensor',
+    oneHotMatrix([2, 3, 1], 4),
+    { integer: true },
+  ]);
   add('formatTensor summarised (> 1000 elements)', ['formatTensor', randomMatrix(rng, 50, 40), {}]);
   add('formatTensor wide rows wrap at 80 columns', ['formatTensor', randomMatrix(rng, 2, 30), {}]);
-  add('formatTensor scientific notation', ['formatTensor', matrix(2, 2, [1e-5, 123.5, 3e8, -2]), {}]);
+  add('formatTensor scientific notation', [
+    'formatTensor',
+    matrix(2, 2, [1e-5, 123.5, 3e8, -2]),
+    {},
+  ]);
   add('formatTensor integer-valued floats', ['formatTensor', matrix(1, 3, [1, 0, -2]), {}]);
   add('formatTensor nan and inf', ['formatTensor', special, {}]);
-  add('formatTensor tf table', ['formatTensor', { rows: 3, cols: 2, data: new Float32Array([0, 0, 0.11, 0.11, 0.22, 0.22]) }, {}]);
+  add('formatTensor tf table', [
+    'formatTensor',
+    { rows: 3, cols: 2, data: new Float32Array([0, 0, 0.11, 0.11, 0.22, 0.22]) },
+    {},
+  ]);
   add('formatTensor an empty matrix', ['formatTensor', matrix(0, 3, []), {}]);
   add('formatTensor one element', ['formatTensor', matrix(1, 1, [-0.5]), {}]);
 
   // Ids as people type them, valid and not.
-  for (const text of ['2, 3, 1', '[2,3,1]', 'tensor([2, 3, 1])', 'torch.tensor([0])', ' 7\n8\t9 ',
-                      '2 3 1', '0, 00012, 4', '[1, 2, 3,]', '2, x', '-1', '', '   ', '[2,3',
-                      '2,,3', '(1, 2]', 'tensor([1, ...])', '1.5', '2，3', 'foo(1)', '[[1, 2]]',
-                      '99999999999999999999', '1) 2', 'tensor([1]) 2', '1e3', '-0',
-                      '0,'.repeat(65537), '5 '.repeat(65536)]) {
+  for (const text of [
+    '2, 3, 1',
+    '[2,3,1]',
+    'tensor([2, 3, 1])',
+    'torch.tensor([0])',
+    ' 7\n8\t9 ',
+    '2 3 1',
+    '0, 00012, 4',
+    '[1, 2, 3,]',
+    '2, x',
+    '-1',
+    '',
+    '   ',
+    '[2,3',
+    '2,,3',
+    '(1, 2]',
+    'tensor([1, ...])',
+    '1.5',
+    '2，3',
+    'foo(1)',
+    '[[1, 2]]',
+    '99999999999999999999',
+    '1) 2',
+    'tensor([1]) 2',
+    '1e3',
+    '-0',
+    '0,'.repeat(65537),
+    '5 '.repeat(65536),
+  ]) {
     const shown = text.length > 30 ? `${text.slice(0, 12)}... (${text.length} characters)` : text;
     add(`parseIds ${JSON.stringify(shown)}`, ['parseIds', text]);
   }
   add('defaultVocab [2, 3, 1]', ['defaultVocab', [2, 3, 1]]);
   add('defaultVocab over the V limit', ['defaultVocab', [3, 2 ** 20]]);
   // per_sample_weights as typed, valid and not.
-  for (const text of ['1, 0.5, 2', '[1,2e-3, -4]', '', '  ', '1, y, 3', '1 inf', ',,', '0x10',
-                      '1 '.repeat(65537)]) {
+  for (const text of [
+    '1, 0.5, 2',
+    '[1,2e-3, -4]',
+    '',
+    '  ',
+    '1, y, 3',
+    '1 inf',
+    ',,',
+    '0x10',
+    '1 '.repeat(65537),
+  ]) {
     const shown = text.length > 30 ? `${text.slice(0, 6)}... (${text.length} characters)` : text;
     add(`parseSampleWeights ${JSON.stringify(shown)}`, ['parseSampleWeights', text]);
   }
@@ -206,8 +374,15 @@ export function differentialCases() {
   add('checkSizes d over the limit', ['checkSizes', 3, 10, 2 ** 16 + 1]);
   add('checkSizes table held whole too large', ['checkSizes', 3, 2 ** 20, 65]);
   add('checkSizes a one-hot larger than memory holds: streamed', ['checkSizes', 65536, 2 ** 20, 1]);
-  add('checkSizes a file\'s table larger than memory holds', ['checkSizes', 3, 128256, 16384, false, false]);
-  add('checkSizes no ids into a file\'s table', ['checkSizes', 0, 128256, 16384, false, false]);
+  add("checkSizes a file's table larger than memory holds", [
+    'checkSizes',
+    3,
+    128256,
+    16384,
+    false,
+    false,
+  ]);
+  add("checkSizes no ids into a file's table", ['checkSizes', 0, 128256, 16384, false, false]);
   add('checkSizes result too large', ['checkSizes', 65536, 4, 8192]);
   add('checkSizes no ids', ['checkSizes', 0, 4, 5]);
   add('defaultVocab [0]', ['defaultVocab', [0]]);
@@ -222,7 +397,11 @@ export function differentialCases() {
   add('lookup id >= V', ['lookup', W45, [2, 7, 1]]);
   add('lookup negative id', ['lookup', W45, [-3]]);
   add('lookup 65537 ids (too many)', ['lookup', W45, new Array(65537).fill(1)]);
-  add('lookup 65536 ids (the limit)', ['lookup', matrix(2, 1, [1.5, -2]), new Array(65536).fill(1)]);
+  add('lookup 65536 ids (the limit)', [
+    'lookup',
+    matrix(2, 1, [1.5, -2]),
+    new Array(65536).fill(1),
+  ]);
   add('lookup no ids', ['lookup', W45, []]);
   add('lookup on an empty table', ['lookup', matrix(0, 5, []), [0]]);
   add('oneHot id >= V', ['oneHot', [0, 4], 4]);
@@ -232,8 +411,16 @@ export function differentialCases() {
   add('oneHot V over the limit', ['oneHot', [0], 2 ** 22 + 1]);
 
   // Shapes over the limits, or not positive.
-  for (const [v, d] of [[0, 5], [5, 0], [-1, 5], [2 ** 22 + 1, 1], [1, 2 ** 16 + 1], [2 ** 20, 65],
-                        [8192, 8193], [1e15, 1]]) {
+  for (const [v, d] of [
+    [0, 5],
+    [5, 0],
+    [-1, 5],
+    [2 ** 22 + 1, 1],
+    [1, 2 ** 16 + 1],
+    [2 ** 20, 65],
+    [8192, 8193],
+    [1e15, 1],
+  ]) {
     add(`seededTable ${v} x ${d}`, ['seededTable', 1, v, d]);
     add(`tfTable ${v} x ${d}`, ['tfTable', v, d]);
   }
@@ -246,21 +433,47 @@ export function differentialCases() {
   // scale_grad_by_freq. The one-hot GEMM only where no id repeats more than twice: a sum of three
   // or more rows is added in the GEMM's own blocked order, which differs between Eigen's native
   // and WASM kernels (api.test.mjs checks those against a reference to rounding).
-  for (const [n, v, d] of [[3, 4, 5], [10, 4, 3], [40, 7, 9], [1, 1, 1], [64, 300, 17]]) {
+  for (const [n, v, d] of [
+    [3, 4, 5],
+    [10, 4, 3],
+    [40, 7, 9],
+    [1, 1, 1],
+    [64, 300, 17],
+  ]) {
     const idList = ids(rng, n, v);
     const G = randomMatrix(rng, n, d);
     add(`embeddingBackward ${n} ids, V = ${v}, d = ${d}`, ['embeddingBackward', idList, G, v, {}]);
-    add(`embeddingBackward ${n} ids, padding and scaled`,
-        ['embeddingBackward', idList, G, v, { paddingIdx: idList[0], scaleGradByFreq: true }]);
-    add(`embeddingBackward ${n} ids, padding -1`, ['embeddingBackward', idList, G, v, { paddingIdx: -1 }]);
+    add(`embeddingBackward ${n} ids, padding and scaled`, [
+      'embeddingBackward',
+      idList,
+      G,
+      v,
+      { paddingIdx: idList[0], scaleGradByFreq: true },
+    ]);
+    add(`embeddingBackward ${n} ids, padding -1`, [
+      'embeddingBackward',
+      idList,
+      G,
+      v,
+      { paddingIdx: -1 },
+    ]);
     const twice = Array.from({ length: Math.min(n, 2 * v) }, (_, k) => (k * 5 + 3) % v);
-    add(`onehotBackward ${twice.length} x ${v} by ${twice.length} x ${d}, ids at most twice`,
-        ['onehotBackward', oneHotMatrix(twice, v), randomMatrix(rng, twice.length, d)]);
+    add(`onehotBackward ${twice.length} x ${v} by ${twice.length} x ${d}, ids at most twice`, [
+      'onehotBackward',
+      oneHotMatrix(twice, v),
+      randomMatrix(rng, twice.length, d),
+    ]);
   }
   const G35 = randomMatrix(rng, 3, 5);
   add('embeddingBackward G rows != n', ['embeddingBackward', [0, 1], G35, 4, {}]);
   add('embeddingBackward id >= V', ['embeddingBackward', [0, 1, 4], G35, 4, {}]);
-  add('embeddingBackward padding_idx outside V', ['embeddingBackward', [0, 1, 2], G35, 4, { paddingIdx: 4 }]);
+  add('embeddingBackward padding_idx outside V', [
+    'embeddingBackward',
+    [0, 1, 2],
+    G35,
+    4,
+    { paddingIdx: 4 },
+  ]);
   add('embeddingBackward V over the limit', ['embeddingBackward', [0, 1, 2], G35, 2 ** 22 + 1, {}]);
   add('onehotBackward G rows != n', ['onehotBackward', oneHotMatrix([0, 1], 4), G35]);
 
@@ -278,38 +491,89 @@ export function differentialCases() {
     ]) {
       const options = { mode, ...extra };
       add(`embeddingBag ${mode}, ${label}`, ['embeddingBag', Wbag, bagIds, offsets, options]);
-      add(`embeddingBagBackward ${mode}, ${label}`,
-          ['embeddingBagBackward', Wbag, bagIds, offsets, Gbag, options]);
+      add(`embeddingBagBackward ${mode}, ${label}`, [
+        'embeddingBagBackward',
+        Wbag,
+        bagIds,
+        offsets,
+        Gbag,
+        options,
+      ]);
       add(`bagMatrix ${mode}, ${label}`, ['bagMatrix', bagIds, offsets, 10, options]);
     }
   }
   const weighted = { mode: 'sum', perSampleWeights: weights };
   add('embeddingBag per-sample weights', ['embeddingBag', Wbag, bagIds, [0, 3, 3, 7], weighted]);
-  add('embeddingBag per-sample weights and padding',
-      ['embeddingBag', Wbag, bagIds, [0, 3, 3, 7], { ...weighted, paddingIdx: bagIds[0] }]);
-  add('embeddingBagBackward per-sample weights',
-      ['embeddingBagBackward', Wbag, bagIds, [0, 3, 3, 7], Gbag, weighted]);
+  add('embeddingBag per-sample weights and padding', [
+    'embeddingBag',
+    Wbag,
+    bagIds,
+    [0, 3, 3, 7],
+    { ...weighted, paddingIdx: bagIds[0] },
+  ]);
+  add('embeddingBagBackward per-sample weights', [
+    'embeddingBagBackward',
+    Wbag,
+    bagIds,
+    [0, 3, 3, 7],
+    Gbag,
+    weighted,
+  ]);
   add('bagMatrix per-sample weights', ['bagMatrix', bagIds, [0, 3, 3, 7], 10, weighted]);
-  add('embeddingBag weights with mode mean',
-      ['embeddingBag', Wbag, bagIds, [0], { mode: 'mean', perSampleWeights: weights }]);
-  add('embeddingBag too few weights',
-      ['embeddingBag', Wbag, bagIds, [0], { mode: 'sum', perSampleWeights: weights.slice(1) }]);
+  add('embeddingBag weights with mode mean', [
+    'embeddingBag',
+    Wbag,
+    bagIds,
+    [0],
+    { mode: 'mean', perSampleWeights: weights },
+  ]);
+  add('embeddingBag too few weights', [
+    'embeddingBag',
+    Wbag,
+    bagIds,
+    [0],
+    { mode: 'sum', perSampleWeights: weights.slice(1) },
+  ]);
   add('embeddingBag offsets not from 0', ['embeddingBag', Wbag, bagIds, [1, 4], {}]);
   add('embeddingBag offsets decreasing', ['embeddingBag', Wbag, bagIds, [0, 5, 4], {}]);
   add('embeddingBag offset past the end', ['embeddingBag', Wbag, bagIds, [0, 13], {}]);
   add('embeddingBag no offsets', ['embeddingBag', Wbag, bagIds, [], {}]);
-  add('embeddingBag last offset is not n',
-      ['embeddingBag', Wbag, bagIds, [0, 5, 11], { includeLastOffset: true }]);
+  add('embeddingBag last offset is not n', [
+    'embeddingBag',
+    Wbag,
+    bagIds,
+    [0, 5, 11],
+    { includeLastOffset: true },
+  ]);
   add('embeddingBag id >= V', ['embeddingBag', Wbag, [0, 10], [0], {}]);
-  add('embeddingBagBackward G rows != bags', ['embeddingBagBackward', Wbag, bagIds, [0, 6], Gbag, {}]);
+  add('embeddingBagBackward G rows != bags', [
+    'embeddingBagBackward',
+    Wbag,
+    bagIds,
+    [0, 6],
+    Gbag,
+    {},
+  ]);
   add('bagMatrix B x V over the limit', ['bagMatrix', [0, 0], [0, 1], 2 ** 20, { mode: 'sum' }]);
 
   // max_norm: rows scaled in place, for several norms.
   const Wnorm = randomMatrix(rng, 8, 13);
-  for (const [maxNorm, normType] of [[1, 2], [3.5, 2], [100, 2], [2, 1], [1.5, Infinity],
-                                     [2, 3], [1, 0.5]]) {
-    add(`embeddingRenorm max_norm ${maxNorm}, norm ${normType}`,
-        ['embeddingRenorm', Wnorm, [5, 0, 5, 7, 2], maxNorm, normType]);
+  for (const [maxNorm, normType] of [
+    [1, 2],
+    [3.5, 2],
+    [100, 2],
+    [2, 1],
+    [1.5, Infinity],
+    [2, 3],
+    [1, 0.5],
+  ]) {
+    add(`embeddingRenorm max_norm ${maxNorm}, norm ${normType}`, [
+      'embeddingRenorm',
+      Wnorm,
+      [5, 0, 5, 7, 2],
+      maxNorm,
+      normType,
+    ]);
   }
   add('embeddingRenorm max_norm 0', ['embeddingRenorm', Wnorm, [1], 0, 2]);
   add('embeddingRenorm norm_type -1', ['embeddingRenorm', Wnorm, [1], 1, -1]);
@@ -339,59 +603,134 @@ export function differentialCases() {
   add('npy no bytes', ['npyTable', new Uint8Array(0)]);
   add('npy truncated header', ['npyTable', numpyF4.subarray(0, 40)]);
   add('npy version 9.0', ['npyTable', Uint8Array.from(numpyF4, (b, i) => (i === 6 ? 9 : b))]);
-  add('npy header length beyond the file', ['npyTable', Uint8Array.from(numpyF4.subarray(0, 20), (b, i) => (i === 9 ? 0xff : b))]);
+  add('npy header length beyond the file', [
+    'npyTable',
+    Uint8Array.from(numpyF4.subarray(0, 20), (b, i) => (i === 9 ? 0xff : b)),
+  ]);
 
   // .safetensors files: the header in two steps, the table a block of rows at a time.
-  add('hasNpyMagic of numpy\'s file', ['hasNpyMagic', numpyF4.subarray(0, 6)]);
+  add("hasNpyMagic of numpy's file", ['hasNpyMagic', numpyF4.subarray(0, 6)]);
   add('hasNpyMagic of a .safetensors file', ['hasNpyMagic', safetensorsFile('{}')]);
   add('hasNpyMagic of 3 bytes', ['hasNpyMagic', new Uint8Array([0x93, 0x4e, 0x55])]);
-  const every16 = u2(Array.from({ length: 65536 }, (_, k) => k));  // every F16/BF16 bit pattern
+  const every16 = u2(Array.from({ length: 65536 }, (_, k) => k)); // every F16/BF16 bit pattern
   const f32Rows = f4(Array.from({ length: 15 }, () => (rng() - 0.5) * 10));
   const f64Rows = f8([0.1, -1 / 3, 1e-40, 3.4e38, -0, 65504.000001]);
-  const model = safetensors([
-    ['transformer.h.0.ln_1.bias', 'F32', [5], f4([1, 2, 3, 4, 5])],
-    ['transformer.wte.weight', 'BF16', [256, 256], every16],
-    ['transformer.wpe.weight', 'F16', [256, 256], every16],
-    ['lm_head.weight', 'F32', [3, 5], f32Rows],
-    ['step', 'I64', [], f8([0])],
-    ['proj.weight', 'F64', [2, 3], f64Rows],
-  ], { format: 'pt', 'made by': 'cases.mjs' });
+  const model = safetensors(
+    [
+      ['transformer.h.0.ln_1.bias', 'F32', [5], f4([1, 2, 3, 4, 5])],
+      ['transformer.wte.weight', 'BF16', [256, 256], every16],
+      ['transformer.wpe.weight', 'F16', [256, 256], every16],
+      ['lm_head.weight', 'F32', [3, 5], f32Rows],
+      ['step', 'I64', [], f8([0])],
+      ['proj.weight', 'F64', [2, 3], f64Rows],
+    ],
+    { format: 'pt', 'made by': 'cases.mjs' },
+  );
   const modelHeader = headerOf(model);
-  add('safetensorsHeaderSize of a model', ['safetensorsHeaderSize', model.subarray(0, 8), model.length]);
+  add('safetensorsHeaderSize of a model', [
+    'safetensorsHeaderSize',
+    model.subarray(0, 8),
+    model.length,
+  ]);
   add('safetensorsHeaderSize from the whole file', ['safetensorsHeaderSize', model, model.length]);
-  add('safetensorsHeaderSize from 5 bytes', ['safetensorsHeaderSize', model.subarray(0, 5), model.length]);
+  add('safetensorsHeaderSize from 5 bytes', [
+    'safetensorsHeaderSize',
+    model.subarray(0, 5),
+    model.length,
+  ]);
   add('safetensorsHeaderSize of a 7-byte file', ['safetensorsHeaderSize', model.subarray(0, 7), 7]);
   add('safetensorsHeaderSize past the end', ['safetensorsHeaderSize', model.subarray(0, 8), 100]);
-  add('safetensorsHeaderSize over 100 MB', ['safetensorsHeaderSize', new Uint8Array([0, 0, 0, 0x40, 0, 0, 0, 0]), 2 ** 33]);
-  add('safetensorsHeaderSize of a .npy file', ['safetensorsHeaderSize', numpyF4.subarray(0, 8), numpyF4.length]);
+  add('safetensorsHeaderSize over 100 MB', [
+    'safetensorsHeaderSize',
+    new Uint8Array([0, 0, 0, 0x40, 0, 0, 0, 0]),
+    2 ** 33,
+  ]);
+  add('safetensorsHeaderSize of a .npy file', [
+    'safetensorsHeaderSize',
+    numpyF4.subarray(0, 8),
+    numpyF4.length,
+  ]);
   add('safetensorsHeader of a model', ['safetensorsHeader', modelHeader, model.length]);
   add('safetensorsHeader from the whole file', ['safetensorsHeader', model, model.length]);
   const twoCandidates = safetensors([
     ['model.embed_tokens.weight', 'F32', [2, 2], f4([1, 2, 3, 4])],
-    ['shared.weight', 'F32', [2, 2], f4([1, 2, 3, 4])]]);
-  add('safetensorsHeader with two candidates', ['safetensorsHeader', headerOf(twoCandidates), twoCandidates.length]);
-  add('safetensorsHeader with two candidates, one named', ['safetensorsHeader', headerOf(twoCandidates), twoCandidates.length, 'shared.weight']);
-  add('safetensorsHeader a name not in the file', ['safetensorsHeader', modelHeader, model.length, 'wte.weigth']);
-  add('safetensorsHeader a 1-D tensor named', ['safetensorsHeader', modelHeader, model.length, 'transformer.h.0.ln_1.bias']);
-  const onlyBias = safetensors([['bias', 'F32', [2], f4([1, 2])], ['w', 'F16', [1, 2], u2([1, 2])]]);
+    ['shared.weight', 'F32', [2, 2], f4([1, 2, 3, 4])],
+  ]);
+  add('safetensorsHeader with two candidates', [
+    'safetensorsHeader',
+    headerOf(twoCandidates),
+    twoCandidates.length,
+  ]);
+  add('safetensorsHeader with two candidates, one named', [
+    'safetensorsHeader',
+    headerOf(twoCandidates),
+    twoCandidates.length,
+    'shared.weight',
+  ]);
+  add('safetensorsHeader a name not in the file', [
+    'safetensorsHeader',
+    modelHeader,
+    model.length,
+    'wte.weigth',
+  ]);
+  add('safetensorsHeader a 1-D tensor named', [
+    'safetensorsHeader',
+    modelHeader,
+    model.length,
+    'transformer.h.0.ln_1.bias',
+  ]);
+  const onlyBias = safetensors([
+    ['bias', 'F32', [2], f4([1, 2])],
+    ['w', 'F16', [1, 2], u2([1, 2])],
+  ]);
   add('safetensorsHeader without a candidate', ['safetensorsHeader', onlyBias, onlyBias.length]);
   const int8Table = safetensors([['wte.weight', 'I8', [2, 2], new Uint8Array([1, 2, 3, 4])]]);
-  add('safetensorsHeader whose candidate is I8', ['safetensorsHeader', int8Table, int8Table.length]);
+  add('safetensorsHeader whose candidate is I8', [
+    'safetensorsHeader',
+    int8Table,
+    int8Table.length,
+  ]);
   add('safetensorsHeader of no tensors', ['safetensorsHeader', safetensorsFile('{}'), 16]);
-  add('safetensorsHeader of a file shorter than its header', ['safetensorsHeader', safetensorsFile('{}'), 12]);
-  add('safetensorsHeader cut short', ['safetensorsHeader', modelHeader.subarray(0, 40), model.length]);
+  add('safetensorsHeader of a file shorter than its header', [
+    'safetensorsHeader',
+    safetensorsFile('{}'),
+    12,
+  ]);
+  add('safetensorsHeader cut short', [
+    'safetensorsHeader',
+    modelHeader.subarray(0, 40),
+    model.length,
+  ]);
   const corrupt = [
     ['invalid JSON', '{"wte.weight": {"dtype": "F32",, }}'],
     ['not an object', '[1, 2]'],
     ['a missing field', '{"wte.weight": {"dtype": "F32", "shape": [1, 1]}}'],
-    ['a shape of the wrong type', '{"wte.weight": {"dtype": "F32", "shape": "1x1", "data_offsets": [0, 4]}}'],
-    ['reversed offsets', '{"wte.weight": {"dtype": "F32", "shape": [1, 1], "data_offsets": [4, 0]}}'],
-    ['offsets past the end', '{"wte.weight": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}}'],
-    ['offsets that disagree with the shape', '{"wte.weight": {"dtype": "F16", "shape": [1, 1], "data_offsets": [0, 4]}}'],
-    ['overlapping tensors', '{"a": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}, ' +
-                            '"b": {"dtype": "F16", "shape": [1], "data_offsets": [2, 4]}}'],
-    ['a name listed twice', '{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, ' +
-                            '"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}'],
+    [
+      'a shape of the wrong type',
+      '{"wte.weight": {"dtype": "F32", "shape": "1x1", "data_offsets": [0, 4]}}',
+    ],
+    [
+      'reversed offsets',
+      '{"wte.weight": {"dtype": "F32", "shape": [1, 1], "data_offsets": [4, 0]}}',
+    ],
+    [
+      'offsets past the end',
+      '{"wte.weight": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}}',
+    ],
+    [
+      'offsets that disagree with the shape',
+      '{"wte.weight": {"dtype": "F16", "shape": [1, 1], "data_offsets": [0, 4]}}',
+    ],
+    [
+      'overlapping tensors',
+      '{"a": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}, ' +
+        '"b": {"dtype": "F16", "shape": [1], "data_offsets": [2, 4]}}',
+    ],
+    [
+      'a name listed twice',
+      '{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, ' +
+        '"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}',
+    ],
     ['nesting too deep', '{"a": {"dtype": "F32", "shape": [[1]], "data_offsets": [0, 4]}}'],
     ['metadata not strings', '{"__metadata__": {"epochs": 3}}'],
     ['a number beyond double', '{"a": {"dtype": "F32", "shape": [1e999], "data_offsets": [0, 4]}}'],
@@ -403,9 +742,20 @@ export function differentialCases() {
   // Tables: every dtype, in blocks that divide the rows and blocks that do not.
   const tableOf = (label, file, name, blockBytes) => {
     const header = headerOf(file);
-    const entry = JSON.parse(Buffer.from(header.subarray(8)).toString())[name || 'transformer.wte.weight'];
-    const bytes = file.subarray(header.length + entry.data_offsets[0], header.length + entry.data_offsets[1]);
-    add(`safetensorsTable ${label}`, ['safetensorsTable', header, file.length, name, blocks(bytes, blockBytes)]);
+    const entry = JSON.parse(Buffer.from(header.subarray(8)).toString())[
+      name || 'transformer.wte.weight'
+    ];
+    const bytes = file.subarray(
+      header.length + entry.data_offsets[0],
+      header.length + entry.data_offsets[1],
+    );
+    add(`safetensorsTable ${label}`, [
+      'safetensorsTable',
+      header,
+      file.length,
+      name,
+      blocks(bytes, blockBytes),
+    ]);
   };
   tableOf('BF16, every bit pattern, picked by its name, one block', model, '', 2 * 65536);
   tableOf('BF16, every bit pattern, 100 rows a block', model, '', 100 * 512);
@@ -416,34 +766,103 @@ export function differentialCases() {
   tableOf('F64 too large for float32', tooLarge, 'wte.weight', 16);
   tableOf('block not whole rows', model, 'lm_head.weight', 30);
   const lmHead = JSON.parse(Buffer.from(modelHeader.subarray(8)).toString())['lm_head.weight'];
-  const lmBytes = model.subarray(modelHeader.length + lmHead.data_offsets[0], modelHeader.length + lmHead.data_offsets[1]);
-  add('safetensorsTable rows past the end', ['safetensorsTable', modelHeader, model.length, 'lm_head.weight',
-      [lmBytes, lmBytes.subarray(0, 20)]]);
-  add('safetensorsTable a name not in the file', ['safetensorsTable', modelHeader, model.length, 'wte.weigth', [lmBytes]]);
-  add('safetensorsTable a 1-D tensor', ['safetensorsTable', modelHeader, model.length, 'transformer.h.0.ln_1.bias', [lmBytes]]);
-  add('safetensorsTable an I64 scalar', ['safetensorsTable', modelHeader, model.length, 'step', [lmBytes]]);
-  add('safetensorsTable an I8 table', ['safetensorsTable', headerOf(int8Table), int8Table.length, '', [new Uint8Array(4)]]);
-  add('safetensorsTable with two candidates',
-      ['safetensorsTable', headerOf(twoCandidates), twoCandidates.length, '', [f4([1, 2, 3, 4])]]);
-  add('safetensorsTable one of two candidates, named',
-      ['safetensorsTable', headerOf(twoCandidates), twoCandidates.length, 'shared.weight', [f4([1, 2, 3, 4])]]);
+  const lmBytes = model.subarray(
+    modelHeader.length + lmHead.data_offsets[0],
+    modelHeader.length + lmHead.data_offsets[1],
+  );
+  add('safetensorsTable rows past the end', [
+    'safetensorsTable',
+    modelHeader,
+    model.length,
+    'lm_head.weight',
+    [lmBytes, lmBytes.subarray(0, 20)],
+  ]);
+  add('safetensorsTable a name not in the file', [
+    'safetensorsTable',
+    modelHeader,
+    model.length,
+    'wte.weigth',
+    [lmBytes],
+  ]);
+  add('safetensorsTable a 1-D tensor', [
+    'safetensorsTable',
+    modelHeader,
+    model.length,
+    'transformer.h.0.ln_1.bias',
+    [lmBytes],
+  ]);
+  add('safetensorsTable an I64 scalar', [
+    'safetensorsTable',
+    modelHeader,
+    model.length,
+    'step',
+    [lmBytes],
+  ]);
+  add('safetensorsTable an I8 table', [
+    'safetensorsTable',
+    headerOf(int8Table),
+    int8Table.length,
+    '',
+    [new Uint8Array(4)],
+  ]);
+  add('safetensorsTable with two candidates', [
+    'safetensorsTable',
+    headerOf(twoCandidates),
+    twoCandidates.length,
+    '',
+    [f4([1, 2, 3, 4])],
+  ]);
+  add('safetensorsTable one of two candidates, named', [
+    'safetensorsTable',
+    headerOf(twoCandidates),
+    twoCandidates.length,
+    'shared.weight',
+    [f4([1, 2, 3, 4])],
+  ]);
   // Over the limits: only the header is handed over, and the file's size says the data is there.
-  const huge = safetensorsFile(JSON.stringify({ 'wte.weight': { dtype: 'BF16', shape: [2 ** 21, 8192],
-                                                               data_offsets: [0, 2 ** 35] } }));
-  add('safetensorsTable over the limits', ['safetensorsTable', huge, huge.length + 2 ** 35, '', [new Uint8Array(4)]]);
-  add('safetensorsTable of a corrupt header', ['safetensorsTable', safetensorsFile('{"a": 1}'), 16, '', [new Uint8Array(4)]]);
+  const huge = safetensorsFile(
+    JSON.stringify({
+      'wte.weight': { dtype: 'BF16', shape: [2 ** 21, 8192], data_offsets: [0, 2 ** 35] },
+    }),
+  );
+  add('safetensorsTable over the limits', [
+    'safetensorsTable',
+    huge,
+    huge.length + 2 ** 35,
+    '',
+    [new Uint8Array(4)],
+  ]);
+  add('safetensorsTable of a corrupt header', [
+    'safetensorsTable',
+    safetensorsFile('{"a": 1}'),
+    16,
+    '',
+    [new Uint8Array(4)],
+  ]);
 
   // Sharded checkpoints: the index, and the shard of the table.
-  const llamaIndex = JSON.stringify({ metadata: { total_size: 40 }, weight_map: {
-    'lm_head.weight': 'model-00002-of-00002.safetensors',
-    'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
-    'model.norm.weight': 'model-00002-of-00002.safetensors' } });
+  const llamaIndex = JSON.stringify({
+    metadata: { total_size: 40 },
+    weight_map: {
+      'lm_head.weight': 'model-00002-of-00002.safetensors',
+      'model.embed_tokens.weight': 'model-00001-of-00002.safetensors',
+      'model.norm.weight': 'model-00002-of-00002.safetensors',
+    },
+  });
   add('safetensorsIndex, the table by its name', ['safetensorsIndex', llamaIndex, '']);
   add('safetensorsIndex, a tensor named', ['safetensorsIndex', llamaIndex, 'lm_head.weight']);
-  add('safetensorsIndex, a name in no shard', ['safetensorsIndex', llamaIndex, 'embed_tokens.weight']);
+  add('safetensorsIndex, a name in no shard', [
+    'safetensorsIndex',
+    llamaIndex,
+    'embed_tokens.weight',
+  ]);
   add('safetensorsIndex without a weight_map', ['safetensorsIndex', '{"metadata": {}}', '']);
   add('safetensorsIndex of invalid JSON', ['safetensorsIndex', '{"weight_map": {"a": "b",}}', '']);
-  add('safetensorsIndex with a path as a shard', ['safetensorsIndex', '{"weight_map": {"wte.weight": "../w.safetensors"}}', '']);
+  add('safetensorsIndex with a path as a shard', [
+    'safetensorsIndex',
+    '{"weight_map": {"wte.weight": "../w.safetensors"}}',
+    '',
+  ]);
 
   // Table handles: opened, then its lookup, its product streamed (a 3 x 4 heatmap gathered on
   // the way) and how they compare, on both sides.
@@ -453,90 +872,313 @@ export function differentialCases() {
   add('openSeededTable, an id past V', ['openSeededTable', 1, 4, 5, [4]]);
   add('openTfTable', ['openTfTable', 4, 3, [1, 2]]);
   add('openTfTable d = 0', ['openTfTable', 4, 0, [1]]);
-  add('openNpyTable of numpy\'s float32 file', ['openNpyTable', numpyF4, [1, 0, 1]]);
-  add('openNpyTable of numpy\'s float64 file', ['openNpyTable', numpyF8, [1]]);
+  add("openNpyTable of numpy's float32 file", ['openNpyTable', numpyF4, [1, 0, 1]]);
+  add("openNpyTable of numpy's float64 file", ['openNpyTable', numpyF8, [1]]);
   add('openNpyTable of garbage', ['openNpyTable', new Uint8Array([1, 2, 3]), [0]]);
   // Engines differ in which NaN a sum of several ends with: a column holds one Inf at most.
-  const bf16Rows = u2(Array.from({ length: 300 * 7 }, (_, k) =>
-    (k === 7 * 299 + 2 ? 0x7f80 : k === 7 * 4 ? 0x8000 : 0x3f00 + (k % 251))));
+  const bf16Rows = u2(
+    Array.from({ length: 300 * 7 }, (_, k) =>
+      k === 7 * 299 + 2 ? 0x7f80 : k === 7 * 4 ? 0x8000 : 0x3f00 + (k % 251),
+    ),
+  );
   const bf16Model = safetensors([['model.embed_tokens.weight', 'BF16', [300, 7], bf16Rows]]);
-  add('openSafetensorsTable, BF16 picked by its name', ['openSafetensorsTable', bf16Model, '', [299, 4, 0, 4]]);
+  add('openSafetensorsTable, BF16 picked by its name', [
+    'openSafetensorsTable',
+    bf16Model,
+    '',
+    [299, 4, 0, 4],
+  ]);
   add('openSafetensorsTable, F32 named', ['openSafetensorsTable', model, 'lm_head.weight', [2, 0]]);
   add('openSafetensorsTable, F64 named', ['openSafetensorsTable', model, 'proj.weight', [1, 0]]);
-  add('openSafetensorsTable, F64 too large for float32', ['openSafetensorsTable', tooLarge, '', [0]]);
+  add('openSafetensorsTable, F64 too large for float32', [
+    'openSafetensorsTable',
+    tooLarge,
+    '',
+    [0],
+  ]);
   add('openSafetensorsTable with two candidates', ['openSafetensorsTable', twoCandidates, '', [0]]);
-  add('openSafetensorsTable of a corrupt header', ['openSafetensorsTable', safetensorsFile('{"a": 1}'), '', [0]]);
+  add('openSafetensorsTable of a corrupt header', [
+    'openSafetensorsTable',
+    safetensorsFile('{"a": 1}'),
+    '',
+    [0],
+  ]);
 
   // Training: both routes stepped side by side, G drawn after the table as `embedlab train` draws
   // it; each id at most twice per batch, so that the one-hot GEMM adds the same terms in the same
   // order in both builds (see the gradients above).
   const issueBatches = '1,2; 3,3; 0,1';
-  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9 }], ['sgd', { weight_decay: 0.01 }],
-                               ['sgd', { momentum: 0.5, nesterov: true, maximize: true, lr: 0.37 }],
-                               ['adam', {}], ['adam', { amsgrad: true, betas: [0.5, 0.9], weight_decay: 0.1 }],
-                               ['adamw', {}], ['adagrad', {}], ['adagrad', { lr_decay: 0.1, initial_accumulator_value: 0.5 }],
-                               ['rmsprop', {}], ['rmsprop', { momentum: 0.9, centered: true, alpha: 0.5 }]]) {
-    add(`seededTraining ${name} ${JSON.stringify(hyper)}, V = 6, d = 3`,
-        ['seededTraining', 123, 6, 3, name, hyper, {}, issueBatches]);
+  for (const [name, hyper] of [
+    ['sgd', {}],
+    ['sgd', { momentum: 0.9 }],
+    ['sgd', { weight_decay: 0.01 }],
+    ['sgd', { momentum: 0.5, nesterov: true, maximize: true, lr: 0.37 }],
+    ['adam', {}],
+    ['adam', { amsgrad: true, betas: [0.5, 0.9], weight_decay: 0.1 }],
+    ['adamw', {}],
+    ['adagrad', {}],
+    ['adagrad', { lr_decay: 0.1, initial_accumulator_value: 0.5 }],
+    ['rmsprop', {}],
+    ['rmsprop', { momentum: 0.9, centered: true, alpha: 0.5 }],
+  ]) {
+    add(`seededTraining ${name} ${JSON.stringify(hyper)}, V = 6, d = 3`, [
+      'seededTraining',
+      123,
+      6,
+      3,
+      name,
+      hyper,
+      {},
+      issueBatches,
+    ]);
   }
-  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9 }], ['sparse-adam', {}], ['adagrad', {}]]) {
-    add(`seededTraining ${name} ${JSON.stringify(hyper)}, sparse=True`,
-        ['seededTraining', 123, 6, 3, name, hyper, { sparse: true }, issueBatches]);
+  for (const [name, hyper] of [
+    ['sgd', {}],
+    ['sgd', { momentum: 0.9 }],
+    ['sparse-adam', {}],
+    ['adagrad', {}],
+  ]) {
+    add(`seededTraining ${name} ${JSON.stringify(hyper)}, sparse=True`, [
+      'seededTraining',
+      123,
+      6,
+      3,
+      name,
+      hyper,
+      { sparse: true },
+      issueBatches,
+    ]);
   }
-  add('seededTraining sparse-adam on a dense gradient: the Linear route cannot follow',
-      ['seededTraining', 5, 4, 2, 'sparse-adam', {}, { sparse: true, paddingIdx: 1 }, '1,1,0; 3']);
-  add('seededTraining adam with padding_idx -1', ['seededTraining', 7, 5, 4, 'adam', {}, { paddingIdx: -1 }, '4,0,4; 2,3']);
-  add('seededTraining sgd momentum, padding_idx 2, sparse',
-      ['seededTraining', 9, 5, 2, 'sgd', { momentum: 0.9 }, { sparse: true, paddingIdx: 2 }, '2,2,1; 0,2; 4']);
+  add('seededTraining sparse-adam on a dense gradient: the Linear route cannot follow', [
+    'seededTraining',
+    5,
+    4,
+    2,
+    'sparse-adam',
+    {},
+    { sparse: true, paddingIdx: 1 },
+    '1,1,0; 3',
+  ]);
+  add('seededTraining adam with padding_idx -1', [
+    'seededTraining',
+    7,
+    5,
+    4,
+    'adam',
+    {},
+    { paddingIdx: -1 },
+    '4,0,4; 2,3',
+  ]);
+  add('seededTraining sgd momentum, padding_idx 2, sparse', [
+    'seededTraining',
+    9,
+    5,
+    2,
+    'sgd',
+    { momentum: 0.9 },
+    { sparse: true, paddingIdx: 2 },
+    '2,2,1; 0,2; 4',
+  ]);
   for (let i = 0; i < 6; ++i) {
     const v = randomInt(rng, 2, 12);
     const d = randomInt(rng, 1, 7);
     const batches = Array.from({ length: randomInt(rng, 1, 5) }, () => {
       const batch = ids(rng, randomInt(rng, 1, 6), v);
-      return batch.filter((id, k) => batch.slice(0, k).filter((x) => x === id).length < 2).join(', ');
+      return batch
+        .filter((id, k) => batch.slice(0, k).filter((x) => x === id).length < 2)
+        .join(', ');
     }).join('; ');
     const [name, hyper, options] = [
-      ['adam', { lr: 0.1 }, {}], ['sgd', { momentum: 0.9, dampening: 0.3 }, { paddingIdx: 0 }],
-      ['adagrad', { lr: 0.3 }, { sparse: true }], ['rmsprop', { weight_decay: 0.1 }, {}],
+      ['adam', { lr: 0.1 }, {}],
+      ['sgd', { momentum: 0.9, dampening: 0.3 }, { paddingIdx: 0 }],
+      ['adagrad', { lr: 0.3 }, { sparse: true }],
+      ['rmsprop', { weight_decay: 0.1 }, {}],
       ['adamw', { weight_decay: 0.25, amsgrad: true }, { paddingIdx: v - 1 }],
-      ['sparse-adam', { eps: 1e-3 }, { sparse: true }]][i];
-    add(`seededTraining random ${name}, V = ${v}, d = ${d}, batches ${batches}`,
-        ['seededTraining', randomInt(rng, -1e6, 1e6), v, d, name, hyper, options, batches]);
+      ['sparse-adam', { eps: 1e-3 }, { sparse: true }],
+    ][i];
+    add(`seededTraining random ${name}, V = ${v}, d = ${d}, batches ${batches}`, [
+      'seededTraining',
+      randomInt(rng, -1e6, 1e6),
+      v,
+      d,
+      name,
+      hyper,
+      options,
+      batches,
+    ]);
   }
   const Wtrain = randomMatrix(rng, 5, 3);
-  add('tableTraining from a given W, G after the notebooks\' seed',
-      ['tableTraining', Wtrain, 'sgd', { momentum: 0.9 }, { paddingIdx: 4 }, '4, 1; 1, 3']);
-  add('tableTraining with gradSeed 7', ['tableTraining', Wtrain, 'adagrad', {}, { gradSeed: 7, sparse: true }, '0; 2, 2']);
+  add("tableTraining from a given W, G after the notebooks' seed", [
+    'tableTraining',
+    Wtrain,
+    'sgd',
+    { momentum: 0.9 },
+    { paddingIdx: 4 },
+    '4, 1; 1, 3',
+  ]);
+  add('tableTraining with gradSeed 7', [
+    'tableTraining',
+    Wtrain,
+    'adagrad',
+    {},
+    { gradSeed: 7, sparse: true },
+    '0; 2, 2',
+  ]);
   add('tableTraining an id past V', ['tableTraining', Wtrain, 'sgd', {}, {}, '1; 5']);
-  add('tableTraining SparseAdam on a dense gradient', ['tableTraining', Wtrain, 'sparse-adam', {}, {}, '1']);
+  add('tableTraining SparseAdam on a dense gradient', [
+    'tableTraining',
+    Wtrain,
+    'sparse-adam',
+    {},
+    {},
+    '1',
+  ]);
   // Refusals, in PyTorch's words, and bad input.
-  add('seededTraining sparse=True with Adam', ['seededTraining', 123, 6, 3, 'adam', {}, { sparse: true }, issueBatches]);
-  add('seededTraining sparse=True with AdamW', ['seededTraining', 123, 6, 3, 'adamw', {}, { sparse: true }, issueBatches]);
-  add('seededTraining sparse=True, SGD with weight decay',
-      ['seededTraining', 123, 6, 3, 'sgd', { weight_decay: 0.01 }, { sparse: true }, issueBatches]);
-  add('seededTraining Adam takes no momentum', ['seededTraining', 123, 6, 3, 'adam', { momentum: 0.9 }, {}, issueBatches]);
-  add('seededTraining a negative learning rate', ['seededTraining', 123, 6, 3, 'sgd', { lr: -0.1 }, {}, issueBatches]);
-  add('seededTraining nesterov without momentum', ['seededTraining', 123, 6, 3, 'sgd', { nesterov: true }, {}, issueBatches]);
-  add('seededTraining a learning rate past float32', ['seededTraining', 123, 6, 3, 'sgd', { lr: 1e39 }, {}, issueBatches]);
-  add('seededTraining an id past V in batch 2', ['seededTraining', 123, 4, 3, 'sgd', {}, {}, '1; 4']);
-  add('seededTraining padding_idx outside V', ['seededTraining', 123, 4, 3, 'sgd', {}, { paddingIdx: 4 }, '1']);
+  add('seededTraining sparse=True with Adam', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'adam',
+    {},
+    { sparse: true },
+    issueBatches,
+  ]);
+  add('seededTraining sparse=True with AdamW', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'adamw',
+    {},
+    { sparse: true },
+    issueBatches,
+  ]);
+  add('seededTraining sparse=True, SGD with weight decay', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'sgd',
+    { weight_decay: 0.01 },
+    { sparse: true },
+    issueBatches,
+  ]);
+  add('seededTraining Adam takes no momentum', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'adam',
+    { momentum: 0.9 },
+    {},
+    issueBatches,
+  ]);
+  add('seededTraining a negative learning rate', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'sgd',
+    { lr: -0.1 },
+    {},
+    issueBatches,
+  ]);
+  add('seededTraining nesterov without momentum', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'sgd',
+    { nesterov: true },
+    {},
+    issueBatches,
+  ]);
+  add('seededTraining a learning rate past float32', [
+    'seededTraining',
+    123,
+    6,
+    3,
+    'sgd',
+    { lr: 1e39 },
+    {},
+    issueBatches,
+  ]);
+  add('seededTraining an id past V in batch 2', [
+    'seededTraining',
+    123,
+    4,
+    3,
+    'sgd',
+    {},
+    {},
+    '1; 4',
+  ]);
+  add('seededTraining padding_idx outside V', [
+    'seededTraining',
+    123,
+    4,
+    3,
+    'sgd',
+    {},
+    { paddingIdx: 4 },
+    '1',
+  ]);
   add('seededTraining too large to train', ['seededTraining', 1, 100000, 100, 'sgd', {}, {}, '1']);
-  add('seededTraining an optimizer that does not exist', ['seededTraining', 1, 4, 3, 'lbfgs', {}, {}, '1']);
+  add('seededTraining an optimizer that does not exist', [
+    'seededTraining',
+    1,
+    4,
+    3,
+    'lbfgs',
+    {},
+    {},
+    '1',
+  ]);
   add('seededTraining bad batches', ['seededTraining', 1, 4, 3, 'sgd', {}, {}, '1; x']);
-  for (const text of ['1,2; 3,3; 0,1', '[1, 2]; tensor([3])', '1,2;', ' 5 ', '', '1,2;;3', '1, x; 2', ';']) {
+  for (const text of [
+    '1,2; 3,3; 0,1',
+    '[1, 2]; tensor([3])',
+    '1,2;',
+    ' 5 ',
+    '',
+    '1,2;;3',
+    '1, x; 2',
+    ';',
+  ]) {
     add(`parseBatches ${JSON.stringify(text)}`, ['parseBatches', text]);
   }
-  for (const [name, hyper] of [['sgd', {}], ['sgd', { momentum: 0.9, nesterov: true, weight_decay: 1e-5 }],
-                               ['adam', { betas: [0.9, 0.99], eps: 1e-6 }], ['adamw', { weight_decay: 0.01 }],
-                               ['adagrad', { initial_accumulator_value: 0.1 }], ['rmsprop', { centered: true }],
-                               ['sparse-adam', {}], ['adam', { momentum: 0.9 }], ['adagrad', { lr: -1 }],
-                               ['adam', { betas: [1, 0.9] }], ['sparse-adam', { weight_decay: 0.1 }]]) {
-    add(`optimizerCode ${name} ${JSON.stringify(hyper)}`, ['optimizerCode', name, hyper, 'embedding.parameters()']);
+  for (const [name, hyper] of [
+    ['sgd', {}],
+    ['sgd', { momentum: 0.9, nesterov: true, weight_decay: 1e-5 }],
+    ['adam', { betas: [0.9, 0.99], eps: 1e-6 }],
+    ['adamw', { weight_decay: 0.01 }],
+    ['adagrad', { initial_accumulator_value: 0.1 }],
+    ['rmsprop', { centered: true }],
+    ['sparse-adam', {}],
+    ['adam', { momentum: 0.9 }],
+    ['adagrad', { lr: -1 }],
+    ['adam', { betas: [1, 0.9] }],
+    ['sparse-adam', { weight_decay: 0.1 }],
+  ]) {
+    add(`optimizerCode ${name} ${JSON.stringify(hyper)}`, [
+      'optimizerCode',
+      name,
+      hyper,
+      'embedding.parameters()',
+    ]);
   }
   add('checkTraining SGD, V = 6, d = 3', ['checkTraining', 6, 3, 'sgd', {}, {}]);
   add('checkTraining sparse=True with Adam', ['checkTraining', 6, 3, 'adam', {}, { sparse: true }]);
   add('checkTraining too large', ['checkTraining', 2 ** 20, 64, 'adam', {}, {}]);
-  add('checkTraining padding_idx -7 for V = 6', ['checkTraining', 6, 3, 'sgd', {}, { paddingIdx: -7 }]);
+  add('checkTraining padding_idx -7 for V = 6', [
+    'checkTraining',
+    6,
+    3,
+    'sgd',
+    {},
+    { paddingIdx: -7 },
+  ]);
   add('checkTraining d = 0', ['checkTraining', 6, 0, 'sgd', {}, {}]);
 
   return cases;

@@ -20,8 +20,8 @@ cases.forEach(([name, call], i) => {
 // linearWeight, formatTensor and formatElements cannot fail on well-formed input, nor
 // hasNpyMagic on bytes.
 test('every function is covered, with successes and with errors', () => {
-  const covered = (wanted) => new Set(
-      cases.filter((_, i) => wanted(native[i])).map(([, [op]]) => op));
+  const covered = (wanted) =>
+    new Set(cases.filter((_, i) => wanted(native[i])).map(([, [op]]) => op));
   const succeeded = covered((result) => !('error' in result));
   const failed = covered((result) => 'error' in result);
   for (const f of Object.keys(lab).filter((key) => typeof lab[key] === 'function')) {

@@ -13,7 +13,7 @@ import { importEmbedlab } from './harness.mjs';
 const { loadEmbedlab } = await importEmbedlab();
 const lab = await loadEmbedlab();
 
-const SLICE = 512;  // kGemmDepthBlock
+const SLICE = 512; // kGemmDepthBlock
 
 // a (m, k) times b (k, n), row-major Float32Arrays, by the rule above.
 function naiveProduct(a, b, m, k, n) {
@@ -45,9 +45,15 @@ function randomMatrix(rows, cols, seed) {
   return { rows, cols, data };
 }
 
-const bits = (values) => Array.from(new Uint32Array(values.buffer, values.byteOffset, values.length));
+const bits = (values) =>
+  Array.from(new Uint32Array(values.buffer, values.byteOffset, values.length));
 
-for (const [m, k, n] of [[6, 1100, 37], [4, 512, 16], [9, 3, 50], [1, 1025, 1]]) {
+for (const [m, k, n] of [
+  [6, 1100, 37],
+  [4, 512, 16],
+  [9, 3, 50],
+  [1, 1025, 1],
+]) {
   test(`${m} x ${k} times ${k} x ${n}: each element summed in depth order, ${SLICE} at a time`, () => {
     const a = randomMatrix(m, k, m * 7 + 1);
     const b = randomMatrix(k, n, n * 11 + 3);
@@ -65,7 +71,8 @@ test('a product in any other order is told apart: the reference is not blind to 
   for (let i = 0; i < m; ++i) {
     for (let j = 0; j < n; ++j) {
       let sum = 0;
-      for (let p = k - 1; p >= 0; --p) sum = Math.fround(sum + Math.fround(a.data[i * k + p] * b.data[p * n + j]));
+      for (let p = k - 1; p >= 0; --p)
+        sum = Math.fround(sum + Math.fround(a.data[i * k + p] * b.data[p * n + j]));
       reversed[i * n + j] = sum;
     }
   }

@@ -13,8 +13,10 @@ export { siteDir };
 export async function importEmbedlab() {
   const wrapper = path.join(siteDir, 'embedlab', 'embedlab.node.mjs');
   if (!existsSync(wrapper)) {
-    throw new Error(`${wrapper} does not exist: build the wasm preset first ` +
-                    '(cmake --preset wasm && cmake --build --preset wasm)');
+    throw new Error(
+      `${wrapper} does not exist: build the wasm preset first ` +
+        '(cmake --preset wasm && cmake --build --preset wasm)',
+    );
   }
   return import(pathToFileURL(wrapper).href);
 }
@@ -49,28 +51,38 @@ function field(arg) {
   if (typeof arg === 'string') return hex(Buffer.from(arg, 'utf8'));
   if (arg instanceof Uint8Array) return hex(arg);
   if (Array.isArray(arg) || ArrayBuffer.isView(arg)) {
-    return Array.from(arg, (x) => (typeof x === 'string' || x instanceof Uint8Array ? field(x) : numberText(x)))
-        .join(',');
+    return Array.from(arg, (x) =>
+      typeof x === 'string' || x instanceof Uint8Array ? field(x) : numberText(x),
+    ).join(',');
   }
   if ('rows' in arg) return matrixText(arg);
-  return Object.entries(arg).filter(([, value]) => value !== null)
-      .map(([key, value]) => `${key}=${field(value)}`).join(';');
+  return Object.entries(arg)
+    .filter(([, value]) => value !== null)
+    .map(([key, value]) => `${key}=${field(value)}`)
+    .join(';');
 }
 
 // A comparison and its grade as native_reference prints them: plain arrays, and JSON's stand-ins
 // for NaN and infinity.
 function comparisonText(c) {
   const { grade } = c;
-  const maxAbsDiff = Number.isFinite(grade.maxAbsDiff) ? grade.maxAbsDiff : String(grade.maxAbsDiff);
-  return { ...c, grade: { ...grade, maxAbsDiff, differing: grade.differing && Array.from(grade.differing) } };
+  const maxAbsDiff = Number.isFinite(grade.maxAbsDiff)
+    ? grade.maxAbsDiff
+    : String(grade.maxAbsDiff);
+  return {
+    ...c,
+    grade: { ...grade, maxAbsDiff, differing: grade.differing && Array.from(grade.differing) },
+  };
 }
 
 // Runs every case [op, ...args] through the native core; one result object per case.
 export function runNative(cases) {
   const driver = process.env.EMBEDLAB_NATIVE_REFERENCE;
   if (!driver || !existsSync(driver)) {
-    throw new Error('EMBEDLAB_NATIVE_REFERENCE must name the native_reference program: run this ' +
-                    'test through ctest in the native build tree');
+    throw new Error(
+      'EMBEDLAB_NATIVE_REFERENCE must name the native_reference program: run this ' +
+        'test through ctest in the native build tree',
+    );
   }
   const input = cases.map(([op, ...args]) => [op, ...args.map(field)].join('\t') + '\n').join('');
   const run = spawnSync(driver, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
@@ -89,24 +101,40 @@ export function runNative(cases) {
 // training's options) and the batches as text, last.
 // A table handle's opener is given the ids its lookup and product run with, last.
 const adapters = {
-  openSeededTable: (lab, seed, vocab, dim, ids) => tableRun(lab.openSeededTable(seed, vocab, dim), ids),
+  openSeededTable: (lab, seed, vocab, dim, ids) =>
+    tableRun(lab.openSeededTable(seed, vocab, dim), ids),
   openTfTable: (lab, vocab, dim, ids) => tableRun(lab.openTfTable(vocab, dim), ids),
   openNpyTable: (lab, bytes, ids) => tableRun(lab.openNpyTable(bytes), ids),
-  openSafetensorsTable: (lab, file, name, ids) => tableRun(lab.openSafetensorsTable(memorySource(file), name), ids),
+  openSafetensorsTable: (lab, file, name, ids) =>
+    tableRun(lab.openSafetensorsTable(memorySource(file), name), ids),
   embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
-    lab.embeddingBagBackward(ids, offsets, G, lab.embeddingBag(W, ids, offsets, options), W.rows,
-                             options),
+    lab.embeddingBagBackward(
+      ids,
+      offsets,
+      G,
+      lab.embeddingBag(W, ids, offsets, options),
+      W.rows,
+      options,
+    ),
   parseBatches: (lab, text) => ({ batches: lab.parseBatches(text).map((ids) => Array.from(ids)) }),
   optimizerCode: (lab, name, hyper, params) => lab.optimizerCode({ name, ...hyper }, params),
   checkTraining: (lab, vocab, dim, name, hyper, options) =>
     lab.checkTraining(vocab, dim, { optimizer: { name, ...hyper }, ...options }),
   seededTraining: (lab, seed, vocab, dim, name, hyper, options, batches) => {
     const parsed = lab.parseBatches(batches);
-    return trainingRun(lab, lab.seededTraining(seed, vocab, dim, { optimizer: { name, ...hyper }, ...options }), parsed);
+    return trainingRun(
+      lab,
+      lab.seededTraining(seed, vocab, dim, { optimizer: { name, ...hyper }, ...options }),
+      parsed,
+    );
   },
   tableTraining: (lab, W, name, hyper, options, batches) => {
     const parsed = lab.parseBatches(batches);
-    return trainingRun(lab, lab.tableTraining(W, { optimizer: { name, ...hyper }, ...options }), parsed);
+    return trainingRun(
+      lab,
+      lab.tableTraining(W, { optimizer: { name, ...hyper }, ...options }),
+      parsed,
+    );
   },
   safetensorsTable: (lab, headerBytes, fileSize, name, blocks) => {
     const reader = lab.safetensorsTable(headerBytes, fileSize, name);
@@ -129,12 +157,20 @@ export function memorySource(bytes) {
 // W gathered on the way, blocks of 512 rows) and comparison.
 function tableRun(table, ids) {
   try {
-    const { lookup, product, comparison, heatmap } =
-        table.product(ids, { blockRows: 512, heatmap: { rows: 3, cols: 4 } });
+    const { lookup, product, comparison, heatmap } = table.product(ids, {
+      blockRows: 512,
+      heatmap: { rows: 3, cols: 4 },
+    });
     const { rows, cols, dtype, name, conversion, inMemory, storedBytes } = table;
-    return { tableRun: { info: { rows, cols, dtype, name, conversion, inMemory, storedBytes },
-                         lookup: matrixText(lookup), product: matrixText(product),
-                         comparison: comparisonText(comparison), heatmap: matrixText(heatmap) } };
+    return {
+      tableRun: {
+        info: { rows, cols, dtype, name, conversion, inMemory, storedBytes },
+        lookup: matrixText(lookup),
+        product: matrixText(product),
+        comparison: comparisonText(comparison),
+        heatmap: matrixText(heatmap),
+      },
+    };
   } finally {
     table.delete();
   }
@@ -148,7 +184,9 @@ function trainingRun(lab, training, batches) {
     const steps = batches.map((batch) => {
       const s = training.step(batch);
       return {
-        step: s.step, batch: Array.from(s.batch), upstream: matrixText(s.upstream),
+        step: s.step,
+        batch: Array.from(s.batch),
+        upstream: matrixText(s.upstream),
         embeddingWeight: matrixText(s.embeddingWeight),
         linearWeight: s.linearWeight && matrixText(s.linearWeight),
         changedRows: Array.from(s.changed.rows),
@@ -157,7 +195,10 @@ function trainingRun(lab, training, batches) {
         verdict: s.verdict && comparisonText(s.verdict),
         rowStates: Array.from({ length: training.vocab }, (_, row) => {
           const { step, state } = training.rowState(row);
-          return { step, state: state.map(({ name, values }) => ({ name, values: matrixText(values) })) };
+          return {
+            step,
+            state: state.map(({ name, values }) => ({ name, values: matrixText(values) })),
+          };
         }),
       };
     });
@@ -182,25 +223,42 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('tensors' in result) return { header: result };
   if ('tableRun' in result) return result;
   if ('weightMap' in result) return { index: result };
-  if ('table' in result) return result;  // safetensorsTable's adapter
+  if ('table' in result) return result; // safetensorsTable's adapter
   if ('training' in result || 'batches' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };
   if ('verdict' in result) return { compare: comparisonText(result) };
   if ('comparison' in result) {
-    return { routes: { lookup: matrixText(result.lookup), product: matrixText(result.product),
-                       comparison: comparisonText(result.comparison) } };
+    return {
+      routes: {
+        lookup: matrixText(result.lookup),
+        product: matrixText(result.product),
+        comparison: comparisonText(result.comparison),
+      },
+    };
   }
   if ('literals' in result) {
-    return { weights: { values: Array.from(result.values), texts: result.texts,
-                        literals: result.literals } };
+    return {
+      weights: {
+        values: Array.from(result.values),
+        texts: result.texts,
+        literals: result.literals,
+      },
+    };
   }
   if ('bagSize' in result) {
-    return { bag: { output: matrixText(result.output), bagSize: Array.from(result.bagSize),
-                    maxRows: Array.from(result.maxRows) } };
+    return {
+      bag: {
+        output: matrixText(result.output),
+        bagSize: Array.from(result.bagSize),
+        maxRows: Array.from(result.maxRows),
+      },
+    };
   }
   if ('scaledRows' in result) {
-    return { renorm: { weight: matrixText(result.weight), scaledRows: Array.from(result.scaledRows) } };
+    return {
+      renorm: { weight: matrixText(result.weight), scaledRows: Array.from(result.scaledRows) },
+    };
   }
   if ('weight' in result) {
     return { weight: matrixText(result.weight), bias: result.bias && matrixText(result.bias) };

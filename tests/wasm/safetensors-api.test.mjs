@@ -30,7 +30,9 @@ const F16_VALUES = [1, 0.333251953125, 2 ** -24, 65504, -0, Infinity];
 
 function sameValues(actual, expected) {
   assert.equal(actual.length, expected.length);
-  expected.forEach((x, i) => assert.ok(Object.is(actual[i], x), `[${i}]: ${actual[i]} is not ${x}`));
+  expected.forEach((x, i) =>
+    assert.ok(Object.is(actual[i], x), `[${i}]: ${actual[i]} is not ${x}`),
+  );
 }
 
 // The file's bytes [begin, end), read from disk as a reader in a page reads them with File.slice.
@@ -60,21 +62,30 @@ test('a file on disk is read a header and a row at a time, to the values worked 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-safetensors-'));
   try {
     const file = path.join(dir, 'model.safetensors');
-    const bytes = safetensors([
-      ['model.norm.weight', 'F32', [2], f4([1, 2])],
-      ['model.embed_tokens.weight', 'BF16', [3, 2], u2(BF16_BITS)],
-      ['lm_head.weight', 'F16', [2, 3], u2(F16_BITS)],
-    ], { format: 'pt' });
+    const bytes = safetensors(
+      [
+        ['model.norm.weight', 'F32', [2], f4([1, 2])],
+        ['model.embed_tokens.weight', 'BF16', [3, 2], u2(BF16_BITS)],
+        ['lm_head.weight', 'F16', [2, 3], u2(F16_BITS)],
+      ],
+      { format: 'pt' },
+    );
     writeFileSync(file, bytes);
     const { header, reader, weight } = readTable(file, bytes.length, '');
     assert.equal(header.table, 'model.embed_tokens.weight');
-    assert.deepEqual(header.tensors.map((t) => [t.name, t.dtype, t.shape, t.candidate]), [
-      ['model.norm.weight', 'F32', [2], false],
-      ['model.embed_tokens.weight', 'BF16', [3, 2], true],
-      ['lm_head.weight', 'F16', [2, 3], false]]);
+    assert.deepEqual(
+      header.tensors.map((t) => [t.name, t.dtype, t.shape, t.candidate]),
+      [
+        ['model.norm.weight', 'F32', [2], false],
+        ['model.embed_tokens.weight', 'BF16', [3, 2], true],
+        ['lm_head.weight', 'F16', [2, 3], false],
+      ],
+    );
     assert.deepEqual(header.metadata, [['format', 'pt']]);
-    assert.deepEqual([reader.name, reader.rows, reader.cols, reader.rowBytes, reader.end - reader.begin],
-                     ['model.embed_tokens.weight', 3, 2, 4, 12]);
+    assert.deepEqual(
+      [reader.name, reader.rows, reader.cols, reader.rowBytes, reader.end - reader.begin],
+      ['model.embed_tokens.weight', 3, 2, 4, 12],
+    );
     assert.equal(reader.conversion, 'BF16 (bfloat16), converted to float32 exactly');
     assert.deepEqual([weight.rows, weight.cols], [3, 2]);
     sameValues(weight.data, BF16_VALUES);
@@ -92,39 +103,84 @@ test('finish() wants every row; the reader stays usable after a failed call', ()
   const rows = file.subarray(file.length - 12);
   const reader = lab.safetensorsTable(headerBytes, file.length);
   assert.equal(reader.addRows(rows.subarray(0, 4)), 1);
-  throwsEmbedlab(() => reader.finish(),
-                 /^tensor 'wte.weight' has 3 rows, and only 1 were read: read all of its bytes/, 'weights');
-  throwsEmbedlab(() => reader.addRows(rows.subarray(4, 7)), /not a whole number of rows/, 'weights');
-  assert.equal(reader.addRows(rows.subarray(4).buffer.slice(rows.byteOffset + 4, rows.byteOffset + 12)), 3);
+  throwsEmbedlab(
+    () => reader.finish(),
+    /^tensor 'wte.weight' has 3 rows, and only 1 were read: read all of its bytes/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => reader.addRows(rows.subarray(4, 7)),
+    /not a whole number of rows/,
+    'weights',
+  );
+  assert.equal(
+    reader.addRows(rows.subarray(4).buffer.slice(rows.byteOffset + 4, rows.byteOffset + 12)),
+    3,
+  );
   sameValues(reader.finish().data, BF16_VALUES);
-  throwsEmbedlab(() => reader.finish(), /^safetensorsTable: finish\(\) after finish\(\) or discard\(\)/, null);
-  throwsEmbedlab(() => reader.addRows(rows), /^safetensorsTable: addRows\(\) after finish\(\)/, null);
-  reader.discard();  // no effect after finish()
+  throwsEmbedlab(
+    () => reader.finish(),
+    /^safetensorsTable: finish\(\) after finish\(\) or discard\(\)/,
+    null,
+  );
+  throwsEmbedlab(
+    () => reader.addRows(rows),
+    /^safetensorsTable: addRows\(\) after finish\(\)/,
+    null,
+  );
+  reader.discard(); // no effect after finish()
 });
 
-test('discard() gives the table\'s WASM memory back', () => {
+test("discard() gives the table's WASM memory back", () => {
   // 17 tables of 8192 x 4096 float32 (128 MiB each) would be more than the module's 2 GiB if
   // one of them stayed. Only the header is handed over. (finish() frees through the same call.)
   const [V, d] = [8192, 4096];
-  const json = JSON.stringify({ 'wte.weight': { dtype: 'BF16', shape: [V, d], data_offsets: [0, V * d * 2] } });
+  const json = JSON.stringify({
+    'wte.weight': { dtype: 'BF16', shape: [V, d], data_offsets: [0, V * d * 2] },
+  });
   const headerBytes = safetensorsFile(json);
-  for (let i = 0; i < 17; ++i) lab.safetensorsTable(headerBytes, headerBytes.length + V * d * 2).discard();
+  for (let i = 0; i < 17; ++i)
+    lab.safetensorsTable(headerBytes, headerBytes.length + V * d * 2).discard();
 });
 
 test('arguments of the wrong type are refused, about the weights', () => {
   const file = safetensors([['wte.weight', 'F32', [1, 2], f4([1, 2])]]);
-  throwsEmbedlab(() => lab.safetensorsHeaderSize('abcdefgh', 8),
-                 /^safetensorsHeaderSize: firstBytes must be a Uint8Array or ArrayBuffer, got the string/, 'weights');
-  throwsEmbedlab(() => lab.safetensorsHeader(file, '100'),
-                 /^safetensorsHeader: fileSize must be a number, got the string "100"$/, 'weights');
-  throwsEmbedlab(() => lab.safetensorsHeader(file, -1),
-                 /^the file size must be a number of bytes, 0 or more, got -1$/, 'weights');
-  throwsEmbedlab(() => lab.safetensorsHeader(file, 1.5), /^the file size must be a whole number, got 1\.5$/, 'weights');
-  throwsEmbedlab(() => lab.safetensorsTable(file, file.length, 7),
-                 /^safetensorsTable: name must be a string, got number 7$/, 'weights');
+  throwsEmbedlab(
+    () => lab.safetensorsHeaderSize('abcdefgh', 8),
+    /^safetensorsHeaderSize: firstBytes must be a Uint8Array or ArrayBuffer, got the string/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.safetensorsHeader(file, '100'),
+    /^safetensorsHeader: fileSize must be a number, got the string "100"$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.safetensorsHeader(file, -1),
+    /^the file size must be a number of bytes, 0 or more, got -1$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.safetensorsHeader(file, 1.5),
+    /^the file size must be a whole number, got 1\.5$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.safetensorsTable(file, file.length, 7),
+    /^safetensorsTable: name must be a string, got number 7$/,
+    'weights',
+  );
   const reader = lab.safetensorsTable(file, file.length, 'wte.weight');
-  throwsEmbedlab(() => reader.addRows([0, 0, 128, 63]), /^addRows: bytes must be a Uint8Array or ArrayBuffer, got an Array$/, 'weights');
+  throwsEmbedlab(
+    () => reader.addRows([0, 0, 128, 63]),
+    /^addRows: bytes must be a Uint8Array or ArrayBuffer, got an Array$/,
+    'weights',
+  );
   reader.discard();
-  throwsEmbedlab(() => lab.hasNpyMagic(null), /^hasNpyMagic: firstBytes must be a Uint8Array/, 'weights');
+  throwsEmbedlab(
+    () => lab.hasNpyMagic(null),
+    /^hasNpyMagic: firstBytes must be a Uint8Array/,
+    'weights',
+  );
   assert.equal(lab.hasNpyMagic(new Uint8Array([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0])), true);
 });

@@ -11,12 +11,19 @@ import { importEmbedlab } from './harness.mjs';
 const source = (file) => readFileSync(new URL(`../../wasm/${file}`, import.meta.url), 'utf8');
 const sorted = (names) => [...new Set(names)].sort();
 
-const BINDING_FILES = ['bindings.cpp', 'safetensors_bindings.cpp', 'table_bindings.cpp',
-                       'training_bindings.cpp'];
+const BINDING_FILES = [
+  'bindings.cpp',
+  'safetensors_bindings.cpp',
+  'table_bindings.cpp',
+  'training_bindings.cpp',
+];
 
 function bound() {
-  return sorted(BINDING_FILES.flatMap(
-      (file) => [...source(file).matchAll(/emscripten::function\("(\w+)"/g)].map((m) => m[1])));
+  return sorted(
+    BINDING_FILES.flatMap((file) =>
+      [...source(file).matchAll(/emscripten::function\("(\w+)"/g)].map((m) => m[1]),
+    ),
+  );
 }
 
 // The members of `export interface Embedlab { ... }`.
@@ -33,9 +40,12 @@ test('the bindings, the wrapper and the declarations name the same functions', a
   assert.deepEqual(declared(), bound(), 'declarations (embedlab.d.ts) vs bindings (*bindings.cpp)');
 });
 
-test('the declared argument names are the core\'s', async () => {
+test("the declared argument names are the core's", async () => {
   const { loadEmbedlab } = await importEmbedlab();
   const lab = await loadEmbedlab();
   const union = source('embedlab.d.ts').match(/export type EmbedlabArgument =([^;]*);/)[1];
-  assert.deepEqual(sorted([...union.matchAll(/'(\w+)'/g)].map((m) => m[1])), sorted(lab.argumentNames));
+  assert.deepEqual(
+    sorted([...union.matchAll(/'(\w+)'/g)].map((m) => m[1])),
+    sorted(lab.argumentNames),
+  );
 });

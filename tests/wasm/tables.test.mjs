@@ -10,7 +10,14 @@
 // therefore compared bit for bit where they are not NaN and NaN for NaN where they are.
 import assert from 'node:assert/strict';
 import {
-  closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync,
+  closeSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,8 +30,9 @@ const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
 
 // A float32 matrix's bits, read without going through JS numbers (which may quieten a NaN).
-const bits = (m) => `${m.rows}x${m.cols}:` +
-    Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString('hex');
+const bits = (m) =>
+  `${m.rows}x${m.cols}:` +
+  Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString('hex');
 
 function sameBits(actual, expected, what) {
   assert.equal(bits(actual), bits(expected), what);
@@ -32,13 +40,18 @@ function sameBits(actual, expected, what) {
 
 // Bit for bit but for NaNs, which must be NaN on both sides (see above).
 function sameValues(actual, expected, what) {
-  const canonical = (m) => ({ ...m, data: Float32Array.from(m.data, (x) => (Number.isNaN(x) ? NaN : x)) });
+  const canonical = (m) => ({
+    ...m,
+    data: Float32Array.from(m.data, (x) => (Number.isNaN(x) ? NaN : x)),
+  });
   assert.equal(bits(canonical(actual)), bits(canonical(expected)), what);
 }
 
 // NaNs of several payloads and both signs, both infinities, -0: which NaN a sum of several ends
 // with depends on the order of its additions.
-const SPECIAL_BITS = [0x7fc00001, 0xffc00002, 0x7fc12345, 0xff80dead, 0x7f800000, 0xff800000, 0x80000000];
+const SPECIAL_BITS = [
+  0x7fc00001, 0xffc00002, 0x7fc12345, 0xff80dead, 0x7f800000, 0xff800000, 0x80000000,
+];
 
 // A (rows, cols) float32 table as its bits, mostly normal values, one in 30 special.
 function specialBits(rng, rows, cols) {
@@ -63,7 +76,10 @@ function npyBytes(rows, cols, valueBits) {
   const out = new Uint8Array(10 + header.length + valueBits.byteLength);
   out.set([0x93, ...Buffer.from('NUMPY'), 1, 0, header.length & 0xff, header.length >> 8]);
   out.set(Buffer.from(header, 'latin1'), 10);
-  out.set(new Uint8Array(valueBits.buffer, valueBits.byteOffset, valueBits.byteLength), 10 + header.length);
+  out.set(
+    new Uint8Array(valueBits.buffer, valueBits.byteOffset, valueBits.byteLength),
+    10 + header.length,
+  );
   return out;
 }
 
@@ -72,10 +88,18 @@ const randomIds = (rng, n, vocab) => Array.from({ length: n }, () => Math.floor(
 const throwsEmbedlab = (f, pattern, argument) =>
   assertThrowsEmbedlab(EmbedlabError, f, pattern, argument);
 
-const SHAPES = [[1, 1, 1], [3, 5, 4], [511, 7, 3], [512, 16, 17], [513, 3, 9], [1300, 33, 40],
-                [1500, 5, 300], [600, 3, 3000]];
+const SHAPES = [
+  [1, 1, 1],
+  [3, 5, 4],
+  [511, 7, 3],
+  [512, 16, 17],
+  [513, 3, 9],
+  [1300, 33, 40],
+  [1500, 5, 300],
+  [600, 3, 3000],
+];
 
-test('lookup, product and both routes: a handle gives the typed-array functions\' bits', () => {
+test("lookup, product and both routes: a handle gives the typed-array functions' bits", () => {
   const rng = generator(1);
   for (const [vocab, dim, n] of SHAPES) {
     const bytes = npyBytes(vocab, dim, specialBits(rng, vocab, dim));
@@ -103,7 +127,10 @@ test('lookup, product and both routes: a handle gives the typed-array functions\
 test('a seeded, a TensorFlow and a .safetensors table are the typed-array tables', () => {
   const seeded = lab.openSeededTable(123, 600, 7);
   sameBits(seeded.rowsAt(0, 600), lab.seededTable(123, 600, 7));
-  assert.deepEqual([seeded.rows, seeded.cols, seeded.dtype, seeded.name, seeded.inMemory], [600, 7, 'F32', null, true]);
+  assert.deepEqual(
+    [seeded.rows, seeded.cols, seeded.dtype, seeded.name, seeded.inMemory],
+    [600, 7, 'F32', null, true],
+  );
   seeded.delete();
   const tf = lab.openTfTable(5, 2);
   sameBits(tf.rowsAt(0, 5), lab.tfTable(5, 2));
@@ -115,11 +142,16 @@ test('a seeded, a TensorFlow and a .safetensors table are the typed-array tables
   reader.addRows(file.subarray(reader.begin, reader.end));
   const W = reader.finish();
   const table = lab.openSafetensorsTable(memorySource(file));
-  assert.deepEqual([table.name, table.dtype, table.conversion],
-                   ['model.embed_tokens.weight', 'BF16', 'BF16 (bfloat16), converted to float32 exactly']);
+  assert.deepEqual(
+    [table.name, table.dtype, table.conversion],
+    ['model.embed_tokens.weight', 'BF16', 'BF16 (bfloat16), converted to float32 exactly'],
+  );
   sameBits(table.rowsAt(0, 256), W);
   const ids = [255, 127, 0, 255, 128];
-  sameValues(table.product(ids, { blockRows: 512 }).product, lab.onehotProduct(lab.oneHot(ids, 256), W));
+  sameValues(
+    table.product(ids, { blockRows: 512 }).product,
+    lab.onehotProduct(lab.oneHot(ids, 256), W),
+  );
   table.delete();
 });
 
@@ -131,7 +163,9 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
     const G = lab.npyTable(npyBytes(n, dim, specialBits(rng, n, dim)));
     for (const options of [{}, { paddingIdx: ids[0], scaleGradByFreq: true }]) {
       const what = `V = ${vocab}, d = ${dim}, n = ${n}, ${JSON.stringify(options)}`;
-      const { scatter, gemm, comparison, stopped } = table.backward(ids, G, options, { blockRows: 512 });
+      const { scatter, gemm, comparison, stopped } = table.backward(ids, G, options, {
+        blockRows: 512,
+      });
       assert.equal(stopped, false);
       const expectedScatter = lab.embeddingBackward(ids, G, vocab, options);
       const expectedGemm = lab.onehotBackward(lab.oneHot(ids, vocab), G);
@@ -146,8 +180,16 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
     assert.deepEqual(Array.from(view.kept), kept);
     const whole = lab.onehotBackward(lab.oneHot(ids, vocab), G);
     kept.forEach((row, k) => {
-      const expected = { rows: 1, cols: dim, data: whole.data.subarray(row * dim, (row + 1) * dim) };
-      const actual = { rows: 1, cols: dim, data: view.keptRows.data.subarray(k * dim, (k + 1) * dim) };
+      const expected = {
+        rows: 1,
+        cols: dim,
+        data: whole.data.subarray(row * dim, (row + 1) * dim),
+      };
+      const actual = {
+        rows: 1,
+        cols: dim,
+        data: view.keptRows.data.subarray(k * dim, (k + 1) * dim),
+      };
       sameValues(actual, expected, `kept row ${row}`);
     });
     table.delete();
@@ -168,10 +210,15 @@ test('nn.EmbeddingBag: forward, M W streamed and the backward view', () => {
     sameBits(forward.output, typed.output, mode);
     assert.deepEqual(Array.from(forward.maxRows), Array.from(typed.maxRows));
     const G = lab.randn(4, 4, 6);
-    sameBits(table.bagBackward(ids, offsets, G, forward, options).whole,
-             lab.embeddingBagBackward(ids, offsets, G, typed, 300, options), mode);
+    sameBits(
+      table.bagBackward(ids, offsets, G, forward, options).whole,
+      lab.embeddingBagBackward(ids, offsets, G, typed, 300, options),
+      mode,
+    );
     if (mode === 'max') continue;
-    const { product, bags, comparison } = table.bagProduct(ids, offsets, options, { blockRows: 512 });
+    const { product, bags, comparison } = table.bagProduct(ids, offsets, options, {
+      blockRows: 512,
+    });
     const M = lab.bagMatrix(ids, offsets, 300, options);
     sameValues(product, lab.onehotProduct(M, W), mode);
     sameBits(bags, typed.output, mode);
@@ -191,27 +238,37 @@ test('max_norm makes a new table with the renormalised rows; the old one stays',
   table.delete();
 });
 
-test('the heatmap of W follows the page\'s rule (web/heatmap.mjs)', () => {
+test("the heatmap of W follows the page's rule (web/heatmap.mjs)", () => {
   const rng = generator(4);
   const [vocab, dim, height, width] = [1000, 700, 256, 512];
   const valueBits = specialBits(rng, vocab, dim);
   const values = new Float32Array(valueBits.buffer);
   const table = lab.openNpyTable(npyBytes(vocab, dim, valueBits));
-  const { heatmap, stopped } = table.heatmap({ blockRows: 512, heatmap: { rows: height, cols: width } });
+  const { heatmap, stopped } = table.heatmap({
+    blockRows: 512,
+    heatmap: { rows: height, cols: width },
+  });
   assert.equal(stopped, false);
   assert.deepEqual([heatmap.rows, heatmap.cols], [height, width]);
   // The rule, as the page reads all cells: largest magnitude, the first of equal ones, NaN wins.
   for (let p = 0; p < height; ++p) {
     for (let q = 0; q < width; ++q) {
       let best = 0;
-      for (let i = Math.floor((p * vocab) / height); i < Math.floor(((p + 1) * vocab) / height); ++i) {
+      for (
+        let i = Math.floor((p * vocab) / height);
+        i < Math.floor(((p + 1) * vocab) / height);
+        ++i
+      ) {
         for (let j = Math.floor((q * dim) / width); j < Math.floor(((q + 1) * dim) / width); ++j) {
           const v = values[i * dim + j];
           if (!Number.isNaN(best) && (Number.isNaN(v) || Math.abs(v) > Math.abs(best))) best = v;
         }
       }
       const got = heatmap.data[p * width + q];
-      assert.ok(Object.is(got, best) || (Number.isNaN(got) && Number.isNaN(best)), `pixel (${p}, ${q})`);
+      assert.ok(
+        Object.is(got, best) || (Number.isNaN(got) && Number.isNaN(best)),
+        `pixel (${p}, ${q})`,
+      );
     }
   }
   table.delete();
@@ -243,7 +300,10 @@ test('a table larger than memory keeps is read where it lies: its rows, then blo
   const steps = [];
   while (!run.done) steps.push(run.step());
   assert.equal(steps.length, 5);
-  assert.deepEqual(steps.map((p) => p.rowsDone), [4096, 8192, 12288, 16384, 20000]);
+  assert.deepEqual(
+    steps.map((p) => p.rowsDone),
+    [4096, 8192, 12288, 16384, 20000],
+  );
   assert.equal(counted.bytes, before + 2 * 1024 + 20000 * 1024);
   assert.equal(steps.at(-1).bytesRead, 20000 * 1024);
   assert.equal(steps.at(-1).multiplyAdds, 2 * 20000 * 256);
@@ -255,62 +315,124 @@ test('a run reports progress, can be stopped, and gives no result before it is d
   const table = lab.openSeededTable(1, 1000, 4);
   const run = table.startProduct([5], { blockRows: 512 });
   sameBits(run.expected, table.lookup([5]));
-  assert.deepEqual(run.progress, { rowsDone: 0, rows: 1000, bytesRead: 0, bytes: 16000,
-                                   multiplyAdds: 0, totalMultiplyAdds: 4000, done: false });
-  throwsEmbedlab(() => run.result(), /^the product is not done: 0 of 1000 rows of W have been read; step\(\) until done$/, 'weights');
+  assert.deepEqual(run.progress, {
+    rowsDone: 0,
+    rows: 1000,
+    bytesRead: 0,
+    bytes: 16000,
+    multiplyAdds: 0,
+    totalMultiplyAdds: 4000,
+    done: false,
+  });
+  throwsEmbedlab(
+    () => run.result(),
+    /^the product is not done: 0 of 1000 rows of W have been read; step\(\) until done$/,
+    'weights',
+  );
   assert.equal(run.step(1).rowsDone, 512);
   assert.equal(run.step(100).rowsDone, 1000);
   assert.ok(run.result().comparison.identical);
   run.delete();
-  run.delete();  // no effect the second time
+  run.delete(); // no effect the second time
   throwsEmbedlab(() => run.step(), /^startProduct: step\(\) after delete\(\)/, null);
   const calls = [];
-  const stopped = table.product([5], { blockRows: 512, onProgress: (p) => { calls.push(p.rowsDone); return false; } });
+  const stopped = table.product([5], {
+    blockRows: 512,
+    onProgress: (p) => {
+      calls.push(p.rowsDone);
+      return false;
+    },
+  });
   assert.deepEqual(calls, [512]);
   assert.equal(stopped.stopped, true);
   assert.equal(stopped.product, undefined);
   sameBits(stopped.lookup, table.lookup([5]));
   table.delete();
-  throwsEmbedlab(() => table.lookup([1]), /^table: lookup\(\) after delete\(\): open the table again$/, null);
+  throwsEmbedlab(
+    () => table.lookup([1]),
+    /^table: lookup\(\) after delete\(\): open the table again$/,
+    null,
+  );
 });
 
 test('a source that fails, or answers wrongly, is an error about the weights', () => {
   const file = safetensors([['wte.weight', 'F32', [2, 2], new Uint8Array(16)]]);
-  throwsEmbedlab(() => lab.openSafetensorsTable({ size: file.length, read() { throw new Error('the file was moved'); } }),
-                 /^cannot read bytes 0 to 8 of the file: the file was moved$/, 'weights');
-  throwsEmbedlab(() => lab.openSafetensorsTable({ size: file.length, read: () => new Uint8Array(3) }),
-                 /^cannot read bytes 0 to 8 of the file: read\(0, 8\) returned 3 bytes, not 8$/, 'weights');
-  throwsEmbedlab(() => lab.openSafetensorsTable({ size: file.length, read: () => [1, 2] }),
-                 /read\(0, 8\) returned an Array, not a Uint8Array$/, 'weights');
-  throwsEmbedlab(() => lab.openSafetensorsTable(file),
-                 /^openSafetensorsTable: source must be an object \{ size, read\(offset, length\) \}/, 'weights');
-  throwsEmbedlab(() => lab.openSafetensorsTable({ size: -1, read: () => file }), /source must be/, 'weights');
-  throwsEmbedlab(() => lab.openSeededTable(1, 2 ** 20, 65), /the embedding table \(V x d\) would be 1048576 x 65 floats/, 'vocab');
+  throwsEmbedlab(
+    () =>
+      lab.openSafetensorsTable({
+        size: file.length,
+        read() {
+          throw new Error('the file was moved');
+        },
+      }),
+    /^cannot read bytes 0 to 8 of the file: the file was moved$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.openSafetensorsTable({ size: file.length, read: () => new Uint8Array(3) }),
+    /^cannot read bytes 0 to 8 of the file: read\(0, 8\) returned 3 bytes, not 8$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.openSafetensorsTable({ size: file.length, read: () => [1, 2] }),
+    /read\(0, 8\) returned an Array, not a Uint8Array$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.openSafetensorsTable(file),
+    /^openSafetensorsTable: source must be an object \{ size, read\(offset, length\) \}/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.openSafetensorsTable({ size: -1, read: () => file }),
+    /source must be/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => lab.openSeededTable(1, 2 ** 20, 65),
+    /the embedding table \(V x d\) would be 1048576 x 65 floats/,
+    'vocab',
+  );
   const table = lab.openSeededTable(1, 4, 2);
-  throwsEmbedlab(() => table.rowsAt(3, 2), /^rows 3 to 5 are not all in the table, which has rows 0 to 4$/, 'weights');
-  throwsEmbedlab(() => table.startBackward([1], lab.randn(1, 1, 3)),
-                 /^G has 3 columns but the table has 2: dL\/dout is as wide as the table, \(n, d\)$/, 'grad');
-  throwsEmbedlab(() => table.product([4]), /^index out of range in self: id 4 at position 1/, 'ids');
+  throwsEmbedlab(
+    () => table.rowsAt(3, 2),
+    /^rows 3 to 5 are not all in the table, which has rows 0 to 4$/,
+    'weights',
+  );
+  throwsEmbedlab(
+    () => table.startBackward([1], lab.randn(1, 1, 3)),
+    /^G has 3 columns but the table has 2: dL\/dout is as wide as the table, \(n, d\)$/,
+    'grad',
+  );
+  throwsEmbedlab(
+    () => table.product([4]),
+    /^index out of range in self: id 4 at position 1/,
+    'ids',
+  );
   table.delete();
 });
 
-test('Gemma 3\'s table from a 600 MB file in Node, through fs.readSync, in bounded memory', () => {
+test("Gemma 3's table from a 600 MB file in Node, through fs.readSync, in bounded memory", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-tables-'));
   try {
     // A sparse file: the header, then 262144 x 1152 BF16 values, all holes but row 995.
     const [vocab, dim] = [262144, 1152];
-    const head = safetensors([['model.embed_tokens.weight', 'BF16', [vocab, dim], new Uint8Array(0)]]);
+    const head = safetensors([
+      ['model.embed_tokens.weight', 'BF16', [vocab, dim], new Uint8Array(0)],
+    ]);
     const json = JSON.parse(Buffer.from(head.subarray(8)).toString());
     json['model.embed_tokens.weight'].data_offsets = [0, vocab * dim * 2];
     const header = Buffer.from(JSON.stringify(json) + ' '.repeat(8));
-    const text = header.subarray(0, header.length - ((header.length) % 8));
+    const text = header.subarray(0, header.length - (header.length % 8));
     const file = path.join(dir, 'model.safetensors');
     const start = Buffer.alloc(8);
     start.writeBigUInt64LE(BigInt(text.length));
     writeFileSync(file, Buffer.concat([start, text]));
     const fd = openSync(file, 'r+');
     ftruncateSync(fd, 8 + text.length + vocab * dim * 2);
-    const row = new Uint8Array(Uint16Array.from({ length: dim }, (_, j) => 0x3f80 + (j % 64)).buffer);
+    const row = new Uint8Array(
+      Uint16Array.from({ length: dim }, (_, j) => 0x3f80 + (j % 64)).buffer,
+    );
     writeSync(fd, row, 0, row.length, 8 + text.length + 995 * dim * 2);
     const source = {
       size: 8 + text.length + vocab * dim * 2,

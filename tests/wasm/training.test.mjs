@@ -88,7 +88,11 @@ print(json.dumps({'results': results}))
 `;
 
 // [optimizer as the API names it, hyperparameters, sparse, padding_idx, seed, V, d, batches]
-const ISSUE = [[1, 2], [3, 3], [0, 1]];
+const ISSUE = [
+  [1, 2],
+  [3, 3],
+  [0, 1],
+];
 const CASES = [
   ['sgd', {}, false, null, 123, 6, 3, ISSUE],
   ['sgd', { momentum: 0.9 }, false, null, 123, 6, 3, ISSUE],
@@ -100,9 +104,31 @@ const CASES = [
   ['sgd', { momentum: 0.9, nesterov: true }, true, null, 123, 6, 3, ISSUE],
   ['sparse-adam', {}, true, null, 123, 6, 3, ISSUE],
   ['adagrad', { lr_decay: 0.1 }, true, null, 123, 6, 3, ISSUE],
-  ['adam', { amsgrad: true, betas: [0.5, 0.9], lr: 0.05 }, false, 1, 7, 9, 4, [[1, 1, 4], [8, 1], [0, 5, 5], [2]]],
+  [
+    'adam',
+    { amsgrad: true, betas: [0.5, 0.9], lr: 0.05 },
+    false,
+    1,
+    7,
+    9,
+    4,
+    [[1, 1, 4], [8, 1], [0, 5, 5], [2]],
+  ],
   ['sgd', { momentum: 0.9, dampening: 0.3 }, true, -1, 42, 5, 2, [[4, 4, 0], [4], [1, 3]]],
-  ['sparse-adam', { eps: 1e-3 }, true, 2, 5, 7, 5, [[2, 6, 6], [0, 2], [3, 3, 6]]],
+  [
+    'sparse-adam',
+    { eps: 1e-3 },
+    true,
+    2,
+    5,
+    7,
+    5,
+    [
+      [2, 6, 6],
+      [0, 2],
+      [3, 3, 6],
+    ],
+  ],
   // Refusals: PyTorch raises them at its first step.
   ['adam', {}, true, null, 123, 6, 3, ISSUE],
   ['adamw', {}, true, null, 123, 6, 3, ISSUE],
@@ -118,18 +144,31 @@ const className = (name) => info(name).className;
 function torchResults() {
   // torch.optim.SGD has no default lr: the module's (0.1) is passed to every optimizer.
   const lr = (name) => info(name).arguments.find((a) => a.name === 'lr').default;
-  const cases = CASES.map(([name, hyper, sparse, paddingIdx, seed, V, d, batches]) =>
-    ({ className: className(name), kwargs: { lr: lr(name), ...hyper }, sparse, paddingIdx, seed, V, d, batches }));
-  const torchDir = fileURLToPath(new URL('../torch/', import.meta.url));
-  return JSON.parse(execFileSync(pythonPath, ['-c', TORCH_TRAINING, torchDir], {
-    input: JSON.stringify(cases), encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'],
+  const cases = CASES.map(([name, hyper, sparse, paddingIdx, seed, V, d, batches]) => ({
+    className: className(name),
+    kwargs: { lr: lr(name), ...hyper },
+    sparse,
+    paddingIdx,
+    seed,
+    V,
+    d,
+    batches,
   }));
+  const torchDir = fileURLToPath(new URL('../torch/', import.meta.url));
+  return JSON.parse(
+    execFileSync(pythonPath, ['-c', TORCH_TRAINING, torchDir], {
+      input: JSON.stringify(cases),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
 }
 
 const torch = torchResults();
 
 CASES.forEach(([name, hyper, sparse, paddingIdx, seed, V, d, batches], i) => {
-  const label = `${className(name)} ${JSON.stringify(hyper)}${sparse ? ', sparse=True' : ''}` +
+  const label =
+    `${className(name)} ${JSON.stringify(hyper)}${sparse ? ', sparse=True' : ''}` +
     `${paddingIdx === null ? '' : `, padding_idx=${paddingIdx}`}: V = ${V}, d = ${d}, batches ${JSON.stringify(batches)}`;
   test(label, (t) => {
     if (torch.skip) {
@@ -140,11 +179,14 @@ CASES.forEach(([name, hyper, sparse, paddingIdx, seed, V, d, batches], i) => {
     const options = { optimizer: { name, ...hyper }, sparse, paddingIdx };
     if (expected.error !== null) {
       // The core refuses before training, with PyTorch's message.
-      assert.throws(() => lab.seededTraining(seed, V, d, options), (error) => {
-        assert.ok(error instanceof EmbedlabError);
-        assert.equal(error.message, expected.error);
-        return true;
-      });
+      assert.throws(
+        () => lab.seededTraining(seed, V, d, options),
+        (error) => {
+          assert.ok(error instanceof EmbedlabError);
+          assert.equal(error.message, expected.error);
+          return true;
+        },
+      );
       assert.equal(expected.steps.length, 0, 'PyTorch refuses at its first step');
       return;
     }
@@ -155,16 +197,32 @@ CASES.forEach(([name, hyper, sparse, paddingIdx, seed, V, d, batches], i) => {
         const got = training.step(batches[k]);
         assert.equal(got.step, k + 1);
         assert.equal(matrixText(got.upstream), want.upstream, `G of step ${k + 1}`);
-        assert.equal(matrixText(got.embeddingWeight), want.embeddingWeight, `embedding.weight after step ${k + 1}`);
-        assert.deepEqual(Array.from(got.changed.rows), want.changed, `rows changed by step ${k + 1}`);
-        assert.equal(got.linearWeight && matrixText(got.linearWeight), want.linearWeight,
-          `linear.weight.T after step ${k + 1}`);
+        assert.equal(
+          matrixText(got.embeddingWeight),
+          want.embeddingWeight,
+          `embedding.weight after step ${k + 1}`,
+        );
+        assert.deepEqual(
+          Array.from(got.changed.rows),
+          want.changed,
+          `rows changed by step ${k + 1}`,
+        );
+        assert.equal(
+          got.linearWeight && matrixText(got.linearWeight),
+          want.linearWeight,
+          `linear.weight.T after step ${k + 1}`,
+        );
         if (want.linearWeight !== null) {
           assert.equal(got.verdict.identical, want.linearWeight === want.embeddingWeight);
         }
         want.rowStates.forEach((state, row) => {
-          assert.deepEqual(training.rowState(row).state.map((s) => ({ name: s.name, values: matrixText(s.values) })),
-            state, `optimizer.state of row ${row} after step ${k + 1}`);
+          assert.deepEqual(
+            training
+              .rowState(row)
+              .state.map((s) => ({ name: s.name, values: matrixText(s.values) })),
+            state,
+            `optimizer.state of row ${row} after step ${k + 1}`,
+          );
         });
       });
     } finally {
@@ -173,13 +231,33 @@ CASES.forEach(([name, hyper, sparse, paddingIdx, seed, V, d, batches], i) => {
   });
 });
 
-test('the rows each step changes: the issue\'s table, as PyTorch measured it', (t) => {
+test("the rows each step changes: the issue's table, as PyTorch measured it", (t) => {
   if (torch.skip) {
     t.skip(torch.skip);
     return;
   }
   const all = [0, 1, 2, 3, 4, 5];
-  const expected = [[[1, 2], [3], [0, 1]], [[1, 2], [1, 2, 3], [0, 1, 2, 3]], [all, all, all],
-    [[1, 2], [1, 2, 3], [0, 1, 2, 3]], [all, all, all], [[1, 2], [3], [0, 1]]];
-  expected.forEach((rows, i) => assert.deepEqual(torch.results[i].steps.map((s) => s.changed), rows, CASES[i][0]));
+  const expected = [
+    [[1, 2], [3], [0, 1]],
+    [
+      [1, 2],
+      [1, 2, 3],
+      [0, 1, 2, 3],
+    ],
+    [all, all, all],
+    [
+      [1, 2],
+      [1, 2, 3],
+      [0, 1, 2, 3],
+    ],
+    [all, all, all],
+    [[1, 2], [3], [0, 1]],
+  ];
+  expected.forEach((rows, i) =>
+    assert.deepEqual(
+      torch.results[i].steps.map((s) => s.changed),
+      rows,
+      CASES[i][0],
+    ),
+  );
 });

@@ -19,21 +19,38 @@ const ALLOWED = {
   inputs: ['inputs', 'model', 'compute', 'draw', 'tokenizers', 'embedlab'],
   views: ['views', 'model', 'compute', 'draw', 'benchmark', 'styles', 'embedlab'],
   benchmark: ['benchmark', 'model', 'compute', 'draw', 'embedlab'],
-  element: ['element', 'model', 'compute', 'draw', 'inputs', 'views', 'tokenizers', 'styles', 'embedlab'],
+  element: [
+    'element',
+    'model',
+    'compute',
+    'draw',
+    'inputs',
+    'views',
+    'tokenizers',
+    'styles',
+    'embedlab',
+  ],
   page: ['page', 'model', 'compute', 'draw', 'inputs', 'views', 'tokenizers', 'embedlab'],
 };
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.\.?\/[^'"]+)\1/g;
 
 function modules(folder) {
-  return readdirSync(path.join(web, folder)).filter((name) => name.endsWith('.mjs'))
+  return readdirSync(path.join(web, folder))
+    .filter((name) => name.endsWith('.mjs'))
     .map((name) => `${folder}/${name}`);
 }
 
 test('every folder of web/ has a role, and every module sits in one', () => {
-  const folders = readdirSync(web, { withFileTypes: true }).filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name).filter((name) => modules(name).length > 0);
+  const folders = readdirSync(web, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .filter((name) => modules(name).length > 0);
   assert.deepEqual(folders.sort(), Object.keys(ALLOWED).sort());
-  assert.deepEqual(readdirSync(web).filter((name) => name.endsWith('.mjs')), [], 'no module at the top of web/');
+  assert.deepEqual(
+    readdirSync(web).filter((name) => name.endsWith('.mjs')),
+    [],
+    'no module at the top of web/',
+  );
 });
 
 test('each folder imports only from the folders its role allows', () => {
@@ -52,7 +69,11 @@ test('each folder imports only from the folders its role allows', () => {
 test('model/ and compute/ touch no document', () => {
   for (const folder of ['model', 'compute']) {
     for (const file of modules(folder)) {
-      assert.doesNotMatch(readFileSync(path.join(web, file), 'utf8'), /(?<![\w-])(document|window)\.(?!mjs\b)/, file);
+      assert.doesNotMatch(
+        readFileSync(path.join(web, file), 'utf8'),
+        /(?<![\w-])(document|window)\.(?!mjs\b)/,
+        file,
+      );
     }
   }
 });

@@ -32,9 +32,18 @@ describe('format-number', () => {
   });
 
   test('a time in the largest unit that keeps it at 1 or more, to 3 digits', () => {
-    const cases = [[0.0000652, '65.2 ns'], [0.00099996, '1 µs'], [0.0652, '65.2 µs'], [0.01, '10 µs'],
-      [0.99996, '1 ms'], [1.23456, '1.23 ms'], [530.4, '530 ms'], [999.96, '1 s'], [2500, '2.5 s'],
-      [1234567, '1,235 s']];
+    const cases = [
+      [0.0000652, '65.2 ns'],
+      [0.00099996, '1 µs'],
+      [0.0652, '65.2 µs'],
+      [0.01, '10 µs'],
+      [0.99996, '1 ms'],
+      [1.23456, '1.23 ms'],
+      [530.4, '530 ms'],
+      [999.96, '1 s'],
+      [2500, '2.5 s'],
+      [1234567, '1,235 s'],
+    ];
     for (const [ms, text] of cases) assert.equal(duration(ms), text.replace(' ', NBSP), `${ms} ms`);
   });
 });
@@ -52,16 +61,22 @@ describe('shown-indices', () => {
 describe('cells', () => {
   test('a one-hot drawn from the ids, its block peaks, and a transpose without a copy', () => {
     const onehot = oneHotCells([2, 0], 3);
-    assert.deepEqual([0, 1].map((i) => [0, 1, 2].map((j) => onehot.at(i, j))), [[0, 0, 1], [1, 0, 0]]);
-    assert.equal(onehot.peak(0, 1, 0, 2), 0);  // row 0's 1 is in column 2
-    assert.equal(onehot.peak(0, 2, 0, 1), 1);  // row 1's is in column 0
+    assert.deepEqual(
+      [0, 1].map((i) => [0, 1, 2].map((j) => onehot.at(i, j))),
+      [
+        [0, 0, 1],
+        [1, 0, 0],
+      ],
+    );
+    assert.equal(onehot.peak(0, 1, 0, 2), 0); // row 0's 1 is in column 2
+    assert.equal(onehot.peak(0, 2, 0, 1), 1); // row 1's is in column 0
     const t = transposed({ rows: 2, cols: 3, data: [1, 2, 3, 4, 5, 6] });
     assert.deepEqual([t.rows, t.cols, t.at(2, 1)], [3, 2, 6]);
   });
 });
 
 describe('describe', () => {
-  test('ids summarised like PyTorch beyond 8, and a result\'s inputs in one line', () => {
+  test("ids summarised like PyTorch beyond 8, and a result's inputs in one line", () => {
     assert.equal(idsText([2, 3, 1]), '[2, 3, 1]');
     assert.equal(idsText([...Array(12).keys()]), '[0, 1, 2, …, 9, 10, 11]');
     assert.equal(inputsText({ ids: [2, 3, 1], vocab: 4, dim: 5 }), 'idx = [2, 3, 1], V = 4, d = 5');
@@ -69,9 +84,12 @@ describe('describe', () => {
 });
 
 describe('equation-layout', () => {
-  test('small shapes are drawn whole; big ones keep the ends and the selected token\'s neighbours', () => {
-    assert.deepEqual(slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0),
-      { tokens: [0, 1, 2], vocab: [0, 1, 2, 3], dim: [0, 1, 2, 3, 4] });
+  test("small shapes are drawn whole; big ones keep the ends and the selected token's neighbours", () => {
+    assert.deepEqual(slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0), {
+      tokens: [0, 1, 2],
+      vocab: [0, 1, 2, 3],
+      dim: [0, 1, 2, 3, 4],
+    });
     const ids = [5, 40, 7, 8, 9, 10, 11, 12, 99];
     const slots = slotsFor({ ids, vocab: 100, dim: 768 }, 4);
     assert.deepEqual(slots.tokens, [0, null, 3, 4, 5, null, 8]);
@@ -81,7 +99,8 @@ describe('equation-layout', () => {
   });
 
   test('mostRowUnits bounds the rows drawn for every ids and token of a shape, and is reached', () => {
-    const units = (slots) => slots.filter((s) => s !== null).length + 0.5 * slots.filter((s) => s === null).length;
+    const units = (slots) =>
+      slots.filter((s) => s !== null).length + 0.5 * slots.filter((s) => s === null).length;
     const drawnRows = (ids, vocab, step) => {
       const slots = slotsFor({ ids, vocab, dim: 4 }, step);
       return Math.max(units(slots.tokens), units(slots.vocab));
@@ -102,28 +121,28 @@ describe('equation-layout', () => {
     assert.equal(drawnRows([10, 1, 2, 20, 30, 40, 5, 6, 50], 100, 4), 7 + 6 * 0.5);
     assert.equal(mostRowUnits(9, 100), 7 + 6 * 0.5);
     assert.equal(mostRowUnits(64, 4096), 10);
-    assert.equal(mostRowUnits(64, 8), 8);  // every row of W
-    assert.equal(mostRowUnits(64, 4), 6);  // five tokens and two gaps
+    assert.equal(mostRowUnits(64, 8), 8); // every row of W
+    assert.equal(mostRowUnits(64, 4), 6); // five tokens and two gaps
   });
 
-  test('the frame keeps the most rows\' room at the cell size, within the picture\'s room', () => {
+  test("the frame keeps the most rows' room at the cell size, within the picture's room", () => {
     // 10 rows of 20 px between the 16 px of column indices and the 34 px of names: 250 px.
     assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 300), 250);
     assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 190), 190);
-    assert.equal(frameHeight({ height: 280, cell: 20 }, 64, 4096, 190), 280);  // never less than drawn
-    assert.equal(frameHeight({ height: 178, cell: 40 }, 3, 4, 300), 16 + 4 * 40 + 34);  // every row drawn
+    assert.equal(frameHeight({ height: 280, cell: 20 }, 64, 4096, 190), 280); // never less than drawn
+    assert.equal(frameHeight({ height: 178, cell: 40 }, 3, 4, 300), 16 + 4 * 40 + 34); // every row drawn
   });
 
   test('cells fit the width, between 9 and 56 px, and the grids follow one another', () => {
     const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
-    assert.equal(layout(1200, 300, slots, [2, 3, 1]).cell, 56);  // the largest cell
+    assert.equal(layout(1200, 300, slots, [2, 3, 1]).cell, 56); // the largest cell
     const wide = layout(1200, 200, slots, [2, 3, 1]);
-    assert.equal(wide.cell, 37);  // the height's bound: (200 - 16 - 34) / 4 rows, floored
+    assert.equal(wide.cell, 37); // the height's bound: (200 - 16 - 34) / 4 rows, floored
     assert.equal(wide.weightX.at[0], wide.onehotX.end + 26 + wide.vocabLabels);
     assert.equal(wide.outX.at[0], wide.weightX.end + 26);
     assert.equal(wide.width, wide.outX.end + 2);
-    assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9);  // never below the smallest cell
-    assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20);  // nor above the largest given
+    assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9); // never below the smallest cell
+    assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
   });
 
   test('a picture set in from the left moves across by that much, and nothing else changes', () => {
@@ -132,10 +151,15 @@ describe('equation-layout', () => {
     const inset = layout(1200, 200, slots, [2, 3, 1], 56, 40);
     // The token labels' column (one character of 6.2 px, and 8 px), then the one-hot.
     assert.equal(flush.onehotX.at[0], 6.2 + 8);
-    const across = (at) => [at.onehotX, at.weightX, at.outX].flatMap(({ at: xs, end }) => [...xs, end]);
-    assert.deepEqual(across(inset), across(flush).map((x) => x + 40));
+    const across = (at) =>
+      [at.onehotX, at.weightX, at.outX].flatMap(({ at: xs, end }) => [...xs, end]);
+    assert.deepEqual(
+      across(inset),
+      across(flush).map((x) => x + 40),
+    );
     assert.equal(inset.width, flush.width + 40);
-    for (const key of ['cell', 'height', 'middle', 'tokenLabels', 'vocabLabels']) assert.equal(inset[key], flush[key], key);
+    for (const key of ['cell', 'height', 'middle', 'tokenLabels', 'vocabLabels'])
+      assert.equal(inset[key], flush[key], key);
     assert.deepEqual([inset.tokenY, inset.vocabY], [flush.tokenY, flush.vocabY]);
   });
 });
@@ -158,38 +182,56 @@ describe('state', () => {
 
 describe('url-state', () => {
   test('the address gives the inputs it has, a linkable source, the token and the section', () => {
-    assert.deepEqual(readUrlState('?ids=4,%207&dim=3&w=tf&k=1&view=bag'),
-      { inputs: { idsText: '4, 7', dimText: '3', source: 'tf' }, step: 1, view: 'bag' });
+    assert.deepEqual(readUrlState('?ids=4,%207&dim=3&w=tf&k=1&view=bag'), {
+      inputs: { idsText: '4, 7', dimText: '3', source: 'tf' },
+      step: 1,
+      view: 'bag',
+    });
     // A file cannot be linked, nor a token that is not a count, nor a section the page lacks.
     assert.deepEqual(readUrlState('?w=file&k=-1&view=nowhere'), { inputs: {} });
   });
 
-  test('the store\'s state makes an address that reads back the same, keeping others\' params', () => {
+  test("the store's state makes an address that reads back the same, keeping others' params", () => {
     const state = { ...initialState({ idsText: '0, 5, 5', source: 'tf' }), step: 2 };
     const href = urlFor('http://host/page?utm=x', state, 'step');
     assert.equal(new URL(href).searchParams.get('utm'), 'x');
     const back = readUrlState(new URL(href).search);
-    assert.deepEqual(back, { inputs: { idsText: '0, 5, 5', vocabText: '', dimText: '5', seedText: '123', source: 'tf' },
-                             step: 2, view: 'step' });
-    assert.equal(new URL(urlFor(href, { ...state, inputs: { ...state.inputs, source: 'file' } })).searchParams.has('w'), false);
+    assert.deepEqual(back, {
+      inputs: { idsText: '0, 5, 5', vocabText: '', dimText: '5', seedText: '123', source: 'tf' },
+      step: 2,
+      view: 'step',
+    });
+    assert.equal(
+      new URL(
+        urlFor(href, { ...state, inputs: { ...state.inputs, source: 'file' } }),
+      ).searchParams.has('w'),
+      false,
+    );
   });
 });
 
 describe('row-window', () => {
   test('a small matrix is held whole, a larger one by the rows its views draw', () => {
-    assert.equal(heldWhole(4096, 64), true);  // 262,144 floats: 1 MiB
+    assert.equal(heldWhole(4096, 64), true); // 262,144 floats: 1 MiB
     assert.equal(heldWhole(4097, 64), false);
     assert.equal(WHOLE_FLOATS, 262144);
     // The first and last 3 rows, and each id's once, ascending.
-    assert.deepEqual(Array.from(windowRows(50257, [15496, 995, 15496, 1])), [0, 1, 2, 995, 15496, 50254, 50255, 50256]);
+    assert.deepEqual(
+      Array.from(windowRows(50257, [15496, 995, 15496, 1])),
+      [0, 1, 2, 995, 15496, 50254, 50255, 50256],
+    );
     assert.deepEqual(Array.from(windowRows(4, [2])), [0, 1, 2, 3]);
   });
 
   test('a window answers for its rows, and for no other', () => {
     // Rows 0, 7 and 9 of a (10, 2) matrix: [0, 1], [70, 71], [90, 91].
-    const window = rowWindow({ rows: 10, cols: 2, kept: Float64Array.from([0, 7, 9]),
+    const window = rowWindow({
+      rows: 10,
+      cols: 2,
+      kept: Float64Array.from([0, 7, 9]),
       keptRows: { rows: 3, cols: 2, data: Float32Array.from([0, 1, 70, 71, 90, 91]) },
-      heatmap: { rows: 2, cols: 1, data: Float32Array.from([71, 91]) } });
+      heatmap: { rows: 2, cols: 1, data: Float32Array.from([71, 91]) },
+    });
     assert.equal(window.at(7, 1), 71);
     assert.deepEqual(Array.from(window.row(9)), [90, 91]);
     assert.ok(Number.isNaN(window.at(3, 0)));
@@ -199,9 +241,19 @@ describe('row-window', () => {
     assert.equal(window.pixels.at(1, 0), 91);
     // Transposed (W.T): rows and columns trade places, and so do the questions.
     const t = transposed(window);
-    assert.deepEqual([t.rows, t.cols, t.at(1, 7), t.held(0, 8), t.pixels.at(0, 1)], [2, 10, 71, false, 91]);
-    const whole = rowWindow({ rows: 2, cols: 2, whole: { rows: 2, cols: 2, data: Float32Array.from([1, 2, 3, 4]) } });
-    assert.deepEqual([whole.at(1, 0), Array.from(whole.row(0)), whole.held, whole.data.length], [3, [1, 2], undefined, 4]);
+    assert.deepEqual(
+      [t.rows, t.cols, t.at(1, 7), t.held(0, 8), t.pixels.at(0, 1)],
+      [2, 10, 71, false, 91],
+    );
+    const whole = rowWindow({
+      rows: 2,
+      cols: 2,
+      whole: { rows: 2, cols: 2, data: Float32Array.from([1, 2, 3, 4]) },
+    });
+    assert.deepEqual(
+      [whole.at(1, 0), Array.from(whole.row(0)), whole.held, whole.data.length],
+      [3, [1, 2], undefined, 4],
+    );
   });
 });
 
@@ -211,33 +263,62 @@ describe('tokenizer-fit', () => {
   const QWEN3 = { label: 'Qwen 3', vocabSize: 151669, tableRows: [151936] };
   const GEMMA3 = { label: 'Gemma 3', vocabSize: 262145, tableRows: [262144, 262208] };
 
-  test('as many entries as rows, fewer (padding, the model\'s own or not) and more', () => {
-    assert.equal(fitSentence(GPT2, 50257),
-      'GPT-2\'s tokenizer has 50,257 entries, as many as the table\'s 50,257 rows: every id has its row.');
-    assert.equal(fitSentence(QWEN3, 151936), 'Qwen 3\'s tokenizer has 151,669 entries for the table\'s 151,936 ' +
-      'rows: the last 267 rows are padding no token uses, as in Qwen 3\'s own checkpoints; every id has its row.');
-    assert.equal(fitSentence(GEMMA3, 262208), 'Gemma 3\'s tokenizer has 262,145 entries for the table\'s 262,208 ' +
-      'rows: the last 63 rows are padding no token uses, as in Gemma 3\'s own checkpoints; every id has its row.');
-    assert.equal(fitSentence(GPT2, 50258), 'GPT-2\'s tokenizer has 50,257 entries for the table\'s 50,258 rows: ' +
-      'its ids stop at 50,256, so the last row goes unused; every id has its row.');
-    assert.equal(fitSentence(GPT2, 128256), 'GPT-2\'s tokenizer has 50,257 entries for the table\'s 128,256 rows: ' +
-      'its ids stop at 50,256, so the last 77,999 rows go unused; every id has its row.');
-    assert.equal(fitSentence({ ...QWEN3, tableRows: [151670] }, 151670), 'Qwen 3\'s tokenizer has 151,669 ' +
-      'entries for the table\'s 151,670 rows: the last row is padding no token uses, as in Qwen 3\'s own ' +
-      'checkpoints; every id has its row.');
-    assert.equal(fitSentence(GEMMA3, 262144), 'Gemma 3\'s tokenizer has 262,145 entries, one more than the ' +
-      'table\'s 262,144 rows: the token with id 262,144 has no row here.');
-    assert.equal(fitSentence(QWEN3, 128256), 'Qwen 3\'s tokenizer has 151,669 entries, 23,413 more than the ' +
-      'table\'s 128,256 rows: a token with id 128,256 or above has no row here.');
+  test("as many entries as rows, fewer (padding, the model's own or not) and more", () => {
+    assert.equal(
+      fitSentence(GPT2, 50257),
+      "GPT-2's tokenizer has 50,257 entries, as many as the table's 50,257 rows: every id has its row.",
+    );
+    assert.equal(
+      fitSentence(QWEN3, 151936),
+      "Qwen 3's tokenizer has 151,669 entries for the table's 151,936 " +
+        "rows: the last 267 rows are padding no token uses, as in Qwen 3's own checkpoints; every id has its row.",
+    );
+    assert.equal(
+      fitSentence(GEMMA3, 262208),
+      "Gemma 3's tokenizer has 262,145 entries for the table's 262,208 " +
+        "rows: the last 63 rows are padding no token uses, as in Gemma 3's own checkpoints; every id has its row.",
+    );
+    assert.equal(
+      fitSentence(GPT2, 50258),
+      "GPT-2's tokenizer has 50,257 entries for the table's 50,258 rows: " +
+        'its ids stop at 50,256, so the last row goes unused; every id has its row.',
+    );
+    assert.equal(
+      fitSentence(GPT2, 128256),
+      "GPT-2's tokenizer has 50,257 entries for the table's 128,256 rows: " +
+        'its ids stop at 50,256, so the last 77,999 rows go unused; every id has its row.',
+    );
+    assert.equal(
+      fitSentence({ ...QWEN3, tableRows: [151670] }, 151670),
+      "Qwen 3's tokenizer has 151,669 " +
+        "entries for the table's 151,670 rows: the last row is padding no token uses, as in Qwen 3's own " +
+        'checkpoints; every id has its row.',
+    );
+    assert.equal(
+      fitSentence(GEMMA3, 262144),
+      "Gemma 3's tokenizer has 262,145 entries, one more than the " +
+        "table's 262,144 rows: the token with id 262,144 has no row here.",
+    );
+    assert.equal(
+      fitSentence(QWEN3, 128256),
+      "Qwen 3's tokenizer has 151,669 entries, 23,413 more than the " +
+        "table's 128,256 rows: a token with id 128,256 or above has no row here.",
+    );
   });
 
   test('an id past the table names the tokenizer, the token, the rows and why', () => {
-    assert.equal(idPastTable(GEMMA3, 262144, 6, 262144), 'Gemma 3\'s tokenizer gave id 262,144 (token 7 of the ' +
-      'text), and the table has 262,144 rows (ids 0 to 262,143): Gemma 3\'s tokenizer has 262,145 entries, one ' +
-      'more than this table\'s rows.');
-    assert.equal(idPastTable(GPT2, 50256, 0, 1000), 'GPT-2\'s tokenizer gave id 50,256 (token 1 of the text), ' +
-      'and the table has 1,000 rows (ids 0 to 999): GPT-2\'s tokenizer has 50,257 entries, 49,257 more than ' +
-      'this table\'s rows.');
+    assert.equal(
+      idPastTable(GEMMA3, 262144, 6, 262144),
+      "Gemma 3's tokenizer gave id 262,144 (token 7 of the " +
+        "text), and the table has 262,144 rows (ids 0 to 262,143): Gemma 3's tokenizer has 262,145 entries, one " +
+        "more than this table's rows.",
+    );
+    assert.equal(
+      idPastTable(GPT2, 50256, 0, 1000),
+      "GPT-2's tokenizer gave id 50,256 (token 1 of the text), " +
+        "and the table has 1,000 rows (ids 0 to 999): GPT-2's tokenizer has 50,257 entries, 49,257 more than " +
+        "this table's rows.",
+    );
   });
 
   test('the tokenizer made for a table of V rows is offered, unless it is the one picked', () => {
@@ -247,7 +328,7 @@ describe('tokenizer-fit', () => {
     assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 262144), 'gemma3');
     assert.equal(tokenizerFor(TOKENIZERS, 'llama3', 262208), 'gemma3');
     assert.equal(tokenizerFor(TOKENIZERS, 'qwen3', 50257), 'gpt2');
-    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 151669), null);  // Qwen 3's vocabulary, not its tables
+    assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 151669), null); // Qwen 3's vocabulary, not its tables
     assert.equal(tokenizerFor(TOKENIZERS, 'gpt2', 4), null);
   });
 });

@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { layout, slotsFor, thinLabels } from '../../web/model/equation-layout.mjs';
 import {
-  backwardSteps, playAt, playTiming, productSteps, runningSums, wastedAt,
+  backwardSteps,
+  playAt,
+  playTiming,
+  productSteps,
+  runningSums,
+  wastedAt,
 } from '../../web/model/picture-play.mjs';
 import { rowLabel, sceneOf, tokenTexts } from '../../web/model/picture-scene.mjs';
 import { rowWindow } from '../../web/model/row-window.mjs';
@@ -13,7 +18,11 @@ import { rowWindow } from '../../web/model/row-window.mjs';
 // A stand-in for lab.formatElements: the values to 4 decimals (the notation is the core's,
 // checked in the browser; here only which numbers are asked for matters).
 const formatElements = (shown, values) => Array.from(values, (v) => v.toFixed(4));
-const matrix = (rows, cols, f) => ({ rows, cols, data: Float32Array.from({ length: rows * cols }, (_, i) => f(Math.floor(i / cols), i % cols)) });
+const matrix = (rows, cols, f) => ({
+  rows,
+  cols,
+  data: Float32Array.from({ length: rows * cols }, (_, i) => f(Math.floor(i / cols), i % cols)),
+});
 
 describe('thinLabels', () => {
   test('labels that fit are all drawn', () => {
@@ -29,7 +38,9 @@ describe('thinLabels', () => {
     assert.equal(shown[0], 'label');
     assert.equal(shown[9], 'label');
     // No two drawn labels overlap (with the 3 px pad), and no label touches an ellipsis.
-    const drawn = shown.flatMap((s, i) => (s === 'none' ? [] : [[spans[i].at, s === 'label' ? 10 : 8]]));
+    const drawn = shown.flatMap((s, i) =>
+      s === 'none' ? [] : [[spans[i].at, s === 'label' ? 10 : 8]],
+    );
     for (let a = 0; a < drawn.length; ++a) {
       for (let b = a + 1; b < drawn.length; ++b) {
         const gap = Math.abs(drawn[a][0] - drawn[b][0]) - (drawn[a][1] + drawn[b][1]) / 2;
@@ -39,22 +50,54 @@ describe('thinLabels', () => {
     // Centres 6 px apart: a label needs 13 px from the next (half of each, and the pad), an
     // ellipsis 12: the kept label at 24 and the ends at 0 and 54 leave room for none, but for
     // an ellipsis in each run between them (at 12 and 36).
-    assert.deepEqual(shown, ['label', 'none', 'ellipsis', 'none', 'label', 'none', 'ellipsis', 'none', 'none', 'label']);
+    assert.deepEqual(shown, [
+      'label',
+      'none',
+      'ellipsis',
+      'none',
+      'label',
+      'none',
+      'ellipsis',
+      'none',
+      'none',
+      'label',
+    ]);
   });
 
   test('a kept label wins over the ends', () => {
-    const spans = [{ at: 0, size: 30 }, { at: 10, size: 30 }];
+    const spans = [
+      { at: 0, size: 30 },
+      { at: 10, size: 30 },
+    ];
     assert.deepEqual(thinLabels(spans, [1]), ['none', 'label']);
   });
 });
 
 describe('Play', () => {
-  test('the product\'s steps: one per drawn row of W, a skipped run as one', () => {
+  test("the product's steps: one per drawn row of W, a skipped run as one", () => {
     // V = 100, rows 0, 5, 8 and 99 drawn; the token's id is 5.
     const steps = productSteps([0, null, 5, null, 8, null, 99], 5);
-    assert.deepEqual(steps.map((s) => [s.from, s.to, s.rows, s.zeros]),
-      [[0, 0, 1, 1], [1, 4, 4, 4], [5, 5, 1, 0], [6, 7, 2, 2], [8, 8, 1, 1], [9, 98, 90, 90], [99, 99, 1, 1]]);
-    assert.deepEqual(backwardSteps([0, 1, null, 6]).map((s) => [s.from, s.to]), [[0, 0], [1, 1], [2, 5], [6, 6]]);
+    assert.deepEqual(
+      steps.map((s) => [s.from, s.to, s.rows, s.zeros]),
+      [
+        [0, 0, 1, 1],
+        [1, 4, 4, 4],
+        [5, 5, 1, 0],
+        [6, 7, 2, 2],
+        [8, 8, 1, 1],
+        [9, 98, 90, 90],
+        [99, 99, 1, 1],
+      ],
+    );
+    assert.deepEqual(
+      backwardSteps([0, 1, null, 6]).map((s) => [s.from, s.to]),
+      [
+        [0, 0],
+        [1, 1],
+        [2, 5],
+        [6, 6],
+      ],
+    );
   });
 
   test('timing: 3.6 s shared by the steps, each between 280 and 900 ms', () => {
@@ -68,33 +111,55 @@ describe('Play', () => {
   });
 
   test('the multiply-adds by zero tick row by row', () => {
-    const steps = productSteps([0, null, 5, null, 8, null, 99], 5);  // 99 rows times 0
+    const steps = productSteps([0, null, 5, null, 8, null, 99], 5); // 99 rows times 0
     const d = 3;
-    assert.equal(wastedAt(steps, d, { index: 0, progress: 0.5 }), 0);      // row 0 on its way
-    assert.equal(wastedAt(steps, d, { index: 1, progress: 0.5 }), 1 * d + 2 * d);  // half of rows 1–4
-    assert.equal(wastedAt(steps, d, { index: 3, progress: 0 }), 5 * d);   // rows 0–5: 5 zeros, then id 5
-    assert.equal(wastedAt(steps, d, { index: 7, progress: 0 }), 99 * d);  // all V − 1
+    assert.equal(wastedAt(steps, d, { index: 0, progress: 0.5 }), 0); // row 0 on its way
+    assert.equal(wastedAt(steps, d, { index: 1, progress: 0.5 }), 1 * d + 2 * d); // half of rows 1–4
+    assert.equal(wastedAt(steps, d, { index: 3, progress: 0 }), 5 * d); // rows 0–5: 5 zeros, then id 5
+    assert.equal(wastedAt(steps, d, { index: 7, progress: 0 }), 99 * d); // all V − 1
   });
 
   test('the running sum is 0 until row idx[k] is added, then that row; NaN from 0 · Inf; +0 over −0', () => {
     // W (4 × 2): row 1 holds an Inf, row 2 (the id) a −0 and 2.5.
-    const W = rowWindow({ rows: 4, cols: 2, whole: { data: Float32Array.of(1, -1, Infinity, 3, -0, 2.5, 4, 5) } });
+    const W = rowWindow({
+      rows: 4,
+      cols: 2,
+      whole: { data: Float32Array.of(1, -1, Infinity, 3, -0, 2.5, 4, 5) },
+    });
     const steps = productSteps([0, 1, 2, 3], 2);
     const sums = runningSums(W, [0, 1], 2, steps).map((row) => [...row]);
-    assert.deepEqual(sums, [[0, 0], [NaN, 0], [NaN, 2.5], [NaN, 2.5]]);
+    assert.deepEqual(sums, [
+      [0, 0],
+      [NaN, 0],
+      [NaN, 2.5],
+      [NaN, 2.5],
+    ]);
     assert.ok(Object.is(sums[0][1], 0), '0 + 0 · (−1) = +0: the sum starts at +0');
     // Without the Inf: a −0 weight picked by the 1 still sums to +0, as the product does.
-    const finite = rowWindow({ rows: 4, cols: 2, whole: { data: Float32Array.of(1, -1, 7, 3, -0, 2.5, 4, 5) } });
+    const finite = rowWindow({
+      rows: 4,
+      cols: 2,
+      whole: { data: Float32Array.of(1, -1, 7, 3, -0, 2.5, 4, 5) },
+    });
     const [last] = runningSums(finite, [0], 2, steps).slice(-1);
     assert.ok(Object.is(last[0], 0));
   });
 
   test('of a table held in part, the rows not on the page add nothing', () => {
     // Rows 0 and 2 held; row 1 (an Inf in the file, say) is not on the page.
-    const W = rowWindow({ rows: 4, cols: 2, kept: Float64Array.of(0, 2),
-                          keptRows: { data: Float32Array.of(1, -1, -0, 2.5) } });
+    const W = rowWindow({
+      rows: 4,
+      cols: 2,
+      kept: Float64Array.of(0, 2),
+      keptRows: { data: Float32Array.of(1, -1, -0, 2.5) },
+    });
     const sums = runningSums(W, [0, 1], 2, productSteps([0, 1, 2, 3], 2)).map((row) => [...row]);
-    assert.deepEqual(sums, [[0, 0], [0, 0], [0, 2.5], [0, 2.5]]);
+    assert.deepEqual(sums, [
+      [0, 0],
+      [0, 0],
+      [0, 2.5],
+      [0, 2.5],
+    ]);
   });
 });
 
@@ -102,11 +167,20 @@ describe('picture scene', () => {
   const result = (ids, vocab, dim) => {
     const weight = matrix(vocab, dim, (v, j) => v + j / 10);
     const picked = matrix(ids.length, dim, (k, j) => weight.data[ids[k] * dim + j]);
-    return { ids, vocab, dim, weight: rowWindow({ rows: vocab, cols: dim, whole: weight }), lookup: picked, product: picked };
+    return {
+      ids,
+      vocab,
+      dim,
+      weight: rowWindow({ rows: vocab, cols: dim, whole: weight }),
+      lookup: picked,
+      product: picked,
+    };
   };
   const sceneFor = (r, step, width, options = {}) => {
     const slots = slotsFor(r, step);
-    const labels = Object.fromEntries(slots.tokens.filter((k) => k !== null).map((k) => [k, rowLabel(k, r.ids, options.texts)]));
+    const labels = Object.fromEntries(
+      slots.tokens.filter((k) => k !== null).map((k) => [k, rowLabel(k, r.ids, options.texts)]),
+    );
     const at = layout(width, 300, slots, labels);
     return sceneOf(r, slots, at, { mode: 'product', step, formatElements, ...options });
   };
@@ -116,10 +190,23 @@ describe('picture scene', () => {
   test('product: the one-hot, W and out, "×" and "=", numbers where cells are wide', () => {
     const scene = sceneFor(result([2, 3, 1], 4, 5), 0, 1200);
     assert.equal(grid(scene, 'onehot').length, 12);
-    assert.deepEqual(grid(scene, 'onehot').filter((c) => c.one).map((c) => [c.k, c.v]), [[0, 2], [1, 3], [2, 1]]);
+    assert.deepEqual(
+      grid(scene, 'onehot')
+        .filter((c) => c.one)
+        .map((c) => [c.k, c.v]),
+      [
+        [0, 2],
+        [1, 3],
+        [2, 1],
+      ],
+    );
     assert.equal(grid(scene, 'weight').length, 20);
-    assert.deepEqual(grid(scene, 'out').filter((c) => c.k === 0).map((c) => c.number),
-      ['2.0000', '2.1000', '2.2000', '2.3000', '2.4000']);
+    assert.deepEqual(
+      grid(scene, 'out')
+        .filter((c) => c.k === 0)
+        .map((c) => c.number),
+      ['2.0000', '2.1000', '2.2000', '2.3000', '2.4000'],
+    );
     assert.deepEqual(texts(scene, 'operator'), ['×', '=']);
     assert.deepEqual(texts(scene, 'name'), ['one_hot(idx)', 'W', 'out']);
     assert.deepEqual(texts(scene, 'shape'), ['3 × 4', '4 × 5', '3 × 5']);
@@ -128,7 +215,10 @@ describe('picture scene', () => {
   test('lookup: idx instead of the one-hot, its ids as cells, out from the lookup', () => {
     const scene = sceneFor(result([2, 3, 1], 4, 5), 1, 1200, { mode: 'lookup' });
     assert.equal(grid(scene, 'onehot').length, 0);
-    assert.deepEqual(grid(scene, 'idx').map((c) => c.number), ['2', '3', '1']);
+    assert.deepEqual(
+      grid(scene, 'idx').map((c) => c.number),
+      ['2', '3', '1'],
+    );
     assert.deepEqual(texts(scene, 'operator'), ['=']);
     assert.deepEqual(texts(scene, 'name'), ['idx', 'W', 'out']);
     assert.deepEqual(texts(scene, 'shape'), ['3', '4 × 5', '3 × 5']);
@@ -137,42 +227,90 @@ describe('picture scene', () => {
   test('backward: dW where W is, G where out is, rows no id names at 0', () => {
     const r = result([2, 3, 2], 4, 2);
     const G = matrix(3, 2, (k, j) => 10 * k + j);
-    const rows = new Map([[2, Float32Array.of(20, 22)], [3, Float32Array.of(10, 11)]]);
+    const rows = new Map([
+      [2, Float32Array.of(20, 22)],
+      [3, Float32Array.of(10, 11)],
+    ]);
     const scene = sceneFor(r, 0, 1200, { mode: 'backward', grads: { G, rows, seed: 0 } });
-    assert.deepEqual(grid(scene, 'grad').map((c) => [c.v, c.value]),
-      [[0, 0], [0, 0], [1, 0], [1, 0], [2, 20], [2, 22], [3, 10], [3, 11]]);
-    assert.deepEqual(grid(scene, 'upstream').map((c) => c.value), [0, 1, 10, 11, 20, 21]);
+    assert.deepEqual(
+      grid(scene, 'grad').map((c) => [c.v, c.value]),
+      [
+        [0, 0],
+        [0, 0],
+        [1, 0],
+        [1, 0],
+        [2, 20],
+        [2, 22],
+        [3, 10],
+        [3, 11],
+      ],
+    );
+    assert.deepEqual(
+      grid(scene, 'upstream').map((c) => c.value),
+      [0, 1, 10, 11, 20, 21],
+    );
     assert.deepEqual(texts(scene, 'name'), ['one_hot(idx)', 'dW', 'G = dL/dout']);
     assert.deepEqual(texts(scene, 'shape'), ['3 × 4', '4 × 2', '3 × 2, seed 0']);
     assert.deepEqual(texts(scene, 'operator'), ['←']);
   });
 
-  test('GPT-2\'s one-hot header at a phone\'s width: the selected id always, ellipses for the rest', () => {
+  test("GPT-2's one-hot header at a phone's width: the selected id always, ellipses for the rest", () => {
     const ids = [464, 3797, 3332];
     const r = result(ids, 50257, 8);
     for (const step of [0, 1, 2]) {
       const scene = sceneFor(r, step, 330);
-      const header = scene.texts.filter((t) => t.y === scene.texts[0].y && t.x < scene.cells.find((c) => c.grid === 'weight').x);
-      assert.ok(header.some((t) => t.text === String(ids[step])), `id ${ids[step]} is labelled at step ${step}`);
+      const header = scene.texts.filter(
+        (t) => t.y === scene.texts[0].y && t.x < scene.cells.find((c) => c.grid === 'weight').x,
+      );
+      assert.ok(
+        header.some((t) => t.text === String(ids[step])),
+        `id ${ids[step]} is labelled at step ${step}`,
+      );
       // 9 slots of 11 px for five labels of up to 31 px: some give way, marked where an
       // ellipsis fits (beside 3797, selected, the end's 50256 has no room even for one).
-      if (step !== 1) assert.ok(header.some((t) => t.text === '…'), 'a run left out is marked');
+      if (step !== 1)
+        assert.ok(
+          header.some((t) => t.text === '…'),
+          'a run left out is marked',
+        );
       // No two drawn header labels overlap.
-      const spans = header.map((t) => [t.x - (t.text.length * 6.2) / 2, t.x + (t.text.length * 6.2) / 2]).sort((a, b) => a[0] - b[0]);
-      spans.slice(1).forEach(([start], i) => assert.ok(start >= spans[i][1], `labels ${i} and ${i + 1} overlap`));
+      const spans = header
+        .map((t) => [t.x - (t.text.length * 6.2) / 2, t.x + (t.text.length * 6.2) / 2])
+        .sort((a, b) => a[0] - b[0]);
+      spans
+        .slice(1)
+        .forEach(([start], i) =>
+          assert.ok(start >= spans[i][1], `labels ${i} and ${i + 1} overlap`),
+        );
     }
     // Wide enough, every drawn id is labelled.
     const wide = sceneFor(r, 0, 1200);
-    assert.deepEqual(wide.texts.filter((t) => t.kind === 'label' && t.align === 'center' && t.id !== undefined).map((t) => t.text),
-      ['0', '464', '3332', '3797', '50256']);
+    assert.deepEqual(
+      wide.texts
+        .filter((t) => t.kind === 'label' && t.align === 'center' && t.id !== undefined)
+        .map((t) => t.text),
+      ['0', '464', '3332', '3797', '50256'],
+    );
   });
 
-  test('Text mode: rows labelled with the tokens\' texts, long ones cut with an ellipsis', () => {
-    assert.deepEqual(tokenTexts({ ids: [464, 3797], labels: ['The', '·cat'] }, Float64Array.of(464, 3797)), ['The', '·cat']);
-    assert.equal(tokenTexts({ ids: [464, 3797], labels: ['The', '·cat'] }, [464, 3798]), null, 'other ids: no texts');
+  test("Text mode: rows labelled with the tokens' texts, long ones cut with an ellipsis", () => {
+    assert.deepEqual(
+      tokenTexts({ ids: [464, 3797], labels: ['The', '·cat'] }, Float64Array.of(464, 3797)),
+      ['The', '·cat'],
+    );
+    assert.equal(
+      tokenTexts({ ids: [464, 3797], labels: ['The', '·cat'] }, [464, 3798]),
+      null,
+      'other ids: no texts',
+    );
     assert.equal(tokenTexts(null, [464]), null);
-    const scene = sceneFor(result([464, 3797], 50257, 8), 0, 1200, { texts: ['The', '·Supercalifragilistic'] });
-    assert.deepEqual(scene.tokens.map((t) => t.label), ['The', '·Supercal…']);
+    const scene = sceneFor(result([464, 3797], 50257, 8), 0, 1200, {
+      texts: ['The', '·Supercalifragilistic'],
+    });
+    assert.deepEqual(
+      scene.tokens.map((t) => t.label),
+      ['The', '·Supercal…'],
+    );
     assert.equal(rowLabel(0, [464], null), '464');
   });
 });

@@ -5,10 +5,22 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { initialState } from '../../web/model/state.mjs';
 import {
-  pythonFloat, pythonPair, torchEqual, trainFromParams, trainParams, TRAIN_INPUTS, trainRows,
+  pythonFloat,
+  pythonPair,
+  torchEqual,
+  trainFromParams,
+  trainParams,
+  TRAIN_INPUTS,
+  trainRows,
 } from '../../web/model/train-inputs.mjs';
 import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
-import { batchLines, idsTextOf, linesError, shapeSentence, textShape } from '../../web/model/train-text.mjs';
+import {
+  batchLines,
+  idsTextOf,
+  linesError,
+  shapeSentence,
+  textShape,
+} from '../../web/model/train-text.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
 
 describe('train-inputs', () => {
@@ -21,10 +33,12 @@ describe('train-inputs', () => {
     assert.equal(pythonFloat('inf'), Infinity);
     assert.equal(pythonFloat('-Infinity'), -Infinity);
     assert.ok(Number.isNaN(pythonFloat('NaN')));
-    for (const text of ['', '0x10', '1e', '1,5', 'Infinityx', '--1', '1 2', '.']) assert.equal(pythonFloat(text), null, text);
+    for (const text of ['', '0x10', '1e', '1,5', 'Infinityx', '--1', '1 2', '.'])
+      assert.equal(pythonFloat(text), null, text);
     assert.deepEqual(pythonPair('0.9, 0.999'), [0.9, 0.999]);
     assert.deepEqual(pythonPair('(0.5,0.9)'), [0.5, 0.9]);
-    for (const text of ['0.9', '0.9, 0.99, 0.999', '0.9, x', '']) assert.equal(pythonPair(text), null, text);
+    for (const text of ['0.9', '0.9, 0.99, 0.999', '0.9, x', ''])
+      assert.equal(pythonPair(text), null, text);
   });
 
   test('every row of a small table; of a large one, the rows kept and a gap for each run between', () => {
@@ -44,24 +58,53 @@ describe('train-inputs', () => {
   test('only what differs from the defaults goes into the address, and reads back', () => {
     assert.deepEqual(trainParams(TRAIN_INPUTS), []);
     assert.equal(trainFromParams(new URLSearchParams('ids=1')), null);
-    const train = { ...TRAIN_INPUTS, batchesText: '0; 1, 1', optimizer: 'adam', hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
-                    sparse: true, paddingIdxText: '-1', steps: 2 };
+    const train = {
+      ...TRAIN_INPUTS,
+      batchesText: '0; 1, 1',
+      optimizer: 'adam',
+      hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
+      sparse: true,
+      paddingIdxText: '-1',
+      steps: 2,
+    };
     const params = trainParams(train);
-    assert.deepEqual(params, [['batches', '0; 1, 1'], ['padding_idx', '-1'], ['opt', 'adam'], ['opt.lr', '0.05'],
-      ['opt.betas', '0.5, 0.9'], ['opt.amsgrad', 'True'], ['sparse', 'True'], ['steps', '2']]);
+    assert.deepEqual(params, [
+      ['batches', '0; 1, 1'],
+      ['padding_idx', '-1'],
+      ['opt', 'adam'],
+      ['opt.lr', '0.05'],
+      ['opt.betas', '0.5, 0.9'],
+      ['opt.amsgrad', 'True'],
+      ['sparse', 'True'],
+      ['steps', '2'],
+    ]);
     assert.deepEqual(trainFromParams(new URLSearchParams(params)), train);
-    const text = { ...TRAIN_INPUTS, hyper: {}, batchesFrom: 'text', linesText: 'the cat\nthe dog', tokenizer: 'gpt2' };
-    assert.deepEqual(trainParams(text), [['batches_from', 'text'], ['batch_lines', 'the cat\nthe dog'],
-      ['batch_tokenizer', 'gpt2']]);
-    assert.equal(new URLSearchParams(trainParams(text)).toString(),
-      'batches_from=text&batch_lines=the+cat%0Athe+dog&batch_tokenizer=gpt2');
+    const text = {
+      ...TRAIN_INPUTS,
+      hyper: {},
+      batchesFrom: 'text',
+      linesText: 'the cat\nthe dog',
+      tokenizer: 'gpt2',
+    };
+    assert.deepEqual(trainParams(text), [
+      ['batches_from', 'text'],
+      ['batch_lines', 'the cat\nthe dog'],
+      ['batch_tokenizer', 'gpt2'],
+    ]);
+    assert.equal(
+      new URLSearchParams(trainParams(text)).toString(),
+      'batches_from=text&batch_lines=the+cat%0Athe+dog&batch_tokenizer=gpt2',
+    );
     assert.deepEqual(trainFromParams(new URLSearchParams(trainParams(text))), text);
     // Steps that are not a count are left out, as the page's token is.
     assert.equal(trainFromParams(new URLSearchParams('steps=-2&opt=sgd')).steps, 0);
   });
 
-  test('the page\'s address carries the training, and drops it when back to the defaults', () => {
-    const state = { ...initialState(), train: { ...TRAIN_INPUTS, optimizer: 'sgd', hyper: { momentum: '0.9' }, steps: 1 } };
+  test("the page's address carries the training, and drops it when back to the defaults", () => {
+    const state = {
+      ...initialState(),
+      train: { ...TRAIN_INPUTS, optimizer: 'sgd', hyper: { momentum: '0.9' }, steps: 1 },
+    };
     const href = urlFor('http://host/page?utm=x&steps=9', state);
     const url = new URL(href);
     assert.equal(url.searchParams.get('utm'), 'x');
@@ -69,7 +112,10 @@ describe('train-inputs', () => {
     assert.equal(url.searchParams.get('steps'), '1');
     assert.deepEqual(readUrlState(url.search).train, state.train);
     const plain = new URL(urlFor(href, initialState()));
-    assert.deepEqual([...plain.searchParams.keys()], ['utm', 'ids', 'vocab', 'dim', 'seed', 'w', 'k']);
+    assert.deepEqual(
+      [...plain.searchParams.keys()],
+      ['utm', 'ids', 'vocab', 'dim', 'seed', 'w', 'k'],
+    );
     assert.equal(readUrlState('?view=train').view, 'train');
   });
 });
@@ -82,26 +128,36 @@ describe('train-text', () => {
     assert.deepEqual(batchLines('a'), ['a']);
     assert.deepEqual(batchLines('\n'), ['']);
     assert.equal(linesError(['the cat', 'the dog']), null);
-    assert.equal(linesError(['the cat', '  ', 'the dog']),
-      'Line 2 is empty: each line is one batch, so give it at least one word, or delete the line.');
+    assert.equal(
+      linesError(['the cat', '  ', 'the dog']),
+      'Line 2 is empty: each line is one batch, so give it at least one word, or delete the line.',
+    );
     assert.match(linesError(['']), /^The text is empty/);
   });
 
-  test('V is the vocabulary; d the page\'s, or as large as V × d ≤ 262,144 allows', () => {
+  test("V is the vocabulary; d the page's, or as large as V × d ≤ 262,144 allows", () => {
     // 262,144 / 50,257 = 5.2; / 128,256 = 2.04; 262,145 rows leave not even d = 1.
     assert.deepEqual(textShape(gpt2, 8), { vocab: 50257, dim: 5 });
     assert.deepEqual(textShape(gpt2, 3), { vocab: 50257, dim: 3 });
     assert.deepEqual(textShape({ vocabSize: 128256 }, 64), { vocab: 128256, dim: 2 });
     assert.deepEqual(textShape({ vocabSize: 262145 }, 4), { vocab: 262145, dim: 0 });
-    assert.equal(shapeSentence(gpt2, 8), 'GPT-2\'s vocabulary has 50,257 rows, one for every id it can give: ' +
-      'trained with d = 5 (the page\'s is 8) so that V × d = 251,285 stays within 262,144.');
-    assert.equal(shapeSentence(gpt2, 3), 'GPT-2\'s vocabulary has 50,257 rows, one for every id it can give: ' +
-      'trained as V = 50,257, with the page\'s d = 3.');
-    assert.match(shapeSentence({ label: 'Gemma 3', vocabSize: 262145 }, 4),
-      /^Gemma 3's vocabulary has 262,145 rows, .*: more than the 262,144 values of W this page trains .* even with d = 1\./);
+    assert.equal(
+      shapeSentence(gpt2, 8),
+      "GPT-2's vocabulary has 50,257 rows, one for every id it can give: " +
+        "trained with d = 5 (the page's is 8) so that V × d = 251,285 stays within 262,144.",
+    );
+    assert.equal(
+      shapeSentence(gpt2, 3),
+      "GPT-2's vocabulary has 50,257 rows, one for every id it can give: " +
+        "trained as V = 50,257, with the page's d = 3.",
+    );
+    assert.match(
+      shapeSentence({ label: 'Gemma 3', vocabSize: 262145 }, 4),
+      /^Gemma 3's vocabulary has 262,145 rows, .*: more than the 262,144 values of W this page trains .* even with d = 1\./,
+    );
   });
 
-  test('the lines\' ids as the ids field types them', () => {
+  test("the lines' ids as the ids field types them", () => {
     assert.equal(idsTextOf([{ ids: [1169, 3797] }, { ids: [7] }]), '1169, 3797; 7');
   });
 });
@@ -113,34 +169,76 @@ describe('train-script', () => {
     optimizerCode: (o, params) => `torch.optim.X(${params}, ${o.name})`,
   };
   const matrix = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
-  const setup = { seed: 7, vocab: 4, dim: 2, paddingIdx: 1, sparse: true, optimizer: { name: 'sgd' },
-                  weight: matrix([1, 2]), linearRefusal: null };
-  const steps = [{ step: 1, batch: Float64Array.from([3, 3]), upstream: matrix([5]), embeddingWeight: matrix([6]),
-                   changed: { rows: Float64Array.from([3]), causes: Uint8Array.from([0]) }, torchEqual: true }];
+  const setup = {
+    seed: 7,
+    vocab: 4,
+    dim: 2,
+    paddingIdx: 1,
+    sparse: true,
+    optimizer: { name: 'sgd' },
+    weight: matrix([1, 2]),
+    linearRefusal: null,
+  };
+  const steps = [
+    {
+      step: 1,
+      batch: Float64Array.from([3, 3]),
+      upstream: matrix([5]),
+      embeddingWeight: matrix([6]),
+      changed: { rows: Float64Array.from([3]), causes: Uint8Array.from([0]) },
+      torchEqual: true,
+    },
+  ];
 
-  test('the set-up, then each step\'s code with what it prints', () => {
+  test("the set-up, then each step's code with what it prints", () => {
     const script = trainScript(lab, setup, steps);
     const code = script[0].code;
-    assert.deepEqual(code.slice(4, 12), ['V, d = 4, 2', 'linear = nn.Linear(V, d, bias=False)', 'torch.manual_seed(7)',
-      'embedding = nn.Embedding(V, d, padding_idx=1, sparse=True)', 'with torch.no_grad():',
-      '    linear.weight.copy_(embedding.weight.T)', 'opt_e = torch.optim.X(embedding.parameters(), sgd)',
-      'opt_l = torch.optim.X(linear.parameters(), sgd)']);
-    assert.deepEqual(script.slice(1).map((s) => s.printed), ['P(1,2)', 'T(5)', 'P(6)\nstep 1 changed rows [3]', 'True']);
-    assert.deepEqual(script[2].code, ['idx = torch.tensor([3, 3])', 'G = torch.randn(2, d)', 'print(G)']);
+    assert.deepEqual(code.slice(4, 12), [
+      'V, d = 4, 2',
+      'linear = nn.Linear(V, d, bias=False)',
+      'torch.manual_seed(7)',
+      'embedding = nn.Embedding(V, d, padding_idx=1, sparse=True)',
+      'with torch.no_grad():',
+      '    linear.weight.copy_(embedding.weight.T)',
+      'opt_e = torch.optim.X(embedding.parameters(), sgd)',
+      'opt_l = torch.optim.X(linear.parameters(), sgd)',
+    ]);
+    assert.deepEqual(
+      script.slice(1).map((s) => s.printed),
+      ['P(1,2)', 'T(5)', 'P(6)\nstep 1 changed rows [3]', 'True'],
+    );
+    assert.deepEqual(script[2].code, [
+      'idx = torch.tensor([3, 3])',
+      'G = torch.randn(2, d)',
+      'print(G)',
+    ]);
     assert.equal(changedLine(2, [0, 5]), 'step 2 changed rows [0, 5]');
-    assert.ok(scriptText(script).endsWith('print(torch.equal(embedding.weight, linear.weight.T))\n'));
+    assert.ok(
+      scriptText(script).endsWith('print(torch.equal(embedding.weight, linear.weight.T))\n'),
+    );
   });
 
-  test('batches typed as text: PyTorch gets the ids, each batch\'s text is a comment', () => {
+  test("batches typed as text: PyTorch gets the ids, each batch's text is a comment", () => {
     const script = trainScript(lab, { ...setup, lines: ['the "cat"\r'] }, steps);
-    assert.deepEqual(script[2].code, ['# batch 1: "the \\"cat\\"\\r"', 'idx = torch.tensor([3, 3])', 'G = torch.randn(2, d)',
-      'print(G)']);
+    assert.deepEqual(script[2].code, [
+      '# batch 1: "the \\"cat\\"\\r"',
+      'idx = torch.tensor([3, 3])',
+      'G = torch.randn(2, d)',
+      'print(G)',
+    ]);
   });
 
   test('where the Linear route cannot follow, the script says why and steps the embedding only', () => {
-    const script = trainScript(lab, { ...setup, linearRefusal: 'SparseAdam does not support dense gradients' }, steps);
-    assert.equal(script[0].code[11], '# the Linear route cannot follow: torch.optim.X(linear.parameters(), sgd) ' +
-      'refuses its dense gradient: SparseAdam does not support dense gradients');
+    const script = trainScript(
+      lab,
+      { ...setup, linearRefusal: 'SparseAdam does not support dense gradients' },
+      steps,
+    );
+    assert.equal(
+      script[0].code[11],
+      '# the Linear route cannot follow: torch.optim.X(linear.parameters(), sgd) ' +
+        'refuses its dense gradient: SparseAdam does not support dense gradients',
+    );
     assert.equal(script.length, 4);
     assert.doesNotMatch(scriptText(script), /opt_l\./);
   });

@@ -22,20 +22,29 @@ test('the registry, the reference, the types and the README list the same views'
   const views = registryViews();
   assert.ok(views.length >= 11 && views.includes('equation'), views.join(', '));
 
-  const row = /<a href="#view"><code>view<\/code><\/a><\/th><td>(.*?)<\/td>/.exec(read('web/reference.html'));
-  assert.ok(row, 'the view row of reference.html\'s attribute table');
+  const row = /<a href="#view"><code>view<\/code><\/a><\/th><td>(.*?)<\/td>/.exec(
+    read('web/reference.html'),
+  );
+  assert.ok(row, "the view row of reference.html's attribute table");
   assert.deepEqual(all(row[1], /<code>(\w+)<\/code>/g), views, 'reference.html');
 
-  const type = /export type EmbeddingDemoView =([^;]*);/.exec(read('web/element/embedding-demo.d.ts'));
+  const type = /export type EmbeddingDemoView =([^;]*);/.exec(
+    read('web/element/embedding-demo.d.ts'),
+  );
   assert.ok(type, 'EmbeddingDemoView in embedding-demo.d.ts');
   assert.deepEqual(all(type[1], /'(\w+)'/g), views, 'embedding-demo.d.ts');
 
-  const line = read('package/README.md').split('\n').find((text) => text.startsWith('| `view` |'));
-  assert.ok(line, 'the view row of package/README.md\'s attribute table');
+  const line = read('package/README.md')
+    .split('\n')
+    .find((text) => text.startsWith('| `view` |'));
+  assert.ok(line, "the view row of package/README.md's attribute table");
   assert.deepEqual(all(line.split(' | ')[1], /`(\w+)`/g), views, 'package/README.md');
 });
 
 test('the reference shows each view live', () => {
   const shown = new Set(all(read('web/reference.html'), /<embedding-demo[^>]* view="(\w+)"/g));
-  assert.deepEqual(registryViews().filter((view) => !shown.has(view)), []);
+  assert.deepEqual(
+    registryViews().filter((view) => !shown.has(view)),
+    [],
+  );
 });

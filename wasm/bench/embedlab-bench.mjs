@@ -38,12 +38,17 @@ function unwrap(result) {
 const WASM_URL = new URL('./embedlab-bench-core.wasm', import.meta.url);
 
 export async function loadEmbedlabBench({ wasmBinary } = {}) {
-  const core = await createEmbedlabBench(wasmBinary === undefined
-    ? { locateFile: () => WASM_URL.href } : { wasmBinary });
+  const core = await createEmbedlabBench(
+    wasmBinary === undefined ? { locateFile: () => WASM_URL.href } : { wasmBinary },
+  );
   return {
     load(table, vocab, dim, ids) {
       expect(table instanceof Float32Array, 'load', 'the table must be a Float32Array');
-      expect(isCount(vocab) && isCount(dim), 'load', `vocab and dim must be whole numbers >= 0, got ${vocab} and ${dim}`);
+      expect(
+        isCount(vocab) && isCount(dim),
+        'load',
+        `vocab and dim must be whole numbers >= 0, got ${vocab} and ${dim}`,
+      );
       expect(ids instanceof Int32Array, 'load', 'the ids must be an Int32Array');
       unwrap(core.benchLoad(table, vocab, dim, ids));
     },

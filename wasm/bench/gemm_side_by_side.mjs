@@ -68,27 +68,45 @@ await tf.ready();
 
 // Node's fetch cannot load a file path: the .wasm is handed over, as wasm_bench.mjs does.
 const folder = path.join(options.stage, 'embedlab', 'bench');
-const { loadEmbedlabBench } = await import(pathToFileURL(path.join(folder, 'embedlab-bench.mjs')).href);
-const bench = await loadEmbedlabBench({ wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')) });
+const { loadEmbedlabBench } = await import(
+  pathToFileURL(path.join(folder, 'embedlab-bench.mjs')).href
+);
+const bench = await loadEmbedlabBench({
+  wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')),
+});
 
 const repetitions = Number(options.repetitions);
 const minMs = Number(options['min-ms']);
-console.log(`| shape | embedlab GEMM (ms) | GFLOP/s | XNNPACK matMul (ms) | GFLOP/s | embedlab / XNNPACK (time) |`);
+console.log(
+  `| shape | embedlab GEMM (ms) | GFLOP/s | XNNPACK matMul (ms) | GFLOP/s | embedlab / XNNPACK (time) |`,
+);
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const { vocab, dim, n } of SHAPES) {
   const { table, ids } = makeInputs(vocab, dim, n);
   bench.load(table, vocab, dim, ids);
   const onehot = new Float32Array(n * vocab);
-  ids.forEach((id, k) => { onehot[k * vocab + id] = 1; });
+  ids.forEach((id, k) => {
+    onehot[k * vocab + id] = 1;
+  });
   const A = tf.tensor2d(onehot, [n, vocab]);
   const W = tf.tensor2d(table, [vocab, dim]);
   const ours = [];
   const theirs = [];
   for (let r = 0; r < repetitions; ++r) {
-    ours.push(msPerCall(timed((calls) => bench.run('dense', calls)), minMs));
-    theirs.push(msPerCall(timed((calls) => {
-      for (let c = 0; c < calls; ++c) tf.matMul(A, W).dispose();
-    }), minMs));
+    ours.push(
+      msPerCall(
+        timed((calls) => bench.run('dense', calls)),
+        minMs,
+      ),
+    );
+    theirs.push(
+      msPerCall(
+        timed((calls) => {
+          for (let c = 0; c < calls; ++c) tf.matMul(A, W).dispose();
+        }),
+        minMs,
+      ),
+    );
   }
   checkRows('embedlab', bench.output(), table, dim, ids);
   const product = tf.matMul(A, W);
@@ -98,6 +116,8 @@ for (const { vocab, dim, n } of SHAPES) {
   W.dispose();
   const [a, b] = [median(ours), median(theirs)];
   const gflops = (ms) => (2 * n * vocab * dim) / ms / 1e6;
-  console.log(`| V:${vocab}/d:${dim}/n:${n} | ${a.toFixed(3)} | ${gflops(a).toFixed(1)} | ` +
-              `${b.toFixed(3)} | ${gflops(b).toFixed(1)} | ${(a / b).toFixed(2)} |`);
+  console.log(
+    `| V:${vocab}/d:${dim}/n:${n} | ${a.toFixed(3)} | ${gflops(a).toFixed(1)} | ` +
+      `${b.toFixed(3)} | ${gflops(b).toFixed(1)} | ${(a / b).toFixed(2)} |`,
+  );
 }

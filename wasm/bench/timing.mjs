@@ -63,8 +63,11 @@ export function msPerCall(runCalls, minMs) {
 // product is skipped, with a reason, when the GEMM rate seen so far (flopRate, FLOP per ms;
 // carried from shape to shape by the caller) predicts more than maxCallMs per call.
 // Returns { ms: {method: ms per call}, skipped: {method: reason}, flopRate }.
-export function measureShape(bench, { vocab, dim, n },
-                             { minMs = 50, maxCallMs = 2000, flopRate = 0, clock = () => performance.now() } = {}) {
+export function measureShape(
+  bench,
+  { vocab, dim, n },
+  { minMs = 50, maxCallMs = 2000, flopRate = 0, clock = () => performance.now() } = {},
+) {
   const { table, ids } = makeInputs(vocab, dim, n);
   bench.load(table, vocab, dim, ids);
   const ms = {};
@@ -81,9 +84,16 @@ export function measureShape(bench, { vocab, dim, n },
       skipped[id] = `skipped: about ${Math.round(flops / flopRate / 1000)} s per call`;
       continue;
     }
-    ms[id] = msPerCall(timed(where === 'js'
-        ? (calls) => { for (let c = 0; c < calls; ++c) jsGather(table, dim, ids, out); }
-        : (calls) => bench.run(id, calls)), minMs);
+    ms[id] = msPerCall(
+      timed(
+        where === 'js'
+          ? (calls) => {
+              for (let c = 0; c < calls; ++c) jsGather(table, dim, ids, out);
+            }
+          : (calls) => bench.run(id, calls),
+      ),
+      minMs,
+    );
     if (id === 'gather') checkSameRows(bench, table, dim, ids, out);
     if (id === 'dense') flopRate = flops / ms[id];
   }

@@ -52,7 +52,9 @@ async function loadBench(stage) {
   }
   const { loadEmbedlabBench } = await import(pathToFileURL(wrapper).href);
   // Node's fetch cannot load a file path: hand the module its .wasm bytes.
-  return loadEmbedlabBench({ wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')) });
+  return loadEmbedlabBench({
+    wasmBinary: readFileSync(path.join(folder, 'embedlab-bench-core.wasm')),
+  });
 }
 
 function median(values) {
@@ -91,16 +93,18 @@ function report(results, nativeGather, nativeFloor) {
     'means the first is faster.',
     '',
     '| shape | WASM gather | WASM memcpy floor | plain JS | native gather | native memcpy | ' +
-        'WASM / JS | WASM / native | WASM floor / native floor |',
+      'WASM / JS | WASM / native | WASM floor / native floor |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { shape, ms } of results) {
     const us = (x) => (x === undefined ? undefined : x * 1e3);
     const [gather, floor, js] = [us(ms.gather), us(ms.memcpy), us(ms.js)];
     const fmt = (x) => (x === undefined ? '-' : x.toPrecision(3));
-    lines.push(`| ${shape} | ${fmt(gather)} | ${fmt(floor)} | ${fmt(js)} | ` +
-               `${fmt(nativeGather[shape])} | ${fmt(nativeFloor[shape])} | ${ratio(gather, js)} | ` +
-               `${ratio(gather, nativeGather[shape])} | ${ratio(floor, nativeFloor[shape])} |`);
+    lines.push(
+      `| ${shape} | ${fmt(gather)} | ${fmt(floor)} | ${fmt(js)} | ` +
+        `${fmt(nativeGather[shape])} | ${fmt(nativeFloor[shape])} | ${ratio(gather, js)} | ` +
+        `${ratio(gather, nativeGather[shape])} | ${ratio(floor, nativeFloor[shape])} |`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -118,35 +122,66 @@ async function main() {
     }
   }
   const results = [];
-  let flopRate = 0;  // FLOP per ms of the last dense product, carried up the V sweep
+  let flopRate = 0; // FLOP per ms of the last dense product, carried up the V sweep
   for (const [index, shape] of shapes.entries()) {
     // Each (d, n) row of the sweep starts afresh at the smallest V, where the product is cheap.
     if (shape.vocab === VOCABS[0]) flopRate = 0;
     const runs = [];
     for (let r = 0; r < Number(options.repetitions); ++r) {
-      runs.push(measureShape(bench, shape, {
-        minMs: Number(options['min-ms']), maxCallMs: Number(options['max-call-ms']), flopRate, clock,
-      }));
+      runs.push(
+        measureShape(bench, shape, {
+          minMs: Number(options['min-ms']),
+          maxCallMs: Number(options['max-call-ms']),
+          flopRate,
+          clock,
+        }),
+      );
     }
     const measured = {
-      ms: Object.fromEntries(Object.keys(runs[0].ms).map((id) => [id, median(runs.map((r) => r.ms[id]))])),
+      ms: Object.fromEntries(
+        Object.keys(runs[0].ms).map((id) => [id, median(runs.map((r) => r.ms[id]))]),
+      ),
       skipped: runs[0].skipped,
     };
     flopRate = median(runs.map((r) => r.flopRate));
-    const cells = METHODS.map(({ id }) => (id in measured.ms
-        ? `${id} ${(measured.ms[id] * 1e3).toPrecision(3)} µs` : `${id} ${measured.skipped[id]}`));
-    console.log(`[${String(index + 1).padStart(2)}/${shapes.length}] ${shape.name}: ${cells.join(', ')}`);
+    const cells = METHODS.map(({ id }) =>
+      id in measured.ms
+        ? `${id} ${(measured.ms[id] * 1e3).toPrecision(3)} µs`
+        : `${id} ${measured.skipped[id]}`,
+    );
+    console.log(
+      `[${String(index + 1).padStart(2)}/${shapes.length}] ${shape.name}: ${cells.join(', ')}`,
+    );
     results.push({ shape: shape.name, ms: measured.ms, skipped: measured.skipped });
   }
-  writeFileSync(path.join(options.out, 'wasm.json'), JSON.stringify({
-    machine: `${os.cpus()[0].model}, ${os.cpus().length} cores`, node: process.versions.node,
-    unit: 'ms per call', results,
-  }, null, 1));
-  const table = report(results, nativeTimes(options.native, 'BM_gather_rows'),
-                       nativeTimes(options.native, 'BM_memcpy_floor'));
+  writeFileSync(
+    path.join(options.out, 'wasm.json'),
+    JSON.stringify(
+      {
+        machine: `${os.cpus()[0].model}, ${os.cpus().length} cores`,
+        node: process.versions.node,
+        unit: 'ms per call',
+        results,
+      },
+      null,
+      1,
+    ),
+  );
+  const table = report(
+    results,
+    nativeTimes(options.native, 'BM_gather_rows'),
+    nativeTimes(options.native, 'BM_memcpy_floor'),
+  );
   writeFileSync(path.join(options.out, 'wasm_vs_native.md'), table);
   const target = results.find((r) => r.shape === TARGET);
-  if (target) console.log('\n' + table.split('\n').filter((l) => l.startsWith('| shape') || l.includes(TARGET)).join('\n'));
+  if (target)
+    console.log(
+      '\n' +
+        table
+          .split('\n')
+          .filter((l) => l.startsWith('| shape') || l.includes(TARGET))
+          .join('\n'),
+    );
   console.log(`wrote ${options.out}/wasm.json and wasm_vs_native.md`);
   if (options.publish) {
     writeFileSync(path.join(root, 'docs/benchmarks/wasm_vs_native.md'), table);

@@ -11,12 +11,18 @@ const loaded = loadEmbedlabBench();
 self.onmessage = async ({ data: { shapes, minMs, maxCallMs } }) => {
   try {
     const bench = await loaded;
-    let flopRate = 0;  // FLOP per ms of the last dense product: predicts the next one
+    let flopRate = 0; // FLOP per ms of the last dense product: predicts the next one
     for (const [index, shape] of shapes.entries()) {
       self.postMessage({ type: 'start', index, shape });
       const measured = measureShape(bench, shape, { minMs, maxCallMs, flopRate });
       flopRate = measured.flopRate;
-      self.postMessage({ type: 'result', index, shape, ms: measured.ms, skipped: measured.skipped });
+      self.postMessage({
+        type: 'result',
+        index,
+        shape,
+        ms: measured.ms,
+        skipped: measured.skipped,
+      });
     }
     self.postMessage({ type: 'done' });
   } catch (error) {

@@ -52,34 +52,66 @@ export function drawChart(svg, series, { title, width }) {
   const grid = element('g', { class: 'bench-grid', 'font-size': FONT_PX });
   const xStep = every(xs.to - xs.from, plotW, MIN_GAP.x);
   for (let e = xs.from; e <= xs.to; ++e) {
-    grid.append(element('line', { x1: x(10 ** e), x2: x(10 ** e), y1: MARGIN.top, y2: MARGIN.top + plotH }));
+    grid.append(
+      element('line', { x1: x(10 ** e), x2: x(10 ** e), y1: MARGIN.top, y2: MARGIN.top + plotH }),
+    );
     if ((e - xs.from) % xStep === 0) {
-      grid.append(element('text', { x: x(10 ** e), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle' },
-                          vocabLabel(10 ** e)));
+      grid.append(
+        element(
+          'text',
+          { x: x(10 ** e), y: MARGIN.top + plotH + 16, 'text-anchor': 'middle' },
+          vocabLabel(10 ** e),
+        ),
+      );
     }
   }
   const yStep = every(ys.to - ys.from, plotH, MIN_GAP.y);
   for (let e = ys.from; e <= ys.to; ++e) {
-    grid.append(element('line', { x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(10 ** e), y2: y(10 ** e) }));
+    grid.append(
+      element('line', { x1: MARGIN.left, x2: MARGIN.left + plotW, y1: y(10 ** e), y2: y(10 ** e) }),
+    );
     if ((ys.to - e) % yStep === 0) {
-      grid.append(element('text', { x: MARGIN.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' },
-                          duration(10 ** e)));
+      grid.append(
+        element(
+          'text',
+          { x: MARGIN.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' },
+          duration(10 ** e),
+        ),
+      );
     }
   }
-  grid.append(element('text', { x: MARGIN.left + plotW / 2, y: h - 6, 'text-anchor': 'middle' },
-                      'vocabulary size V (log scale)'));
-  grid.append(element('text', { x: 12, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle',
-                                transform: `rotate(-90 12 ${MARGIN.top + plotH / 2})` },
-                      'time per call (log scale)'));
+  grid.append(
+    element(
+      'text',
+      { x: MARGIN.left + plotW / 2, y: h - 6, 'text-anchor': 'middle' },
+      'vocabulary size V (log scale)',
+    ),
+  );
+  grid.append(
+    element(
+      'text',
+      {
+        x: 12,
+        y: MARGIN.top + plotH / 2,
+        'text-anchor': 'middle',
+        transform: `rotate(-90 12 ${MARGIN.top + plotH / 2})`,
+      },
+      'time per call (log scale)',
+    ),
+  );
   svg.append(grid);
 
   for (const s of series) {
     if (s.points.length === 0) continue;
     const group = element('g', { class: 'bench-series', stroke: s.color, fill: s.color });
-    group.append(element('polyline', {
-      points: s.points.map(([v, ms]) => `${x(v)},${y(ms)}`).join(' '),
-      fill: 'none', 'stroke-width': 2, 'stroke-dasharray': s.dash ?? 'none',
-    }));
+    group.append(
+      element('polyline', {
+        points: s.points.map(([v, ms]) => `${x(v)},${y(ms)}`).join(' '),
+        fill: 'none',
+        'stroke-width': 2,
+        'stroke-dasharray': s.dash ?? 'none',
+      }),
+    );
     for (const [v, ms] of s.points) group.append(element('circle', { cx: x(v), cy: y(ms), r: 3 }));
     svg.append(group);
   }

@@ -27,10 +27,13 @@ const CHARTED = [
   { id: 'js', color: '#0a62b8', dash: '6 3' },
   { id: 'oneHot', color: '#9a6700', dash: '6 3' },
   MAIN[1],
-].map((style) => ({ ...style, label: style.label ?? METHODS.find((m) => m.id === style.id).label,
-                    detail: !isMain(style.id) }));
-const MIN_MS = 60;          // time each method at least this long per shape
-const MAX_CALL_MS = 3000;   // skip a dense product predicted to take longer per call
+].map((style) => ({
+  ...style,
+  label: style.label ?? METHODS.find((m) => m.id === style.id).label,
+  detail: !isMain(style.id),
+}));
+const MIN_MS = 60; // time each method at least this long per shape
+const MAX_CALL_MS = 3000; // skip a dense product predicted to take longer per call
 
 function html(strings, ...values) {
   const template = document.createElement('template');
@@ -39,75 +42,109 @@ function html(strings, ...values) {
 }
 
 function options(values, selected) {
-  return values.map((v) => `<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`).join('');
+  return values
+    .map((v) => `<option value="${v}"${v === selected ? ' selected' : ''}>${v}</option>`)
+    .join('');
 }
 
 // The chart and its legend: built at the first result (a page that never runs the benchmark
 // carries none of it).
-const chartMarkup = () => html`
-  <svg class="bench-chart" aria-describedby="bench-chart-caption"></svg>
-  <figcaption id="bench-chart-caption">Time per call against <var>V</var>, both axes
-    logarithmic. The lookup stays flat; the one-hot product grows with <var>V</var>.
-    <ul class="bench-legend">
-      ${CHARTED.map((style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
+const chartMarkup = () =>
+  html` <svg class="bench-chart" aria-describedby="bench-chart-caption"></svg>
+    <figcaption id="bench-chart-caption">
+      Time per call against <var>V</var>, both axes logarithmic. The lookup stays flat; the one-hot
+      product grows with <var>V</var>.
+      <ul class="bench-legend">
+        ${CHARTED.map(
+          (style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
         <svg width="28" height="10" aria-hidden="true">
         <line x1="0" y1="5" x2="28" y2="5" stroke="${style.color}" stroke-width="2"
               stroke-dasharray="${style.dash ?? 'none'}"/></svg>
-        ${style.label}</li>`).join('')}
-    </ul>
-  </figcaption>`;
+        ${style.label}</li>`,
+        ).join('')}
+      </ul>
+    </figcaption>`;
 
 export async function mountBenchmarkPanel(section) {
   // Into the section's root: the document, or the shadow root of an <embedding-demo>.
   adoptStyleSheet(section.getRootNode(), panelCss);
   section.classList.add('bench-panel');
-  section.replaceChildren(html`
-    <h2 id="bench-title">Benchmark: lookup vs one-hot product, in this browser</h2>
-    <p class="hint">Times the WebAssembly core (the same C++ as the native build) and a plain
-      JavaScript row copy on random ids, for every vocabulary size up to the one you pick.
-      It runs in a background worker: the page stays usable, and Stop ends it.</p>
-    <form class="bench-form" novalidate>
-      <div class="bench-field bench-vocab">
-        <label for="bench-vocab">Largest vocabulary size <var>V</var></label>
-        <input id="bench-vocab" type="range" min="0" max="${VOCAB_STOPS.length - 1}" step="1"
-               value="${VOCAB_STOPS.indexOf(8192)}" aria-describedby="bench-vocab-value">
-        <output id="bench-vocab-value" for="bench-vocab"></output>
+  section.replaceChildren(
+    html` <h2 id="bench-title">Benchmark: lookup vs one-hot product, in this browser</h2>
+      <p class="hint">
+        Times the WebAssembly core (the same C++ as the native build) and a plain JavaScript row
+        copy on random ids, for every vocabulary size up to the one you pick. It runs in a
+        background worker: the page stays usable, and Stop ends it.
+      </p>
+      <form class="bench-form" novalidate>
+        <div class="bench-field bench-vocab">
+          <label for="bench-vocab">Largest vocabulary size <var>V</var></label>
+          <input
+            id="bench-vocab"
+            type="range"
+            min="0"
+            max="${VOCAB_STOPS.length - 1}"
+            step="1"
+            value="${VOCAB_STOPS.indexOf(8192)}"
+            aria-describedby="bench-vocab-value"
+          />
+          <output id="bench-vocab-value" for="bench-vocab"></output>
+        </div>
+        <div class="bench-field">
+          <label for="bench-dim"
+            >Dimension <var>d</var><span class="visually-hidden"> to time</span></label
+          >
+          <select id="bench-dim">
+            ${options(DIMS, 64)}
+          </select>
+        </div>
+        <div class="bench-field">
+          <label for="bench-n">Ids per call <var>n</var></label>
+          <select id="bench-n">
+            ${options(COUNTS, 64)}
+          </select>
+        </div>
+        <div class="bench-buttons">
+          <button type="submit" class="bench-run">Run</button>
+          <button type="button" class="bench-stop" disabled>Stop</button>
+        </div>
+      </form>
+      <div class="bench-progress">
+        <progress max="1" value="0" aria-labelledby="bench-status"></progress>
+        <p id="bench-status" role="status" aria-live="polite">Not run yet.</p>
       </div>
-      <div class="bench-field">
-        <label for="bench-dim">Dimension <var>d</var><span class="visually-hidden"> to time</span></label>
-        <select id="bench-dim">${options(DIMS, 64)}</select>
+      <p class="bench-summary" aria-live="polite"></p>
+      <p class="hint bench-key">
+        <dfn>Lookup</dfn>: the kernel that copies the chosen rows of <var>W</var>.
+        <dfn>One-hot product</dfn>: one-hot × <var>W</var> as a dense matrix product. Speedup =
+        product ÷ lookup. Everything but the plain JavaScript copy runs in WebAssembly.
+      </p>
+      <button
+        type="button"
+        class="bench-details-toggle"
+        aria-expanded="false"
+        aria-controls="bench-table"
+      >
+        Details: all ${METHODS.length} timings
+      </button>
+      <div class="table-box">
+        <table class="bench-table" id="bench-table">
+          <caption>
+            Time per call (lower is better)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col"><var>V</var></th>
+              ${MAIN.map((m) => `<th scope="col" data-method="${m.id}">${m.label}</th>`).join('')}
+              <th scope="col">speedup</th>
+              ${DETAILS.map((m) => `<th scope="col" class="bench-detail" data-method="${m.id}">${m.label}</th>`).join('')}
+            </tr>
+          </thead>
+          <tbody></tbody>
+        </table>
       </div>
-      <div class="bench-field">
-        <label for="bench-n">Ids per call <var>n</var></label>
-        <select id="bench-n">${options(COUNTS, 64)}</select>
-      </div>
-      <div class="bench-buttons">
-        <button type="submit" class="bench-run">Run</button>
-        <button type="button" class="bench-stop" disabled>Stop</button>
-      </div>
-    </form>
-    <div class="bench-progress">
-      <progress max="1" value="0" aria-labelledby="bench-status"></progress>
-      <p id="bench-status" role="status" aria-live="polite">Not run yet.</p>
-    </div>
-    <p class="bench-summary" aria-live="polite"></p>
-    <p class="hint bench-key"><dfn>Lookup</dfn>: the kernel that copies the chosen rows of
-      <var>W</var>. <dfn>One-hot product</dfn>: one-hot × <var>W</var> as a dense matrix product.
-      Speedup = product ÷ lookup. Everything but the plain JavaScript copy runs in WebAssembly.</p>
-    <button type="button" class="bench-details-toggle" aria-expanded="false"
-            aria-controls="bench-table">Details: all ${METHODS.length} timings</button>
-    <div class="table-box">
-      <table class="bench-table" id="bench-table">
-        <caption>Time per call (lower is better)</caption>
-        <thead><tr><th scope="col"><var>V</var></th>
-          ${MAIN.map((m) => `<th scope="col" data-method="${m.id}">${m.label}</th>`).join('')}
-          <th scope="col">speedup</th>
-          ${DETAILS.map((m) => `<th scope="col" class="bench-detail" data-method="${m.id}">${m.label}</th>`).join('')}
-        </tr></thead>
-        <tbody></tbody>
-      </table>
-    </div>
-    <figure class="bench-figure" hidden></figure>`);
+      <figure class="bench-figure" hidden></figure>`,
+  );
 
   tableRegions(section);
   const $ = (selector) => section.querySelector(selector);
@@ -130,7 +167,10 @@ export async function mountBenchmarkPanel(section) {
     if (rows.length === 0) return;
     if (!figure.firstChild) figure.append(chartMarkup());
     figure.hidden = false;
-    drawChart(figure.querySelector('.bench-chart'), chartSeries(rows, showsDetails()), { title: chartTitle, width: figure.clientWidth });
+    drawChart(figure.querySelector('.bench-chart'), chartSeries(rows, showsDetails()), {
+      title: chartTitle,
+      width: figure.clientWidth,
+    });
   };
   // The chart is laid out for its width: drawn again when that changes (a phone turned, say).
   let drawnWidth = 0;
@@ -159,7 +199,7 @@ export async function mountBenchmarkPanel(section) {
   showVocab();
 
   const finish = (message) => {
-    worker?.terminate();  // also frees the worker's WASM memory
+    worker?.terminate(); // also frees the worker's WASM memory
     worker = null;
     run.disabled = false;
     stop.disabled = true;
@@ -185,11 +225,14 @@ export async function mountBenchmarkPanel(section) {
     stop.disabled = false;
     worker = startModuleWorker(
       () => new Worker(new URL('./bench-worker.mjs', import.meta.url), { type: 'module' }),
-      './bench-worker.mjs', import.meta.url);
+      './bench-worker.mjs',
+      import.meta.url,
+    );
     worker.onmessage = ({ data }) => {
       if (data.type === 'start') {
-        status.textContent = `Timing V = ${data.shape.vocab} (${data.index + 1} of ${shapes.length}), ` +
-                             `d = ${dim}, n = ${n}…`;
+        status.textContent =
+          `Timing V = ${data.shape.vocab} (${data.index + 1} of ${shapes.length}), ` +
+          `d = ${dim}, n = ${n}…`;
       } else if (data.type === 'result') {
         rows.push(data);
         progress.value = rows.length;
@@ -202,7 +245,8 @@ export async function mountBenchmarkPanel(section) {
         finish(`The benchmark failed: ${data.message}`);
       }
     };
-    worker.onerror = (event) => finish(`The benchmark worker failed: ${event.message ?? 'could not start'}`);
+    worker.onerror = (event) =>
+      finish(`The benchmark worker failed: ${event.message ?? 'could not start'}`);
     worker.postMessage({ shapes, minMs: MIN_MS, maxCallMs: MAX_CALL_MS });
   });
 }
@@ -218,28 +262,41 @@ const times = (ratio) => `${ratio >= 10 ? count(Math.round(ratio)) : ratio.toPre
 
 function tableRow(result) {
   const row = document.createElement('tr');
-  row.append(Object.assign(document.createElement('th'), { scope: 'row',
-    textContent: count(result.shape.vocab) }));
+  row.append(
+    Object.assign(document.createElement('th'), {
+      scope: 'row',
+      textContent: count(result.shape.vocab),
+    }),
+  );
   const cell = (id, className = '') => {
-    const td = Object.assign(document.createElement('td'), { textContent: timeOf(result, id), className });
+    const td = Object.assign(document.createElement('td'), {
+      textContent: timeOf(result, id),
+      className,
+    });
     if (result.skipped[id]) td.title = result.skipped[id];
     return td;
   };
   for (const { id } of MAIN) row.append(cell(id));
   const ratio = speedup(result);
-  row.append(Object.assign(document.createElement('td'), {
-    textContent: ratio === undefined ? '–' : times(ratio) }));
+  row.append(
+    Object.assign(document.createElement('td'), {
+      textContent: ratio === undefined ? '–' : times(ratio),
+    }),
+  );
   for (const { id } of DETAILS) row.append(cell(id, 'bench-detail'));
   return row;
 }
 
 function summarize(result) {
   const ratio = speedup(result);
-  const dense = ratio === undefined
+  const dense =
+    ratio === undefined
       ? `the one-hot product was skipped (${result.skipped.dense})`
       : `the one-hot product ${duration(result.ms.dense)}: the lookup is ${times(ratio)} faster`;
-  return `At V = ${count(result.shape.vocab)}: lookup ${duration(result.ms.gather)} per call ` +
-         `(plain JavaScript ${duration(result.ms.js)}), ${dense}.`;
+  return (
+    `At V = ${count(result.shape.vocab)}: lookup ${duration(result.ms.gather)} per call ` +
+    `(plain JavaScript ${duration(result.ms.js)}), ${dense}.`
+  );
 }
 
 function chartSeries(rows, withDetails) {

@@ -28,34 +28,39 @@ import { startView, viewBuffers } from './view-compute.mjs';
 const YIELD_MS = 25;
 const PROGRESS_MS = 100;
 
-let loaded = null;  // the module, loaded on the first message
+let loaded = null; // the module, loaded on the first message
 let keeper = null;
-let current = 0;    // the id of the run that may go on; any other stops at its next block
+let current = 0; // the id of the run that may go on; any other stops at its next block
 
 function load(wasmURL) {
   loaded = loadEmbedlab({ wasmURL });
-  loaded.then((lab) => {
-    keeper = createTableKeeper(lab);
-    postMessage({ ready: true });
-  }, (error) => postMessage({ loadError: error.message }));
+  loaded.then(
+    (lab) => {
+      keeper = createTableKeeper(lab);
+      postMessage({ ready: true });
+    },
+    (error) => postMessage({ loadError: error.message }),
+  );
 }
 
 // Resolves once the messages already queued have been handled.
 const channel = new MessageChannel();
 const pending = [];
 channel.port1.onmessage = () => pending.shift()();
-const yieldToMessages = () => new Promise((resolve) => {
-  pending.push(resolve);
-  channel.port2.postMessage(null);
-});
+const yieldToMessages = () =>
+  new Promise((resolve) => {
+    pending.push(resolve);
+    channel.port2.postMessage(null);
+  });
 
 const matrixBuffers = (...matrices) => matrices.filter(Boolean).map((m) => m.data.buffer);
 
-let products = 0;     // product runs going on
-const waiting = [];   // the views' turn() resolvers, called once none is
-const views = new Map();  // viewId -> { stopped } of the views' computations going on
+let products = 0; // product runs going on
+const waiting = []; // the views' turn() resolvers, called once none is
+const views = new Map(); // viewId -> { stopped } of the views' computations going on
 
-const turn = () => (products === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)));
+const turn = () =>
+  products === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve));
 
 // Steps run (a streamed run of wasm/tables.mjs on p's table) until done, with the table's next
 // block read ahead before each step (readAhead: the keeper's readAheadFor()), and messages let in
@@ -121,9 +126,14 @@ async function replyView({ viewId, kind, p, args }, lab) {
     if (!view.stopped) {
       begun = onTable(p, () => startView(lab, keeper.tableFor(p), kind, args));
     }
-    const finished = begun !== null && (!begun.run || await stream(begun.run, p, {
-      readAhead: keeper.readAheadFor(p.tableKey), stopped: () => view.stopped, wait: turn,
-    }));
+    const finished =
+      begun !== null &&
+      (!begun.run ||
+        (await stream(begun.run, p, {
+          readAhead: keeper.readAheadFor(p.tableKey),
+          stopped: () => view.stopped,
+          wait: turn,
+        })));
     if (!finished) {
       postMessage({ viewId, stopped: true });
       return;
@@ -131,9 +141,13 @@ async function replyView({ viewId, kind, p, args }, lab) {
     const computed = onTable(p, () => begun.result());
     postMessage({ viewId, computed }, viewBuffers(kind, computed));
   } catch (error) {
-    postMessage(error instanceof EmbedlabError ? { viewId, error: error.message, argument: error.argument }
-      : error instanceof FieldError ? { viewId, error: error.message, argument: error.field }
-        : { viewId, bug: String(error?.stack ?? error) });
+    postMessage(
+      error instanceof EmbedlabError
+        ? { viewId, error: error.message, argument: error.argument }
+        : error instanceof FieldError
+          ? { viewId, error: error.message, argument: error.field }
+          : { viewId, bug: String(error?.stack ?? error) },
+    );
   } finally {
     begun?.run?.delete();
     views.delete(viewId);
@@ -155,7 +169,7 @@ onmessage = async ({ data }) => {
     return;
   }
   const lab = await loaded.catch(() => null);
-  if (!lab) return;  // the page was told { loadError } and runs the request itself
+  if (!lab) return; // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {
     replyView(data, lab);
     return;

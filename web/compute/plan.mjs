@@ -31,9 +31,12 @@ export function attempt(fn) {
 export function wholeNumber(text, what, field) {
   const trimmed = text.trim();
   if (!/^[+-]?\d+$/.test(trimmed)) {
-    throw new FieldError(field, trimmed === ''
-      ? `${what} is empty: type a whole number`
-      : `${what} must be a whole number, got "${trimmed}"`);
+    throw new FieldError(
+      field,
+      trimmed === ''
+        ? `${what} is empty: type a whole number`
+        : `${what} must be a whole number, got "${trimmed}"`,
+    );
   }
   const value = Number(trimmed);
   if (!Number.isSafeInteger(value)) {
@@ -62,7 +65,10 @@ export function plan(lab, input) {
   if (input.source === 'file') {
     const { file } = input;
     if (!file) {
-      throw new FieldError('weights', 'choose or drop a .npy or .safetensors file holding W (V × d)');
+      throw new FieldError(
+        'weights',
+        'choose or drop a .npy or .safetensors file holding W (V × d)',
+      );
     }
     if (file.error) throw new FieldError('weights', file.error);
     checkTokenIds(ids, file.rows, input.tokenizer);
@@ -72,7 +78,8 @@ export function plan(lab, input) {
     return { ids, vocab: rows, dim: cols, tableKey: key, table: { source: 'file', ...table } };
   }
   const vocabFromIds = input.vocabText.trim() === '';
-  const vocab = vocabFromIds ? attempt(() => lab.defaultVocab(ids))
+  const vocab = vocabFromIds
+    ? attempt(() => lab.defaultVocab(ids))
     : wholeNumber(input.vocabText, 'the vocabulary size V', 'vocab');
   const dim = wholeNumber(input.dimText, 'the embedding dimension d', 'dim');
   // Every size limit now, before anything announces work that would only fail.
@@ -83,7 +90,13 @@ export function plan(lab, input) {
     return { ids, vocab, dim, tableKey: `tf:${vocab}:${dim}`, table: { source: 'tf' } };
   }
   const seed = wholeNumber(input.seedText, 'the seed', 'seed');
-  return { ids, vocab, dim, tableKey: `seed:${seed}:${vocab}:${dim}`, table: { source: 'seed', seed } };
+  return {
+    ids,
+    vocab,
+    dim,
+    tableKey: `seed:${seed}:${vocab}:${dim}`,
+    table: { source: 'seed', seed },
+  };
 }
 
 // The most multiply-adds of a dense product run on the main thread: a few milliseconds at the
@@ -119,7 +132,8 @@ export function startRun(lab, p, keeper) {
     const table = keeper.tableFor(p);
     const whole = heldWhole(vocab, dim);
     const rows = windowRows(vocab, ids);
-    const weight = whole ? { rows: vocab, cols: dim, whole: keeper.allRows(p) }
+    const weight = whole
+      ? { rows: vocab, cols: dim, whole: keeper.allRows(p) }
       : { rows: vocab, cols: dim, kept: rows, keptRows: table.lookup(rows) };
     const run = table.startProduct(ids, { heatmap: whole ? null : HEATMAP_PIXELS });
     return { run, first: { lookup: run.expected, weight } };
@@ -131,10 +145,16 @@ export function startRun(lab, p, keeper) {
 // (cells.mjs): only the module needs its n × V entries.
 export function resultOf(p, first, last = null) {
   return {
-    ids: p.ids, vocab: p.vocab, dim: p.dim, tableKey: p.tableKey, table: p.table,
+    ids: p.ids,
+    vocab: p.vocab,
+    dim: p.dim,
+    tableKey: p.tableKey,
+    table: p.table,
     weight: rowWindow({ ...first.weight, heatmap: last?.heatmap ?? null }),
-    lookup: first.lookup, onehot: oneHotCells(p.ids, p.vocab),
-    product: last?.product ?? null, comparison: last?.comparison ?? null,
+    lookup: first.lookup,
+    onehot: oneHotCells(p.ids, p.vocab),
+    product: last?.product ?? null,
+    comparison: last?.comparison ?? null,
   };
 }
 

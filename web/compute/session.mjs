@@ -19,8 +19,10 @@ const WHERE = 'in a background thread: the page stays usable';
 
 // What the status says while the product streams W.
 function progressSentence({ bytesRead, bytes, multiplyAdds, totalMultiplyAdds }) {
-  return `Streaming W through the one-hot product: ${bytesText(bytesRead, bytes)} read, ` +
-    `${count(multiplyAdds)} of ${count(totalMultiplyAdds)} multiply-adds, ${WHERE}.`;
+  return (
+    `Streaming W through the one-hot product: ${bytesText(bytesRead, bytes)} read, ` +
+    `${count(multiplyAdds)} of ${count(totalMultiplyAdds)} multiply-adds, ${WHERE}.`
+  );
 }
 
 // What plan() takes for a state: the typed ids, or in Text mode its tokens' ids (and which
@@ -29,8 +31,11 @@ function progressSentence({ bytesRead, bytes, multiplyAdds, totalMultiplyAdds })
 function planInput({ inputs, text, tokens }) {
   if (!text) return inputs;
   if (tokens?.text !== text.text || tokens?.tokenizer !== text.tokenizer) return null;
-  return { ...inputs, ids: Float64Array.from(tokens.ids),
-           tokenizer: { label: tokens.tokenizerLabel, vocabSize: tokens.vocabSize } };
+  return {
+    ...inputs,
+    ids: Float64Array.from(tokens.ids),
+    tokenizer: { label: tokens.tokenizerLabel, vocabSize: tokens.vocabSize },
+  };
 }
 
 // What a result is computed from: the parts of the state that plan() reads.
@@ -46,8 +51,8 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
   const keeper = createTableKeeper(lab);
   const runner = createWorkerRunner(lab, keeper);
   let frame = 0;
-  let done = null;    // the state the last finished update computed from
-  let waiting = [];   // settled()'s resolvers
+  let done = null; // the state the last finished update computed from
+  let waiting = []; // settled()'s resolvers
 
   // An update ended (a result, an error, or a text still waiting for its tokens) for `from`.
   function finished(from) {
@@ -59,8 +64,11 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
 
   function failed(error, from) {
     if (!(error instanceof FieldError)) throw error;
-    store.set({ status: quiet(error) ? { state: 'typing' }
-      : { state: 'failed', field: error.field, message: error.message } });
+    store.set({
+      status: quiet(error)
+        ? { state: 'typing' }
+        : { state: 'failed', field: error.field, message: error.message },
+    });
     finished(from);
   }
 
@@ -72,15 +80,30 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
 
   async function inWorker(p, from) {
     // stoppable: the product streams W, and stop() keeps the lookup's rows already shown.
-    const computing = (sentence, stoppable = false) => ({ state: 'computing', sentence, stoppable });
-    store.set({ status: computing(`Opening W (${count(p.vocab)} × ${count(p.dim)}) for n·V·d = ` +
-                                  `${count(productWork(p))} multiply-adds, ${WHERE}.`) });
+    const computing = (sentence, stoppable = false) => ({
+      state: 'computing',
+      sentence,
+      stoppable,
+    });
+    store.set({
+      status: computing(
+        `Opening W (${count(p.vocab)} × ${count(p.dim)}) for n·V·d = ` +
+          `${count(productWork(p))} multiply-adds, ${WHERE}.`,
+      ),
+    });
     let answer;
     try {
       answer = await runner.run(p, {
-        onFirst: (first) => store.set({ result: resultOf(p, first), status: computing(
-          `The lookup's rows are read; the one-hot product streams W, ${WHERE}.`, true) }),
-        onProgress: (progress) => store.set({ status: computing(progressSentence(progress), true) }),
+        onFirst: (first) =>
+          store.set({
+            result: resultOf(p, first),
+            status: computing(
+              `The lookup's rows are read; the one-hot product streams W, ${WHERE}.`,
+              true,
+            ),
+          }),
+        onProgress: (progress) =>
+          store.set({ status: computing(progressSentence(progress), true) }),
       });
     } catch (error) {
       failed(error, from);
@@ -89,9 +112,14 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
     if (!answer) return;
     if (answer.result) show(answer.result, from);
     else if (answer.last) show(resultOf(p, answer.first, answer.last), from);
-    else show(resultOf(p, answer.first), from, { state: 'stopped', sentence: `Stopped after ` +
-      `${bytesText(answer.stopped.bytesRead, answer.stopped.bytes)} of W: the one-hot product needs ` +
-      'every row, so there is nothing to compare yet. Change an input to start again.' });
+    else
+      show(resultOf(p, answer.first), from, {
+        state: 'stopped',
+        sentence:
+          `Stopped after ` +
+          `${bytesText(answer.stopped.bytesRead, answer.stopped.bytes)} of W: the one-hot product needs ` +
+          'every row, so there is nothing to compare yet. Change an input to start again.',
+      });
   }
 
   function update() {
@@ -111,7 +139,8 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
       return;
     }
     // A file's table is read in the worker; a table the worker holds stays there.
-    const here = keeper.held(p.tableKey) !== null ||
+    const here =
+      keeper.held(p.tableKey) !== null ||
       (p.table.source !== 'file' && !runner.holds(p.tableKey) && p.vocab * p.dim <= TABLE_BUDGET);
     if (!here || productWork(p) > PRODUCT_BUDGET) {
       inWorker(p, from);
@@ -145,14 +174,22 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
     // lacks it). Rejects with the core's EmbedlabError or a FieldError, or with signal's reason
     // once signal (an AbortSignal) stops it.
     async computeView(kind, result, args, signal = null) {
-      const p = { tableKey: result.tableKey, vocab: result.vocab, dim: result.dim, table: result.table };
+      const p = {
+        tableKey: result.tableKey,
+        vocab: result.vocab,
+        dim: result.dim,
+        table: result.table,
+      };
       const here = keeper.held(p.tableKey);
       if (here && viewWork(kind, args) <= PRODUCT_BUDGET) return viewResult(lab, here, kind, args);
-      return await runner.runView(kind, p, args, signal) ?? viewResult(lab, keeper.tableFor(p), kind, args);
+      return (
+        (await runner.runView(kind, p, args, signal)) ??
+        viewResult(lab, keeper.tableFor(p), kind, args)
+      );
     },
     settled() {
       if (done && sameSource(done, store.get())) return Promise.resolve();
-      if (!done) schedule();  // inputs never computed yet, whether or not they changed
+      if (!done) schedule(); // inputs never computed yet, whether or not they changed
       return new Promise((resolve) => waiting.push(resolve));
     },
   };

@@ -12,7 +12,8 @@ export function startModuleWorker(start, name, base) {
   } catch (error) {
     if (error?.name !== 'SecurityError') throw error;
     const source = `import ${JSON.stringify(new URL(name, base).href)};`;
-    return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })),
-                      { type: 'module' });
+    return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })), {
+      type: 'module',
+    });
   }
 }

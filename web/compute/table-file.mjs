@@ -27,7 +27,10 @@ export async function openTableFile(lab, file, name, key) {
     const handle = lab.openNpyTable(await read(file, 0, file.size));
     const { rows, cols, dtype, conversion } = handle;
     handle.delete();
-    return { format: 'npy', input: { key, name, format: 'npy', file, rows, cols, dtype, conversion } };
+    return {
+      format: 'npy',
+      input: { key, name, format: 'npy', file, rows, cols, dtype, conversion },
+    };
   }
   const size = lab.safetensorsHeaderSize(first, file.size);
   const headerBytes = await read(file, 0, size);
@@ -38,8 +41,22 @@ export async function openTableFile(lab, file, name, key) {
     table(tensor) {
       const { table, tableError } = lab.safetensorsHeader(headerBytes, file.size, tensor);
       if (table === null) throw new EmbedlabError(tableError, 'weights');
-      const { shape: [rows, cols], dtype, conversion } = header.tensors.find((t) => t.name === table);
-      return { key: `${key}:${table}`, name, format: 'safetensors', tensor: table, file, rows, cols, dtype, conversion };
+      const {
+        shape: [rows, cols],
+        dtype,
+        conversion,
+      } = header.tensors.find((t) => t.name === table);
+      return {
+        key: `${key}:${table}`,
+        name,
+        format: 'safetensors',
+        tensor: table,
+        file,
+        rows,
+        cols,
+        dtype,
+        conversion,
+      };
     },
   };
 }
@@ -52,8 +69,11 @@ export async function shardOfIndex(lab, index, files, tensor = '') {
   if (!found.table) throw new EmbedlabError(found.tableError, 'weights');
   const shard = files.find((f) => f.name === found.table.shard);
   if (!shard) {
-    throw new EmbedlabError(`it puts ${found.table.tensor} in ${found.table.shard}, which ` +
-      'was not chosen: choose the index together with that shard', 'weights');
+    throw new EmbedlabError(
+      `it puts ${found.table.tensor} in ${found.table.shard}, which ` +
+        'was not chosen: choose the index together with that shard',
+      'weights',
+    );
   }
   return { shard, tensor: found.table.tensor };
 }

@@ -20,10 +20,11 @@ export async function readTableFromUrl(lab, url, href) {
   try {
     const { pathname, hash } = new URL(href);
     const table = await openTableFile(lab, blob, pathname, `src:${href}`);
-    const input = table.format === 'npy' ? table.input : table.table(decodeURIComponent(hash.slice(1)));
+    const input =
+      table.format === 'npy' ? table.input : table.table(decodeURIComponent(hash.slice(1)));
     return { ...input, name: url };
   } catch (error) {
-    if (!(error instanceof EmbedlabError || error instanceof URIError)) throw error;  // URIError: a bad #name
+    if (!(error instanceof EmbedlabError || error instanceof URIError)) throw error; // URIError: a bad #name
     return { name: url, error: `${url}: ${error.message}` };
   }
 }

@@ -6,7 +6,8 @@
 // What the core throws comes through as it is (plan.mjs's startRun() places it).
 import { FieldError } from './plan.mjs';
 
-const CANNOT_READ_HERE = 'reading a table file needs a module Web Worker (Chrome 80, Firefox 114, ' +
+const CANNOT_READ_HERE =
+  'reading a table file needs a module Web Worker (Chrome 80, Firefox 114, ' +
   'Safari 15 or later), and this browser started none';
 
 // A File (or Blob) as the module's synchronous source of bytes, with readAhead(): the bytes after
@@ -19,11 +20,11 @@ const CANNOT_READ_HERE = 'reading a table file needs a module Web Worker (Chrome
 // its own pending read), reads never settled in Chromium, in two runs of three.
 function fileSource(file) {
   const reader = new FileReaderSync();
-  let next = null;   // { offset, length }: where the next block would be
-  let ahead = null;  // { offset, bytes }: read ahead
+  let next = null; // { offset, length }: where the next block would be
+  let ahead = null; // { offset, bytes }: read ahead
   let buffer = null;
   let stream = null; // { reader, at (the file offset of its next byte) }
-  let reading = Promise.resolve();  // the last readAhead(): one at a time, each after the one before
+  let reading = Promise.resolve(); // the last readAhead(): one at a time, each after the one before
 
   async function readNext() {
     if (!next || next.offset >= file.size || ahead?.offset === next.offset) return;
@@ -37,9 +38,11 @@ function fileSource(file) {
     }
     let filled = 0;
     while (filled < length) {
-      const { value, done } = await stream.reader.read(new Uint8Array(buffer, filled, length - filled));
+      const { value, done } = await stream.reader.read(
+        new Uint8Array(buffer, filled, length - filled),
+      );
       if (done) break;
-      buffer = value.buffer;  // the reader hands the same memory back in a new buffer
+      buffer = value.buffer; // the reader hands the same memory back in a new buffer
       filled += value.length;
     }
     stream.at = offset + filled;
@@ -50,7 +53,8 @@ function fileSource(file) {
     size: file.size,
     read(offset, length) {
       next = { offset: offset + length, length };
-      if (ahead?.offset === offset && length <= ahead.bytes.length) return ahead.bytes.subarray(0, length);
+      if (ahead?.offset === offset && length <= ahead.bytes.length)
+        return ahead.bytes.subarray(0, length);
       return new Uint8Array(reader.readAsArrayBuffer(file.slice(offset, offset + length)));
     },
     readAhead() {
@@ -62,16 +66,18 @@ function fileSource(file) {
 
 // plan()'s table for p as { table: a new handle, source: its file's source, or null }.
 function openTable(lab, { vocab, dim, table }) {
-  if (table.source === 'seed') return { table: lab.openSeededTable(table.seed, vocab, dim), source: null };
+  if (table.source === 'seed')
+    return { table: lab.openSeededTable(table.seed, vocab, dim), source: null };
   if (table.source === 'tf') return { table: lab.openTfTable(vocab, dim), source: null };
   if (typeof FileReaderSync === 'undefined') throw new FieldError('weights', CANNOT_READ_HERE);
   const source = fileSource(table.file);
-  if (table.format === 'npy') return { table: lab.openNpyTable(source.read(0, source.size)), source: null };
+  if (table.format === 'npy')
+    return { table: lab.openNpyTable(source.read(0, source.size)), source: null };
   return { table: lab.openSafetensorsTable(source, table.tensor), source };
 }
 
 export function createTableKeeper(lab) {
-  let held = null;  // { key, table, source, rows (all its rows as float32, once asked for) }
+  let held = null; // { key, table, source, rows (all its rows as float32, once asked for) }
   return {
     // The handle of p's table (p: plan()'s), opened if it is not the one held.
     tableFor(p) {

@@ -16,7 +16,8 @@ import { HEATMAP_PIXELS, heldWhole, windowRows } from '../model/row-window.mjs';
 // (row-window.mjs), else the rows the view draws and a heatmap of the whole.
 function backward(lab, table, { ids, vocab, dim, seed, paddingIdx }) {
   const G = lab.randn(seed, ids.length, dim);
-  const view = heldWhole(vocab, dim) ? {}
+  const view = heldWhole(vocab, dim)
+    ? {}
     : { whole: false, keepRows: windowRows(vocab, ids), heatmap: HEATMAP_PIXELS };
   const run = table.startBackward(ids, G, { paddingIdx }, view);
   return {
@@ -35,14 +36,23 @@ function bag(lab, table, { ids, vocab, offsets, mode, weights, paddingIdx }) {
   const forward = table.embeddingBag(ids, offsets, options);
   const bags = forward.output.rows;
   if (mode === 'max') {
-    return { run: null, result: () => ({ forward, multihot: null, product: null, comparison: null, bags }) };
+    return {
+      run: null,
+      result: () => ({ forward, multihot: null, product: null, comparison: null, bags }),
+    };
   }
   const run = table.startBagProduct(ids, offsets, options);
   return {
     run,
     result() {
       const { product, comparison } = run.result();
-      return { forward, multihot: lab.bagMatrix(ids, offsets, vocab, options), product, comparison, bags };
+      return {
+        forward,
+        multihot: lab.bagMatrix(ids, offsets, vocab, options),
+        product,
+        comparison,
+        bags,
+      };
     },
   };
 }
@@ -74,8 +84,9 @@ export function viewWork(kind, args) {
 // The typed arrays a view's result holds, for postMessage's transfer list.
 export function viewBuffers(kind, computed) {
   const gradient = (view) => [view.whole, view.keptRows, view.heatmap];
-  const matrices = kind === 'backward'
-    ? [computed.G, ...gradient(computed.grad), ...gradient(computed.product)]
-    : [computed.forward.output, computed.multihot, computed.product];
+  const matrices =
+    kind === 'backward'
+      ? [computed.G, ...gradient(computed.grad), ...gradient(computed.product)]
+      : [computed.forward.output, computed.multihot, computed.product];
   return matrices.filter(Boolean).map((m) => m.data.buffer);
 }

@@ -13,13 +13,13 @@ const FALLBACK_PAUSE_MS = 250;
 
 // lab: the page's module and keeper its table keeper (table-keeper.mjs), for the fallback.
 export function createWorkerRunner(lab, keeper) {
-  let worker = null;      // started by the first request
-  let ready = false;      // the worker's module loaded
-  let usable = true;      // false once it could not start
-  let workerKey = null;   // the table key of the worker's table, once a request used it
-  let running = null;     // { id, p, hooks, resolve, reject, superseded }
+  let worker = null; // started by the first request
+  let ready = false; // the worker's module loaded
+  let usable = true; // false once it could not start
+  let workerKey = null; // the table key of the worker's table, once a request used it
+  let running = null; // { id, p, hooks, resolve, reject, superseded }
   let ids = 0;
-  const views = new Map();  // viewId -> { resolve, reject } of runView()
+  const views = new Map(); // viewId -> { resolve, reject } of runView()
   let viewIds = 0;
 
   // Every view request still open is answered null: the page computes it itself.
@@ -84,7 +84,7 @@ export function createWorkerRunner(lab, keeper) {
       return;
     }
     const job = running;
-    if (!job || data.id !== job.id) return;  // a request stopped for a newer one
+    if (!job || data.id !== job.id) return; // a request stopped for a newer one
     if (data.bug) {
       workerKey = null;
       settle(job, null, new Error(`compute worker: ${data.bug}`));
@@ -108,7 +108,9 @@ export function createWorkerRunner(lab, keeper) {
     try {
       worker = startModuleWorker(
         () => new Worker(new URL('./compute-worker.mjs', import.meta.url), { type: 'module' }),
-        './compute-worker.mjs', import.meta.url);
+        './compute-worker.mjs',
+        import.meta.url,
+      );
     } catch {
       return false;
     }
@@ -117,10 +119,11 @@ export function createWorkerRunner(lab, keeper) {
     worker.addEventListener('message', receive);
     worker.addEventListener('error', (event) => {
       if (!ready) {
-        event.preventDefault();  // a browser without module workers: the fallback takes over
+        event.preventDefault(); // a browser without module workers: the fallback takes over
         giveUp();
       } else {
-        for (const { reject } of views.values()) reject(new Error(`compute worker: ${event.message}`));
+        for (const { reject } of views.values())
+          reject(new Error(`compute worker: ${event.message}`));
         views.clear();
         if (running) settle(running, null, new Error(`compute worker: ${event.message}`));
       }
@@ -174,8 +177,12 @@ export function createWorkerRunner(lab, keeper) {
       if (!started()) return Promise.resolve(null);
       const viewId = ++viewIds;
       worker.postMessage({ viewId, kind, p, args });
-      signal?.addEventListener('abort', () => worker?.postMessage({ stopView: viewId }), { once: true });
-      return new Promise((resolve, reject) => { views.set(viewId, { resolve, reject, signal }); });
+      signal?.addEventListener('abort', () => worker?.postMessage({ stopView: viewId }), {
+        once: true,
+      });
+      return new Promise((resolve, reject) => {
+        views.set(viewId, { resolve, reject, signal });
+      });
     },
     // For a newer request answered on the main thread.
     cancel,

@@ -17,8 +17,9 @@ export function fragment(markup) {
 
 // The elements under root that carry a data-KEY attribute, by its value.
 export function byData(root, key) {
-  return Object.fromEntries([...root.querySelectorAll(`[data-${key}]`)]
-    .map((node) => [node.dataset[key], node]));
+  return Object.fromEntries(
+    [...root.querySelectorAll(`[data-${key}]`)].map((node) => [node.dataset[key], node]),
+  );
 }
 
 // The option a radio group's key moves to (ARIA's pattern): the arrows step from `current`,
@@ -44,7 +45,7 @@ export function writeProperty(node, name, value) {
   if (node[name] !== value) node[name] = value;
 }
 // A style reads back in its own spelling (a path's commas dropped): compare with what was written.
-const written = new WeakMap();  // node -> { property: value written }
+const written = new WeakMap(); // node -> { property: value written }
 export function writeStyle(node, name, value) {
   const styles = written.get(node) ?? {};
   if (styles[name] === value) return;

@@ -22,15 +22,21 @@ const LEVELS = 255;
 // the image's byte order (made as bytes and read back as words, whatever the machine's endianness).
 function palette(node) {
   const colors = readColors(node, {
-    neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'], nan: ['--eq-nan', '#000'],
+    neg: ['--eq-neg', '#1c6fd1'],
+    zero: ['--eq-zero', '#eef0f2'],
+    pos: ['--eq-pos', '#d9480f'],
+    nan: ['--eq-nan', '#000'],
   });
-  const bytes = new Uint8ClampedArray(4 * (2 * (LEVELS + 1) + 1));  // a write rounds to a whole number
+  const bytes = new Uint8ClampedArray(4 * (2 * (LEVELS + 1) + 1)); // a write rounds to a whole number
   // Colours are [r, g, b] in 0–255 and an opacity; the image's alpha is 0–255 too.
   const put = (i, [r, g, b, a]) => bytes.set([r, g, b, 255 * a], 4 * i);
   const { zero } = colors;
   ['neg', 'pos'].forEach((side, s) => {
     for (let level = 0; level <= LEVELS; ++level) {
-      put(s * (LEVELS + 1) + level, zero.map((z, c) => z + (level / LEVELS) * (colors[side][c] - z)));
+      put(
+        s * (LEVELS + 1) + level,
+        zero.map((z, c) => z + (level / LEVELS) * (colors[side][c] - z)),
+      );
     }
   });
   put(2 * (LEVELS + 1), colors.nan);
@@ -47,36 +53,47 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
   const readout = element('figcaption', 'heatmap-readout');
   const frame = element('div', 'heatmap-frame');
   // The selected token's band, and the band of the token pointed at elsewhere (views/linking.mjs).
-  const bands = { outline: element('div', 'heatmap-outline'), linked: element('div', 'heatmap-outline linked') };
+  const bands = {
+    outline: element('div', 'heatmap-outline'),
+    linked: element('div', 'heatmap-outline linked'),
+  };
   frame.append(canvas, bands.outline, bands.linked);
   node.append(frame, readout);
   let spec = null;
   // Read once (getComputedStyle in the middle of a keystroke forces a style pass), again when
   // the colour scheme changes.
   let colors = null;
-  const placed = { outline: null, linked: null };  // each { row } or { col } or null
-  let buffers = null;  // buffersFor() the shape drawn
+  const placed = { outline: null, linked: null }; // each { row } or { col } or null
+  let buffers = null; // buffersFor() the shape drawn
 
   const cellAt = (event) => {
     // offsetX/Y: from the inside of the border, across clientWidth × clientHeight.
     const { rows, cols } = spec.matrix;
     const clamp = (x, size) => Math.max(0, Math.min(size - 1, Math.floor(x * size)));
-    return [clamp(event.offsetY / canvas.clientHeight, rows), clamp(event.offsetX / canvas.clientWidth, cols)];
+    return [
+      clamp(event.offsetY / canvas.clientHeight, rows),
+      clamp(event.offsetX / canvas.clientWidth, cols),
+    ];
   };
   // "W[12800:12900, 0:2]: largest |value| 0.5078" for the block of pixel (y, x).
   const blockText = (y, x) => {
     const { rows, cols } = buffers;
-    return `${spec.name}[${rows.starts[y]}:${rows.ends[y]}, ${cols.starts[x]}:${cols.ends[x]}]: ` +
-      `largest |value| ${format(spec.matrix.pixels.at(y, x))}`;
+    return (
+      `${spec.name}[${rows.starts[y]}:${rows.ends[y]}, ${cols.starts[x]}:${cols.ends[x]}]: ` +
+      `largest |value| ${format(spec.matrix.pixels.at(y, x))}`
+    );
   };
   canvas.addEventListener('pointermove', (event) => {
     if (!spec) return;
     const [i, j] = cellAt(event);
     const { matrix } = spec;
-    readout.textContent = matrix.held && !matrix.held(i, j)
-      ? blockText(Math.floor(event.offsetY / canvas.clientHeight * canvas.height),
-                  Math.floor(event.offsetX / canvas.clientWidth * canvas.width))
-      : `${spec.name}[${i}, ${j}] = ${format(matrix.at(i, j))}`;
+    readout.textContent =
+      matrix.held && !matrix.held(i, j)
+        ? blockText(
+            Math.floor((event.offsetY / canvas.clientHeight) * canvas.height),
+            Math.floor((event.offsetX / canvas.clientWidth) * canvas.width),
+          )
+        : `${spec.name}[${i}, ${j}] = ${format(matrix.at(i, j))}`;
     readout.dataset.row = String(i);
     readout.dataset.col = String(j);
     onHover(i, j);
@@ -92,7 +109,10 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
     writeProperty(band, 'hidden', !outlined);
     if (!outlined) return;
     const { rows, cols } = spec.matrix;
-    const along = 'row' in outlined ? ['top', 'height', outlined.row, rows] : ['left', 'width', outlined.col, cols];
+    const along =
+      'row' in outlined
+        ? ['top', 'height', outlined.row, rows]
+        : ['left', 'width', outlined.col, cols];
     const [start, size, index, count] = along;
     const [otherStart, otherSize] = 'row' in outlined ? ['left', 'width'] : ['top', 'height'];
     // Written only when it moves: each keystroke renders the heatmap, mostly with the same band.
@@ -126,7 +146,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       cols: blocks(width, matrix.cols, all),
       values: new Float64Array(width * height),
       image,
-      words: new Uint32Array(image.data.buffer),  // the image's pixels, one word each
+      words: new Uint32Array(image.data.buffer), // the image's pixels, one word each
     };
   }
 
@@ -141,7 +161,8 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       return values;
     }
     if (matrix.pixels) {
-      for (let y = 0; y < height; ++y) for (let x = 0; x < width; ++x) values[y * width + x] = matrix.pixels.at(y, x);
+      for (let y = 0; y < height; ++y)
+        for (let x = 0; x < width; ++x) values[y * width + x] = matrix.pixels.at(y, x);
       return values;
     }
     for (let y = 0; y < height; ++y) {
@@ -189,7 +210,7 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       const prompt = `${shape}. Point at a cell for its value.`;
       writeProperty(readout, 'textContent', prompt);
       if (!colors) {
-        if (!spec) onThemeChange(node, repaint);  // the first render: the heatmap is in place
+        if (!spec) onThemeChange(node, repaint); // the first render: the heatmap is in place
         colors = palette(node);
       }
       spec = { matrix, name, shape };
@@ -201,7 +222,8 @@ export function createHeatmap({ onHover = () => {}, onPick = () => {}, format = 
       const { steps, nan } = colors;
       for (let p = 0; p < values.length; ++p) {
         const v = values[p];
-        words[p] = Number.isNaN(v) ? nan
+        words[p] = Number.isNaN(v)
+          ? nan
           : steps[(v < 0 ? 0 : LEVELS + 1) + Math.round(Math.min(1, Math.abs(v) / scale) * LEVELS)];
       }
       canvas.getContext('2d').putImageData(image, 0, 0);

@@ -5,15 +5,22 @@
 import { cssColor, mix, readColors } from './theme-colors.mjs';
 import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
 
-export const DIMMED = 0.22;  // the opacity of what the selected token multiplies by zero
-const ONE_SHARE = 0.35;      // an unlit 1: this much of its token's colour over the zero colour
+export const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero
+const ONE_SHARE = 0.35; // an unlit 1: this much of its token's colour over the zero colour
 
 // What the canvas paints with, with light mode's values should one be missing.
 const COLORS = {
-  neg: ['--eq-neg', '#1c6fd1'], zero: ['--eq-zero', '#eef0f2'], pos: ['--eq-pos', '#d9480f'],
-  nan: ['--eq-nan', '#ae3ec9'], strongText: ['--eq-strong-text', '#fff'],
-  accentText: ['--accent-text', '#fff'], text: ['--text', '#1f2328'], muted: ['--muted', '#57606a'],
-  ...Object.fromEntries(Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']])),
+  neg: ['--eq-neg', '#1c6fd1'],
+  zero: ['--eq-zero', '#eef0f2'],
+  pos: ['--eq-pos', '#d9480f'],
+  nan: ['--eq-nan', '#ae3ec9'],
+  strongText: ['--eq-strong-text', '#fff'],
+  accentText: ['--accent-text', '#fff'],
+  text: ['--text', '#1f2328'],
+  muted: ['--muted', '#57606a'],
+  ...Object.fromEntries(
+    Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']]),
+  ),
 };
 
 // The colours as `node` resolves them now (a style pass: read once, and on a theme change),
@@ -40,7 +47,10 @@ export function readPalette(node) {
 export function valueColors(colors, scale, value) {
   if (Number.isNaN(value)) return { fill: colors.nan, ink: colors.strongText };
   const share = Math.min(1, Math.abs(value) / scale);
-  return { fill: colors.step(value < 0 ? 'neg' : 'pos', share), ink: share > 0.55 ? colors.strongText : colors.text };
+  return {
+    fill: colors.step(value < 0 ? 'neg' : 'pos', share),
+    ink: share > 0.55 ? colors.strongText : colors.text,
+  };
 }
 
 // Each cell's fill, ink, font, text and dimming, and each text's font and ink, for the token
@@ -61,7 +71,7 @@ export function shade(scene, step, id, colors, fonts) {
   scene.ghostFont = `700 11px ${fonts.mono}`;
   scene.ghostInk = colors.text;
   scene.zero = colors.zero;
-  scene.dimmedInk = colors.muted;  // a dimmed cell's number: whole, in the muted colour
+  scene.dimmedInk = colors.muted; // a dimmed cell's number: whole, in the muted colour
   for (const c of scene.cells) {
     c.text = c.number;
     if (c.grid === 'onehot') {
@@ -78,7 +88,7 @@ export function shade(scene, step, id, colors, fonts) {
       c.ink = c.lit ? colors.accentText : colors.text;
       c.font = `700 ${valueFont}`;
     } else {
-      c.shown = c.value;  // what the cell shows: a frame of Play shows a sum on its way instead
+      c.shown = c.value; // what the cell shows: a frame of Play shows a sum on its way instead
       c.dimmed = (c.grid === 'weight' && c.v !== id) || (c.grid === 'grad' && !scene.hits.has(c.v));
       Object.assign(c, valueColors(colors, scene.scale, c.value));
       c.font = valueFont;
@@ -134,7 +144,8 @@ function inRuns(items, key) {
 // ratio: device pixels per CSS px of the canvas's buffer.
 export function paint(canvas, scene, ratio) {
   const context = canvas.getContext('2d');
-  const at = (scale, x, y) => context.setTransform(ratio * scale, 0, 0, ratio * scale, ratio * x, ratio * y);
+  const at = (scale, x, y) =>
+    context.setTransform(ratio * scale, 0, 0, ratio * scale, ratio * x, ratio * y);
   at(1, 0, 0);
   context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
   const { cell } = scene;
@@ -167,7 +178,11 @@ export function paint(canvas, scene, ratio) {
   context.textBaseline = 'middle';
   // A ghost: a row of cells at (x, y), scaled about its middle, with its label before it.
   for (const ghost of scene.ghosts) {
-    at(ghost.scale, ghost.x + (1 - ghost.scale) * ghost.width / 2, ghost.y + (1 - ghost.scale) * cell / 2);
+    at(
+      ghost.scale,
+      ghost.x + ((1 - ghost.scale) * ghost.width) / 2,
+      ghost.y + ((1 - ghost.scale) * cell) / 2,
+    );
     for (const c of ghost.cells) {
       box(c, c.dx, 0);
       if (c.text) number(c, c.dx, 0);

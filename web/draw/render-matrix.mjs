@@ -22,7 +22,7 @@ function summaryText(matrix, rows, cols) {
 }
 
 // What each row's cells show, kept beside the DOM so a redraw compares without reading it.
-const drawn = new WeakMap();  // <tr> -> { classes: string[], texts: string[] }, one per cell
+const drawn = new WeakMap(); // <tr> -> { classes: string[], texts: string[] }, one per cell
 
 // Gives row `count` cells after its header cell, new ones made by make(); returns its record.
 function resizeCells(row, count, make) {
@@ -78,13 +78,12 @@ function fillTable(table, spec) {
   const { matrix, rows, cols } = spec;
   const shown = shownValues(matrix, rows, cols);
   const texts = spec.formatElements(shown, shown, { integer: spec.integer });
-  let next = 0;  // the cells come in the order of shownValues()
+  let next = 0; // the cells come in the order of shownValues()
   const rowClass = spec.rowClass ?? (() => '');
   const colClass = spec.colClass ?? (() => '');
   const cellClass = spec.cellClass ?? (() => '');
 
-  table.caption.textContent =
-    `${spec.caption}: ${matrix.rows} × ${matrix.cols}${summaryText(matrix, rows, cols)}`;
+  table.caption.textContent = `${spec.caption}: ${matrix.rows} × ${matrix.cols}${summaryText(matrix, rows, cols)}`;
   const head = table.tHead.rows[0];
   const headRecord = resizeCells(head, cols.length, () => headerCell('col', ''));
   setCell(head, headRecord, 0, 'corner', spec.corner);
@@ -117,9 +116,13 @@ function fillTable(table, spec) {
       }
       const value = matrix.at(i, j);
       const extra = cellClass(value, i, j);
-      setCell(tr, record, c + 1,
+      setCell(
+        tr,
+        record,
+        c + 1,
         extra && columnClasses[c] ? `${columnClasses[c]} ${extra}` : extra || columnClasses[c],
-        texts[next++]);
+        texts[next++],
+      );
     });
   });
 }

@@ -4,9 +4,9 @@
 // role="region", aria-label); otherwise it is a plain box, out of the tab order. Checked after
 // layout (a ResizeObserver), never by forcing one: the box and whatever it holds are watched.
 
-const labels = new WeakMap();  // box -> label(): its accessible name while it scrolls
-let resizes = null;            // one ResizeObserver for every box
-let insertions = null;         // and one MutationObserver, for the content each box is given
+const labels = new WeakMap(); // box -> label(): its accessible name while it scrolls
+let resizes = null; // one ResizeObserver for every box
+let insertions = null; // and one MutationObserver, for the content each box is given
 
 function update(box) {
   const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
@@ -28,7 +28,8 @@ function update(box) {
 }
 
 // The registered box a resized node is or lies directly in.
-const boxOf = (node) => (labels.has(node) ? node : labels.has(node.parentNode) ? node.parentNode : null);
+const boxOf = (node) =>
+  labels.has(node) ? node : labels.has(node.parentNode) ? node.parentNode : null;
 
 function watchChildren(box) {
   for (const child of box.children) resizes.observe(child);

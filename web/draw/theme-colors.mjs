@@ -24,10 +24,12 @@ export function readColors(node, names) {
   const probe = document.createElement('span');
   probe.hidden = true;
   node.append(probe);
-  const colors = Object.fromEntries(Object.entries(names).map(([key, [property, fallback]]) => {
-    probe.style.color = `var(${property}, ${fallback})`;
-    return [key, rgbaOf(getComputedStyle(probe).color)];
-  }));
+  const colors = Object.fromEntries(
+    Object.entries(names).map(([key, [property, fallback]]) => {
+      probe.style.color = `var(${property}, ${fallback})`;
+      return [key, rgbaOf(getComputedStyle(probe).color)];
+    }),
+  );
   probe.remove();
   return colors;
 }
@@ -35,9 +37,9 @@ export function readColors(node, names) {
 // The canvases to repaint on a theme change, held weakly: a heatmap or a picture that the page
 // has replaced (a box turned back into a table, another view of <embedding-demo>) goes with its
 // node, and with it the matrices it drew.
-const watched = new Set();         // WeakRef(node)
-const callbacks = new WeakMap();   // node -> callback
-let observer = null;               // one for every page-wide source of a theme change
+const watched = new Set(); // WeakRef(node)
+const callbacks = new WeakMap(); // node -> callback
+let observer = null; // one for every page-wide source of a theme change
 
 function themeChanged() {
   for (const ref of watched) {
@@ -55,7 +57,8 @@ export function onThemeChange(node, callback) {
   if (!observer) {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', themeChanged);
     observer = new MutationObserver(themeChanged);
-    for (const root of [document.documentElement, document.body]) observer.observe(root, { attributes: true });
+    for (const root of [document.documentElement, document.body])
+      observer.observe(root, { attributes: true });
   }
   for (let root = node.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
     observer.observe(root.host, { attributes: true, attributeFilter: ['style', 'class'] });
@@ -74,18 +77,22 @@ function oklab([r, g, b]) {
   const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
   const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
   const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
-  return [0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
-          1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
-          0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s];
+  return [
+    0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
+  ];
 }
 
 function rgbFromOklab([L, a, b]) {
   const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
   const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
-  const s = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3;
-  const linear = [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
-                  -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
-                  -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s];
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  const linear = [
+    4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s,
+    -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+    -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s,
+  ];
   return linear.map((c) => Math.round(255 * Math.min(1, Math.max(0, fromLinear(c)))));
 }
 

@@ -42,13 +42,15 @@ export function causeMark(causes, cause, { short = false } = {}) {
 
 // The legend: every cause with its glyph, colour and words.
 export function drawLegend(list, causes) {
-  list.replaceChildren(...causes.map(({ name, text }, c) => {
-    const item = element('li', `cause-mark cause-${name}`);
-    const glyph = element('span', 'cause-glyph', causeGlyph(c));
-    glyph.setAttribute('aria-hidden', 'true');
-    item.append(glyph, text);
-    return item;
-  }));
+  list.replaceChildren(
+    ...causes.map(({ name, text }, c) => {
+      const item = element('li', `cause-mark cause-${name}`);
+      const glyph = element('span', 'cause-glyph', causeGlyph(c));
+      glyph.setAttribute('aria-hidden', 'true');
+      item.append(glyph, text);
+      return item;
+    }),
+  );
 }
 
 // spec: { lab, weight (V, d), rows, cols (shownIndices lists), changed: the last step's
@@ -59,7 +61,8 @@ export function drawWeights(box, spec) {
   const { lab, weight, rows, cols, changed, causes } = spec;
   const d = weight.cols;
   const shown = [];
-  for (const i of rows) if (i !== null) for (const j of cols) if (j !== null) shown.push(weight.data[i * d + j]);
+  for (const i of rows)
+    if (i !== null) for (const j of cols) if (j !== null) shown.push(weight.data[i * d + j]);
   const texts = lab.formatElements(shown);
   const scale = shown.reduce((m, x) => (Number.isFinite(x) ? Math.max(m, Math.abs(x)) : m), 0) || 1;
 
@@ -67,12 +70,20 @@ export function drawWeights(box, spec) {
   const parts = [];
   if (countShown(rows) < weight.rows) parts.push(`${countShown(rows)} of ${weight.rows} rows`);
   if (countShown(cols) < d) parts.push(`${countShown(cols)} of ${d} columns`);
-  table.append(element('caption', '', `${spec.caption}: ${weight.rows} × ${d}` +
-    (parts.length ? ` (showing ${parts.join(', ')})` : '')));
+  table.append(
+    element(
+      'caption',
+      '',
+      `${spec.caption}: ${weight.rows} × ${d}` +
+        (parts.length ? ` (showing ${parts.join(', ')})` : ''),
+    ),
+  );
   const head = element('tr');
-  head.append(headerCell('row', 'col', 'corner'),
+  head.append(
+    headerCell('row', 'col', 'corner'),
     ...cols.map((j) => headerCell(j === null ? '…' : String(j), 'col', j === null ? 'gap' : '')),
-    headerCell('changed', 'col', 'why'));
+    headerCell('changed', 'col', 'why'),
+  );
   const thead = element('thead');
   thead.append(head);
   const body = element('tbody');
@@ -81,14 +92,23 @@ export function drawWeights(box, spec) {
     const tr = element('tr');
     if (i === null) {
       tr.className = 'gap';
-      tr.append(element('th', '', '⋮'), ...cols.map(() => element('td', 'gap', '⋮')), element('td', 'why'));
+      tr.append(
+        element('th', '', '⋮'),
+        ...cols.map(() => element('td', 'gap', '⋮')),
+        element('td', 'why'),
+      );
       body.append(tr);
       continue;
     }
     const cause = changed ? causeOf(changed, i) : undefined;
     tr.dataset.vocab = String(i);
-    tr.className = [cause === undefined ? '' : `changed cause-${causes[cause].name}${spec.lit ? ' lit' : ''}`,
-      i === spec.picked ? 'picked' : '', i === spec.padding ? 'padding' : ''].filter(Boolean).join(' ');
+    tr.className = [
+      cause === undefined ? '' : `changed cause-${causes[cause].name}${spec.lit ? ' lit' : ''}`,
+      i === spec.picked ? 'picked' : '',
+      i === spec.padding ? 'padding' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     const th = element('th');
     th.scope = 'row';
     const pick = element('button', 'row-pick', String(i));
@@ -105,7 +125,10 @@ export function drawWeights(box, spec) {
       }
       const value = weight.data[i * d + j];
       const td = element('td', value < 0 ? 'neg' : 'pos', texts[next++]);
-      td.style.setProperty('--m', Number.isFinite(value) ? (Math.abs(value) / scale).toFixed(3) : '1');
+      td.style.setProperty(
+        '--m',
+        Number.isFinite(value) ? (Math.abs(value) / scale).toFixed(3) : '1',
+      );
       tr.append(td);
     }
     const why = element('td', 'why');
@@ -125,11 +148,14 @@ export function drawTimeline(box, spec) {
   const table = element('table', 'matrix train-timeline');
   table.append(element('caption', '', 'Rows changed, step by step'));
   const head = element('tr');
-  head.append(headerCell('row', 'col', 'corner'), ...batches.map((batch, k) => {
-    const th = headerCell('', 'col', k < history.length ? 'taken' : 'future');
-    th.append(`${k + 1}`, element('small', 'train-batch', `[${Array.from(batch).join(', ')}]`));
-    return th;
-  }));
+  head.append(
+    headerCell('row', 'col', 'corner'),
+    ...batches.map((batch, k) => {
+      const th = headerCell('', 'col', k < history.length ? 'taken' : 'future');
+      th.append(`${k + 1}`, element('small', 'train-batch', `[${Array.from(batch).join(', ')}]`));
+      return th;
+    }),
+  );
   const thead = element('thead');
   thead.append(head);
   const body = element('tbody');
@@ -150,7 +176,10 @@ export function drawTimeline(box, spec) {
         return;
       }
       const cause = causeOf(history[k], i);
-      const td = element('td', cause === undefined ? 'same' : `changed cause-${causes[cause].name}`);
+      const td = element(
+        'td',
+        cause === undefined ? 'same' : `changed cause-${causes[cause].name}`,
+      );
       if (cause === undefined) {
         td.textContent = '·';
         td.title = 'unchanged';

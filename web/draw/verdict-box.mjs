@@ -61,9 +61,9 @@ export function showVerdict(box, comparison, definitions, defined = null) {
 // ('differs-<state>'). definedRow: null, or the row whose differences PyTorch defines, outlined
 // calmly ('differs-defined'), the other cells in the grade of the rest (showVerdict()'s
 // defined.rest). Worked out once per grade.
-const cellClasses = new WeakMap();  // grade -> cellClass
+const cellClasses = new WeakMap(); // grade -> cellClass
 export function differingCells(grade, cols, { definedRow = null, rest = grade } = {}) {
-  if (!grade) return () => '';  // no comparison yet: the product is still streaming
+  if (!grade) return () => ''; // no comparison yet: the product is still streaming
   if (!cellClasses.has(grade)) {
     const differing = new Set(grade.differing ?? []);
     const marked = (i) => `differs differs-${i === definedRow ? 'defined' : rest.state}`;
@@ -84,5 +84,8 @@ export function showPending(box, word, sentence) {
   if (busy) box.setAttribute('aria-busy', 'true');
   else box.removeAttribute('aria-busy');
   delete box.dataset.state;
-  box.replaceChildren(element('p', 'verdict-word', word), element('p', 'verdict-sentence', sentence));
+  box.replaceChildren(
+    element('p', 'verdict-word', word),
+    element('p', 'verdict-sentence', sentence),
+  );
 }

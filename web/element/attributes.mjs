@@ -8,9 +8,20 @@ import { DEFAULT_TOKENIZER, TEXT_DIM, TOKENIZER_NAMES } from '../tokenizers/cata
 // The page's defaults are the element's: the notebook's ids, d and seed.
 const DEFAULT_INPUTS = initialState().inputs;
 export const DEFAULT_VIEW = 'compare';
-export const OBSERVED_ATTRIBUTES = Object.freeze(
-  ['ids', 'vocab', 'dim', 'seed', 'weights', 'src', 'view', 'step', 'label', 'controls', 'text',
-   'tokenizer']);
+export const OBSERVED_ATTRIBUTES = Object.freeze([
+  'ids',
+  'vocab',
+  'dim',
+  'seed',
+  'weights',
+  'src',
+  'view',
+  'step',
+  'label',
+  'controls',
+  'text',
+  'tokenizer',
+]);
 
 // A bad attribute value; `attribute` names it.
 export class AttributeError extends Error {
@@ -22,8 +33,10 @@ export class AttributeError extends Error {
 
 function oneOf(attribute, value, allowed) {
   if (!allowed.includes(value)) {
-    throw new AttributeError(attribute,
-      `${attribute}="${value}" is not one of: ${allowed.join(', ')}`);
+    throw new AttributeError(
+      attribute,
+      `${attribute}="${value}" is not one of: ${allowed.join(', ')}`,
+    );
   }
   return value;
 }
@@ -60,8 +73,10 @@ export function readAttributes(get, views) {
   const src = get('src')?.trim() || null;
   oneOf('weights', input.source, SOURCES);
   if (input.source === 'file' && !src) {
-    throw new AttributeError('src',
-      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d)');
+    throw new AttributeError(
+      'src',
+      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d)',
+    );
   }
   return {
     view: oneOf('view', (get('view') ?? DEFAULT_VIEW).trim(), views),

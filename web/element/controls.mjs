@@ -15,8 +15,14 @@ const MARKUP = `
 
 // Which input a FieldError of compute/plan.mjs (its field: the core's argument) or an AttributeError
 // belongs to: each control is named after its attribute, and the W select stands for the file.
-const INVALID = { ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'weights',
-                  src: 'weights' };
+const INVALID = {
+  ids: 'ids',
+  vocab: 'vocab',
+  dim: 'dim',
+  seed: 'seed',
+  weights: 'weights',
+  src: 'weights',
+};
 
 // form: an empty <form> in the shadow root; host: the element; errorId: the id of its alert.
 export function createControls(form, host, errorId) {
@@ -38,11 +44,17 @@ export function createControls(form, host, errorId) {
     // input: planInput() of the attributes; autoVocab: V when it comes from the ids, else null;
     // field: what the shown error is about (a FieldError's field or an attribute), or null.
     sync(input, autoVocab, field) {
-      const values = { ids: input.idsText, vocab: input.vocabText, dim: input.dimText,
-                       seed: input.seedText, weights: input.source };
-      for (const [name, value] of Object.entries(values)) writeProperty(fields[name], 'value', value);
+      const values = {
+        ids: input.idsText,
+        vocab: input.vocabText,
+        dim: input.dimText,
+        seed: input.seedText,
+        weights: input.source,
+      };
+      for (const [name, value] of Object.entries(values))
+        writeProperty(fields[name], 'value', value);
       fields.vocab.placeholder = autoVocab === null ? 'auto' : `auto: ${autoVocab}`;
-      fields.ids.readOnly = host.hasAttribute('text');  // the ids are the text's tokens
+      fields.ids.readOnly = host.hasAttribute('text'); // the ids are the text's tokens
       const fromFile = input.source === 'file';
       for (const name of ['vocab', 'dim', 'seed']) fields[name].disabled = fromFile;
       fields.weights.querySelector('option[value="file"]').hidden = !host.hasAttribute('src');

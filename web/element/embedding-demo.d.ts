@@ -4,8 +4,18 @@ import type { Comparison, Matrix } from '../embedlab/embedlab.js';
 
 /** What the element shows. */
 export type EmbeddingDemoView =
-  'equation' | 'compare' | 'routes' | 'lookup' | 'onehot' | 'matrices' | 'step' | 'printout' | 'backward' |
-  'train' | 'bag' | 'benchmark';
+  | 'equation'
+  | 'compare'
+  | 'routes'
+  | 'lookup'
+  | 'onehot'
+  | 'matrices'
+  | 'step'
+  | 'printout'
+  | 'backward'
+  | 'train'
+  | 'bag'
+  | 'benchmark';
 
 /** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's file
  * (.npy, or .safetensors with #tensor.name to pick a tensor). */
@@ -89,15 +99,25 @@ export class EmbeddingDemoElement extends HTMLElement {
   readonly updateComplete: Promise<void>;
 
   addEventListener<K extends keyof EmbeddingDemoEventMap>(
-    type: K, listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
-    options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions): void;
+    type: K,
+    listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   removeEventListener<K extends keyof EmbeddingDemoEventMap>(
-    type: K, listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
-    options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject,
-    options?: boolean | EventListenerOptions): void;
+    type: K,
+    listener: (this: EmbeddingDemoElement, event: EmbeddingDemoEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 declare global {

@@ -43,8 +43,11 @@ function weightsText(input, src) {
 // What the learner can act on: the core's message or a bad attribute's. Anything else (a module
 // that cannot load, a bug) is shown too, and logged for the page's developer, never thrown.
 function messageOf(error) {
-  if (error instanceof FieldError || error instanceof AttributeError ||
-      error instanceof EmbedlabError) {
+  if (
+    error instanceof FieldError ||
+    error instanceof AttributeError ||
+    error instanceof EmbedlabError
+  ) {
     return error.message;
   }
   console.error(error);
@@ -76,8 +79,8 @@ export class EmbeddingDemoElement extends HTMLElement {
   #lab = null;
   #store = createStore(initialState());
   #session = null;
-  #view = null;       // { name, update } of the view shown
-  #file = null;       // { href, value: the store's file input } for the last src
+  #view = null; // { name, update } of the view shown
+  #file = null; // { href, value: the store's file input } for the last src
   #chips = null;
   #channel = null;
   #error = null;
@@ -90,15 +93,21 @@ export class EmbeddingDemoElement extends HTMLElement {
     template.innerHTML = SKELETON;
     this.#root.append(template.content);
     const $ = (selector) => this.#root.querySelector(selector);
-    this.#parts = { title: $('#title'), form: $('form'), error: $('#error'), tokens: $('.demo-tokens'),
-                    view: $('.demo-view') };
+    this.#parts = {
+      title: $('#title'),
+      form: $('form'),
+      error: $('#error'),
+      tokens: $('.demo-tokens'),
+      view: $('.demo-view'),
+    };
     // A token picked in the view (its picker, a row) becomes the step attribute; a step the
     // session clamped to the ids is left as the page wrote it.
     this.#store.subscribe(({ step, result }, changed) => {
       if (!changed.has('step')) return;
       this.#chips?.select(step);
       const written = Number(this.getAttribute('step') ?? 0);
-      if (step !== Math.min(written, (result?.ids.length ?? Infinity) - 1)) this.setAttribute('step', String(step));
+      if (step !== Math.min(written, (result?.ids.length ?? Infinity) - 1))
+        this.setAttribute('step', String(step));
     });
   }
 
@@ -126,16 +135,25 @@ export class EmbeddingDemoElement extends HTMLElement {
   // The last result shown: compute/plan.mjs's run() result { ids, vocab, dim, table, weight,
   // lookup, onehot, product, comparison }, or null. It stays while the attributes are being
   // fixed (see `error`).
-  get result() { return this.#store.get().result; }
+  get result() {
+    return this.#store.get().result;
+  }
 
   // The message shown in the element's alert, or null.
-  get error() { return this.#error; }
+  get error() {
+    return this.#error;
+  }
 
   // Resolves once the element shows its current attributes.
-  get updateComplete() { return this.#done; }
+  get updateComplete() {
+    return this.#done;
+  }
 
   #schedule() {
-    if (!this.#settle) this.#done = new Promise((resolve) => { this.#settle = resolve; });
+    if (!this.#settle)
+      this.#done = new Promise((resolve) => {
+        this.#settle = resolve;
+      });
     if (!this.#frame && this.isConnected) {
       this.#frame = requestAnimationFrame(() => {
         this.#frame = 0;
@@ -151,10 +169,12 @@ export class EmbeddingDemoElement extends HTMLElement {
     } catch (error) {
       this.#showError(error);
     }
-    if (generation !== this.#generation || this.#frame) return;  // a newer update follows
+    if (generation !== this.#generation || this.#frame) return; // a newer update follows
     this.#settle();
     this.#settle = null;
-    this.dispatchEvent(new CustomEvent('render', { detail: { result: this.result, error: this.#error } }));
+    this.dispatchEvent(
+      new CustomEvent('render', { detail: { result: this.result, error: this.#error } }),
+    );
   }
 
   // current(): false once a newer update has started, after which this one stops at its next await.
@@ -175,11 +195,16 @@ export class EmbeddingDemoElement extends HTMLElement {
     const file = attrs.src ? await this.#loadFile(attrs.src) : null;
     if (!current()) return;
     // With a text, V is the tokenizer's vocabulary size unless set.
-    const vocabText = text.tokens && this.getAttribute('vocab') === null
-      ? String(text.tokens.vocabSize) : attrs.input.vocabText;
+    const vocabText =
+      text.tokens && this.getAttribute('vocab') === null
+        ? String(text.tokens.vocabSize)
+        : attrs.input.vocabText;
     const inputs = { ...attrs.input, vocabText, file };
-    this.#store.set({ inputs: sameInputs(inputs, this.#store.get().inputs) ? this.#store.get().inputs : inputs,
-                      ...text, step: attrs.step });
+    this.#store.set({
+      inputs: sameInputs(inputs, this.#store.get().inputs) ? this.#store.get().inputs : inputs,
+      ...text,
+      step: attrs.step,
+    });
     await this.#session.settled();
     if (!current()) return;
     const { status, result } = this.#store.get();
@@ -199,18 +224,32 @@ export class EmbeddingDemoElement extends HTMLElement {
     let { tokens } = this.#store.get();
     if (tokens?.text !== text || tokens?.tokenizer !== tokenizer) {
       this.#channel ??= createTokenizeChannel();
-      this.#chips ??= createTokenChips(this.#parts.tokens, (step) => this.setAttribute('step', String(step)),
-        { pickOnHover: true });
+      this.#chips ??= createTokenChips(
+        this.#parts.tokens,
+        (step) => this.setAttribute('step', String(step)),
+        { pickOnHover: true },
+      );
       const title = this.#parts.title.textContent;
-      const answer = await this.#channel.tokenize(tokenizer, text, this.#lab.limits.maxIds, (progress) => {
-        if (current()) this.#showTitle(progressMessage(progress), null);
-      });
+      const answer = await this.#channel.tokenize(
+        tokenizer,
+        text,
+        this.#lab.limits.maxIds,
+        (progress) => {
+          if (current()) this.#showTitle(progressMessage(progress), null);
+        },
+      );
       if (!answer) return undefined;
       this.#showTitle(title, null);
       this.#parts.tokens.classList.toggle('stale', Boolean(answer.error));
       if (answer.error) throw new AttributeError('text', answer.error);
-      tokens = { text, tokenizer, tokenizerLabel: TOKENIZERS[tokenizer].label, ids: answer.ids,
-                 labels: answer.labels, vocabSize: answer.vocabSize };
+      tokens = {
+        text,
+        tokenizer,
+        tokenizerLabel: TOKENIZERS[tokenizer].label,
+        ids: answer.ids,
+        labels: answer.labels,
+        vocabSize: answer.vocabSize,
+      };
       this.#chips.render(answer.ids, answer.labels, attrs.step);
     }
     return { text: { text, tokenizer }, tokens };
@@ -230,8 +269,12 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#parts.view.replaceChildren(container);
     this.#view = { name };
     const built = await VIEWS[name].build(container, {
-      store: this.#store, lab: this.#lab, computeView: this.#session.computeView,
-      stop: this.#session.stop, tokenizers: VIEW_TOKENIZERS, embedded: true,
+      store: this.#store,
+      lab: this.#lab,
+      computeView: this.#session.computeView,
+      stop: this.#session.stop,
+      tokenizers: VIEW_TOKENIZERS,
+      embedded: true,
     });
     demoteHeadings(container);
     if (this.#parts.view.firstChild !== container) return;
@@ -269,10 +312,15 @@ export class EmbeddingDemoElement extends HTMLElement {
     this.#parts.view.classList.toggle('stale', message !== null && result !== null);
     // A view that has never had a result has nothing to show beside the message; the benchmark
     // panel shows none.
-    this.#parts.view.hidden = message !== null && result === null && this.#view?.name !== 'benchmark';
+    this.#parts.view.hidden =
+      message !== null && result === null && this.#view?.name !== 'benchmark';
     if (message !== null) {
       const field = error.field ?? error.attribute ?? null;
-      this.#syncControls(planInput((name) => this.getAttribute(name)), null, field);
+      this.#syncControls(
+        planInput((name) => this.getAttribute(name)),
+        null,
+        field,
+      );
       if (this.#parts.title.textContent === LOADING) {
         this.#showTitle(this.#lab ? 'Embedding demo' : 'The embedding demo could not start', null);
       }
@@ -290,13 +338,18 @@ export class EmbeddingDemoElement extends HTMLElement {
 
 // Equal inputs keep the store's object, so that the session does not compute them again.
 function sameInputs(a, b) {
-  return Object.keys(a).every((key) => a[key] === b[key]) && Object.keys(a).length === Object.keys(b).length;
+  return (
+    Object.keys(a).every((key) => a[key] === b[key]) &&
+    Object.keys(a).length === Object.keys(b).length
+  );
 }
 
 // Property access to every attribute: el.ids = '4, 2' sets ids="4, 2"; null removes it.
 for (const name of OBSERVED_ATTRIBUTES.filter((n) => n !== 'controls')) {
   Object.defineProperty(EmbeddingDemoElement.prototype, name, {
-    get() { return this.getAttribute(name); },
+    get() {
+      return this.getAttribute(name);
+    },
     set(value) {
       if (value === null || value === undefined) this.removeAttribute(name);
       else this.setAttribute(name, String(value));
@@ -306,8 +359,12 @@ for (const name of OBSERVED_ATTRIBUTES.filter((n) => n !== 'controls')) {
   });
 }
 Object.defineProperty(EmbeddingDemoElement.prototype, 'controls', {
-  get() { return this.hasAttribute('controls'); },
-  set(value) { this.toggleAttribute('controls', Boolean(value)); },
+  get() {
+    return this.hasAttribute('controls');
+  },
+  set(value) {
+    this.toggleAttribute('controls', Boolean(value));
+  },
   configurable: true,
   enumerable: true,
 });

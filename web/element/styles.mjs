@@ -8,4 +8,5 @@ import { styleSheet } from '../draw/style-sheets.mjs';
 import textModeCss from '../styles/text-mode.css';
 import elementCss from './element.css';
 
-export const elementStyleSheets = () => [pageCss, pictureCss, textModeCss, elementCss].map(styleSheet);
+export const elementStyleSheets = () =>
+  [pageCss, pictureCss, textModeCss, elementCss].map(styleSheet);

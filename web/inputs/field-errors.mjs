@@ -4,12 +4,18 @@
 // no input stands for is shown under the ids, marking nothing. Messages are set as text, never HTML.
 import { PAGE_FIELDS } from '../model/error-fields.mjs';
 
-const BOXES = { ids: 'ids-error', vocab: 'vocab-error', dim: 'dim-error', seed: 'seed-error',
-                'weights-file': 'weights-error' };
+const BOXES = {
+  ids: 'ids-error',
+  vocab: 'vocab-error',
+  dim: 'dim-error',
+  seed: 'seed-error',
+  'weights-file': 'weights-error',
+};
 
 function setField(input, message, invalid) {
   const box = document.getElementById(BOXES[input]);
-  if (box.textContent !== message) {  // an alert changed again is announced again
+  if (box.textContent !== message) {
+    // an alert changed again is announced again
     box.textContent = message;
     box.hidden = message === '';
   }

@@ -12,25 +12,45 @@ export function bindFormFields(store, form, fields) {
     const key = KEYS[event.target.id];
     if (!key) return;
     // Typing a seed picks the seed as W's source.
-    store.setInputs(key === 'seedText' ? { seedText: event.target.value, source: 'seed' }
-      : { [key]: event.target.value });
+    store.setInputs(
+      key === 'seedText'
+        ? { seedText: event.target.value, source: 'seed' }
+        : { [key]: event.target.value },
+    );
   });
 
   function show({ inputs, text, tokens, result }) {
     // A file's input holds its table's shape (rows, cols), or an error.
     const table = inputs.source === 'file' ? (inputs.file?.rows ? inputs.file : null) : undefined;
-    writeProperty(fields.vocab, 'value', table === undefined ? inputs.vocabText : table ? String(table.rows) : '');
-    writeProperty(fields.dim, 'value', table === undefined ? inputs.dimText : table ? String(table.cols) : '');
+    writeProperty(
+      fields.vocab,
+      'value',
+      table === undefined ? inputs.vocabText : table ? String(table.rows) : '',
+    );
+    writeProperty(
+      fields.dim,
+      'value',
+      table === undefined ? inputs.dimText : table ? String(table.cols) : '',
+    );
     fields.vocab.disabled = fields.dim.disabled = table !== undefined;
     writeProperty(fields.seed, 'value', inputs.seedText);
     fields.ids.readOnly = text !== null;
     if (!text) writeProperty(fields.ids, 'value', inputs.idsText);
     else if (tokens) writeProperty(fields.ids, 'value', tokens.ids.join(', '));
-    const auto = table === undefined && inputs.vocabText.trim() === '' && result ? `auto: ${result.vocab}` : 'auto';
+    const auto =
+      table === undefined && inputs.vocabText.trim() === '' && result
+        ? `auto: ${result.vocab}`
+        : 'auto';
     writeProperty(fields.vocab, 'placeholder', auto);
   }
   show(store.get());
   store.subscribe((state, changed) => {
-    if (changed.has('inputs') || changed.has('text') || changed.has('tokens') || changed.has('result')) show(state);
+    if (
+      changed.has('inputs') ||
+      changed.has('text') ||
+      changed.has('tokens') ||
+      changed.has('result')
+    )
+      show(state);
   });
 }

@@ -20,11 +20,13 @@ export function createTensorPicker({ field, select, status }, onPick) {
   return {
     // The file's 2-D tensors, `selected` selected (null: nothing, so the learner is asked).
     list(header, selected) {
-      const options = header.tensors.filter((t) => t.shape.length === 2).map((t) => {
-        const option = new Option(`${t.name}: ${t.dtype}, ${shapeText(t.shape)}`, t.name);
-        option.selected = t.name === selected;
-        return option;
-      });
+      const options = header.tensors
+        .filter((t) => t.shape.length === 2)
+        .map((t) => {
+          const option = new Option(`${t.name}: ${t.dtype}, ${shapeText(t.shape)}`, t.name);
+          option.selected = t.name === selected;
+          return option;
+        });
       const ask = new Option('pick the tensor that holds W', '', false, selected === null);
       ask.disabled = true;
       select.replaceChildren(...(selected === null ? [ask] : []), ...options);

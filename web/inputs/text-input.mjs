@@ -19,14 +19,15 @@ import { createTokenizeChannel, progressMessage } from '../tokenizers/client.mjs
 export function createTextInput(lab, store, elements) {
   const { modes, panel, text, tokenizer, status, offer, error, idsHint } = elements;
   const channel = createTokenizeChannel();
-  let typed = null;     // { vocabText, dimText } as they were before Text mode
-  let shapeOf = null;   // the tokenizer V and d were last set for
-  let shown = null;     // { name, n }: the tokenizer and count of the tokens shown, null while none
+  let typed = null; // { vocabText, dimText } as they were before Text mode
+  let shapeOf = null; // the tokenizer V and d were last set for
+  let shown = null; // { name, n }: the tokenizer and count of the tokens shown, null while none
   const chips = createTokenChips(elements.chips, (k) => {
     if (k < (store.get().result?.ids.length ?? 0)) store.set({ step: k });
   });
 
-  for (const [name, { label }] of Object.entries(TOKENIZERS)) tokenizer.append(new Option(label, name));
+  for (const [name, { label }] of Object.entries(TOKENIZERS))
+    tokenizer.append(new Option(label, name));
   const textMode = () => modes.querySelector('input:checked').value === 'text';
 
   function showError(message) {
@@ -44,7 +45,9 @@ export function createTextInput(lab, store, elements) {
     const rows = source === 'file' && file?.rows ? file.rows : null;
     if (shown) {
       const spec = TOKENIZERS[shown.name];
-      const fit = rows ? fitSentence(spec, rows) : `${spec.label} has ${count(spec.vocabSize)} in its vocabulary.`;
+      const fit = rows
+        ? fitSentence(spec, rows)
+        : `${spec.label} has ${count(spec.vocabSize)} in its vocabulary.`;
       status.textContent = `${plural(shown.n, 'token', 'tokens')}; ${fit} Point at a token to follow it below.`;
     }
     const offered = rows ? tokenizerFor(TOKENIZERS, tokenizer.value, rows) : null;
@@ -60,9 +63,10 @@ export function createTextInput(lab, store, elements) {
     shown = null;
     describe();
     store.set({ text: { text: value, tokenizer: name } });
-    const answer = await channel.tokenize(name, value, lab.limits.maxIds,
-      (progress) => { status.textContent = progressMessage(progress); });
-    if (!answer || !textMode()) return;  // a newer request, or the mode was left meanwhile
+    const answer = await channel.tokenize(name, value, lab.limits.maxIds, (progress) => {
+      status.textContent = progressMessage(progress);
+    });
+    if (!answer || !textMode()) return; // a newer request, or the mode was left meanwhile
     if (answer.error) {
       status.textContent = '';
       showError(answer.error);
@@ -74,12 +78,20 @@ export function createTextInput(lab, store, elements) {
     describe();
     chips.render(answer.ids, answer.labels, store.get().step);
     const { inputs } = store.get();
-    const shape = shapeOf !== name && inputs.source !== 'file';  // a file's table keeps its shape
+    const shape = shapeOf !== name && inputs.source !== 'file'; // a file's table keeps its shape
     if (shape) shapeOf = name;
     store.set({
-      tokens: { text: value, tokenizer: name, tokenizerLabel: TOKENIZERS[name].label, ids: answer.ids,
-                labels: answer.labels, vocabSize: answer.vocabSize },
-      ...(shape ? { inputs: { ...inputs, vocabText: String(answer.vocabSize), dimText: String(TEXT_DIM) } } : {}),
+      tokens: {
+        text: value,
+        tokenizer: name,
+        tokenizerLabel: TOKENIZERS[name].label,
+        ids: answer.ids,
+        labels: answer.labels,
+        vocabSize: answer.vocabSize,
+      },
+      ...(shape
+        ? { inputs: { ...inputs, vocabText: String(answer.vocabSize), dimText: String(TEXT_DIM) } }
+        : {}),
     });
   }
 
@@ -97,7 +109,11 @@ export function createTextInput(lab, store, elements) {
     idsHint.hidden = false;
     showError('');
     const { inputs } = store.get();
-    store.set({ text: null, tokens: null, ...(inputs.source === 'file' ? {} : { inputs: { ...inputs, ...typed } }) });
+    store.set({
+      text: null,
+      tokens: null,
+      ...(inputs.source === 'file' ? {} : { inputs: { ...inputs, ...typed } }),
+    });
   }
 
   modes.addEventListener('change', () => (textMode() ? enter() : leave()));
@@ -105,7 +121,7 @@ export function createTextInput(lab, store, elements) {
   tokenizer.addEventListener('change', tokenizeText);
   offer.addEventListener('click', () => {
     tokenizer.value = offer.value;
-    tokenizer.focus();  // the offer hides once taken
+    tokenizer.focus(); // the offer hides once taken
     tokenizeText();
   });
   store.subscribe(({ step }, changed) => {

@@ -13,9 +13,9 @@ const CHIPS_SHOWN = 1000;
 // container: an empty element; onPick(k) for the token the learner picks.
 export function createTokenChips(container, onPick, { pickOnHover = false } = {}) {
   container.setAttribute('role', 'radiogroup');
-  let n = 0;         // tokens, shown or not
-  let current = -1;  // the picked token
-  let wanted = -1;   // the token to pick at the next frame
+  let n = 0; // tokens, shown or not
+  let current = -1; // the picked token
+  let wanted = -1; // the token to pick at the next frame
   let frame = 0;
 
   const chipOf = (node) => node?.closest?.('.token-chip');
@@ -62,8 +62,13 @@ export function createTokenChips(container, onPick, { pickOnHover = false } = {}
       current = -1;
       const chips = ids.slice(0, CHIPS_SHOWN).map((id, k) => chip(id, labels[k], k));
       if (n > CHIPS_SHOWN) {
-        chips.push(element('span', 'token-more',
-          `… and ${plural(n - CHIPS_SHOWN, 'more token', 'more tokens')} (${count(n)} in all)`));
+        chips.push(
+          element(
+            'span',
+            'token-more',
+            `… and ${plural(n - CHIPS_SHOWN, 'more token', 'more tokens')} (${count(n)} in all)`,
+          ),
+        );
       }
       container.replaceChildren(...chips);
       this.select(step);

@@ -12,12 +12,13 @@ import { createTensorPicker } from './tensor-picker.mjs';
 // elements: { form, file, dropZone, fileName, tensorField, tensor, tensorStatus }.
 export function createWeightsInput(lab, store, elements) {
   const { form, file, dropZone, fileName } = elements;
-  let loads = 0;   // a new key per choice of files, so a new table never reuses an old one's
+  let loads = 0; // a new key per choice of files, so a new table never reuses an old one's
 
   // The radio buttons, found once: form.elements.source walks the form on each keystroke.
   const radios = [...form.querySelectorAll('input[name="source"]')];
   const showSource = ({ source }) => {
-    for (const radio of radios) if (radio.checked !== (radio.value === source)) radio.checked = !radio.checked;
+    for (const radio of radios)
+      if (radio.checked !== (radio.value === source)) radio.checked = !radio.checked;
   };
 
   // The file is W's source from now on: its table, or the reason it has none.
@@ -31,10 +32,15 @@ export function createWeightsInput(lab, store, elements) {
     use({ name, error: `${name}: ${error.message}` }, name);
   };
 
-  let opened = null;  // openTableFile() of the .safetensors file chosen last
-  const picker = createTensorPicker({
-    field: elements.tensorField, select: elements.tensor, status: elements.tensorStatus,
-  }, (tensor) => pick(opened, tensor));
+  let opened = null; // openTableFile() of the .safetensors file chosen last
+  const picker = createTensorPicker(
+    {
+      field: elements.tensorField,
+      select: elements.tensor,
+      status: elements.tensorStatus,
+    },
+    (tensor) => pick(opened, tensor),
+  );
 
   function pick(table, tensor) {
     let input;
@@ -52,7 +58,7 @@ export function createWeightsInput(lab, store, elements) {
   // files: what was chosen or dropped: one table file, or an index and its shards.
   async function load(files) {
     const load = ++loads;
-    const current = () => load === loads;  // false once a later choice replaced this one
+    const current = () => load === loads; // false once a later choice replaced this one
     opened = null;
     picker.hide();
     const index = files.find((f) => isIndexFile(f.name));

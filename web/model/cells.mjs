@@ -11,7 +11,9 @@ export function cells(m) {
 export function transposed(m) {
   const { rows, cols, at, held, pixels } = m.at ? m : cells(m);
   return {
-    rows: cols, cols: rows, at: (i, j) => at(j, i),
+    rows: cols,
+    cols: rows,
+    at: (i, j) => at(j, i),
     ...(held ? { held: (i, j) => held(j, i), pixels: pixels && transposed(pixels) } : {}),
   };
 }

@@ -3,14 +3,14 @@
 //   one_hot (n × V): rows = tokens, columns = vocabulary;  W (V × d): rows = vocabulary,
 //   columns = dims;  out (n × d): rows = tokens, columns = dims.
 // In a row: [token labels][one_hot] · [vocabulary labels][W] = [out].
-const TOKEN_CAP = 7;   // tokens drawn in full up to this many, else 0, k − 1, k, k + 1, n − 1
-const VOCAB_CAP = 8;   // vocabulary rows drawn in full up to this many, else 0, V − 1 and the ids shown
-const DIM_CAP = 6;     // columns drawn in full up to this many, else the first 3 and the last 2
-const MAX_CELL = 56;   // px
+const TOKEN_CAP = 7; // tokens drawn in full up to this many, else 0, k − 1, k, k + 1, n − 1
+const VOCAB_CAP = 8; // vocabulary rows drawn in full up to this many, else 0, V − 1 and the ids shown
+const DIM_CAP = 6; // columns drawn in full up to this many, else the first 3 and the last 2
+const MAX_CELL = 56; // px
 const MIN_CELL = 9;
-export const OPERATOR = 26;  // px for "·" and "="
-export const HEADER = 16;    // px above the grids: column indices
-export const FOOTER = 34;    // px below: each grid's name and shape
+export const OPERATOR = 26; // px for "·" and "="
+export const HEADER = 16; // px above the grids: column indices
+export const FOOTER = 34; // px below: each grid's name and shape
 
 // Sorted indices of [0, size) with null for each skipped run: all of them when size <= cap,
 // else 0, size − 1 and `keep`.
@@ -18,7 +18,9 @@ function picked(size, cap, keep) {
   if (size <= cap) return Array.from({ length: size }, (_, i) => i);
   const set = new Set([0, size - 1, ...keep.filter((i) => i >= 0 && i < size)]);
   const sorted = [...set].sort((a, b) => a - b);
-  return sorted.flatMap((index, i) => (i > 0 && index > sorted[i - 1] + 1 ? [null, index] : [index]));
+  return sorted.flatMap((index, i) =>
+    i > 0 && index > sorted[i - 1] + 1 ? [null, index] : [index],
+  );
 }
 
 // What the picture draws of a result (ids, vocab, dim) for token `step`:
@@ -27,7 +29,11 @@ export function slotsFor({ ids, vocab, dim }, step) {
   const tokens = picked(ids.length, TOKEN_CAP, [step - 1, step, step + 1]);
   return {
     tokens,
-    vocab: picked(vocab, VOCAB_CAP, tokens.filter((k) => k !== null).map((k) => ids[k])),
+    vocab: picked(
+      vocab,
+      VOCAB_CAP,
+      tokens.filter((k) => k !== null).map((k) => ids[k]),
+    ),
     dim: dim <= DIM_CAP ? picked(dim, DIM_CAP, []) : [0, 1, 2, null, dim - 2, dim - 1],
   };
 }
@@ -66,9 +72,10 @@ function offsets(slots, cell, start) {
 }
 
 const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
-export const LABEL_CHAR = 6.2;  // px per character of a 10 px monospace label
+export const LABEL_CHAR = 6.2; // px per character of a 10 px monospace label
 // Room for the longest label.
-const labelWidth = (labels) => Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
+const labelWidth = (labels) =>
+  Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
 // `largestCell` px, `left` px in from the left edge: the cell size, the offsets of every row and
@@ -80,8 +87,12 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
   const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
   const across = units(slots.vocab) + 2 * units(slots.dim);
   const down = Math.max(units(slots.tokens), units(slots.vocab));
-  const cell = Math.floor(Math.max(MIN_CELL, Math.min(largestCell, (width - fixed) / across,
-    (maxHeight - HEADER - FOOTER) / down)));
+  const cell = Math.floor(
+    Math.max(
+      MIN_CELL,
+      Math.min(largestCell, (width - fixed) / across, (maxHeight - HEADER - FOOTER) / down),
+    ),
+  );
   const gridHeight = Math.ceil(down * cell);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
   const onehotX = offsets(slots.vocab, cell, left + tokenLabels);
@@ -93,8 +104,11 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
     height: heightOf(down, cell),
     tokenY: offsets(slots.tokens, cell, top(slots.tokens)),
     vocabY: offsets(slots.vocab, cell, top(slots.vocab)),
-    onehotX, weightX, outX,
-    tokenLabels, vocabLabels,
+    onehotX,
+    weightX,
+    outX,
+    tokenLabels,
+    vocabLabels,
     middle: HEADER + gridHeight / 2,
   };
 }
@@ -108,12 +122,14 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
 // room, unless a drawn ellipsis beside the run marks it already. Returns 'label', 'ellipsis'
 // or 'none' for each.
 export function thinLabels(spans, keep = [], { pad = 3, ellipsis = 7 } = {}) {
-  const taken = [];  // [start, end] of what is drawn
-  const clear = (at, size, margin) => taken.every(([a, b]) => at + size / 2 + margin <= a || at - size / 2 - margin >= b);
+  const taken = []; // [start, end] of what is drawn
+  const clear = (at, size, margin) =>
+    taken.every(([a, b]) => at + size / 2 + margin <= a || at - size / 2 - margin >= b);
   const take = (at, size) => taken.push([at - size / 2, at + size / 2]);
   const shown = spans.map(() => 'none');
-  const order = [...new Set([...keep, 0, spans.length - 1, ...spans.keys()])]
-    .filter((i) => i >= 0 && i < spans.length);
+  const order = [...new Set([...keep, 0, spans.length - 1, ...spans.keys()])].filter(
+    (i) => i >= 0 && i < spans.length,
+  );
   for (const i of order) {
     const { at, size } = spans[i];
     if (keep.includes(i) || clear(at, size, pad)) {
@@ -134,8 +150,9 @@ export function thinLabels(spans, keep = [], { pad = 3, ellipsis = 7 } = {}) {
       continue;
     }
     const middle = (i + end) / 2;
-    const places = Array.from({ length: end - i + 1 }, (_, j) => i + j)
-      .sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle));
+    const places = Array.from({ length: end - i + 1 }, (_, j) => i + j).sort(
+      (a, b) => Math.abs(a - middle) - Math.abs(b - middle),
+    );
     const place = places.find((j) => clear(spans[j].at, ellipsis, 1));
     if (place !== undefined) {
       shown[place] = 'ellipsis';

@@ -6,28 +6,49 @@
 // The page's main form and the element's controls (input names; the element's W select stands
 // for both the seed and the .npy file).
 export const PAGE_FIELDS = Object.freeze({
-  ids: 'ids', vocab: 'vocab', dim: 'dim', seed: 'seed', weights: 'weights-file',
+  ids: 'ids',
+  vocab: 'vocab',
+  dim: 'dim',
+  seed: 'seed',
+  weights: 'weights-file',
 });
 
 export const BACKWARD_FIELDS = Object.freeze({ grad: 'grad-seed', padding_idx: 'padding-idx' });
 
 export const BAG_FIELDS = Object.freeze({
-  offsets: 'offsets', mode: 'mode', per_sample_weights: 'weights', padding_idx: 'padding-idx',
+  offsets: 'offsets',
+  mode: 'mode',
+  per_sample_weights: 'weights',
+  padding_idx: 'padding-idx',
 });
 
 // The Train view's batches, padding_idx, optimizer and its hyperparameters (the core's names,
 // PyTorch's).
 export const TRAIN_FIELDS = Object.freeze({
-  ids: 'batches', padding_idx: 'padding-idx',
-  optimizer: 'optimizer', lr: 'lr', momentum: 'momentum', dampening: 'dampening',
-  nesterov: 'nesterov', weight_decay: 'weight-decay', betas: 'betas', eps: 'eps',
-  amsgrad: 'amsgrad', lr_decay: 'lr-decay', initial_accumulator_value: 'initial-accumulator-value',
-  alpha: 'alpha', centered: 'centered', maximize: 'maximize',
+  ids: 'batches',
+  padding_idx: 'padding-idx',
+  optimizer: 'optimizer',
+  lr: 'lr',
+  momentum: 'momentum',
+  dampening: 'dampening',
+  nesterov: 'nesterov',
+  weight_decay: 'weight-decay',
+  betas: 'betas',
+  eps: 'eps',
+  amsgrad: 'amsgrad',
+  lr_decay: 'lr-decay',
+  initial_accumulator_value: 'initial-accumulator-value',
+  alpha: 'alpha',
+  centered: 'centered',
+  maximize: 'maximize',
 });
 
 // The Train view's batches typed as text: errors of the view's own (no argument of the core),
 // by the field a FieldError names.
-export const TRAIN_TEXT_FIELDS = Object.freeze({ lines: 'batch-lines', tokenizer: 'batch-tokenizer' });
+export const TRAIN_TEXT_FIELDS = Object.freeze({
+  lines: 'batch-lines',
+  tokenizer: 'batch-tokenizer',
+});
 
 // No input stands for these: the page never sets max_norm, and it makes the one-hot matrix and
 // both compared results itself. Their errors are shown in the form's alert, marking no input.

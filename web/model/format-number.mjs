@@ -17,7 +17,12 @@ export function bytesText(done, total) {
   return `${(done / 1e6).toFixed(digits)} of ${(total / 1e6).toFixed(digits)} MB`;
 }
 
-const TIME_UNITS = [['ns', 1e-6], ['µs', 1e-3], ['ms', 1], ['s', 1e3]];
+const TIME_UNITS = [
+  ['ns', 1e-6],
+  ['µs', 1e-3],
+  ['ms', 1],
+  ['s', 1e3],
+];
 
 // A time in milliseconds, to 3 significant digits in the largest unit that keeps the number
 // >= 1, trailing zeros dropped: 0.0000652 -> "65.2 ns", 0.0652 -> "65.2 µs", 530.4 -> "530 ms",
@@ -25,7 +30,7 @@ const TIME_UNITS = [['ns', 1e-6], ['µs', 1e-3], ['ms', 1], ['s', 1e3]];
 export function duration(ms) {
   for (const [unit, scale] of TIME_UNITS.slice(0, -1)) {
     const value = Number((ms / scale).toPrecision(3));
-    if (value < 1000) return `${value}\u00a0${unit}`;  // 999.96 µs rounds up to 1 ms
+    if (value < 1000) return `${value}\u00a0${unit}`; // 999.96 µs rounds up to 1 ms
   }
   const seconds = Number((ms / 1e3).toPrecision(3));
   return `${seconds < 1000 ? seconds : count(Math.round(ms / 1e3))}\u00a0s`;
@@ -47,4 +52,3 @@ export function vectorText(lab, data, start, length) {
   let next = 0;
   return `[${shown.map((j) => (j === null ? '…' : texts[next++])).join(', ')}]`;
 }
-

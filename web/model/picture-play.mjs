@@ -7,14 +7,17 @@
 //   backward  one step per drawn token (a skipped run of tokens is one step), in position
 //             order: row k of G slides back and is added into row idx[k] of dW
 
-const PLAY_MS = 3600;                      // a whole play, however many steps it has
-const STEP_MS = { min: 280, max: 900 };    // unless its steps would be too quick or too slow
+const PLAY_MS = 3600; // a whole play, however many steps it has
+const STEP_MS = { min: 280, max: 900 }; // unless its steps would be too quick or too slow
 
 // The rows of a run of slots (equation-layout.mjs's slotsFor(), with null for a skipped run)
 // that each step covers: { slot, from, to } (inclusive), one step per slot.
 function stepsOf(slots) {
-  return slots.map((index, slot) => (index !== null ? { slot, from: index, to: index }
-    : { slot, from: slots[slot - 1] + 1, to: slots[slot + 1] - 1 }));
+  return slots.map((index, slot) =>
+    index !== null
+      ? { slot, from: index, to: index }
+      : { slot, from: slots[slot - 1] + 1, to: slots[slot + 1] - 1 },
+  );
 }
 
 // The product's steps for a token with id `id`: each with `rows`, the rows of W it covers, and
@@ -63,12 +66,14 @@ export function wastedAt(steps, dim, { index, progress }) {
 // weight: model/row-window.mjs's cells. Of a table held in part, the rows not on the page add
 // nothing here (a zero times an Inf of theirs is the product's NaN, which out shows at the end).
 export function runningSums(weight, dims, id, steps) {
-  const sums = new Float32Array(dims.length);  // +0
+  const sums = new Float32Array(dims.length); // +0
   return steps.map((s) => {
     for (let v = s.from; v <= s.to; ++v) {
       if (!weight.has(v)) continue;
       const one = v === id ? 1 : 0;
-      dims.forEach((j, c) => { sums[c] += one * weight.at(v, j); });
+      dims.forEach((j, c) => {
+        sums[c] += one * weight.at(v, j);
+      });
     }
     return Float32Array.from(sums);
   });

@@ -11,10 +11,10 @@ import { FOOTER, HEADER, LABEL_CHAR, OPERATOR, thinLabels } from './equation-lay
 import { count } from './format-number.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];
-export const NUMBER_CELL = 46;  // px: wide enough for "-1.8061"
-const DIGIT_CELL = 15;          // px: wide enough for the one-hot's 0 and 1
-const LABEL_FONT = 10;          // px: the labels' font size, their height in a column of them
-const TEXT_LABEL = 10;          // characters of a token's text a row label shows
+export const NUMBER_CELL = 46; // px: wide enough for "-1.8061"
+const DIGIT_CELL = 15; // px: wide enough for the one-hot's 0 and 1
+const LABEL_FONT = 10; // px: the labels' font size, their height in a column of them
+const TEXT_LABEL = 10; // characters of a token's text a row label shows
 
 // A token's row label: its id, or in Text mode its text, cut with an ellipsis when long.
 export function rowLabel(k, ids, texts) {
@@ -37,11 +37,14 @@ export function tokenTexts(tokens, ids) {
 function gridsOf(mode, result, grads) {
   const at = (m) => (row, j) => m.data[row * m.cols + j];
   if (mode === 'backward') {
-    return { left: (v, j) => grads.rows.get(v)?.[j] ?? 0, right: at(grads.G),
-             names: ['grad', 'upstream'] };
+    return {
+      left: (v, j) => grads.rows.get(v)?.[j] ?? 0,
+      right: at(grads.G),
+      names: ['grad', 'upstream'],
+    };
   }
   // While the product streams W, the lookup's rows stand in for out (the verdict says so).
-  const out = mode === 'lookup' ? result.lookup : result.product ?? result.lookup;
+  const out = mode === 'lookup' ? result.lookup : (result.product ?? result.lookup);
   return { left: result.weight.at, right: at(out), names: ['weight', 'out'] };
 }
 
@@ -63,8 +66,14 @@ export function sceneOf(result, slots, at, options) {
   const shownDims = slots.dim.filter((j) => j !== null);
   const shownRows = slots.vocab.filter((v) => v !== null);
   const scene = {
-    mode, cell, cells: [], texts: [], tokens: [], vocabY: new Map(), tokenY: new Map(),
-    hits: new Set(ids),  // the rows of W the ids name, and of dW that get a gradient
+    mode,
+    cell,
+    cells: [],
+    texts: [],
+    tokens: [],
+    vocabY: new Map(),
+    tokenY: new Map(),
+    hits: new Set(ids), // the rows of W the ids name, and of dW that get a gradient
   };
   const text = (x, y, kind, content, extra = {}) =>
     scene.texts.push({ x, y, kind, text: content, align: 'center', ...extra });
@@ -73,15 +82,24 @@ export function sceneOf(result, slots, at, options) {
   // always shown, an ellipsis for a run left out, and "…" for a skipped run of columns.
   const headerY = HEADER - 5;
   const columnLabels = (xs, indices, keepId) => {
-    const spans = indices.map((index, c) => (index === null
-      ? { at: xs.at[c] + cell / 4, size: LABEL_CHAR, mark: true }
-      : { at: xs.at[c] + cell / 2, size: String(index).length * LABEL_CHAR }));
+    const spans = indices.map((index, c) =>
+      index === null
+        ? { at: xs.at[c] + cell / 4, size: LABEL_CHAR, mark: true }
+        : { at: xs.at[c] + cell / 2, size: String(index).length * LABEL_CHAR },
+    );
     const keep = keepId === undefined ? [] : [indices.indexOf(keepId)];
     thinLabels(spans, keep).forEach((shown, c) => {
       if (shown === 'none') return;
       const index = indices[c];
       if (shown === 'ellipsis' || index === null) text(spans[c].at, headerY, 'gap', '…');
-      else text(spans[c].at, headerY, 'label', String(index), keepId === undefined ? {} : { id: index });
+      else
+        text(
+          spans[c].at,
+          headerY,
+          'label',
+          String(index),
+          keepId === undefined ? {} : { id: index },
+        );
     });
   };
   const id = ids[step];
@@ -90,8 +108,12 @@ export function sceneOf(result, slots, at, options) {
   columnLabels(at.outX, slots.dim);
 
   // Row labels beside the grids, thinned the same way down a column: "⋮" for a skipped run.
-  const rowSpans = (ys, indices) => indices.map((index, r) =>
-    ({ at: ys.at[r] + (index === null ? cell / 4 : cell / 2), size: LABEL_FONT, mark: index === null }));
+  const rowSpans = (ys, indices) =>
+    indices.map((index, r) => ({
+      at: ys.at[r] + (index === null ? cell / 4 : cell / 2),
+      size: LABEL_FONT,
+      mark: index === null,
+    }));
   const rowGap = (x, y) => text(x, y + 4, 'gap', '⋮');
   const tokenSpans = rowSpans(at.tokenY, slots.tokens);
   const tokenShown = thinLabels(tokenSpans, [slots.tokens.indexOf(step)]);
@@ -109,9 +131,13 @@ export function sceneOf(result, slots, at, options) {
   thinLabels(vocabSpans, [slots.vocab.indexOf(id)]).forEach((shown, r) => {
     const v = slots.vocab[r];
     if (v !== null) scene.vocabY.set(v, at.vocabY.at[r]);
-    if (v === null || shown === 'ellipsis') rowGap(at.weightX.at[0] - at.vocabLabels / 2, vocabSpans[r].at);
+    if (v === null || shown === 'ellipsis')
+      rowGap(at.weightX.at[0] - at.vocabLabels / 2, vocabSpans[r].at);
     else if (shown === 'label') {
-      text(at.weightX.at[0] - 5, vocabSpans[r].at + 3.5, 'label', String(v), { align: 'right', id: v });
+      text(at.weightX.at[0] - 5, vocabSpans[r].at + 3.5, 'label', String(v), {
+        align: 'right',
+        id: v,
+      });
     }
   });
 
@@ -121,38 +147,71 @@ export function sceneOf(result, slots, at, options) {
     const digits = Math.max(...[...scene.tokenY.keys()].map((k) => String(ids[k]).length));
     scene.idxWidth = Math.min(at.onehotX.end - at.onehotX.at[0], Math.max(cell, digits * 7 + 10));
     for (const [k, y] of scene.tokenY) {
-      scene.cells.push({ grid: 'idx', x: at.onehotX.at[0], y, width: scene.idxWidth, k, number: String(ids[k]) });
+      scene.cells.push({
+        grid: 'idx',
+        x: at.onehotX.at[0],
+        y,
+        width: scene.idxWidth,
+        k,
+        number: String(ids[k]),
+      });
     }
   } else {
     for (const [k, y] of scene.tokenY) {
       slots.vocab.forEach((v, c) => {
         if (v === null) return;
         const one = ids[k] === v;
-        scene.cells.push({ grid: 'onehot', x: at.onehotX.at[c], y, width: cell, k, v, one,
-          number: cell >= DIGIT_CELL ? (one ? '1' : '0') : undefined });
+        scene.cells.push({
+          grid: 'onehot',
+          x: at.onehotX.at[c],
+          y,
+          width: cell,
+          k,
+          v,
+          one,
+          number: cell >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
+        });
       });
     }
   }
   // W's place and out's: values as colour, numbers where a cell is wide enough.
   // column: the index of the cell's column among those drawn.
-  const valueCells = (grid, value, row, y, xs, owner) => slots.dim.forEach((j, c) => {
-    if (j === null) return;
-    scene.cells.push({ grid, x: xs.at[c], y, width: cell, value: value(row, j), column: shownDims.indexOf(j), ...owner });
-  });
-  for (const [v, y] of scene.vocabY) valueCells(grids.names[0], grids.left, v, y, at.weightX, { v });
+  const valueCells = (grid, value, row, y, xs, owner) =>
+    slots.dim.forEach((j, c) => {
+      if (j === null) return;
+      scene.cells.push({
+        grid,
+        x: xs.at[c],
+        y,
+        width: cell,
+        value: value(row, j),
+        column: shownDims.indexOf(j),
+        ...owner,
+      });
+    });
+  for (const [v, y] of scene.vocabY)
+    valueCells(grids.names[0], grids.left, v, y, at.weightX, { v });
   for (const [k, y] of scene.tokenY) valueCells(grids.names[1], grids.right, k, y, at.outX, { k });
   // The ends of the colour scale: the largest finite |value| in W's place (all of W when it
   // is small; a pass over a GPT-2-sized W would hold up the page for tens of milliseconds),
   // and in backward mode G's too.
   const valued = scene.cells.filter((c) => c.value !== undefined);
   const scaled = mode === 'backward' ? valued : valued.filter((c) => c.grid === 'weight');
-  scene.scale = scaled.reduce(
-    (max, c) => (Number.isFinite(c.value) ? Math.max(max, Math.abs(c.value)) : max), 0) || 1;
+  scene.scale =
+    scaled.reduce(
+      (max, c) => (Number.isFinite(c.value) ? Math.max(max, Math.abs(c.value)) : max),
+      0,
+    ) || 1;
   // The notation: that of the values in W's place (and G's) drawn, as PyTorch prints them.
   scene.notation = scaled.map((c) => c.value);
   if (cell >= NUMBER_CELL) {
-    const numbers = formatElements(scene.notation, valued.map((c) => c.value));
-    valued.forEach((c, i) => { c.number = numbers[i]; });
+    const numbers = formatElements(
+      scene.notation,
+      valued.map((c) => c.value),
+    );
+    valued.forEach((c, i) => {
+      c.number = numbers[i];
+    });
   }
   scene.shownRows = shownRows;
   scene.shownDims = shownDims;
@@ -173,7 +232,10 @@ export function sceneOf(result, slots, at, options) {
   if (mode === 'lookup') caption(at.onehotX.at[0] + scene.idxWidth / 2, 'idx', count(n));
   else caption(middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`);
   caption(middle(at.weightX), mode === 'backward' ? 'dW' : 'W', `${count(vocab)} × ${count(dim)}`);
-  caption(middle(at.outX), mode === 'backward' ? 'G = dL/dout' : 'out',
-    `${count(n)} × ${count(dim)}${mode === 'backward' ? `, seed ${grads.seed}` : ''}`);
+  caption(
+    middle(at.outX),
+    mode === 'backward' ? 'G = dL/dout' : 'out',
+    `${count(n)} × ${count(dim)}${mode === 'backward' ? `, seed ${grads.seed}` : ''}`,
+  );
   return scene;
 }

@@ -31,11 +31,20 @@ export function windowRows(vocab, ids) {
 // { rows, cols, at(i, j), row(i), has(i) }; held whole, also data; else held(i, j), whether a
 // cell is held, and pixels, the heatmap's cells (null until the module has gathered it). at()
 // and row() of a row not held are NaN and null.
-export function rowWindow({ rows, cols, whole = null, kept = null, keptRows = null, heatmap = null }) {
+export function rowWindow({
+  rows,
+  cols,
+  whole = null,
+  kept = null,
+  keptRows = null,
+  heatmap = null,
+}) {
   if (whole) {
     const { data } = whole;
     return {
-      rows, cols, data,
+      rows,
+      cols,
+      data,
       at: (i, j) => data[i * cols + j],
       row: (i) => data.subarray(i * cols, (i + 1) * cols),
       has: (i) => i >= 0 && i < rows,
@@ -44,9 +53,12 @@ export function rowWindow({ rows, cols, whole = null, kept = null, keptRows = nu
   const where = new Map(Array.from(kept, (row, k) => [row, k]));
   const { data } = keptRows;
   return {
-    rows, cols, pixels: heatmap && cells(heatmap),
+    rows,
+    cols,
+    pixels: heatmap && cells(heatmap),
     at: (i, j) => (where.has(i) ? data[where.get(i) * cols + j] : NaN),
-    row: (i) => (where.has(i) ? data.subarray(where.get(i) * cols, (where.get(i) + 1) * cols) : null),
+    row: (i) =>
+      where.has(i) ? data.subarray(where.get(i) * cols, (where.get(i) + 1) * cols) : null,
     has: (i) => where.has(i),
     held: (i) => where.has(i),
   };

@@ -22,7 +22,12 @@ import { TRAIN_INPUTS } from './train-inputs.mjs';
 export function initialState(inputs = {}) {
   return {
     inputs: {
-      idsText: '2, 3, 1', vocabText: '', dimText: '5', source: 'seed', seedText: '123', file: null,
+      idsText: '2, 3, 1',
+      vocabText: '',
+      dimText: '5',
+      source: 'seed',
+      seedText: '123',
+      file: null,
       ...inputs,
     },
     text: null,

@@ -14,7 +14,8 @@ const howMany = (k) => (k === 1 ? 'one' : count(k));
 // One sentence on how the tokenizer's ids and the table's rows meet.
 export function fitSentence(tokenizer, rows) {
   const { label, vocabSize, tableRows } = tokenizer;
-  if (vocabSize === rows) return `${entries(tokenizer)}, as many as the table's ${count(rows)} rows: every id has its row.`;
+  if (vocabSize === rows)
+    return `${entries(tokenizer)}, as many as the table's ${count(rows)} rows: every id has its row.`;
   if (vocabSize < rows) {
     const one = rows - vocabSize === 1;
     const last = one ? 'the last row' : `the last ${count(rows - vocabSize)} rows`;
@@ -23,23 +24,30 @@ export function fitSentence(tokenizer, rows) {
       : `its ids stop at ${count(vocabSize - 1)}, so ${last} ${one ? 'goes' : 'go'} unused`;
     return `${entries(tokenizer)} for the table's ${count(rows)} rows: ${unused}; every id has its row.`;
   }
-  const past = vocabSize - rows === 1 ? `the token with id ${count(rows)} has`
-    : `a token with id ${count(rows)} or above has`;
-  return `${entries(tokenizer)}, ${howMany(vocabSize - rows)} more than the table's ${count(rows)} ` +
-    `rows: ${past} no row here.`;
+  const past =
+    vocabSize - rows === 1
+      ? `the token with id ${count(rows)} has`
+      : `a token with id ${count(rows)} or above has`;
+  return (
+    `${entries(tokenizer)}, ${howMany(vocabSize - rows)} more than the table's ${count(rows)} ` +
+    `rows: ${past} no row here.`
+  );
 }
 
 // The error of an id the tokenizer gave that the table has no row for (rows ≤ id < vocabSize):
 // the token's position k counts from 0, as the step does; the learner reads it from 1.
 export function idPastTable(tokenizer, id, k, rows) {
-  return `${tokenizer.label}'s tokenizer gave id ${count(id)} (token ${count(k + 1)} of the text), and the ` +
+  return (
+    `${tokenizer.label}'s tokenizer gave id ${count(id)} (token ${count(k + 1)} of the text), and the ` +
     `table has ${count(rows)} rows (ids 0 to ${count(rows - 1)}): ${entries(tokenizer)}, ` +
-    `${howMany(tokenizer.vocabSize - rows)} more than this table's rows.`;
+    `${howMany(tokenizer.vocabSize - rows)} more than this table's rows.`
+  );
 }
 
 // The tokenizer to offer for a table of `rows` rows, by name: the one whose models' tables have
 // that many rows; null when none has, or when `chosen` is it. tokenizers: catalog.mjs's TOKENIZERS.
 export function tokenizerFor(tokenizers, chosen, rows) {
-  const made = Object.keys(tokenizers).find((name) => tokenizers[name].tableRows.includes(rows)) ?? null;
+  const made =
+    Object.keys(tokenizers).find((name) => tokenizers[name].tableRows.includes(rows)) ?? null;
   return made === chosen ? null : made;
 }

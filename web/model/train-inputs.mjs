@@ -15,9 +15,15 @@
 //   paddingIdxText  padding_idx as typed, '' for none
 //   steps           how many batches have been stepped through
 export const TRAIN_INPUTS = Object.freeze({
-  batchesFrom: 'ids', batchesText: '1,2; 3,3; 0,1', linesText: 'the cat sat\non the mat', tokenizer: null,
-  optimizer: null, hyper: Object.freeze({}), sparse: false,
-  paddingIdxText: '', steps: 0,
+  batchesFrom: 'ids',
+  batchesText: '1,2; 3,3; 0,1',
+  linesText: 'the cat sat\non the mat',
+  tokenizer: null,
+  optimizer: null,
+  hyper: Object.freeze({}),
+  sparse: false,
+  paddingIdxText: '',
+  steps: 0,
 });
 
 // The largest V·d the view trains. A step runs on the main thread and copies, steps and compares
@@ -39,7 +45,10 @@ export function pythonFloat(text) {
 
 // "0.9, 0.999" or "(0.9, 0.999)" -> [0.9, 0.999], or null.
 export function pythonPair(text) {
-  const parts = text.trim().replace(/^\((.*)\)$/, '$1').split(',');
+  const parts = text
+    .trim()
+    .replace(/^\((.*)\)$/, '$1')
+    .split(',');
   if (parts.length !== 2) return null;
   const pair = parts.map(pythonFloat);
   return pair.includes(null) ? null : pair;
@@ -71,7 +80,10 @@ export function torchEqual(a, b) {
 // batches_from, batch_lines, batch_tokenizer, opt (the optimizer), opt.NAME (each hyperparameter
 // changed), sparse, padding_idx, steps.
 const PARAMS = {
-  batches: 'batchesText', batches_from: 'batchesFrom', batch_lines: 'linesText', batch_tokenizer: 'tokenizer',
+  batches: 'batchesText',
+  batches_from: 'batchesFrom',
+  batch_lines: 'linesText',
+  batch_tokenizer: 'tokenizer',
   padding_idx: 'paddingIdxText',
 };
 const HYPER_PREFIX = 'opt.';
@@ -83,7 +95,10 @@ export function trainParams(train) {
   }
   if (train.optimizer !== null) params.push(['opt', train.optimizer]);
   for (const [name, value] of Object.entries(train.hyper)) {
-    params.push([`${HYPER_PREFIX}${name}`, typeof value === 'boolean' ? (value ? 'True' : 'False') : value]);
+    params.push([
+      `${HYPER_PREFIX}${name}`,
+      typeof value === 'boolean' ? (value ? 'True' : 'False') : value,
+    ]);
   }
   if (train.sparse) params.push(['sparse', 'True']);
   if (train.steps > 0) params.push(['steps', String(train.steps)]);
@@ -92,18 +107,24 @@ export function trainParams(train) {
 
 // Whether an address parameter is one of trainParams()'s.
 export const isTrainParam = (param) =>
-  param in PARAMS || param === 'opt' || param.startsWith(HYPER_PREFIX) || param === 'sparse' || param === 'steps';
+  param in PARAMS ||
+  param === 'opt' ||
+  param.startsWith(HYPER_PREFIX) ||
+  param === 'sparse' ||
+  param === 'steps';
 
 // The training an address describes (URLSearchParams), or null when it names none. Values are
 // taken as typed: the view checks them as it checks what the learner types.
 export function trainFromParams(params) {
   if (![...params.keys()].some(isTrainParam)) return null;
   const train = { ...TRAIN_INPUTS, hyper: {} };
-  for (const [param, key] of Object.entries(PARAMS)) if (params.has(param)) train[key] = params.get(param);
+  for (const [param, key] of Object.entries(PARAMS))
+    if (params.has(param)) train[key] = params.get(param);
   if (params.has('opt')) train.optimizer = params.get('opt');
   for (const [param, value] of params) {
     if (!param.startsWith(HYPER_PREFIX)) continue;
-    train.hyper[param.slice(HYPER_PREFIX.length)] = value === 'True' ? true : value === 'False' ? false : value;
+    train.hyper[param.slice(HYPER_PREFIX.length)] =
+      value === 'True' ? true : value === 'False' ? false : value;
   }
   train.sparse = params.get('sparse') === 'True';
   const steps = Number(params.get('steps'));

@@ -7,7 +7,8 @@
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
 // "step 2 changed rows [1, 2, 3]": what the script's print() writes for a step.
-export const changedLine = (step, rows) => `step ${step} changed rows [${Array.from(rows).join(', ')}]`;
+export const changedLine = (step, rows) =>
+  `step ${step} changed rows [${Array.from(rows).join(', ')}]`;
 
 // ", padding_idx=1, sparse=True"
 function moduleArguments({ paddingIdx, sparse }) {
@@ -24,20 +25,27 @@ export function trainScript(lab, setup, steps) {
   const linear = setup.linearRefusal === null;
   const optimizerOf = (params) => lab.optimizerCode(setup.optimizer, params);
   const make = [
-    'import torch', 'import torch.nn.functional as F', 'from torch import nn', '',
+    'import torch',
+    'import torch.nn.functional as F',
+    'from torch import nn',
+    '',
     `V, d = ${setup.vocab}, ${setup.dim}`,
     'linear = nn.Linear(V, d, bias=False)',
     `torch.manual_seed(${setup.seed})`,
     `embedding = nn.Embedding(V, d${moduleArguments(setup)})`,
-    'with torch.no_grad():', '    linear.weight.copy_(embedding.weight.T)',
+    'with torch.no_grad():',
+    '    linear.weight.copy_(embedding.weight.T)',
     `opt_e = ${optimizerOf('embedding.parameters()')}`,
-    linear ? `opt_l = ${optimizerOf('linear.parameters()')}`
+    linear
+      ? `opt_l = ${optimizerOf('linear.parameters()')}`
       : `# the Linear route cannot follow: ${optimizerOf('linear.parameters()')} refuses its dense gradient: ${setup.linearRefusal}`,
-    '', '',
+    '',
+    '',
     'def changed_rows(before, after):',
     '    """The rows of after whose bits differ from before\'s."""',
     '    return (before.view(torch.int32) != after.detach().view(torch.int32)).any(1).nonzero().flatten().tolist()',
-    '', '',
+    '',
+    '',
   ];
   const script = [
     { code: make },
@@ -45,21 +53,29 @@ export function trainScript(lab, setup, steps) {
   ];
   for (const s of steps) {
     script.push({
-      code: [...(setup.lines ? [`# batch ${s.step}: ${JSON.stringify(setup.lines[s.step - 1])}`] : []),
-             `idx = torch.tensor([${Array.from(s.batch).join(', ')}])`, `G = torch.randn(${s.batch.length}, d)`, 'print(G)'],
+      code: [
+        ...(setup.lines ? [`# batch ${s.step}: ${JSON.stringify(setup.lines[s.step - 1])}`] : []),
+        `idx = torch.tensor([${Array.from(s.batch).join(', ')}])`,
+        `G = torch.randn(${s.batch.length}, d)`,
+        'print(G)',
+      ],
       printed: lab.formatTensor(s.upstream),
     });
     script.push({
-      code: ['before = embedding.weight.detach().clone()',
-             'opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step()',
-             'print(embedding.weight)',
-             `print('step ${s.step} changed rows', changed_rows(before, embedding.weight))`],
+      code: [
+        'before = embedding.weight.detach().clone()',
+        'opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step()',
+        'print(embedding.weight)',
+        `print('step ${s.step} changed rows', changed_rows(before, embedding.weight))`,
+      ],
       printed: `${lab.formatTensor(s.embeddingWeight, PARAMETER)}\n${changedLine(s.step, s.changed.rows)}`,
     });
     if (linear) {
       script.push({
-        code: ['opt_l.zero_grad(); linear(F.one_hot(idx, V).float()).backward(G); opt_l.step()',
-               'print(torch.equal(embedding.weight, linear.weight.T))'],
+        code: [
+          'opt_l.zero_grad(); linear(F.one_hot(idx, V).float()).backward(G); opt_l.step()',
+          'print(torch.equal(embedding.weight, linear.weight.T))',
+        ],
         printed: s.torchEqual ? 'True' : 'False',
       });
     }

@@ -18,14 +18,18 @@ export function batchLines(text) {
 export function linesError(lines) {
   const blank = lines.findIndex((line) => line.trim() === '');
   if (blank < 0) return null;
-  return lines.length === 1 ? 'The text is empty: type one batch per line, e.g. "the cat" and "the dog".'
+  return lines.length === 1
+    ? 'The text is empty: type one batch per line, e.g. "the cat" and "the dog".'
     : `Line ${blank + 1} is empty: each line is one batch, so give it at least one word, or delete the line.`;
 }
 
 // { vocab, dim } that training on spec's vocabulary takes, pageDim being the page's d; dim is 0
 // when not even d = 1 fits the budget.
 export function textShape(spec, pageDim) {
-  return { vocab: spec.vocabSize, dim: Math.min(pageDim, Math.floor(TRAIN_BUDGET / spec.vocabSize)) };
+  return {
+    vocab: spec.vocabSize,
+    dim: Math.min(pageDim, Math.floor(TRAIN_BUDGET / spec.vocabSize)),
+  };
 }
 
 // Why V and d are what textShape() made them, in words.
@@ -33,12 +37,15 @@ export function shapeSentence(spec, pageDim) {
   const { vocab, dim } = textShape(spec, pageDim);
   const rows = `${spec.label}'s vocabulary has ${count(vocab)} rows, one for every id it can give`;
   if (dim === 0) {
-    return `${rows}: more than the ${count(TRAIN_BUDGET)} values of W this page trains between two frames, ` +
-      'even with d = 1. Pick a tokenizer with a smaller vocabulary, or train it with the CLI, embedlab train.';
+    return (
+      `${rows}: more than the ${count(TRAIN_BUDGET)} values of W this page trains between two frames, ` +
+      'even with d = 1. Pick a tokenizer with a smaller vocabulary, or train it with the CLI, embedlab train.'
+    );
   }
-  return dim === pageDim ? `${rows}: trained as V = ${count(vocab)}, with the page's d = ${dim}.`
+  return dim === pageDim
+    ? `${rows}: trained as V = ${count(vocab)}, with the page's d = ${dim}.`
     : `${rows}: trained with d = ${dim} (the page's is ${pageDim}) so that V × d = ${count(vocab * dim)} ` +
-      `stays within ${count(TRAIN_BUDGET)}.`;
+        `stays within ${count(TRAIN_BUDGET)}.`;
 }
 
 // The tokenized lines ([{ ids }]) as the ids field would type them: "464, 3797; 464, 3290".

@@ -8,8 +8,16 @@ import { isTrainParam, trainFromParams, trainParams, TRAIN_INPUTS } from './trai
 // Address parameter -> the store's input (model/state.mjs); w is the table's source.
 const INPUTS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
 // The sections a link can open at.
-export const SECTIONS = ['results', 'step', 'matrices', 'printout-section', 'backward', 'train',
-                         'bag', 'benchmark'];
+export const SECTIONS = [
+  'results',
+  'step',
+  'matrices',
+  'printout-section',
+  'backward',
+  'train',
+  'bag',
+  'benchmark',
+];
 
 // The state in search (location.search): { inputs, step, view, train }, inputs holding only what
 // the address has, step, view and train (train-inputs.mjs) only when it has them.
@@ -37,7 +45,8 @@ export function urlFor(href, { inputs, step, train = TRAIN_INPUTS }, view) {
   if (LINKABLE_SOURCES.includes(inputs.source)) url.searchParams.set('w', inputs.source);
   else url.searchParams.delete('w');
   url.searchParams.set('k', String(step));
-  for (const param of [...url.searchParams.keys()]) if (isTrainParam(param)) url.searchParams.delete(param);
+  for (const param of [...url.searchParams.keys()])
+    if (isTrainParam(param)) url.searchParams.delete(param);
   for (const [param, value] of trainParams(train)) url.searchParams.set(param, value);
   if (view) url.searchParams.set('view', view);
   else url.searchParams.delete('view');

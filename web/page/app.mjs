@@ -38,9 +38,11 @@ function showLimits(lab) {
 
 // Errors of the ids while they are typed wait for a pause (or for the field to be left).
 function typingPause(idsField, refresh) {
-  let lastKey = -Infinity;  // performance.now() of the last keystroke in the ids
+  let lastKey = -Infinity; // performance.now() of the last keystroke in the ids
   let timer = 0;
-  idsField.addEventListener('input', () => { lastKey = performance.now(); });
+  idsField.addEventListener('input', () => {
+    lastKey = performance.now();
+  });
   idsField.addEventListener('blur', () => {
     lastKey = -Infinity;
     refresh();
@@ -59,18 +61,27 @@ function typingPause(idsField, refresh) {
 // Each section's views, redrawn by the store: the first screen at once, the others deferred.
 async function buildSections(store, context) {
   const sections = [...document.querySelectorAll('section[data-views]')];
-  const built = await Promise.all(sections.map(async (section) => {
-    const views = await buildViews(section.dataset.views.split(' '), section, context);
-    section.dataset.built = '';  // its views hold their own room from here (styles/base.css)
-    let pending = new Set();
-    const draw = () => {
-      const changed = pending;
-      pending = new Set();
-      views.update(store.get(), changed);
-    };
-    const request = section.id === FIRST_SCREEN ? draw : deferredRedraw(section, draw);
-    return { section, views, request, add: (changed) => { for (const key of changed) pending.add(key); } };
-  }));
+  const built = await Promise.all(
+    sections.map(async (section) => {
+      const views = await buildViews(section.dataset.views.split(' '), section, context);
+      section.dataset.built = ''; // its views hold their own room from here (styles/base.css)
+      let pending = new Set();
+      const draw = () => {
+        const changed = pending;
+        pending = new Set();
+        views.update(store.get(), changed);
+      };
+      const request = section.id === FIRST_SCREEN ? draw : deferredRedraw(section, draw);
+      return {
+        section,
+        views,
+        request,
+        add: (changed) => {
+          for (const key of changed) pending.add(key);
+        },
+      };
+    }),
+  );
   const all = new Set(Object.keys(store.get()));
   for (const { add, request } of built) {
     add(all);
@@ -81,7 +92,8 @@ async function buildSections(store, context) {
     // everywhere at once.
     const everywhere = (changed.has('step') || changed.has('hovered')) && !changed.has('result');
     // A result streaming its product is the inputs' own: not stale.
-    const stale = state.status.state === 'failed' ||
+    const stale =
+      state.status.state === 'failed' ||
       (state.status.state === 'computing' && !state.status.stoppable);
     for (const { section, add, request } of built) {
       section.classList.toggle('stale', stale && state.result !== null);
@@ -93,8 +105,11 @@ async function buildSections(store, context) {
 
 async function start(lab) {
   const linked = readUrlState(location.search);
-  const store = createStore({ ...initialState(linked.inputs), step: linked.step ?? 0,
-                              ...(linked.train ? { train: linked.train } : {}) });
+  const store = createStore({
+    ...initialState(linked.inputs),
+    step: linked.step ?? 0,
+    ...(linked.train ? { train: linked.train } : {}),
+  });
   const form = byId('inputs');
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
   let refresh = () => {};
@@ -104,13 +119,24 @@ async function start(lab) {
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
   createWeightsInput(lab, store, {
-    form, file: byId('weights-file'), dropZone: byId('drop-zone'), fileName: byId('file-name'),
-    tensorField: byId('tensor-field'), tensor: byId('tensor'), tensorStatus: byId('tensor-status'),
+    form,
+    file: byId('weights-file'),
+    dropZone: byId('drop-zone'),
+    fileName: byId('file-name'),
+    tensorField: byId('tensor-field'),
+    tensor: byId('tensor'),
+    tensorStatus: byId('tensor-status'),
   });
   const textInput = createTextInput(lab, store, {
-    modes: byId('ids-from'), panel: byId('text-mode'), text: byId('text'),
-    tokenizer: byId('tokenizer'), status: byId('text-status'), offer: byId('tokenizer-offer'),
-    error: byId('text-error'), chips: byId('token-chips'), idsHint: byId('ids-hint'),
+    modes: byId('ids-from'),
+    panel: byId('text-mode'),
+    text: byId('text'),
+    tokenizer: byId('tokenizer'),
+    status: byId('text-status'),
+    offer: byId('tokenizer-offer'),
+    error: byId('text-error'),
+    chips: byId('token-chips'),
+    idsHint: byId('ids-hint'),
   });
   createStory(byId('story'), store, textInput);
   showInputNotes(store, { note: byId('shape-note'), summary: byId('weights-summary') });
@@ -119,8 +145,14 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
-  await buildSections(store, { store, lab, computeView: session.computeView, stop: session.stop,
-                               tokenizers: VIEW_TOKENIZERS, embedded: false });
+  await buildSections(store, {
+    store,
+    lab,
+    computeView: session.computeView,
+    stop: session.stop,
+    tokenizers: VIEW_TOKENIZERS,
+    embedded: false,
+  });
   linkViews(document.body, store);
 
   // The inputs, the source, the token, the training and the section in the address
@@ -129,13 +161,16 @@ async function start(lab) {
   store.subscribe((state, changed) => {
     if (!changed.has('inputs') && !changed.has('step') && !changed.has('train')) return;
     clearTimeout(urlTimer);
-    urlTimer = setTimeout(() => history.replaceState(null, '', urlFor(location.href, state, linked.view)),
-                          URL_PAUSE_MS);
+    urlTimer = setTimeout(
+      () => history.replaceState(null, '', urlFor(location.href, state, linked.view)),
+      URL_PAUSE_MS,
+    );
   });
 
   session.refresh();
   // Sections off screen are laid out late (content-visibility): scroll once the page has settled.
-  if (linked.view) requestAnimationFrame(() => requestAnimationFrame(() => byId(linked.view).scrollIntoView()));
+  if (linked.view)
+    requestAnimationFrame(() => requestAnimationFrame(() => byId(linked.view).scrollIntoView()));
 }
 
 async function main() {

@@ -28,10 +28,13 @@ export function deferredRedraw(section, draw) {
     draw();
   }
 
-  new IntersectionObserver((entries) => {
-    near = entries[entries.length - 1].isIntersecting;
-    if (near) flush();
-  }, { rootMargin: NEAR }).observe(section);
+  new IntersectionObserver(
+    (entries) => {
+      near = entries[entries.length - 1].isIntersecting;
+      if (near) flush();
+    },
+    { rootMargin: NEAR },
+  ).observe(section);
 
   return function request(now = false) {
     due = true;

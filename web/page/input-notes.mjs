@@ -14,17 +14,31 @@ function sourceText({ source, seedText, file }) {
 
 // What the note says for the state, given the result shown before it ('' for nothing).
 function noteFor({ inputs, text, tokens, result }, before) {
-  if (text && tokens && inputs.source !== 'file' && inputs.vocabText === String(tokens.vocabSize) &&
-      inputs.dimText === String(TEXT_DIM)) {
-    return `Text mode set V = ${count(tokens.vocabSize)}, ${TOKENIZERS[tokens.tokenizer].label}'s ` +
-      `vocabulary, and d = ${TEXT_DIM}, small enough to read W's rows; change either above.`;
+  if (
+    text &&
+    tokens &&
+    inputs.source !== 'file' &&
+    inputs.vocabText === String(tokens.vocabSize) &&
+    inputs.dimText === String(TEXT_DIM)
+  ) {
+    return (
+      `Text mode set V = ${count(tokens.vocabSize)}, ${TOKENIZERS[tokens.tokenizer].label}'s ` +
+      `vocabulary, and d = ${TEXT_DIM}, small enough to read W's rows; change either above.`
+    );
   }
-  const redrawn = result && before && result.table.source === 'seed' && before.table.source === 'seed' &&
-    result.table.seed === before.table.seed && (result.vocab !== before.vocab || result.dim !== before.dim);
+  const redrawn =
+    result &&
+    before &&
+    result.table.source === 'seed' &&
+    before.table.source === 'seed' &&
+    result.table.seed === before.table.seed &&
+    (result.vocab !== before.vocab || result.dim !== before.dim);
   if (redrawn) {
-    return `W is now ${count(result.vocab)} × ${count(result.dim)}, drawn anew: nn.Embedding fills ` +
+    return (
+      `W is now ${count(result.vocab)} × ${count(result.dim)}, drawn anew: nn.Embedding fills ` +
       'its V·d values in blocks of 16 and draws the last, partial block again, so rows shown ' +
-      'before change too (as they would in PyTorch).';
+      'before change too (as they would in PyTorch).'
+    );
   }
   return '';
 }

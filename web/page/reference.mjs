@@ -4,12 +4,14 @@ const escaped = (value) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot
 
 function markup(element) {
   const attributes = [...element.attributes].map(({ name, value }) =>
-    (value === '' ? ` ${name}` : ` ${name}="${escaped(value)}"`));
+    value === '' ? ` ${name}` : ` ${name}="${escaped(value)}"`,
+  );
   const tag = element.localName;
   return `<${tag}${attributes.join('')}></${tag}>`;
 }
 
 for (const example of document.querySelectorAll('.example')) {
-  example.querySelector('pre.code code').textContent =
-    markup(example.querySelector('embedding-demo'));
+  example.querySelector('pre.code code').textContent = markup(
+    example.querySelector('embedding-demo'),
+  );
 }

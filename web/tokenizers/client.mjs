@@ -10,7 +10,7 @@ import { DEFAULT_TOKENIZER, TOKENIZERS } from './catalog.mjs';
 const KILL_AFTER_MS = 1000;
 
 let worker = null;
-let running = null;  // the job the worker has
+let running = null; // the job the worker has
 const queue = [];
 let jobs = 0;
 
@@ -38,7 +38,9 @@ function finish(answer) {
 function startWorker() {
   const started = startModuleWorker(
     () => new Worker(new URL('./tokenizer-worker.mjs', import.meta.url), { type: 'module' }),
-    './tokenizer-worker.mjs', import.meta.url);
+    './tokenizer-worker.mjs',
+    import.meta.url,
+  );
   started.addEventListener('message', ({ data }) => {
     if (started !== worker || data.job !== running?.id) return;
     if (!data.progress) {
@@ -56,7 +58,10 @@ function startWorker() {
   started.addEventListener('error', (event) => {
     if (started !== worker) return;
     worker = null;
-    if (running) finish({ error: `The tokenizer worker could not start: ${event.message || 'its module did not load'}` });
+    if (running)
+      finish({
+        error: `The tokenizer worker could not start: ${event.message || 'its module did not load'}`,
+      });
   });
   return started;
 }
@@ -83,7 +88,17 @@ export function createTokenizeChannel() {
   return {
     tokenize(name, text, maxIds, onProgress) {
       return new Promise((resolve) => {
-        const job = { id: ++jobs, channel, name, text, maxIds, onProgress, resolve, phase: null, timer: 0 };
+        const job = {
+          id: ++jobs,
+          channel,
+          name,
+          text,
+          maxIds,
+          onProgress,
+          resolve,
+          phase: null,
+          timer: 0,
+        };
         channel.latest = job;
         for (let i = queue.length - 1; i >= 0; --i) {
           if (queue[i].channel === channel) settle(queue.splice(i, 1)[0], null);
@@ -111,5 +126,8 @@ export function progressMessage({ name, phase, loaded, total }) {
 // What the views are handed to tokenize with (their context's `tokenizers`; views/ import no
 // tokenizer): the catalog, its default, a channel of a view's own, and the words of progress.
 export const VIEW_TOKENIZERS = Object.freeze({
-  catalog: TOKENIZERS, defaultName: DEFAULT_TOKENIZER, openChannel: createTokenizeChannel, progressMessage,
+  catalog: TOKENIZERS,
+  defaultName: DEFAULT_TOKENIZER,
+  openChannel: createTokenizeChannel,
+  progressMessage,
 });

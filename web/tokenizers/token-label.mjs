@@ -6,7 +6,12 @@
 // space) show by name, <ZWJ>, or as <U+2061>: a token of nothing else would be a blank chip. One
 // that acts on the characters around it inside the token (the joiner of a family emoji, the
 // selector after ❤) stays as it is, so that they draw as one.
-const SHOWN = new Map([[' ', '·'], ['\n', '↵'], ['\t', '⇥'], ['\r', '␍']]);
+const SHOWN = new Map([
+  [' ', '·'],
+  ['\n', '↵'],
+  ['\t', '⇥'],
+  ['\r', '␍'],
+]);
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const byteName = (byte) => `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`;
@@ -21,8 +26,16 @@ const SPACE = /^\p{White_Space}$/u;
 // eslint-disable-next-line no-misleading-character-class
 const MODIFIER = /^[\uFE00-\uFE0F\u{E0020}-\u{E007F}\u{E0100}-\u{E01EF}]$/u;
 const NAMES = new Map([
-  ['\u00A0', 'NBSP'], ['\u00AD', 'SHY'], ['\u200B', 'ZWSP'], ['\u200C', 'ZWNJ'], ['\u200D', 'ZWJ'],
-  ['\u200E', 'LRM'], ['\u200F', 'RLM'], ['\u2060', 'WJ'], ['\uFE0E', 'VS15'], ['\uFE0F', 'VS16'],
+  ['\u00A0', 'NBSP'],
+  ['\u00AD', 'SHY'],
+  ['\u200B', 'ZWSP'],
+  ['\u200C', 'ZWNJ'],
+  ['\u200D', 'ZWJ'],
+  ['\u200E', 'LRM'],
+  ['\u200F', 'RLM'],
+  ['\u2060', 'WJ'],
+  ['\uFE0E', 'VS15'],
+  ['\uFE0F', 'VS16'],
   ['\uFEFF', 'BOM'],
 ]);
 
@@ -51,7 +64,8 @@ const isControl = (character) => {
 };
 
 // A character drawn as itself: not a byte, a space, a control or an invisible one.
-const drawn = (part) => typeof part === 'string' && !SHOWN.has(part) && !isControl(part) && !INVISIBLE.test(part);
+const drawn = (part) =>
+  typeof part === 'string' && !SHOWN.has(part) && !isControl(part) && !INVISIBLE.test(part);
 
 // parts: the token's whole characters (strings) and stray bytes (numbers); part i as shown.
 function visible(parts, i) {
@@ -60,7 +74,8 @@ function visible(parts, i) {
   if (SHOWN.has(part)) return SHOWN.get(part);
   if (isControl(part)) return byteName(part.codePointAt(0));
   if (!INVISIBLE.test(part)) return part;
-  const attached = !SPACE.test(part) && drawn(parts[i - 1]) && (MODIFIER.test(part) || drawn(parts[i + 1]));
+  const attached =
+    !SPACE.test(part) && drawn(parts[i - 1]) && (MODIFIER.test(part) || drawn(parts[i + 1]));
   return attached ? part : invisibleName(part);
 }
 

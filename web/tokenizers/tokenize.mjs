@@ -10,13 +10,16 @@ export class TextError extends Error {}
 const codeUnit = (text, index) => `U+${text.charCodeAt(index).toString(16).toUpperCase()}`;
 
 function checkText(text) {
-  if (text === '') throw new TextError('The text is empty: type a word or a sentence to see its tokens.');
+  if (text === '')
+    throw new TextError('The text is empty: type a word or a sentence to see its tokens.');
   // In a /u pattern a surrogate matches \p{Cs} only when it has no partner.
   const index = text.search(/\p{Cs}/u);
   if (index >= 0) {
     const position = [...text.slice(0, index)].length + 1;
-    throw new TextError(`Character ${count(position)} is a lone surrogate (${codeUnit(text, index)}): ` +
-      'half of a UTF-16 pair, with no UTF-8 bytes for a tokenizer to read. Delete it, or paste the whole character.');
+    throw new TextError(
+      `Character ${count(position)} is a lone surrogate (${codeUnit(text, index)}): ` +
+        'half of a UTF-16 pair, with no UTF-8 bytes for a tokenizer to read. Delete it, or paste the whole character.',
+    );
   }
 }
 
@@ -26,8 +29,10 @@ export function tokenize(tokenizer, text, maxIds) {
   checkText(text);
   const ids = tokenizer.encode(text);
   if (ids.length > maxIds) {
-    throw new TextError(`The text makes ${count(ids.length)} tokens, more than the ${count(maxIds)} ` +
-      'one request may hold: shorten it.');
+    throw new TextError(
+      `The text makes ${count(ids.length)} tokens, more than the ${count(maxIds)} ` +
+        'one request may hold: shorten it.',
+    );
   }
   return { ids, labels: ids.map((id) => tokenLabel(tokenizer.bytesOf(id))) };
 }

@@ -6,6 +6,8 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 export async function parseTokenizerData(bytes) {
   const gzipped = bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
   const stream = new Blob([bytes]).stream();
-  const text = await new Response(gzipped ? stream.pipeThrough(new DecompressionStream('gzip')) : stream).text();
+  const text = await new Response(
+    gzipped ? stream.pipeThrough(new DecompressionStream('gzip')) : stream,
+  ).text();
   return JSON.parse(text);
 }

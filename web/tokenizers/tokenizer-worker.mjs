@@ -11,8 +11,8 @@ import { DATA_FILES, SIZES_FILE } from './data-files.mjs';
 import { parseTokenizerData } from './tokenizer-data.mjs';
 import { TextError, tokenize } from './tokenize.mjs';
 
-const loaded = new Map();  // name -> the adapter, kept for the worker's life
-let sizes = null;          // tokenizer-sizes.json: name -> { bytes }
+const loaded = new Map(); // name -> the adapter, kept for the worker's life
+let sizes = null; // tokenizer-sizes.json: name -> { bytes }
 
 async function fetchOk(url) {
   const response = await fetch(url);
@@ -47,7 +47,10 @@ async function tokenizerFor(name, report) {
     try {
       bytes = await download(name, report);
     } catch (error) {
-      throw new Error(`The ${TOKENIZERS[name].label} tokenizer could not be loaded: ${error.message}`, { cause: error });
+      throw new Error(
+        `The ${TOKENIZERS[name].label} tokenizer could not be loaded: ${error.message}`,
+        { cause: error },
+      );
     }
     report({ phase: 'prepare' });
     loaded.set(name, await createTokenizer(name, await parseTokenizerData(bytes)));

@@ -15,11 +15,16 @@ import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, formViewEntry, matrixItem, paddingIdxInput, paddingIdxOf, paddingRow,
+  createFormView,
+  formViewEntry,
+  matrixItem,
+  paddingIdxInput,
+  paddingIdxOf,
+  paddingRow,
 } from './view-form.mjs';
 
-const ROWS_LISTED = 8;   // rows of dW the scatter-add list spells out
-const TERMS_LISTED = 6;  // additions spelled out per row
+const ROWS_LISTED = 8; // rows of dW the scatter-add list spells out
+const TERMS_LISTED = 6; // additions spelled out per row
 
 const CONTROLS = `
   <label class="view-field"><span>seed of <var>G</var></span>
@@ -31,22 +36,34 @@ const OUTPUT = `
   <div class="verdict" data-part="verdict" aria-live="polite"></div>
   <ul class="view-notes" data-part="notes"></ul>
   <div class="side-by-side">
-    ${matrixItem('grad', 'Lookup: <code>embedding.weight.grad</code>',
-          'A scatter-add: each token adds its row of <var>G</var> to row <var>id</var>.')}
-    ${matrixItem('product', 'Product: <code>onehot.T @ G</code>',
-          'Every one of the <var>V</var>·<var>n</var>·<var>d</var> multiply-adds done.')}
+    ${matrixItem(
+      'grad',
+      'Lookup: <code>embedding.weight.grad</code>',
+      'A scatter-add: each token adds its row of <var>G</var> to row <var>id</var>.',
+    )}
+    ${matrixItem(
+      'product',
+      'Product: <code>onehot.T @ G</code>',
+      'Every one of the <var>V</var>·<var>n</var>·<var>d</var> multiply-adds done.',
+    )}
   </div>
   <h3 class="view-subtitle">Where each row of the gradient comes from</h3>
   <div class="matrix-grid">
-    ${matrixItem('upstream', 'Upstream gradient <var>G</var> = dL/d<code>out</code>',
-          'One row per token <var>k</var>; the rows of a repeated id are highlighted.')}
+    ${matrixItem(
+      'upstream',
+      'Upstream gradient <var>G</var> = dL/d<code>out</code>',
+      'One row per token <var>k</var>; the rows of a repeated id are highlighted.',
+    )}
     <div class="matrix-item scatter">
       <h3>The scatter-add, row by row</h3>
       <p class="route-note">Rows of <var>G</var> added in position order, from 0.</p>
       <ul class="scatter-list" data-part="scatter"></ul>
     </div>
-    ${matrixItem('onehotT', '<code>onehot.T</code>',
-          'Row <var>id</var> has a 1 at each token with that id: the rows of <var>G</var> it adds.')}
+    ${matrixItem(
+      'onehotT',
+      '<code>onehot.T</code>',
+      'Row <var>id</var> has a 1 at each token with that id: the rows of <var>G</var> it adds.',
+    )}
   </div>`;
 
 // id -> its positions in idx, ascending.
@@ -65,13 +82,17 @@ function listedRows(positions, padding) {
   const rows = [...positions.keys()].sort((a, b) => a - b);
   if (rows.length <= ROWS_LISTED) return rows;
   const rank = (v) => (v === padding ? 0 : positions.get(v).length > 1 ? 1 : 2);
-  return rows.slice().sort((a, b) => rank(a) - rank(b) || a - b)
-    .slice(0, ROWS_LISTED).sort((a, b) => a - b);
+  return rows
+    .slice()
+    .sort((a, b) => rank(a) - rank(b) || a - b)
+    .slice(0, ROWS_LISTED)
+    .sort((a, b) => a - b);
 }
 
 // "G[1] + G[3]", summarised beyond TERMS_LISTED terms.
 function termsText(ks) {
-  const shown = ks.length <= TERMS_LISTED ? ks : [...ks.slice(0, TERMS_LISTED - 1), null, ks.at(-1)];
+  const shown =
+    ks.length <= TERMS_LISTED ? ks : [...ks.slice(0, TERMS_LISTED - 1), null, ks.at(-1)];
   return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
 }
 
@@ -102,8 +123,9 @@ function scatterItem(lab, v, ks, padding, G, grad) {
     if (!last) for (let j = 0; j < d; ++j) sum[j] += G.data[k * d + j];
     if (i >= TERMS_LISTED - 1 && !last) {
       if (i === TERMS_LISTED - 1) {
-        running.append(element('li', 'gap',
-          `… ${plural(ks.length - i - 1, 'more addition', 'more additions')}`));
+        running.append(
+          element('li', 'gap', `… ${plural(ks.length - i - 1, 'more addition', 'more additions')}`),
+        );
       }
       return;
     }
@@ -129,36 +151,53 @@ function sameRow(a, b, v) {
 function notes(ids, positions, b, vocab, dim) {
   const { padding } = b;
   const items = [];
-  const repeated = [...positions].filter(([, ks]) => ks.length > 1).map(([v]) => v).sort((a, b) => a - b);
+  const repeated = [...positions]
+    .filter(([, ks]) => ks.length > 1)
+    .map(([v]) => v)
+    .sort((a, b) => a - b);
   if (padding !== null) {
-    const named = b.paddingIdx === padding ? `padding_idx = ${padding}`
-      : `padding_idx = ${b.paddingIdx} (row ${padding})`;
-    items.push(positions.has(padding)
-      ? `${named}: row ${padding} of the scatter-add gets no gradient, though ` +
-        `${plural(positions.get(padding).length, 'token has', 'tokens have')} id ${padding}; ` +
-        `onehot.T @ G knows nothing of padding_idx, so its row ${padding} is not zero.`
-      : `${named}: no token has id ${padding}, so it changes nothing here.`);
+    const named =
+      b.paddingIdx === padding
+        ? `padding_idx = ${padding}`
+        : `padding_idx = ${b.paddingIdx} (row ${padding})`;
+    items.push(
+      positions.has(padding)
+        ? `${named}: row ${padding} of the scatter-add gets no gradient, though ` +
+            `${plural(positions.get(padding).length, 'token has', 'tokens have')} id ${padding}; ` +
+            `onehot.T @ G knows nothing of padding_idx, so its row ${padding} is not zero.`
+        : `${named}: no token has id ${padding}, so it changes nothing here.`,
+    );
   }
   if (repeated.length > 0) {
-    items.push(`${repeated.length === 1 ? 'Row' : 'Rows'} ${listText(repeated)} ` +
-      `${repeated.length === 1 ? 'receives' : 'receive'} ` +
-      'the sum of several rows of G: the id repeats in idx.');
+    items.push(
+      `${repeated.length === 1 ? 'Row' : 'Rows'} ${listText(repeated)} ` +
+        `${repeated.length === 1 ? 'receives' : 'receive'} ` +
+        'the sum of several rows of G: the id repeats in idx.',
+    );
   }
-  const rounded = [...positions].filter(([v, ks]) => ks.length >= 3 && v !== padding &&
-    !sameRow(b.grad, b.product, v)).map(([v]) => v).sort((a, b) => a - b);
+  const rounded = [...positions]
+    .filter(([v, ks]) => ks.length >= 3 && v !== padding && !sameRow(b.grad, b.product, v))
+    .map(([v]) => v)
+    .sort((a, b) => a - b);
   if (rounded.length > 0) {
-    items.push(`${rounded.length === 1 ? 'Row' : 'Rows'} ${listText(rounded)} ` +
-      `${rounded.length === 1 ? 'differs' : 'differ'} in the last bits: with 3 or more rows of G ` +
-      'per id, the scatter-add adds them in position order, the GEMM in its own blocked order.');
+    items.push(
+      `${rounded.length === 1 ? 'Row' : 'Rows'} ${listText(rounded)} ` +
+        `${rounded.length === 1 ? 'differs' : 'differ'} in the last bits: with 3 or more rows of G ` +
+        'per id, the scatter-add adds them in position order, the GEMM in its own blocked order.',
+    );
   }
   const untouched = vocab - positions.size;
   if (untouched > 0) {
-    items.push(`${plural(untouched, 'row gets', 'rows get')} zeros: no id asked for ` +
-      `${untouched === 1 ? 'it' : 'them'}.`);
+    items.push(
+      `${plural(untouched, 'row gets', 'rows get')} zeros: no id asked for ` +
+        `${untouched === 1 ? 'it' : 'them'}.`,
+    );
   }
   const n = ids.length;
-  items.push(`The scatter-add did n·d = ${count(n * dim)} additions; onehot.T @ G did ` +
-    `V·n·d = ${count(vocab * n * dim)} multiply-adds, ${count((vocab - 1) * n * dim)} of them by zero.`);
+  items.push(
+    `The scatter-add did n·d = ${count(n * dim)} additions; onehot.T @ G did ` +
+      `V·n·d = ${count(vocab * n * dim)} multiply-adds, ${count((vocab - 1) * n * dim)} of them by zero.`,
+  );
   return items.map((text) => element('li', '', text));
 }
 
@@ -173,10 +212,14 @@ function definedDifference(lab, b, positions) {
   patched.set(b.grad.data.subarray(p * d, (p + 1) * d), p * d);
   const rest = lab.compare(b.grad, { ...b.product, data: patched }, 'backward').grade;
   if (rest.state === 'differs') return null;
-  const ks = positions.get(p).map((k) => `G[${k}]`).join(' + ');
+  const ks = positions
+    .get(p)
+    .map((k) => `G[${k}]`)
+    .join(' + ');
   return {
     rest,
-    reason: `Row ${p} is padding_idx: nn.Embedding gives it no gradient, while onehot.T @ G ` +
+    reason:
+      `Row ${p} is padding_idx: nn.Embedding gives it no gradient, while onehot.T @ G ` +
       `knows nothing of padding_idx and adds ${ks} into it.`,
   };
 }
@@ -192,16 +235,26 @@ function read({ ids, vocab, dim }, form) {
 // recomputed only when new.
 function createBackwardView(root, lab, computeView) {
   const view = createFormView(root, {
-    controls: CONTROLS, fields: BACKWARD_FIELDS, output: OUTPUT, kind: 'backward', read,
-    show: (b, result) => show({ ...b, grad: rowWindow(b.grad), product: rowWindow(b.product) }, result),
-    computing, computeView,
+    controls: CONTROLS,
+    fields: BACKWARD_FIELDS,
+    output: OUTPUT,
+    kind: 'backward',
+    read,
+    show: (b, result) =>
+      show({ ...b, grad: rowWindow(b.grad), product: rowWindow(b.product) }, result),
+    computing,
+    computeView,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
 
   function computing({ ids, vocab, dim }) {
-    showPending(parts.verdict, 'computing', `onehot.T @ G: V·n·d = ` +
-      `${count(vocab * ids.length * dim)} multiply-adds, in a background thread: the page stays usable.`);
+    showPending(
+      parts.verdict,
+      'computing',
+      `onehot.T @ G: V·n·d = ` +
+        `${count(vocab * ids.length * dim)} multiply-adds, in a background thread: the page stays usable.`,
+    );
   }
 
   function show(b, result) {
@@ -214,50 +267,110 @@ function createBackwardView(root, lab, computeView) {
     draw.replaceChildren(
       element('code', '', `torch.manual_seed(${b.seed}); G = torch.randn(${ids.length}, ${dim})`),
       ': the G of ',
-      element('code', '', `embedlab backward --grad-seed ${b.seed}` +
-        `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`),
-      ' with the same ids and table. Without ', element('code', 'nowrap', '--grad-seed'),
-      ' the CLI draws G right after a seeded table.');
+      element(
+        'code',
+        '',
+        `embedlab backward --grad-seed ${b.seed}` +
+          `${b.paddingIdx === null ? '' : ` --padding-idx ${b.paddingIdx}`}`,
+      ),
+      ' with the same ids and table. Without ',
+      element('code', 'nowrap', '--grad-seed'),
+      ' the CLI draws G right after a seeded table.',
+    );
     const defined = definedDifference(lab, b, positions);
     showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions, defined);
-    const differs = differingCells(b.comparison.grade, dim,
-      defined ? { definedRow: b.padding, rest: defined.rest } : {});
+    const differs = differingCells(
+      b.comparison.grade,
+      dim,
+      defined ? { definedRow: b.padding, rest: defined.rest } : {},
+    );
     parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
 
     const scatter = parts.scatter;
-    scatter.replaceChildren(...listed.map((v) => scatterItem(lab, v, positions.get(v), b.padding, b.G, b.grad)));
+    scatter.replaceChildren(
+      ...listed.map((v) => scatterItem(lab, v, positions.get(v), b.padding, b.G, b.grad)),
+    );
     if (positions.size > listed.length) {
-      scatter.append(element('li', 'gap',
-        `… ${plural(positions.size - listed.length, 'more row', 'more rows')}, each the sum of its tokens' rows of G.`));
+      scatter.append(
+        element(
+          'li',
+          'gap',
+          `… ${plural(positions.size - listed.length, 'more row', 'more rows')}, each the sum of its tokens' rows of G.`,
+        ),
+      );
     }
 
-    const rowClass = (v) => (v === b.padding ? 'padding'
-      : (positions.get(v)?.length ?? 0) > 1 ? 'repeat' : positions.has(v) ? 'hit' : '');
+    const rowClass = (v) =>
+      v === b.padding
+        ? 'padding'
+        : (positions.get(v)?.length ?? 0) > 1
+          ? 'repeat'
+          : positions.has(v)
+            ? 'hit'
+            : '';
     const tokenClass = (k) => (rowClass(ids[k]) === 'hit' ? '' : rowClass(ids[k]));
     // Every row a token names, while they fit; else the listed ones.
-    const vocabRows = shownIndices(vocab, ROW_CAP, positions.size <= ROW_CAP ? [...positions.keys()] : listed);
+    const vocabRows = shownIndices(
+      vocab,
+      ROW_CAP,
+      positions.size <= ROW_CAP ? [...positions.keys()] : listed,
+    );
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
-    const vocabTable = (matrix, caption) => matrixTable({
-      formatElements: lab.formatElements, matrix, caption, corner: 'id', rows: vocabRows, cols: dimCols,
-      rowLabel: label, colLabel: label, rowClass, cellClass: differs, rowRole: 'vocab',
-    });
+    const vocabTable = (matrix, caption) =>
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix,
+        caption,
+        corner: 'id',
+        rows: vocabRows,
+        cols: dimCols,
+        rowLabel: label,
+        colLabel: label,
+        rowClass,
+        cellClass: differs,
+        rowRole: 'vocab',
+      });
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
     boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));
-    boxes.upstream.replaceChildren(matrixTable({
-      formatElements: lab.formatElements, matrix: cells(b.G), caption: 'G = dL/dout (n × d)', corner: 'k: id',
-      rows: shownIndices(ids.length, ROW_CAP, listedPositions), cols: dimCols,
-      rowLabel: (k) => `${k}: ${ids[k]}`, colLabel: label, rowClass: tokenClass, rowRole: 'token',
-    }));
-    boxes.onehotT.replaceChildren(matrixTable({
-      formatElements: lab.formatElements, matrix: transposed(result.onehot), caption: 'onehot.T (V × n)', corner: 'id',
-      rows: vocabRows, cols: shownIndices(ids.length, COL_CAP, listedPositions),
-      rowLabel: label, colLabel: label, rowClass, integer: true, rowRole: 'vocab', colRole: 'token',
-      cellClass: (value) => (value === 1 ? 'one' : ''),
-    }));
+    boxes.upstream.replaceChildren(
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix: cells(b.G),
+        caption: 'G = dL/dout (n × d)',
+        corner: 'k: id',
+        rows: shownIndices(ids.length, ROW_CAP, listedPositions),
+        cols: dimCols,
+        rowLabel: (k) => `${k}: ${ids[k]}`,
+        colLabel: label,
+        rowClass: tokenClass,
+        rowRole: 'token',
+      }),
+    );
+    boxes.onehotT.replaceChildren(
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix: transposed(result.onehot),
+        caption: 'onehot.T (V × n)',
+        corner: 'id',
+        rows: vocabRows,
+        cols: shownIndices(ids.length, COL_CAP, listedPositions),
+        rowLabel: label,
+        colLabel: label,
+        rowClass,
+        integer: true,
+        rowRole: 'vocab',
+        colRole: 'token',
+        cellClass: (value) => (value === 1 ? 'one' : ''),
+      }),
+    );
   }
 
   return { render: view.render, select: view.select };
 }
 
-export const backwardView = formViewEntry('Gradients of both routes', createBackwardView, linkBackward);
+export const backwardView = formViewEntry(
+  'Gradients of both routes',
+  createBackwardView,
+  linkBackward,
+);

@@ -12,11 +12,16 @@ import { matrixTable } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
-  createFormView, formViewEntry, matrixItem, paddingIdxInput, paddingIdxOf, paddingRow,
+  createFormView,
+  formViewEntry,
+  matrixItem,
+  paddingIdxInput,
+  paddingIdxOf,
+  paddingRow,
 } from './view-form.mjs';
 
-const BAGS_DRAWN = 16;     // bags drawn over the ids, PyTorch-style summarised beyond
-const IDS_DRAWN = 12;      // ids drawn per bag
+const BAGS_DRAWN = 16; // bags drawn over the ids, PyTorch-style summarised beyond
+const IDS_DRAWN = 12; // ids drawn per bag
 
 const CONTROLS = `
   <label class="view-field"><span><code>offsets</code></span>
@@ -37,17 +42,29 @@ const OUTPUT = `
   <div class="verdict" data-part="verdict" aria-live="polite"></div>
   <ul class="view-notes" data-part="notes"></ul>
   <div class="side-by-side">
-    ${matrixItem('output', 'Bags: <code>bag(idx, offsets)</code>',
-          "Each bag's rows of <var>W</var>, reduced in position order.")}
-    ${matrixItem('product', 'Product: <code>M @ W</code>',
-          'The multi-hot rows times <var>W</var>, every multiply-add done.')}
-    ${matrixItem('argmax', 'Where each maximum comes from',
-          'For each output entry, the id of the row of <var>W</var> it was taken from ' +
-          "(−1 for an empty bag, where PyTorch's max_indices say 0).")}
+    ${matrixItem(
+      'output',
+      'Bags: <code>bag(idx, offsets)</code>',
+      "Each bag's rows of <var>W</var>, reduced in position order.",
+    )}
+    ${matrixItem(
+      'product',
+      'Product: <code>M @ W</code>',
+      'The multi-hot rows times <var>W</var>, every multiply-add done.',
+    )}
+    ${matrixItem(
+      'argmax',
+      'Where each maximum comes from',
+      'For each output entry, the id of the row of <var>W</var> it was taken from ' +
+        "(−1 for an empty bag, where PyTorch's max_indices say 0).",
+    )}
   </div>
   <div class="matrix-grid">
-    ${matrixItem('multihot', 'Multi-hot <var>M</var>',
-          "Row <var>b</var> counts each id in bag <var>b</var> (its weights, for per_sample_weights; divided by the bag's size, for mean).")}
+    ${matrixItem(
+      'multihot',
+      'Multi-hot <var>M</var>',
+      "Row <var>b</var> counts each id in bag <var>b</var> (its weights, for per_sample_weights; divided by the bag's size, for mean).",
+    )}
   </div>`;
 
 // "0, 2" as the core's offsets; an empty field is passed on, for the core's own message.
@@ -83,7 +100,7 @@ function drawBags(list, ids, offsets, b) {
     if (bag === null) return element('li', 'bag gap', '…');
     const [begin, end] = bagRange(offsets, ids.length, bag);
     const li = element('li', 'bag');
-    li.dataset.bag = String(bag);  // group-links.mjs: pointing at a bag marks its ids
+    li.dataset.bag = String(bag); // group-links.mjs: pointing at a bag marks its ids
     const size = b.forward.bagSize[bag];
     li.append(element('span', 'bag-label', `bag ${bag} = idx[${begin}:${end}]`));
     const members = element('span', 'bag-ids');
@@ -95,14 +112,23 @@ function drawBags(list, ids, offsets, b) {
       const k = begin + j;
       const skipped = ids[k] === b.padding;
       const chip = element('span', skipped ? 'bag-id skipped' : 'bag-id', String(ids[k]));
-      chip.dataset.token = String(k);  // linking.mjs: token k, marked in its colour
+      chip.dataset.token = String(k); // linking.mjs: token k, marked in its colour
       if (b.weights) chip.append(element('small', '', `×${b.weights.typed[k]}`));
       if (skipped) chip.append(element('span', 'visually-hidden', ' (padding_idx: left out)'));
       members.append(chip);
     }
-    li.append(members, element('span', 'bag-size', end === begin ? 'empty: a row of zeros'
-      : size === 0 ? 'nothing left: a row of zeros'
-        : `${reductionOf(b.mode, b.weights !== null)} of ${plural(size, 'row', 'rows')}`));
+    li.append(
+      members,
+      element(
+        'span',
+        'bag-size',
+        end === begin
+          ? 'empty: a row of zeros'
+          : size === 0
+            ? 'nothing left: a row of zeros'
+            : `${reductionOf(b.mode, b.weights !== null)} of ${plural(size, 'row', 'rows')}`,
+      ),
+    );
     return li;
   });
   list.replaceChildren(...items);
@@ -111,20 +137,28 @@ function drawBags(list, ids, offsets, b) {
 function notes(ids, b, vocab, dim, comparison) {
   const items = [];
   if (b.padding !== null) {
-    const named = b.paddingIdx === b.padding ? `padding_idx = ${b.padding}`
-      : `padding_idx = ${b.paddingIdx} (id ${b.padding})`;
-    items.push(ids.includes(b.padding)
-      ? `${named}: its ids are left out of every bag${b.mode === 'mean' ? ' and of the count a mean divides by' : ''}.`
-      : `${named}: no id equals it, so it changes nothing here.`);
+    const named =
+      b.paddingIdx === b.padding
+        ? `padding_idx = ${b.padding}`
+        : `padding_idx = ${b.paddingIdx} (id ${b.padding})`;
+    items.push(
+      ids.includes(b.padding)
+        ? `${named}: its ids are left out of every bag${b.mode === 'mean' ? ' and of the count a mean divides by' : ''}.`
+        : `${named}: no id equals it, so it changes nothing here.`,
+    );
   }
   if (b.mode === 'max') return items;
   if (!comparison.identical) {
-    items.push('A bag adds its rows in position order, M @ W in vocabulary order' +
-      `${b.mode === 'mean' ? ', and they divide differently' : ''}: they may round differently.`);
+    items.push(
+      'A bag adds its rows in position order, M @ W in vocabulary order' +
+        `${b.mode === 'mean' ? ', and they divide differently' : ''}: they may round differently.`,
+    );
   }
   const read = b.forward.bagSize.reduce((sum, size) => sum + size, 0);
-  items.push(`The bags read ${plural(read, 'row', 'rows')} of W (${count(read * dim)} floats); ` +
-    `M @ W did B·V·d = ${count(b.bags * vocab * dim)} multiply-adds.`);
+  items.push(
+    `The bags read ${plural(read, 'row', 'rows')} of W (${count(read * dim)} floats); ` +
+      `M @ W did B·V·d = ${count(b.bags * vocab * dim)} multiply-adds.`,
+  );
   return items;
 }
 
@@ -140,7 +174,14 @@ function cliText(offsets, b) {
 // when new.
 function createBagView(root, lab, computeView) {
   const view = createFormView(root, {
-    controls: CONTROLS, fields: BAG_FIELDS, output: OUTPUT, kind: 'bag', read, show, computing, computeView,
+    controls: CONTROLS,
+    fields: BAG_FIELDS,
+    output: OUTPUT,
+    kind: 'bag',
+    read,
+    show,
+    computing,
+    computeView,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
@@ -149,57 +190,91 @@ function createBagView(root, lab, computeView) {
   function read({ ids, vocab, dim }, form) {
     const paddingIdx = paddingIdxOf(form);
     return {
-      ids, vocab, dim, offsets: offsetsOf(lab, form.value('offsets')), mode: form.value('mode'),
-      weights: weightsOf(lab, form.value('weights')), paddingIdx, padding: paddingRow(paddingIdx, vocab),
+      ids,
+      vocab,
+      dim,
+      offsets: offsetsOf(lab, form.value('offsets')),
+      mode: form.value('mode'),
+      weights: weightsOf(lab, form.value('weights')),
+      paddingIdx,
+      padding: paddingRow(paddingIdx, vocab),
     };
   }
 
   function computing({ offsets, vocab, dim }) {
-    showPending(parts.verdict, 'computing', `M @ W: B·V·d = ` +
-      `${count(offsets.length * vocab * dim)} multiply-adds, in a background thread: the page stays usable.`);
+    showPending(
+      parts.verdict,
+      'computing',
+      `M @ W: B·V·d = ` +
+        `${count(offsets.length * vocab * dim)} multiply-adds, in a background thread: the page stays usable.`,
+    );
   }
 
   function show(b, result) {
     const { ids, vocab, dim } = result;
     const code = parts.code;
     code.replaceChildren(
-      element('code', '', `bag = nn.EmbeddingBag(${vocab}, ${dim}, mode='${b.mode}'` +
-        `${b.paddingIdx === null ? '' : `, padding_idx=${b.paddingIdx}`}); ` +
-        `out = bag(idx, offsets${b.weights ? ', per_sample_weights=psw' : ''})`),
+      element(
+        'code',
+        '',
+        `bag = nn.EmbeddingBag(${vocab}, ${dim}, mode='${b.mode}'` +
+          `${b.paddingIdx === null ? '' : `, padding_idx=${b.paddingIdx}`}); ` +
+          `out = bag(idx, offsets${b.weights ? ', per_sample_weights=psw' : ''})`,
+      ),
       ' with bag.weight = W. In the CLI, ',
       element('code', '', cliText(b.offsets, b)),
-      ' prints the same bags for the same ids and table.');
+      ' prints the same bags for the same ids and table.',
+    );
     drawBags(parts.bags, ids, b.offsets, b);
 
     const { comparison } = b;
-    let differs;  // the cells where the bags and M @ W differ
+    let differs; // the cells where the bags and M @ W differ
     if (comparison) {
       showVerdict(parts.verdict, comparison, lab.verdictDefinitions);
       differs = differingCells(comparison.grade, dim);
     } else {
-      showPending(parts.verdict, 'no product form',
+      showPending(
+        parts.verdict,
+        'no product form',
         "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
-        'multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum.');
+          'multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum.',
+      );
     }
-    parts.notes.replaceChildren(...notes(ids, b, vocab, dim, comparison)
-      .map((text) => element('li', '', text)));
+    parts.notes.replaceChildren(
+      ...notes(ids, b, vocab, dim, comparison).map((text) => element('li', '', text)),
+    );
 
     const bagRows = shownIndices(b.bags, ROW_CAP);
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
-    const bagTable = (matrix, caption, integer = false) => matrixTable({
-      formatElements: lab.formatElements, matrix, caption, corner: 'bag', rows: bagRows, cols: dimCols,
-      rowLabel: label, colLabel: label, integer, cellClass: differs,
-    });
-    boxes.output.replaceChildren(bagTable(cells(b.forward.output),
-      `F.embedding_bag, mode='${b.mode}' (B × d)`));
+    const bagTable = (matrix, caption, integer = false) =>
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix,
+        caption,
+        corner: 'bag',
+        rows: bagRows,
+        cols: dimCols,
+        rowLabel: label,
+        colLabel: label,
+        integer,
+        cellClass: differs,
+      });
+    boxes.output.replaceChildren(
+      bagTable(cells(b.forward.output), `F.embedding_bag, mode='${b.mode}' (B × d)`),
+    );
     items.product.hidden = b.mode === 'max';
     items.multihot.hidden = b.mode === 'max';
     items.argmax.hidden = b.mode !== 'max';
     if (b.mode === 'max') {
       const rows = b.forward.maxRows;
-      boxes.argmax.replaceChildren(bagTable({ rows: b.bags, cols: dim, at: (i, j) => rows[i * dim + j] },
-        'the id of each maximum (B × d)', true));
+      boxes.argmax.replaceChildren(
+        bagTable(
+          { rows: b.bags, cols: dim, at: (i, j) => rows[i * dim + j] },
+          'the id of each maximum (B × d)',
+          true,
+        ),
+      );
       boxes.product.replaceChildren();
       boxes.multihot.replaceChildren();
       return;
@@ -207,13 +282,20 @@ function createBagView(root, lab, computeView) {
     boxes.argmax.replaceChildren();
     boxes.product.replaceChildren(bagTable(cells(b.product), 'M @ W (B × d)'));
     const present = new Set(ids);
-    boxes.multihot.replaceChildren(matrixTable({
-      formatElements: lab.formatElements, matrix: cells(b.multihot), caption: `M (B × V)`, corner: 'bag',
-      rows: bagRows, cols: shownIndices(vocab, COL_CAP, [...present]),
-      rowLabel: label, colLabel: label,
-      colClass: (v) => (v === b.padding ? 'padding' : ''),
-      cellClass: (value) => (value !== 0 ? 'one' : ''),
-    }));
+    boxes.multihot.replaceChildren(
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix: cells(b.multihot),
+        caption: `M (B × V)`,
+        corner: 'bag',
+        rows: bagRows,
+        cols: shownIndices(vocab, COL_CAP, [...present]),
+        rowLabel: label,
+        colLabel: label,
+        colClass: (v) => (v === b.padding ? 'padding' : ''),
+        cellClass: (value) => (value !== 0 ? 'one' : ''),
+      }),
+    );
   }
 
   return { render: view.render, select: view.select };

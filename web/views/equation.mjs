@@ -14,7 +14,13 @@
 // token slides the glow and replays the flow (CSS transitions, off for prefers-reduced-motion);
 // any other redraw (typing, a new width) is still, and Play runs only when pressed and stops
 // at any change of the store, so that no animation runs into a keystroke's frame.
-import { element, radioKeyTarget, writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
+import {
+  element,
+  radioKeyTarget,
+  writeAttribute,
+  writeProperty,
+  writeStyle,
+} from '../draw/dom.mjs';
 import { frameHeight, layout, slotsFor } from '../model/equation-layout.mjs';
 import { count } from '../model/format-number.mjs';
 import { playAt, playTiming } from '../model/picture-play.mjs';
@@ -29,8 +35,8 @@ import { createOverlay } from './picture-overlay.mjs';
 import { productMode } from './picture-product.mjs';
 
 const MODE = { product: productMode, lookup: lookupMode, backward: backwardMode };
-const LARGEST_CELL = 50;  // px: room for the mode's bar and the detail line on the first screen
-let pictures = 0;         // numbers the pictures: their ids are unique in a document
+const LARGEST_CELL = 50; // px: room for the mode's bar and the detail line on the first screen
+let pictures = 0; // numbers the pictures: their ids are unique in a document
 
 // The bar above the picture: the mode toggle and Play. The token is picked with the one token
 // picker (views/token-picker.mjs) above it, or with the arrow keys on the picture.
@@ -75,7 +81,7 @@ function createEquationView(root, { lab, onStep }) {
   const description = element('p', 'visually-hidden');
   description.id = `picture-${number}-description`;
   frame.setAttribute('aria-describedby', description.id);
-  const cells = element('div', 'equation-cells');  // shows the picture's part of the canvas
+  const cells = element('div', 'equation-cells'); // shows the picture's part of the canvas
   const canvas = element('canvas', 'equation-canvas');
   cells.append(canvas);
   const picture = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -89,14 +95,14 @@ function createEquationView(root, { lab, onStep }) {
   root.append(figure);
 
   let mode = 'product';
-  let state = null;    // { result, step, texts (Text mode's token texts, or null), grads }
-  let drawn = null;    // { scene, slots, at, labels }: what the picture shows now
+  let state = null; // { result, step, texts (Text mode's token texts, or null), grads }
+  let drawn = null; // { scene, slots, at, labels }: what the picture shows now
   let width = 0;
-  let sizedFor = '';   // the width and pixel ratio the canvas was sized for
-  let ratio = 1;       // its device pixels per CSS px
-  let kept = { shape: '', cell: 0, width: 0, height: 0 };  // a shape's (width, n, V, d) cell and size
-  let described = '';  // what describe() last wrote, as a key
-  let play = null;     // Play under way: { player, stepMs, start, elapsed, paused, frame }
+  let sizedFor = ''; // the width and pixel ratio the canvas was sized for
+  let ratio = 1; // its device pixels per CSS px
+  let kept = { shape: '', cell: 0, width: 0, height: 0 }; // a shape's (width, n, V, d) cell and size
+  let described = ''; // what describe() last wrote, as a key
+  let play = null; // Play under way: { player, stepMs, start, elapsed, paused, frame }
   // Read at the first paint (getComputedStyle forces a style pass), again on a theme change.
   let colors = null;
   let fonts = null;
@@ -128,7 +134,8 @@ function createEquationView(root, { lab, onStep }) {
   function pathOf({ result, step, texts }) {
     const id = result.ids[step];
     const start = texts ? `${texts[step]} → ${id}` : `idx[${step}] = ${id}`;
-    return mode === 'backward' ? `${texts ? `${texts[step]}: ` : ''}G[${step}] → dW[${id}]`
+    return mode === 'backward'
+      ? `${texts ? `${texts[step]}: ` : ''}G[${step}] → dW[${id}]`
       : `${start} → W[${id}] → out[${step}]`;
   }
 
@@ -136,8 +143,12 @@ function createEquationView(root, { lab, onStep }) {
   // the cells are too narrow for numbers, from the core.
   function rowNumbers(scene, grid, mine) {
     const row = scene.cells.filter((c) => c.grid === grid && mine(c));
-    return row[0].number !== undefined ? row.map((c) => c.number)
-      : lab.formatElements(scene.notation, row.map((c) => c.value));
+    return row[0].number !== undefined
+      ? row.map((c) => c.number)
+      : lab.formatElements(
+          scene.notation,
+          row.map((c) => c.value),
+        );
   }
 
   // The line below the picture at rest: the token's way and the values it ends with.
@@ -146,10 +157,18 @@ function createEquationView(root, { lab, onStep }) {
     const { scene, slots } = drawn;
     const id = result.ids[step];
     if (mode === 'backward') {
-      return `${pathOf(state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ` +
-        `${vectorOf(rowNumbers(scene, 'grad', (c) => c.v === id), slots.dim)}`;
+      return (
+        `${pathOf(state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ` +
+        `${vectorOf(
+          rowNumbers(scene, 'grad', (c) => c.v === id),
+          slots.dim,
+        )}`
+      );
     }
-    return `${pathOf(state)} = ${vectorOf(rowNumbers(scene, 'weight', (c) => c.v === id), slots.dim)}`;
+    return `${pathOf(state)} = ${vectorOf(
+      rowNumbers(scene, 'weight', (c) => c.v === id),
+      slots.dim,
+    )}`;
   }
 
   // What stays the same while the token, the mode and the shape do: the counts, the names.
@@ -168,12 +187,15 @@ function createEquationView(root, { lab, onStep }) {
     writeAttribute(frame, 'aria-valuenow', step + 1);
     writeAttribute(frame, 'aria-valuetext', `${token}: ${path}`);
     const sentence = {
-      product: `one_hot(idx), ${n} × ${vocab}, times W, ${vocab} × ${dim}, equals out, ${n} × ${dim}. ` +
+      product:
+        `one_hot(idx), ${n} × ${vocab}, times W, ${vocab} × ${dim}, equals out, ${n} × ${dim}. ` +
         `Token ${step + 1} has id ${id}: the 1 in column ${id} of its one-hot row picks row ${id} of W, ` +
         `which becomes row ${step} of out; the other ${count(vocab - 1)} rows of W are multiplied by 0.`,
-      lookup: `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
+      lookup:
+        `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
         `Token ${step + 1} has id ${id}: row ${id} of W is copied into row ${step} of out.`,
-      backward: `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
+      backward:
+        `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
         `is added into row idx[k] of dW, ${vocab} × ${dim}. Token ${step + 1} adds G[${step}] into dW[${id}].`,
     }[mode];
     writeProperty(description, 'textContent', sentence);
@@ -215,10 +237,22 @@ function createEquationView(root, { lab, onStep }) {
     // may add a row of W, moves nothing below.
     const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
     const grown = (side, size) => (same ? Math.max(kept[side], size) : size);
-    kept = { shape, cell: at.cell, width: grown('width', at.width), height: grown('height', tallest) };
+    kept = {
+      shape,
+      cell: at.cell,
+      width: grown('width', at.width),
+      height: grown('height', tallest),
+    };
     // In a frame kept wider than it, the picture stands in the middle, as it does in the figure.
     if (kept.width > at.width) {
-      at = layout(room.width, room.height, slots, rowLabels, at.cell, Math.floor((kept.width - at.width) / 2));
+      at = layout(
+        room.width,
+        room.height,
+        slots,
+        rowLabels,
+        at.cell,
+        Math.floor((kept.width - at.width) / 2),
+      );
     }
     // The canvas covers the room the picture may take (more only where its cells at their
     // smallest need it), whatever the shape, and only grows while the width stays: each new
@@ -241,7 +275,11 @@ function createEquationView(root, { lab, onStep }) {
     writeStyle(frame, 'zoom', kept.width > width ? String(width / kept.width) : '');
     writeAttribute(picture, 'viewBox', `0 0 ${kept.width} ${kept.height}`);
     const scene = sceneOf(result, slots, at, {
-      mode, step, formatElements: lab.formatElements, texts, grads: state.grads,
+      mode,
+      step,
+      formatElements: lab.formatElements,
+      texts,
+      grads: state.grads,
     });
     drawn = { scene, slots, at, labels: overlay.drawRows(scene, at) };
     select();
@@ -267,19 +305,27 @@ function createEquationView(root, { lab, onStep }) {
     const { scene, at, labels } = drawn;
     const id = result.ids[step];
     if (!colors) {
-      if (!fonts) onThemeChange(figure, repaint);  // the first paint: the figure is in place
+      if (!fonts) onThemeChange(figure, repaint); // the first paint: the figure is in place
       colors = readPalette(figure);
       const style = getComputedStyle(figure);
-      fonts = { mono: style.getPropertyValue('--mono').trim() || 'monospace', sans: 'system-ui, sans-serif' };
+      fonts = {
+        mono: style.getPropertyValue('--mono').trim() || 'monospace',
+        sans: 'system-ui, sans-serif',
+      };
     }
     shade(scene, step, id, colors, fonts);
     paintSoon();
-    canvas.scene = scene;  // what it shows, for the e2e tests: text cannot be read back from pixels
+    canvas.scene = scene; // what it shows, for the e2e tests: text cannot be read back from pixels
     for (const [k, label] of labels) label.classList.toggle('current', k === step);
     if (figure.style.getPropertyValue('--selected') !== tokenColor(step)) {
       figure.style.setProperty('--selected', tokenColor(step));
     }
-    overlay.select(scene, at, { step, id, ids: result.ids, grade: result.comparison?.grade ?? null });
+    overlay.select(scene, at, {
+      step,
+      id,
+      ids: result.ids,
+      grade: result.comparison?.grade ?? null,
+    });
     overlay.frame();
     const text = restingDetail();
     writeProperty(detail, 'textContent', text);
@@ -316,8 +362,21 @@ function createEquationView(root, { lab, onStep }) {
         figure.dataset.play = 'ended';
         return;
       }
-      const player = MODE[mode].player({ lab, ...state, scene: drawn.scene, at: drawn.at, slots: drawn.slots, colors });
-      play = { player, stepMs: playTiming(player.steps).stepMs, start: null, elapsed: 0, paused: false };
+      const player = MODE[mode].player({
+        lab,
+        ...state,
+        scene: drawn.scene,
+        at: drawn.at,
+        slots: drawn.slots,
+        colors,
+      });
+      play = {
+        player,
+        stepMs: playTiming(player.steps).stepMs,
+        start: null,
+        elapsed: 0,
+        paused: false,
+      };
     }
     figure.dataset.play = 'playing';
     labelPlay(true);
@@ -383,11 +442,12 @@ function createEquationView(root, { lab, onStep }) {
       if (backward.disabled !== tooBig) {
         backward.disabled = tooBig;
         backward.parentElement.title = tooBig
-          ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view` : '';
+          ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view`
+          : '';
       }
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
-      figure.classList.toggle('drawn', true);  // add() rewrites the class even when it is there
+      figure.classList.toggle('drawn', true); // add() rewrites the class even when it is there
       draw();
       if (moved) overlay.replay();
     },
@@ -400,7 +460,8 @@ export const pictureView = {
     const picture = createEquationView(container, { lab, onStep: (k) => store.set({ step: k }) });
     return {
       update(state, changed) {
-        if (state.result && ['result', 'step', 'tokens'].some((key) => changed.has(key))) picture.render(state);
+        if (state.result && ['result', 'step', 'tokens'].some((key) => changed.has(key)))
+          picture.render(state);
       },
     };
   },

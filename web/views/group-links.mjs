@@ -30,30 +30,45 @@ const idOfGRow = (row) => Number(row.cells[0].textContent.split(': ')[1]);
 
 export function linkBackward(root) {
   const sums = ['grad', 'product', 'onehotT'];
-  linkWithin(root, (node) => {
-    const v = rowIndex(node, sums);
-    if (v !== null) return v;
-    const row = node.closest('[data-box="upstream"] tbody tr[data-index]');
-    return row ? idOfGRow(row) : null;
-  }, (v) => [
-    ...root.querySelectorAll(sums.map((box) => `[data-box="${box}"] tbody tr[data-index="${v}"]`).join(', ')),
-    ...[...root.querySelectorAll('[data-box="upstream"] tbody tr[data-index]')].filter((row) => idOfGRow(row) === v),
-  ]);
+  linkWithin(
+    root,
+    (node) => {
+      const v = rowIndex(node, sums);
+      if (v !== null) return v;
+      const row = node.closest('[data-box="upstream"] tbody tr[data-index]');
+      return row ? idOfGRow(row) : null;
+    },
+    (v) => [
+      ...root.querySelectorAll(
+        sums.map((box) => `[data-box="${box}"] tbody tr[data-index="${v}"]`).join(', '),
+      ),
+      ...[...root.querySelectorAll('[data-box="upstream"] tbody tr[data-index]')].filter(
+        (row) => idOfGRow(row) === v,
+      ),
+    ],
+  );
 }
 
 export function linkBag(root) {
   const tables = ['output', 'product', 'multihot', 'argmax'];
-  linkWithin(root, (node) => {
-    const bag = node.closest('li[data-bag]');
-    return bag ? Number(bag.dataset.bag) : rowIndex(node, tables);
-  }, (b) => {
-    const item = root.querySelector(`li[data-bag="${b}"]`);
-    const chips = item ? [...item.querySelectorAll('.bag-id')] : [];
-    // An id's text is its first text node (a weight may follow in a <small>).
-    const ids = new Set(chips.map((chip) => chip.firstChild.textContent));
-    const columns = [...root.querySelectorAll('[data-box="multihot"] thead th:not(.corner)')]
-      .filter((th) => ids.has(th.textContent));
-    const rows = root.querySelectorAll(tables.map((box) => `[data-box="${box}"] tbody tr[data-index="${b}"]`).join(', '));
-    return [...rows, ...(item ? [item] : []), ...chips, ...columns];
-  });
+  linkWithin(
+    root,
+    (node) => {
+      const bag = node.closest('li[data-bag]');
+      return bag ? Number(bag.dataset.bag) : rowIndex(node, tables);
+    },
+    (b) => {
+      const item = root.querySelector(`li[data-bag="${b}"]`);
+      const chips = item ? [...item.querySelectorAll('.bag-id')] : [];
+      // An id's text is its first text node (a weight may follow in a <small>).
+      const ids = new Set(chips.map((chip) => chip.firstChild.textContent));
+      const columns = [
+        ...root.querySelectorAll('[data-box="multihot"] thead th:not(.corner)'),
+      ].filter((th) => ids.has(th.textContent));
+      const rows = root.querySelectorAll(
+        tables.map((box) => `[data-box="${box}"] tbody tr[data-index="${b}"]`).join(', '),
+      );
+      return [...rows, ...(item ? [item] : []), ...chips, ...columns];
+    },
+  );
 }

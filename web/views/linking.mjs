@@ -19,7 +19,7 @@ export function tokenNodes(container, k, ids) {
 
 // Who marks a node 'linked' ('views': this module; 'group': views/group-links.mjs): each marks
 // and unmarks on its own, and a node keeps the class while either still marks it.
-const markedBy = new WeakMap();  // node -> Set of markers
+const markedBy = new WeakMap(); // node -> Set of markers
 export function setLinked(node, marker, on) {
   const markers = markedBy.get(node) ?? new Set();
   if (on) markers.add(marker);
@@ -31,14 +31,15 @@ export function setLinked(node, marker, on) {
 // selectedColor(k) gives the document's :root or the element's :host token k's colour as
 // --selected-token, in a sheet of their own.
 function selectedTokenColor(root) {
-  const scope = root.getRootNode();  // the document, or the shadow root itself
+  const scope = root.getRootNode(); // the document, or the shadow root itself
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(':root, :host {}');
   scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, sheet];
   const { style } = sheet.cssRules[0];
   return (k) => {
     const color = tokenColor(k);
-    if (style.getPropertyValue('--selected-token') !== color) style.setProperty('--selected-token', color);
+    if (style.getPropertyValue('--selected-token') !== color)
+      style.setProperty('--selected-token', color);
   };
 }
 

@@ -6,7 +6,7 @@ import { count } from '../model/format-number.mjs';
 import { backwardSteps } from '../model/picture-play.mjs';
 import { ease, ghostOf, rowTexts, showValue, vectorOf } from './picture-motion.mjs';
 
-export const GRAD_SEED = 0;  // the Backward view's default seed of G
+export const GRAD_SEED = 0; // the Backward view's default seed of G
 // The most entries of G the picture computes a gradient for on the main thread, a few
 // milliseconds' work; beyond, the Backward view computes it in the compute worker.
 export const GRAD_BUDGET = 1 << 20;
@@ -17,10 +17,15 @@ export const GRAD_BUDGET = 1 << 20;
 // first `m` tokens' rows of G are added: Map(v -> Float32Array(d)).
 function gradRows(lab, { distinct, compact }, G, m) {
   const d = G.cols;
-  const dW = lab.embeddingBackward(compact.subarray(0, m), { rows: m, cols: d, data: G.data.subarray(0, m * d) },
-    distinct.length);
+  const dW = lab.embeddingBackward(
+    compact.subarray(0, m),
+    { rows: m, cols: d, data: G.data.subarray(0, m * d) },
+    distinct.length,
+  );
   const reached = new Set(compact.subarray(0, m));
-  return new Map(distinct.flatMap((v, i) => (reached.has(i) ? [[v, dW.data.subarray(i * d, (i + 1) * d)]] : [])));
+  return new Map(
+    distinct.flatMap((v, i) => (reached.has(i) ? [[v, dW.data.subarray(i * d, (i + 1) * d)]] : [])),
+  );
 }
 
 // { G, rows (dW's rows that some token adds to), positions (id -> its positions in idx), seed },
@@ -38,7 +43,8 @@ export function backwardGrads(lab, { ids, dim }) {
 
 // "G[0] + G[2]": the rows of G that row v of dW adds, summarised beyond 6.
 export function termsOf(positions) {
-  const shown = positions.length <= 6 ? positions : [...positions.slice(0, 5), null, positions.at(-1)];
+  const shown =
+    positions.length <= 6 ? positions : [...positions.slice(0, 5), null, positions.at(-1)];
   return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
 }
 
@@ -59,9 +65,16 @@ export const backwardMode = {
     const steps = backwardSteps(slots.tokens);
     const after = steps.map((s) => gradRows(lab, grads.ranks, grads.G, s.to + 1));
     const zero = new Float32Array(scene.shownDims.length);
-    const drawnRow = (rows, v) => (rows.has(v) ? Float32Array.from(scene.shownDims, (j) => rows.get(v)[j]) : zero);
+    const drawnRow = (rows, v) =>
+      rows.has(v) ? Float32Array.from(scene.shownDims, (j) => rows.get(v)[j]) : zero;
     const drawn = [...scene.vocabY.keys()];
-    const texts = after.map((rows) => rowTexts(lab, scene, drawn.map((v) => drawnRow(rows, v))));
+    const texts = after.map((rows) =>
+      rowTexts(
+        lab,
+        scene,
+        drawn.map((v) => drawnRow(rows, v)),
+      ),
+    );
     const zeroTexts = rowTexts(lab, scene, [zero])[0];
     return {
       steps: steps.length,
@@ -71,20 +84,33 @@ export const backwardMode = {
           if (c.grid !== 'grad') continue;
           const reached = rows.has(c.v);
           c.dimmed = !reached;
-          showValue(scene, c, reached ? rows.get(c.v)[scene.shownDims[c.column]] : 0,
-            reached ? texts[index - 1][drawn.indexOf(c.v)][c.column] : zeroTexts[c.column], colors);
+          showValue(
+            scene,
+            c,
+            reached ? rows.get(c.v)[scene.shownDims[c.column]] : 0,
+            reached ? texts[index - 1][drawn.indexOf(c.v)][c.column] : zeroTexts[c.column],
+            colors,
+          );
         }
         const s = steps[index];
         const p = ease(progress);
         const k = s.from;
         const from = scene.tokenY.get(k) ?? at.tokenY.at[s.slot];
         const to = scene.vocabY.get(ids[k]);
-        scene.ghosts.push(ghostOf(scene, 'upstream', (c) => c.k === (s.from === s.to ? k : slots.tokens.find((t) => t !== null)), {
-          x: at.outX.at[0] + p * (at.weightX.at[0] - at.outX.at[0]),
-          y: from + p * (to - from), scale: 1,
-          label: s.from === s.to ? `G[${k}]` : `G[${s.from}–${s.to}]`,
-          blank: s.from !== s.to,
-        }));
+        scene.ghosts.push(
+          ghostOf(
+            scene,
+            'upstream',
+            (c) => c.k === (s.from === s.to ? k : slots.tokens.find((t) => t !== null)),
+            {
+              x: at.outX.at[0] + p * (at.weightX.at[0] - at.outX.at[0]),
+              y: from + p * (to - from),
+              scale: 1,
+              label: s.from === s.to ? `G[${k}]` : `G[${s.from}–${s.to}]`,
+              blank: s.from !== s.to,
+            },
+          ),
+        );
         const added = index > 0 ? steps[index - 1].to + 1 : 0;
         // The selected token's row of dW as it accumulates.
         const id = ids[step];
@@ -92,7 +118,8 @@ export const backwardMode = {
         const row = terms.length > 0 ? texts[index - 1][drawn.indexOf(id)] : zeroTexts;
         return {
           arrows: added,
-          detail: `${count(added)} of ${count(ids.length)} rows of G added into dW, ` +
+          detail:
+            `${count(added)} of ${count(ids.length)} rows of G added into dW, ` +
             `${count(added * dim)} additions so far; dW[${id}] = ${terms.length > 0 ? `${termsOf(terms)} = ` : ''}` +
             vectorOf(row, slots.dim),
         };

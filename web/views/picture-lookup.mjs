@@ -28,14 +28,19 @@ export const lookupMode = {
         const copies = index === 0 ? 0 : Math.floor(progress * dim);
         if (index === 1) {
           const p = ease(progress);
-          scene.ghosts.push(ghostOf(scene, 'weight', (c) => c.v === id, {
-            x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
-            y: rowY + p * (tokenY - rowY), scale: 1, label: `W[${id}]`,
-          }));
+          scene.ghosts.push(
+            ghostOf(scene, 'weight', (c) => c.v === id, {
+              x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
+              y: rowY + p * (tokenY - rowY),
+              scale: 1,
+              label: `W[${id}]`,
+            }),
+          );
         }
         return {
           arrow: index === 0 ? progress : 1,
-          detail: `out[${step}] = W[idx[${step}]] = W[${id}]: ${count(copies)} of ${count(dim)} ` +
+          detail:
+            `out[${step}] = W[idx[${step}]] = W[${id}]: ${count(copies)} of ${count(dim)} ` +
             'values copied, 0 multiply-adds',
         };
       },

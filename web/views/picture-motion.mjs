@@ -5,7 +5,7 @@ import { NUMBER_CELL } from '../model/picture-scene.mjs';
 import { valueColors } from '../draw/picture-paint.mjs';
 
 // Slow in, slow out: where a move is at `progress` (0 to 1).
-export const ease = (p) => (p < 0.5 ? 2 * p * p : 1 - ((-2 * p + 2) ** 2) / 2);
+export const ease = (p) => (p < 0.5 ? 2 * p * p : 1 - (-2 * p + 2) ** 2 / 2);
 
 // A copy of the cells of `grid` that `mine` picks (one row), drawn at (x, y), `scale` times its
 // size, with `label` before it; `blank` draws it as zeros without numbers (a skipped run).
@@ -14,10 +14,19 @@ export function ghostOf(scene, grid, mine, { x, y, scale, label, blank = false }
   const left = cells[0].x;
   const last = cells.at(-1);
   return {
-    x, y, scale, label, labelFont: scene.ghostFont, labelInk: scene.ghostInk,
+    x,
+    y,
+    scale,
+    label,
+    labelFont: scene.ghostFont,
+    labelInk: scene.ghostInk,
     width: last.x + last.width - left,
-    cells: cells.map((c) => ({ ...c, dx: c.x - left, dimmed: false,
-      ...(blank ? { fill: scene.zero, text: '' } : {}) })),
+    cells: cells.map((c) => ({
+      ...c,
+      dx: c.x - left,
+      dimmed: false,
+      ...(blank ? { fill: scene.zero, text: '' } : {}),
+    })),
   };
 }
 
@@ -41,7 +50,10 @@ export function pending(c, colors) {
 // one call: rows[i] is a Float32Array of the drawn columns' values.
 export function rowTexts(lab, scene, rows) {
   const width = scene.shownDims.length;
-  const all = lab.formatElements(scene.notation, rows.flatMap((row) => [...row]));
+  const all = lab.formatElements(
+    scene.notation,
+    rows.flatMap((row) => [...row]),
+  );
   return rows.map((_, i) => all.slice(i * width, (i + 1) * width));
 }
 

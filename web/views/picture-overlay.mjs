@@ -9,8 +9,8 @@ import { HEADER } from '../model/equation-layout.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const HEAD = 5;            // px: the length of an arrowhead's sides
-const VERDICT_CHAR = 6.7;  // px per character of the verdict's 11 px bold monospace
+const HEAD = 5; // px: the length of an arrowhead's sides
+const VERDICT_CHAR = 6.7; // px per character of the verdict's 11 px bold monospace
 
 function svg(tag, attributes = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -51,10 +51,13 @@ export function createOverlay(picture) {
   // faint stroke, which software rasterisers draw in a fraction of the time a blur filter takes.
   const outlined = (name, halo) => [
     ...(halo ? [svg('rect', { class: `eq-glow eq-halo eq-glow-${name}`, rx: 3 })] : []),
-    svg('rect', { class: `eq-glow eq-glow-${name}`, rx: 3 })];
+    svg('rect', { class: `eq-glow eq-glow-${name}`, rx: 3 }),
+  ];
   const glow = {
-    token: outlined('token', false), one: outlined('one', true),
-    row: outlined('row', true), out: outlined('out', true),
+    token: outlined('token', false),
+    one: outlined('one', true),
+    row: outlined('row', true),
+    out: outlined('out', true),
   };
   // pathLength 1: a replayed flow draws itself as its dash offset runs from 1 to 0.
   const flows = [0, 1].map((i) => svg('path', { class: `eq-flow eq-flow-${i}`, pathLength: 1 }));
@@ -68,25 +71,47 @@ export function createOverlay(picture) {
     const { cell } = at;
     const labels = new Map();
     // [label, left target, right target] for each token row.
-    const tokenNodes = pool(rows, 3 * scene.tokens.length, (i) => (i % 3 === 0
-      ? svg('text', { class: 'eq-label', 'text-anchor': 'end' }) : svg('rect', { class: 'eq-row-target', rx: 2 })));
+    const tokenNodes = pool(rows, 3 * scene.tokens.length, (i) =>
+      i % 3 === 0
+        ? svg('text', { class: 'eq-label', 'text-anchor': 'end' })
+        : svg('rect', { class: 'eq-row-target', rx: 2 }),
+    );
     scene.tokens.forEach(({ k, y, label, shown }, r) => {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
-      const leftWidth = scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
+      const leftWidth =
+        scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
       write(text, { x: at.onehotX.at[0] - 5, y: y + cell / 2 + 3.5, 'data-token': k });
-      write(left, { x: at.onehotX.at[0] + 1, y: y + 1, width: leftWidth - 2, height: cell - 2, 'data-token': k });
-      write(right, { x: at.outX.at[0] + 1, y: y + 1, width: at.outX.end - at.outX.at[0] - 2, height: cell - 2,
-        'data-token': k });
+      write(left, {
+        x: at.onehotX.at[0] + 1,
+        y: y + 1,
+        width: leftWidth - 2,
+        height: cell - 2,
+        'data-token': k,
+      });
+      write(right, {
+        x: at.outX.at[0] + 1,
+        y: y + 1,
+        width: at.outX.end - at.outX.at[0] - 2,
+        height: cell - 2,
+        'data-token': k,
+      });
       const content = shown === 'ellipsis' ? '⋮' : label;
       writeProperty(text, 'textContent', content);
       text.classList.toggle('thinned', shown === 'none');
       for (const node of [text, left, right]) paintAs(node, k);
       labels.set(k, text);
     });
-    const vocabNodes = pool(vocabRows, scene.vocabY.size, () => svg('rect', { class: 'eq-row-target', rx: 2 }));
+    const vocabNodes = pool(vocabRows, scene.vocabY.size, () =>
+      svg('rect', { class: 'eq-row-target', rx: 2 }),
+    );
     [...scene.vocabY].forEach(([v, y], r) => {
-      write(vocabNodes[r], { x: at.weightX.at[0] + 1, y: y + 1, width: at.weightX.end - at.weightX.at[0] - 2,
-        height: cell - 2, 'data-vocab': v });
+      write(vocabNodes[r], {
+        x: at.weightX.at[0] + 1,
+        y: y + 1,
+        width: at.weightX.end - at.weightX.at[0] - 2,
+        height: cell - 2,
+        'data-vocab': v,
+      });
     });
     return labels;
   }
@@ -104,9 +129,11 @@ export function createOverlay(picture) {
         writeStyle(rect, 'transform', `translate(${x}px, ${y}px)`);
       }
     };
-    const span = (xs) => [xs.at[0] - 1, xs.end - xs.at[0] + 2];  // a grid's row: x, width
+    const span = (xs) => [xs.at[0] - 1, xs.end - xs.at[0] + 2]; // a grid's row: x, width
     // The selected token's 1, or its idx cell.
-    const one = scene.cells.find((c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)));
+    const one = scene.cells.find(
+      (c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)),
+    );
     place(glow.token, ...span(at.onehotX), tokenY - 1, cell + 2);
     place(glow.one, one.x - 2, one.width + 4, tokenY - 2, cell + 4);
     place(glow.row, ...span(at.weightX), rowY - 1, cell + 2);
@@ -114,10 +141,16 @@ export function createOverlay(picture) {
 
     const mid = (y) => y + cell / 2;
     // From the 1 (or idx[k]) to the row's label, which stays readable, and between W and out.
-    const toRow = [one.x + one.width + 2, mid(tokenY), at.weightX.at[0] - at.vocabLabels, mid(rowY)];
-    const paths = mode === 'backward'
-      ? [toRow, [at.outX.at[0] - 2, mid(tokenY), at.weightX.end + 2, mid(rowY)]]
-      : [toRow, [at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)]];
+    const toRow = [
+      one.x + one.width + 2,
+      mid(tokenY),
+      at.weightX.at[0] - at.vocabLabels,
+      mid(rowY),
+    ];
+    const paths =
+      mode === 'backward'
+        ? [toRow, [at.outX.at[0] - 2, mid(tokenY), at.weightX.end + 2, mid(rowY)]]
+        : [toRow, [at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)]];
     paths.forEach(([x1, y1, x2, y2], i) => {
       writeStyle(flows[i], 'd', `path("${curve(x1, y1, x2, y2)}")`);
       writeAttribute(heads[i], 'd', head(x2, y2, Math.sign(x2 - x1)));
@@ -133,7 +166,8 @@ export function createOverlay(picture) {
     const words = sentence.length * VERDICT_CHAR <= room ? sentence : headline;
     writeProperty(verdict, 'textContent', words);
     write(verdict, { x: left, y: HEADER - 5, 'data-state': grade?.state ?? 'computing' });
-    if (words.length * VERDICT_CHAR > room) write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
+    if (words.length * VERDICT_CHAR > room)
+      write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
     else verdict.removeAttribute('textLength');
 
     const tokens = mode === 'backward' ? scene.tokens : [];
@@ -141,7 +175,11 @@ export function createOverlay(picture) {
       const { k, y } = tokens[r];
       const to = scene.vocabY.get(ids[k]);
       const x2 = at.weightX.end + 2;
-      writeAttribute(arrow, 'd', `${curve(at.outX.at[0] - 2, mid(y), x2, mid(to))} ${head(x2, mid(to), -1)}`);
+      writeAttribute(
+        arrow,
+        'd',
+        `${curve(at.outX.at[0] - 2, mid(y), x2, mid(to))} ${head(x2, mid(to), -1)}`,
+      );
       paintAs(arrow, k);
       arrow.classList.toggle('current', k === step);
       writeAttribute(arrow, 'data-position', k);
@@ -158,7 +196,10 @@ export function createOverlay(picture) {
     }
     picture.classList.toggle('arrow-drawing', arrow !== undefined && arrow < 1);
     for (const node of back.children) {
-      node.classList.toggle('waiting', arrows !== undefined && Number(node.dataset.position) >= arrows);
+      node.classList.toggle(
+        'waiting',
+        arrows !== undefined && Number(node.dataset.position) >= arrows,
+      );
     }
   }
 
@@ -166,7 +207,7 @@ export function createOverlay(picture) {
   function replay() {
     for (const flow of flows) {
       flow.classList.remove('replay');
-      flow.getBoundingClientRect();  // a style flush, so that re-adding the class restarts it
+      flow.getBoundingClientRect(); // a style flush, so that re-adding the class restarts it
       flow.classList.add('replay');
     }
   }

@@ -18,7 +18,12 @@ export const productMode = {
     const wasted = n * (vocab - 1) * dim;
     return [
       ['useful', ['useful', ' multiply-adds'], 'n·d', count(n * dim)],
-      ['wasted', ['by zero', ' (dimmed)'], 'n·(V−1)·d', `${count(wasted)} (${percent(wasted, n * vocab * dim)})`],
+      [
+        'wasted',
+        ['by zero', ' (dimmed)'],
+        'n·(V−1)·d',
+        `${count(wasted)} (${percent(wasted, n * vocab * dim)})`,
+      ],
     ];
   },
   player({ lab, result, step, scene, at, slots, colors }) {
@@ -27,9 +32,9 @@ export const productMode = {
     const steps = productSteps(slots.vocab, id);
     const sums = runningSums(result.weight, scene.shownDims, id, steps);
     const texts = rowTexts(lab, scene, sums);
-    const stepOf = new Map(slots.vocab.map((v, r) => [v, r]));  // a drawn row's step: its slot
+    const stepOf = new Map(slots.vocab.map((v, r) => [v, r])); // a drawn row's step: its slot
     const tokenY = scene.tokenY.get(step);
-    const template = slots.vocab.find((v) => v !== null);  // a drawn row: where a run's ghost copies its cells
+    const template = slots.vocab.find((v) => v !== null); // a drawn row: where a run's ghost copies its cells
     return {
       steps: steps.length,
       apply({ index, progress }) {
@@ -46,22 +51,32 @@ export const productMode = {
         const p = ease(progress);
         const from = at.vocabY.at[s.slot];
         const entry = s.zeros === s.rows ? 0 : 1;
-        scene.ghosts.push(ghostOf(scene, 'weight', (c) => c.v === (s.from === s.to ? s.from : template), {
-          x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
-          y: from + p * (tokenY - from),
-          scale: entry === 1 ? 1 : 1 - progress,
-          label: s.from === s.to ? `×${entry}` : `×0 (${count(s.rows)} rows)`,
-          blank: s.from !== s.to,
-        }));
+        scene.ghosts.push(
+          ghostOf(scene, 'weight', (c) => c.v === (s.from === s.to ? s.from : template), {
+            x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
+            y: from + p * (tokenY - from),
+            scale: entry === 1 ? 1 : 1 - progress,
+            label: s.from === s.to ? `×${entry}` : `×0 (${count(s.rows)} rows)`,
+            blank: s.from !== s.to,
+          }),
+        );
         // The one-hot entry this step multiplies by, outlined.
-        const multiplier = scene.cells.find((c) => c.grid === 'onehot' && c.k === step && c.v === s.from);
+        const multiplier = scene.cells.find(
+          (c) => c.grid === 'onehot' && c.k === step && c.v === s.from,
+        );
         if (multiplier) {
-          scene.marks.push({ x: multiplier.x, y: multiplier.y, width: multiplier.width, height: scene.cell,
-            color: colors.token(step) });
+          scene.marks.push({
+            x: multiplier.x,
+            y: multiplier.y,
+            width: multiplier.width,
+            height: scene.cell,
+            color: colors.token(step),
+          });
         }
         const added = index > 0 ? steps[index - 1].to : null;
         return {
-          detail: `${added === null ? 'no row' : rowsText(added)} of ${count(vocab)} added, ` +
+          detail:
+            `${added === null ? 'no row' : rowsText(added)} of ${count(vocab)} added, ` +
             `${count(wastedAt(steps, dim, { index, progress }))} of ${count((vocab - 1) * dim)} ` +
             `multiply-adds by zero so far; out[${step}] = ` +
             `${added === null ? '[…]' : vectorOf(texts[index - 1], slots.dim)}`,

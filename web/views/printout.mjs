@@ -39,37 +39,68 @@ export function scriptSteps(lab, result) {
   if (table.source === 'seed') make.push(`torch.manual_seed(${table.seed})`);
   make.push(`embedding = nn.Embedding(${vocab}, ${dim})`);
   if (table.source === 'tf') {
-    make.push('with torch.no_grad():  # the TensorFlow notebook\'s table: row i = 0.11·i',
-      `    embedding.weight.copy_(torch.tensor([[11 * i / 100] * ${dim} for i in range(${vocab})]))`);
+    make.push(
+      "with torch.no_grad():  # the TensorFlow notebook's table: row i = 0.11·i",
+      `    embedding.weight.copy_(torch.tensor([[11 * i / 100] * ${dim} for i in range(${vocab})]))`,
+    );
   }
   if (file === 'npy') {
-    make.push('with torch.no_grad():  # W.npy: the file you chose',
-      "    embedding.weight.copy_(torch.from_numpy(np.load('W.npy')))");
+    make.push(
+      'with torch.no_grad():  # W.npy: the file you chose',
+      "    embedding.weight.copy_(torch.from_numpy(np.load('W.npy')))",
+    );
   }
   if (file === 'safetensors') {
-    make.push('with torch.no_grad():  # model.safetensors: the file you chose',
-      `    embedding.weight.copy_(load_file('model.safetensors')[${pythonString(table.tensor)}].float())`);
+    make.push(
+      'with torch.no_grad():  # model.safetensors: the file you chose',
+      `    embedding.weight.copy_(load_file('model.safetensors')[${pythonString(table.tensor)}].float())`,
+    );
   }
   make.push(`idx = torch.tensor(${pythonList(ids)})`);
   return [
     { code: [...imports, '', ...make] },
-    { code: ['print(embedding.weight)'], printed: lab.formatTensor(weight, PARAMETER), rows: 'vocab' },
-    { code: ['print(embedding(idx))'],
-      printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }), rows: 'token' },
-    { code: [`onehot = F.one_hot(idx, ${vocab})`, 'print(onehot)'],
-      printed: lab.formatTensor(result.onehot, { integer: true }), rows: 'token' },
-    { code: [`linear = nn.Linear(${vocab}, ${dim}, bias=False)`,
-             'linear.weight = nn.Parameter(embedding.weight.T)  # nn.Linear stores W as d × V',
-             'print(linear.weight)'],
-      printed: lab.formatTensor(transposed(weight), PARAMETER) },
+    {
+      code: ['print(embedding.weight)'],
+      printed: lab.formatTensor(weight, PARAMETER),
+      rows: 'vocab',
+    },
+    {
+      code: ['print(embedding(idx))'],
+      printed: lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+      rows: 'token',
+    },
+    {
+      code: [`onehot = F.one_hot(idx, ${vocab})`, 'print(onehot)'],
+      printed: lab.formatTensor(result.onehot, { integer: true }),
+      rows: 'token',
+    },
+    {
+      code: [
+        `linear = nn.Linear(${vocab}, ${dim}, bias=False)`,
+        'linear.weight = nn.Parameter(embedding.weight.T)  # nn.Linear stores W as d × V',
+        'print(linear.weight)',
+      ],
+      printed: lab.formatTensor(transposed(weight), PARAMETER),
+    },
     // While the product streams W, the page has nothing of it to print yet.
-    ...(product ? [
-      { code: ['print(linear(onehot.float()))'],
-        printed: lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }), rows: 'token' },
-      { code: ['print(torch.equal(embedding(idx), linear(onehot.float())))'], printed: torchEqual(lookup, product) },
-    ] : [
-      { code: ['print(linear(onehot.float()))'], printed: '(the one-hot product is still reading W)' },
-    ]),
+    ...(product
+      ? [
+          {
+            code: ['print(linear(onehot.float()))'],
+            printed: lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }),
+            rows: 'token',
+          },
+          {
+            code: ['print(torch.equal(embedding(idx), linear(onehot.float())))'],
+            printed: torchEqual(lookup, product),
+          },
+        ]
+      : [
+          {
+            code: ['print(linear(onehot.float()))'],
+            printed: '(the one-hot product is still reading W)',
+          },
+        ]),
   ];
 }
 
@@ -122,7 +153,7 @@ function stepFigure({ code, printed, rows }, result) {
 }
 
 const COPY = 'Copy the script';
-const resets = new WeakMap();  // button -> the timer that puts COPY back
+const resets = new WeakMap(); // button -> the timer that puts COPY back
 
 // Copies text, saying so on the button for a while; where the clipboard is refused, selects the
 // script so that the learner can copy it by hand.
@@ -135,10 +166,15 @@ async function copy(button, text, script) {
     button.textContent = 'Selected: press Ctrl+C';
   }
   clearTimeout(resets.get(button));
-  resets.set(button, setTimeout(() => { button.textContent = COPY; }, 2000));
+  resets.set(
+    button,
+    setTimeout(() => {
+      button.textContent = COPY;
+    }, 2000),
+  );
 }
 
-const shown = new WeakMap();  // body -> the script and printed texts it shows
+const shown = new WeakMap(); // body -> the script and printed texts it shows
 
 function renderPrintout(body, lab, result) {
   const steps = scriptSteps(lab, result);
@@ -150,8 +186,11 @@ function renderPrintout(body, lab, result) {
   const bar = element('div', 'printout-bar');
   const button = element('button', 'copy-script', COPY);
   button.type = 'button';
-  const note = element('p', 'route-note',
-    'Each step prints the text under it: the whole script runs as it is in PyTorch.');
+  const note = element(
+    'p',
+    'route-note',
+    'Each step prints the text under it: the whole script runs as it is in PyTorch.',
+  );
   const cells = element('div', 'printout-steps');
   cells.append(...steps.map((step) => stepFigure(step, result)));
   button.addEventListener('click', () => copy(button, text, cells));
@@ -171,7 +210,7 @@ export const printoutView = {
     container.append(details);
     let latest = null;
     let step = 0;
-    let selected = [];  // the selected token's rows
+    let selected = []; // the selected token's rows
     const select = () => {
       for (const node of selected) node.classList.remove('current');
       selected = latest && step < latest.ids.length ? tokenNodes(body, step, latest.ids) : [];

@@ -60,5 +60,8 @@ export const PARTS = Object.freeze({
 
 // Builds the views or parts `names` into container, one after another: (a promise of) one view.
 export function buildViews(names, container, context) {
-  return composite('', ...names.map((name) => VIEWS[name] ?? PARTS[name])).build(container, context);
+  return composite('', ...names.map((name) => VIEWS[name] ?? PARTS[name])).build(
+    container,
+    context,
+  );
 }

@@ -60,10 +60,16 @@ function workTable(n, vocab, dim) {
   const all = n * vocab * dim;
   const zeros = n * (vocab - 1) * dim;
   const rows = [
-    ['operations', workCell('n·d', `${count(n * dim)} copies`),
-     workCell('n·V·d', `${count(all)} multiply-adds`)],
-    ['multiplications by zero', workCell('', '0'),
-     workCell('n·(V−1)·d', `${count(zeros)} (${percent(zeros, all)})`)],
+    [
+      'operations',
+      workCell('n·d', `${count(n * dim)} copies`),
+      workCell('n·V·d', `${count(all)} multiply-adds`),
+    ],
+    [
+      'multiplications by zero',
+      workCell('', '0'),
+      workCell('n·(V−1)·d', `${count(zeros)} (${percent(zeros, all)})`),
+    ],
   ];
   for (const [name, lookup, product] of rows) {
     const tr = element('tr');
@@ -80,20 +86,39 @@ function workTable(n, vocab, dim) {
 function renderDetail(detail, lab, result, current) {
   const { ids, vocab, dim, weight, lookup, product } = result;
   const id = ids[current];
-  const row = (m) => ({ rows: 1, cols: dim, data: m.data.subarray(current * dim, (current + 1) * dim) });
+  const row = (m) => ({
+    rows: 1,
+    cols: dim,
+    data: m.data.subarray(current * dim, (current + 1) * dim),
+  });
   // While the product streams W, its row is not known yet.
-  const same = product ? lab.compare(row(lookup), row(product)).grade
+  const same = product
+    ? lab.compare(row(lookup), row(product)).grade
     : { state: 'computing', headline: 'not yet', sentence: 'the product is still reading W' };
 
   const list = element('ol', 'step-list');
-  item(list, 'One-hot row:', oneHotRow(vocab, id),
-       `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`);
-  item(list, 'Lookup:', `copies row ${id} of W, `,
-       element('code', 'vector', vectorText(lab, weight.row(id), 0, dim)),
-       `: d = ${count(dim)} copies.`);
-  item(list, 'Product:', 'the one-hot row times W is ', productSum(vocab, id),
-       `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
-       product ? element('code', 'vector', vectorText(lab, product.data, current * dim, dim)) : '…', '.');
+  item(
+    list,
+    'One-hot row:',
+    oneHotRow(vocab, id),
+    `: a 1 in column ${id}, a 0 in the other ${count(vocab - 1)} columns.`,
+  );
+  item(
+    list,
+    'Lookup:',
+    `copies row ${id} of W, `,
+    element('code', 'vector', vectorText(lab, weight.row(id), 0, dim)),
+    `: d = ${count(dim)} copies.`,
+  );
+  item(
+    list,
+    'Product:',
+    'the one-hot row times W is ',
+    productSum(vocab, id),
+    `: V·d = ${count(vocab * dim)} multiply-adds, ${count((vocab - 1) * dim)} of them by zero, giving `,
+    product ? element('code', 'vector', vectorText(lab, product.data, current * dim, dim)) : '…',
+    '.',
+  );
   item(list, 'Term by term:', termByTerm(lab, result, current));
   const verdict = element('span', `step-verdict ${same.state}`);
   verdict.append(element('strong', '', same.headline), `: ${same.sentence}`);
@@ -115,7 +140,8 @@ export const stepView = {
     container.append(detail);
     return {
       update({ result, step }, changed) {
-        if (result && (changed.has('result') || changed.has('step'))) renderDetail(detail, lab, result, step);
+        if (result && (changed.has('result') || changed.has('step')))
+          renderDetail(detail, lab, result, step);
       },
     };
   },

@@ -16,7 +16,7 @@ import { markBusy } from './verdict.mjs';
 const label = (i) => String(i);
 
 // A box's heatmap and the table slot beside it, once it holds one.
-const heatmaps = new WeakMap();  // box -> { heatmap, data, spec, drawNumbers }
+const heatmaps = new WeakMap(); // box -> { heatmap, data, spec, drawNumbers }
 
 // Shows spec's matrix in box: as a table, or (for a matrix the table summarises) as a heatmap
 // whose cell (i, j) stands for token heat.token(i, j) and where heat.band(k) is token k's row or
@@ -27,9 +27,15 @@ function place(box, spec, heat) {
   const { matrix } = spec;
   if (!matrix || (matrix.held && !matrix.pixels)) {
     heatmaps.delete(box);
-    box.replaceChildren(element('p', 'pending-note', matrix
-      ? `${spec.caption}: its heatmap is drawn from every row as the one-hot product reads them.`
-      : `${spec.caption}: the one-hot product is still reading W.`));
+    box.replaceChildren(
+      element(
+        'p',
+        'pending-note',
+        matrix
+          ? `${spec.caption}: its heatmap is drawn from every row as the one-hot product reads them.`
+          : `${spec.caption}: the one-hot product is still reading W.`,
+      ),
+    );
     return;
   }
   if (matrix.rows <= ROW_CAP && matrix.cols <= COL_CAP) {
@@ -96,7 +102,13 @@ function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
     return k < 0 ? null : k;
   };
   const heat = (name, data, token, band) => ({ hooks, name, data, token, band, step });
-  const tokenHeat = (name, data) => heat(name, data, (i) => i, (k) => ({ row: k }));
+  const tokenHeat = (name, data) =>
+    heat(
+      name,
+      data,
+      (i) => i,
+      (k) => ({ row: k }),
+    );
   const idClass = (id) => (id === stepId ? 'hit current' : hitIds.has(id) ? 'hit' : '');
   const tokenRow = {
     formatElements,
@@ -107,36 +119,99 @@ function renderMatrices(boxes, result, step, differs, hooks, formatElements) {
     rowRole: 'token',
   };
 
-  if (boxes.weight) place(boxes.weight, {
-    formatElements, matrix: weight, caption: 'embedding.weight (V × d)', corner: 'id',
-    rows: shownIndices(weight.rows, ROW_CAP, keptIds), cols: dimCols,
-    rowLabel: label, colLabel: label, rowClass: idClass, rowRole: 'vocab',
-  }, heat('W', weight.data ?? weight.pixels, (i) => firstToken(i), (k) => ({ row: ids[k] })));
-  if (boxes.onehot) place(boxes.onehot, {
-    ...tokenRow, matrix: result.onehot, caption: 'F.one_hot(idx, V) (n × V)',
-    cols: vocabCols, colLabel: label, integer: true, colRole: 'vocab',
-    cellClass: (value) => (value === 1 ? 'one' : ''),
-  }, tokenHeat('one_hot', result.ids));
-  if (boxes.linear) place(boxes.linear, {
-    formatElements, matrix: transposed(weight), caption: 'linear.weight = W.T (d × V)', corner: 'dim',
-    rows: dimCols, cols: vocabCols,
-    rowLabel: label, colLabel: label, colClass: idClass, colRole: 'vocab',
-  }, heat('W.T', weight.data ?? weight.pixels, (i, j) => firstToken(j), (k) => ({ col: ids[k] })));
-  if (boxes.lookup) place(boxes.lookup, {
-    ...tokenRow, matrix: cells(result.lookup), caption: 'embedding(idx) (n × d)',
-    cols: dimCols, colLabel: label, cellClass: differs,
-  }, tokenHeat('embedding(idx)', result.lookup.data));
-  if (boxes.product) place(boxes.product, {
-    ...tokenRow, matrix: result.product && cells(result.product), caption: 'linear(onehot.float()) (n × d)',
-    cols: dimCols, colLabel: label, cellClass: differs,
-  }, tokenHeat('product', result.product?.data));
+  if (boxes.weight)
+    place(
+      boxes.weight,
+      {
+        formatElements,
+        matrix: weight,
+        caption: 'embedding.weight (V × d)',
+        corner: 'id',
+        rows: shownIndices(weight.rows, ROW_CAP, keptIds),
+        cols: dimCols,
+        rowLabel: label,
+        colLabel: label,
+        rowClass: idClass,
+        rowRole: 'vocab',
+      },
+      heat(
+        'W',
+        weight.data ?? weight.pixels,
+        (i) => firstToken(i),
+        (k) => ({ row: ids[k] }),
+      ),
+    );
+  if (boxes.onehot)
+    place(
+      boxes.onehot,
+      {
+        ...tokenRow,
+        matrix: result.onehot,
+        caption: 'F.one_hot(idx, V) (n × V)',
+        cols: vocabCols,
+        colLabel: label,
+        integer: true,
+        colRole: 'vocab',
+        cellClass: (value) => (value === 1 ? 'one' : ''),
+      },
+      tokenHeat('one_hot', result.ids),
+    );
+  if (boxes.linear)
+    place(
+      boxes.linear,
+      {
+        formatElements,
+        matrix: transposed(weight),
+        caption: 'linear.weight = W.T (d × V)',
+        corner: 'dim',
+        rows: dimCols,
+        cols: vocabCols,
+        rowLabel: label,
+        colLabel: label,
+        colClass: idClass,
+        colRole: 'vocab',
+      },
+      heat(
+        'W.T',
+        weight.data ?? weight.pixels,
+        (i, j) => firstToken(j),
+        (k) => ({ col: ids[k] }),
+      ),
+    );
+  if (boxes.lookup)
+    place(
+      boxes.lookup,
+      {
+        ...tokenRow,
+        matrix: cells(result.lookup),
+        caption: 'embedding(idx) (n × d)',
+        cols: dimCols,
+        colLabel: label,
+        cellClass: differs,
+      },
+      tokenHeat('embedding(idx)', result.lookup.data),
+    );
+  if (boxes.product)
+    place(
+      boxes.product,
+      {
+        ...tokenRow,
+        matrix: result.product && cells(result.product),
+        caption: 'linear(onehot.float()) (n × d)',
+        cols: dimCols,
+        colLabel: label,
+        cellClass: differs,
+      },
+      tokenHeat('product', result.product?.data),
+    );
 }
 
 // Marks token k (null: none) in the heatmaps of boxes, beside the selected token's outline.
 function linkHeatmaps(boxes, k) {
   for (const box of Object.values(boxes)) {
     const parts = box && heatmaps.get(box);
-    if (parts) parts.heatmap.link(k === null ? null : parts.band(k), k === null ? null : tokenColor(k));
+    if (parts)
+      parts.heatmap.link(k === null ? null : parts.band(k), k === null ? null : tokenColor(k));
   }
 }
 
@@ -148,18 +223,34 @@ const box = (name, title, note) => `<div class="matrix-item" data-item="${name}"
     <div class="table-box" data-box="${name}"></div>
   </div>`;
 
-const LOOKUP = box('lookup', 'Lookup: <code>embedding(idx)</code>',
-  'Copies row <var>id</var> of <var>W</var> for each token.');
-const PRODUCT = box('product', 'Product: <code>linear(onehot.float())</code>',
-  'One-hot rows times <var>W</var>, every multiply-add done.');
-const WEIGHT = box('weight', '<var>W</var>: <code>embedding.weight</code>',
-  'The rows the tokens look up are highlighted.');
-const ONEHOT = box('onehot', 'One-hot: <code>F.one_hot(idx, V)</code>',
-  'One 1 per row, in the column of the token\'s id.');
-const LINEAR = box('linear', '<var>W</var><sup>T</sup>: <code>linear.weight</code>',
+const LOOKUP = box(
+  'lookup',
+  'Lookup: <code>embedding(idx)</code>',
+  'Copies row <var>id</var> of <var>W</var> for each token.',
+);
+const PRODUCT = box(
+  'product',
+  'Product: <code>linear(onehot.float())</code>',
+  'One-hot rows times <var>W</var>, every multiply-add done.',
+);
+const WEIGHT = box(
+  'weight',
+  '<var>W</var>: <code>embedding.weight</code>',
+  'The rows the tokens look up are highlighted.',
+);
+const ONEHOT = box(
+  'onehot',
+  'One-hot: <code>F.one_hot(idx, V)</code>',
+  "One 1 per row, in the column of the token's id.",
+);
+const LINEAR = box(
+  'linear',
+  '<var>W</var><sup>T</sup>: <code>linear.weight</code>',
   '<code>nn.Linear(V, d)</code> stores its weight as <var>d</var> × <var>V</var>; ' +
-  '<code>linear(x)</code> computes <code>x @ linear.weight.T</code>.');
-const operator = (symbol, name) => `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
+    '<code>linear(x)</code> computes <code>x @ linear.weight.T</code>.',
+);
+const operator = (symbol, name) =>
+  `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
 
 // A view of tables in constant markup (its boxes above), redrawn for each new result or token.
 function tablesView(title, markup) {
@@ -177,8 +268,14 @@ function tablesView(title, markup) {
         update(state, changed) {
           const { result, step, hovered } = state;
           if (result && (changed.has('result') || changed.has('step'))) {
-            renderMatrices(boxes, result, step, differingCells(result.comparison?.grade, result.dim), hooks,
-                           lab.formatElements);
+            renderMatrices(
+              boxes,
+              result,
+              step,
+              differingCells(result.comparison?.grade, result.dim),
+              hooks,
+              lab.formatElements,
+            );
           }
           if (changed.has('hovered') || changed.has('result')) linkHeatmaps(boxes, hovered);
           markBusy(container, state);
@@ -188,11 +285,20 @@ function tablesView(title, markup) {
   };
 }
 
-export const routesView = tablesView('Lookup and one-hot product',
-  `<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`);
-export const matricesView = tablesView('The matrices',
-  `<div class="matrix-grid">${WEIGHT}${ONEHOT}${LINEAR}</div>`);
-export const lookupView = tablesView('Embedding lookup', `<div class="matrix-grid">${WEIGHT}${LOOKUP}</div>`);
-export const onehotProductView = tablesView('One-hot product',
+export const routesView = tablesView(
+  'Lookup and one-hot product',
+  `<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`,
+);
+export const matricesView = tablesView(
+  'The matrices',
+  `<div class="matrix-grid">${WEIGHT}${ONEHOT}${LINEAR}</div>`,
+);
+export const lookupView = tablesView(
+  'Embedding lookup',
+  `<div class="matrix-grid">${WEIGHT}${LOOKUP}</div>`,
+);
+export const onehotProductView = tablesView(
+  'One-hot product',
   `<div class="matrix-grid equation">${ONEHOT}<div class="term">${operator('×', 'times')}${WEIGHT}</div>` +
-  `<div class="term">${operator('=', 'equals')}${PRODUCT}</div></div>`);
+    `<div class="term">${operator('=', 'equals')}${PRODUCT}</div></div>`,
+);

@@ -6,18 +6,23 @@ import { element } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { shownIndices } from '../model/shown-indices.mjs';
 
-const AROUND = 2;  // zeros shown each side of the survivor
-const CAP = 9;     // a vocabulary up to this size is shown whole
+const AROUND = 2; // zeros shown each side of the survivor
+const CAP = 9; // a vocabulary up to this size is shown whole
 
 export function termByTerm(lab, result, k, c = 0) {
   const { ids, vocab, dim, weight, product } = result;
   const id = ids[k];
-  const shown = shownIndices(vocab, CAP,
-    Array.from({ length: 2 * AROUND + 1 }, (_, i) => id - AROUND + i));
+  const shown = shownIndices(
+    vocab,
+    CAP,
+    Array.from({ length: 2 * AROUND + 1 }, (_, i) => id - AROUND + i),
+  );
   // Of a table held in part (model/row-window.mjs) a zero's row may not be on the page: its
   // term is written W[j, c], which the zero cancels all the same.
   const held = shown.filter((j) => j !== null && weight.has(j));
-  const formatted = new Map(lab.formatElements(held.map((j) => weight.at(j, c))).map((t, i) => [held[i], t]));
+  const formatted = new Map(
+    lab.formatElements(held.map((j) => weight.at(j, c))).map((t, i) => [held[i], t]),
+  );
   const terms = element('span', 'terms');
   shown.forEach((j, i) => {
     if (i > 0) terms.append(' + ');
@@ -27,8 +32,11 @@ export function termByTerm(lab, result, k, c = 0) {
     }
     const one = j === id;
     const w = formatted.get(j) ?? `W[${j}, ${c}]`;
-    const term = element('span', one ? 'term survivor' : 'term zero',
-      `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`);
+    const term = element(
+      'span',
+      one ? 'term survivor' : 'term zero',
+      `${one ? 1 : 0}·${w.startsWith('-') ? `(${w})` : w}`,
+    );
     term.title = `one_hot[${k}, ${j}] · W[${j}, ${c}]`;
     terms.append(term);
   });
@@ -36,10 +44,15 @@ export function termByTerm(lab, result, k, c = 0) {
   const total = product ? lab.formatElements([product.data[k * dim + c]])[0] : '…';
   const out = element('div', 'term-by-term');
   out.append(
-    element('code', '', `out[${k}, ${c}] = `), terms,
+    element('code', '', `out[${k}, ${c}] = `),
+    terms,
     element('code', '', ` = ${total}`),
-    element('p', 'terms-count', `V = ${count(vocab)} products with column ${c} of W: ` +
-      `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`),
+    element(
+      'p',
+      'terms-count',
+      `V = ${count(vocab)} products with column ${c} of W: ` +
+        `${count(vocab - 1)} by zero (dimmed), 1 survivor, W[${id}, ${c}].`,
+    ),
   );
   return out;
 }

@@ -3,7 +3,14 @@
 // shown as its id (and its text in Text mode) in its own colour, with previous and next
 // buttons; beyond the tokens a group can show, a field to go to token k of n. The focus stays
 // on the picker when a button it was on turns disabled.
-import { byData, element, fragment, radioKeyTarget, writeAttribute, writeProperty } from '../draw/dom.mjs';
+import {
+  byData,
+  element,
+  fragment,
+  radioKeyTarget,
+  writeAttribute,
+  writeProperty,
+} from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
@@ -66,7 +73,10 @@ export const tokenPickerView = {
       writeProperty(button, 'textContent', text);
       set('data-token', String(k));
       set('aria-checked', String(k === current));
-      set('aria-label', `token ${k + 1} of ${ids.length}, ${labels ? `"${labels[k]}", ` : ''}id ${ids[k]}`);
+      set(
+        'aria-label',
+        `token ${k + 1} of ${ids.length}, ${labels ? `"${labels[k]}", ` : ''}id ${ids[k]}`,
+      );
       set('tabindex', k === current ? '0' : '-1');
       set('style', `--token: ${tokenColor(k)}`);
     }
@@ -105,12 +115,15 @@ export const tokenPickerView = {
 
     return {
       update({ result, step, tokens: text }, changed) {
-        if (!result || !(changed.has('result') || changed.has('step') || changed.has('tokens'))) return;
+        if (!result || !(changed.has('result') || changed.has('step') || changed.has('tokens')))
+          return;
         n = result.ids.length;
         current = step;
         // Text mode's chip texts, when the tokens are those of the result.
-        const labels = text && text.ids.length === n && text.ids.every((id, k) => id === result.ids[k])
-          ? text.labels : null;
+        const labels =
+          text && text.ids.length === n && text.ids.every((id, k) => id === result.ids[k])
+            ? text.labels
+            : null;
         render(result.ids, labels);
       },
     };

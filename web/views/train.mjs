@@ -21,9 +21,21 @@ import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { TRAIN_FIELDS, TRAIN_TEXT_FIELDS } from '../model/error-fields.mjs';
 import { count, plural, vectorText } from '../model/format-number.mjs';
 import { ROW_CAP } from '../model/shown-indices.mjs';
-import { pythonFloat, pythonPair, torchEqual, TRAIN_BUDGET, trainRows } from '../model/train-inputs.mjs';
+import {
+  pythonFloat,
+  pythonPair,
+  torchEqual,
+  TRAIN_BUDGET,
+  trainRows,
+} from '../model/train-inputs.mjs';
 import { scriptText, trainScript } from '../model/train-script.mjs';
-import { batchLines, idsTextOf, linesError, shapeSentence, textShape } from '../model/train-text.mjs';
+import {
+  batchLines,
+  idsTextOf,
+  linesError,
+  shapeSentence,
+  textShape,
+} from '../model/train-text.mjs';
 
 // Between two steps of Play: long enough to read which rows lit up.
 const PLAY_INTERVAL_MS = 900;
@@ -33,10 +45,12 @@ const TYPING_PAUSE_MS = 200;
 // The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
 // an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
 const WEIGHT_COLS = 5;
-const weightCols = (d) => (d <= WEIGHT_COLS ? Array.from({ length: d }, (_, j) => j)
-  : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null]);
+const weightCols = (d) =>
+  d <= WEIGHT_COLS
+    ? Array.from({ length: d }, (_, j) => j)
+    : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null];
 
-let views = 0;  // ids unique in the page or shadow root
+let views = 0; // ids unique in the page or shadow root
 
 const MARKUP = (id) => `
   <form class="view-controls train-controls" novalidate autocomplete="off">
@@ -155,7 +169,8 @@ function batchesOf(lab, idsText, vocab) {
     try {
       lab.checkIds(batch, vocab);
     } catch (error) {
-      if (error instanceof EmbedlabError) throw new FieldError('ids', `batch ${b + 1}: ${error.message}`);
+      if (error instanceof EmbedlabError)
+        throw new FieldError('ids', `batch ${b + 1}: ${error.message}`);
       throw error;
     }
   });
@@ -170,20 +185,27 @@ function plan(lab, { result, train }, info, text) {
   const { table } = result;
   const { vocab, dim } = text ?? result;
   if (table.source !== 'seed') {
-    throw new FieldError(null, 'Training draws its table as torch.manual_seed(seed); nn.Embedding(V, d): ' +
-      'choose torch.manual_seed as the source of W to train.');
+    throw new FieldError(
+      null,
+      'Training draws its table as torch.manual_seed(seed); nn.Embedding(V, d): ' +
+        'choose torch.manual_seed as the source of W to train.',
+    );
   }
   if (vocab * dim > TRAIN_BUDGET) {
-    throw new FieldError('vocab', `V × d = ${count(vocab * dim)} is more than this page trains between two ` +
-      `frames (at most ${count(TRAIN_BUDGET)}): each step copies and compares W several times. ` +
-      'Make V or d smaller, or train it with the CLI, embedlab train.');
+    throw new FieldError(
+      'vocab',
+      `V × d = ${count(vocab * dim)} is more than this page trains between two ` +
+        `frames (at most ${count(TRAIN_BUDGET)}): each step copies and compares W several times. ` +
+        'Make V or d smaller, or train it with the CLI, embedlab train.',
+    );
   }
   let batches;
   try {
     batches = batchesOf(lab, text ? idsTextOf(text.lines) : train.batchesText, vocab);
   } catch (error) {
     // Batch k is line k: said under the text.
-    if (text && (error instanceof FieldError || error instanceof EmbedlabError)) throw new FieldError('lines', error.message);
+    if (text && (error instanceof FieldError || error instanceof EmbedlabError))
+      throw new FieldError('lines', error.message);
     throw error;
   }
   const optimizer = { name: info.name };
@@ -196,19 +218,32 @@ function plan(lab, { result, train }, info, text) {
     }
     const value = argument.form === 'pair' ? pythonPair(given) : pythonFloat(given);
     if (value === null) {
-      throw new FieldError(argument.name, argument.form === 'pair'
-        ? `${argument.name} takes two numbers, e.g. ${argument.text}; got "${given.trim()}"`
-        : `${argument.name} must be a number, e.g. ${argument.text}; got "${given.trim()}"`);
+      throw new FieldError(
+        argument.name,
+        argument.form === 'pair'
+          ? `${argument.name} takes two numbers, e.g. ${argument.text}; got "${given.trim()}"`
+          : `${argument.name} must be a number, e.g. ${argument.text}; got "${given.trim()}"`,
+      );
     }
     optimizer[argument.name] = value;
   }
-  const paddingIdx = train.paddingIdxText.trim() === '' ? null
-    : wholeNumber(train.paddingIdxText, 'padding_idx', 'padding_idx');
+  const paddingIdx =
+    train.paddingIdxText.trim() === ''
+      ? null
+      : wholeNumber(train.paddingIdxText, 'padding_idx', 'padding_idx');
   const options = { optimizer, sparse: train.sparse, paddingIdx };
   lab.checkTraining(vocab, dim, options);
   const seed = table.seed;
-  return { seed, vocab, dim, batches, options, lines: text?.lines ?? null, tokenizerLabel: text?.label ?? null,
-           key: JSON.stringify([seed, vocab, dim, options]) };
+  return {
+    seed,
+    vocab,
+    dim,
+    batches,
+    options,
+    lines: text?.lines ?? null,
+    tokenizerLabel: text?.label ?? null,
+    key: JSON.stringify([seed, vocab, dim, options]),
+  };
 }
 
 function createTrainView(container, { store, lab, embedded, tokenizers }) {
@@ -230,12 +265,12 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
   }
   const channel = tokenizers.openChannel();
 
-  let shownOptimizer = null;  // the optimizer whose hyperparameter fields are drawn
-  let run = null;             // { key, training, history: TrainingStep[], failed } or null
-  let picked = null;          // the row whose optimizer state is shown
-  let playing = 0;            // Play's timer, or 0
+  let shownOptimizer = null; // the optimizer whose hyperparameter fields are drawn
+  let run = null; // { key, training, history: TrainingStep[], failed } or null
+  let picked = null; // the row whose optimizer state is shown
+  let playing = 0; // Play's timer, or 0
   let lastPlan = null;
-  let tokenized = null;       // { key, lines: [{ text, ids, labels }] | null, error: FieldError | null }
+  let tokenized = null; // { key, lines: [{ text, ids, labels }] | null, error: FieldError | null }
   // Training (even drawing W for step 0) waits until the view is near the screen: the page's
   // sections catch up when typing pauses, and a table of V·d = TRAIN_BUDGET takes a long task
   // to draw. Whether it is near is measured when it updates; coming near, it updates.
@@ -245,14 +280,18 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     return box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
   };
   let waiting = false;
-  new IntersectionObserver((entries) => {
-    if (entries[entries.length - 1].isIntersecting && waiting) {
-      waiting = false;
-      update(store.get());
-    }
-  }, { rootMargin: `${NEAR_PX}px` }).observe(container);
+  new IntersectionObserver(
+    (entries) => {
+      if (entries[entries.length - 1].isIntersecting && waiting) {
+        waiting = false;
+        update(store.get());
+      }
+    },
+    { rootMargin: `${NEAR_PX}px` },
+  ).observe(container);
 
-  const infoOf = (train) => lab.optimizers.find((o) => o.name === train.optimizer) ?? lab.optimizers[0];
+  const infoOf = (train) =>
+    lab.optimizers.find((o) => o.name === train.optimizer) ?? lab.optimizers[0];
 
   // The store's train inputs, shown in the fields (a link's, or after Reset); the field being
   // typed in is left alone when it already says the same.
@@ -264,14 +303,21 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     parts['from-text'].hidden = !fromText;
     writeProperty(form.elements.batches, 'value', train.batchesText);
     writeProperty(form.elements['batch-lines'], 'value', train.linesText);
-    writeProperty(form.elements['batch-tokenizer'], 'value', train.tokenizer ?? tokenizers.defaultName);
+    writeProperty(
+      form.elements['batch-tokenizer'],
+      'value',
+      train.tokenizer ?? tokenizers.defaultName,
+    );
     writeProperty(form.elements.optimizer, 'value', info.name);
     writeProperty(form.elements['padding-idx'], 'value', train.paddingIdxText);
     form.elements.sparse.checked = train.sparse;
     if (shownOptimizer !== info.name) {
       shownOptimizer = info.name;
-      parts.hyper.replaceChildren(...info.arguments.map((a) => hyperField(id, a, train.hyper[a.name] ??
-        (a.form === 'flag' ? a.default : a.text))));
+      parts.hyper.replaceChildren(
+        ...info.arguments.map((a) =>
+          hyperField(id, a, train.hyper[a.name] ?? (a.form === 'flag' ? a.default : a.text)),
+        ),
+      );
       return;
     }
     for (const a of info.arguments) {
@@ -294,16 +340,21 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
       }
     }
     return {
-      batchesFrom: form.elements['batches-from'].value, batchesText: form.elements.batches.value,
-      linesText: form.elements['batch-lines'].value, tokenizer: form.elements['batch-tokenizer'].value || null,
-      optimizer: info.name, hyper,
-      sparse: form.elements.sparse.checked, paddingIdxText: form.elements['padding-idx'].value, steps: 0,
+      batchesFrom: form.elements['batches-from'].value,
+      batchesText: form.elements.batches.value,
+      linesText: form.elements['batch-lines'].value,
+      tokenizer: form.elements['batch-tokenizer'].value || null,
+      optimizer: info.name,
+      hyper,
+      sparse: form.elements.sparse.checked,
+      paddingIdxText: form.elements['padding-idx'].value,
+      steps: 0,
     };
   }
 
   form.addEventListener('submit', (event) => event.preventDefault());
-  let typed = false;  // the store's train comes from a keystroke in the view's fields
-  let pending = 0;    // the timer of the training that waits for typing to pause
+  let typed = false; // the store's train comes from a keystroke in the view's fields
+  let pending = 0; // the timer of the training that waits for typing to pause
   form.addEventListener('input', (event) => {
     stop();
     typed = true;
@@ -314,8 +365,10 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
   // An error beside the input it is about; one no input of the view stands for (V, d, the seed,
   // the source of W) in the view's alert.
   function showError(error) {
-    const field = error === null ? null : error instanceof FieldError ? error.field : error.argument;
-    const input = field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_TEXT_FIELDS[field]];
+    const field =
+      error === null ? null : error instanceof FieldError ? error.field : error.argument;
+    const input =
+      field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_TEXT_FIELDS[field]];
     for (const box of root.querySelectorAll('.train-controls .error')) {
       const mine = input && box.id === input.getAttribute('aria-describedby');
       writeProperty(box, 'textContent', mine ? error.message : '');
@@ -392,7 +445,12 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     const sameBatches = run?.history.every((s, k) => String(s.batch) === String(p.batches[k]));
     if (run?.key !== p.key || steps < run.history.length || !sameBatches) {
       discard();
-      run = { key: p.key, training: lab.seededTraining(p.seed, p.vocab, p.dim, p.options), history: [], failed: null };
+      run = {
+        key: p.key,
+        training: lab.seededTraining(p.seed, p.vocab, p.dim, p.options),
+        history: [],
+        failed: null,
+      };
     }
     const wanted = Math.min(steps, p.batches.length);
     let stepped = false;
@@ -422,9 +480,10 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
       const answer = await channel.tokenize(name, line, lab.limits.maxIds, (progress) => {
         if (tokenized.key === key) parts.shape.textContent = tokenizers.progressMessage(progress);
       });
-      if (!answer || tokenized.key !== key) return;  // other lines came meanwhile
+      if (!answer || tokenized.key !== key) return; // other lines came meanwhile
       if (answer.error) {
-        tokenized.error = answer.textError ? new FieldError('lines', `Line ${k + 1}: ${answer.error}`)
+        tokenized.error = answer.textError
+          ? new FieldError('lines', `Line ${k + 1}: ${answer.error}`)
           : new FieldError('tokenizer', answer.error);
         update(store.get());
         return;
@@ -443,8 +502,13 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     const name = train.tokenizer ?? tokenizers.defaultName;
     const spec = tokenizers.catalog[name];
     if (!spec) {
-      throw new FieldError('tokenizer', `There is no tokenizer "${name}": pick one of ` +
-        `${Object.values(tokenizers.catalog).map((t) => t.label).join(', ')}.`);
+      throw new FieldError(
+        'tokenizer',
+        `There is no tokenizer "${name}": pick one of ` +
+          `${Object.values(tokenizers.catalog)
+            .map((t) => t.label)
+            .join(', ')}.`,
+      );
     }
     const shape = textShape(spec, result.dim);
     if (shape.dim === 0) throw new FieldError('tokenizer', shapeSentence(spec, result.dim));
@@ -458,16 +522,21 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
 
   // Each batch's tokens, as text and id.
   function drawLines(lines) {
-    parts.lines.replaceChildren(...lines.map((line, b) => {
-      const item = element('li', 'train-line');
-      item.append(element('span', 'train-line-name', `batch ${b + 1}`));
-      line.ids.forEach((id, i) => {
-        const token = element('span', 'train-token');
-        token.append(element('span', 'train-token-text', line.labels[i]), element('span', 'train-token-id', String(id)));
-        item.append(token);
-      });
-      return item;
-    }));
+    parts.lines.replaceChildren(
+      ...lines.map((line, b) => {
+        const item = element('li', 'train-line');
+        item.append(element('span', 'train-line-name', `batch ${b + 1}`));
+        line.ids.forEach((id, i) => {
+          const token = element('span', 'train-token');
+          token.append(
+            element('span', 'train-token-text', line.labels[i]),
+            element('span', 'train-token-id', String(id)),
+          );
+          item.append(token);
+        });
+        return item;
+      }),
+    );
   }
 
   function update(state) {
@@ -478,7 +547,8 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     let p;
     try {
       const text = textBatches(state);
-      if (text === undefined) {  // the view updates again once the lines are tokenized
+      if (text === undefined) {
+        // the view updates again once the lines are tokenized
         stop();
         lastPlan = null;
         showError(null);
@@ -516,7 +586,9 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     const stepped = follow(p, state.train.steps);
     showError(run.failed);
     if (run.failed) stop();
-    if (picked === null || picked >= p.vocab) picked = state.result.ids[state.step] < p.vocab ? state.result.ids[state.step] : p.batches[0][0];
+    if (picked === null || picked >= p.vocab)
+      picked =
+        state.result.ids[state.step] < p.vocab ? state.result.ids[state.step] : p.batches[0][0];
     draw(stepped);
   }
 
@@ -526,10 +598,12 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     buttons.step.disabled = !p || taken >= total || Boolean(run?.failed);
     buttons.play.disabled = !p || total === 0;
     buttons.reset.disabled = train.steps === 0;
-    parts.status.textContent = !p ? '' : taken === 0
-      ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
-      : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
-        `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
+    parts.status.textContent = !p
+      ? ''
+      : taken === 0
+        ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
+        : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
+          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
   }
 
   // Redraws from the training as it stands; lit: a step was just taken, so its rows light up.
@@ -542,22 +616,40 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     const weight = last ? last.embeddingWeight : training.weight;
     const padding = training.paddingRow;
     parts.origin.replaceChildren(
-      element('code', '', `torch.manual_seed(${p.seed}); embedding = nn.Embedding(${p.vocab}, ${p.dim}` +
-        `${p.options.paddingIdx === null ? '' : `, padding_idx=${p.options.paddingIdx}`}` +
-        `${p.options.sparse ? ', sparse=True' : ''})`),
-      p.lines ? `: V is ${p.tokenizerLabel}'s vocabulary, d as said under the batches, the seed the page's. `
-        : ': V, d and the seed are the page\'s. ',
+      element(
+        'code',
+        '',
+        `torch.manual_seed(${p.seed}); embedding = nn.Embedding(${p.vocab}, ${p.dim}` +
+          `${p.options.paddingIdx === null ? '' : `, padding_idx=${p.options.paddingIdx}`}` +
+          `${p.options.sparse ? ', sparse=True' : ''})`,
+      ),
+      p.lines
+        ? `: V is ${p.tokenizerLabel}'s vocabulary, d as said under the batches, the seed the page's. `
+        : ": V, d and the seed are the page's. ",
       'Step k draws G = torch.randn(len(batch k), d) after the table, as ',
-      element('code', 'nowrap', 'embedlab train'), ' does.');
+      element('code', 'nowrap', 'embedlab train'),
+      ' does.',
+    );
 
-    parts['verdict-title'].replaceChildren(`The Linear route ${last ? `after step ${last.step}` : 'before training'}: `,
-      element('code', '', 'embedding.weight'), ' against ', element('code', '', 'linear.weight.T'));
+    parts['verdict-title'].replaceChildren(
+      `The Linear route ${last ? `after step ${last.step}` : 'before training'}: `,
+      element('code', '', 'embedding.weight'),
+      ' against ',
+      element('code', '', 'linear.weight.T'),
+    );
     if (!last) {
-      showPending(parts.verdict, 'step 0', 'Both routes start from the same W. Step trains the first batch ' +
-        'and compares embedding.weight with linear.weight.T, bit by bit.');
+      showPending(
+        parts.verdict,
+        'step 0',
+        'Both routes start from the same W. Step trains the first batch ' +
+          'and compares embedding.weight with linear.weight.T, bit by bit.',
+      );
     } else if (!last.verdict) {
-      showPending(parts.verdict, 'no Linear route',
-        `linear.weight cannot be trained with this optimizer: ${training.linearRefusal}`);
+      showPending(
+        parts.verdict,
+        'no Linear route',
+        `linear.weight cannot be trained with this optimizer: ${training.linearRefusal}`,
+      );
     } else {
       showVerdict(parts.verdict, last.verdict, lab.verdictDefinitions);
     }
@@ -569,18 +661,37 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     // A row's button redrawn keeps the keyboard's focus.
     const focused = container.getRootNode().activeElement?.closest?.('.row-pick')?.dataset.row;
     drawWeights(boxes.weights, {
-      lab, weight, rows, cols: weightCols(p.dim), changed: last?.changed ?? null, causes: lab.rowCauses,
-      picked, padding,
-      caption: last ? `embedding.weight after step ${last.step}` : 'embedding.weight before training', lit,
+      lab,
+      weight,
+      rows,
+      cols: weightCols(p.dim),
+      changed: last?.changed ?? null,
+      causes: lab.rowCauses,
+      picked,
+      padding,
+      caption: last
+        ? `embedding.weight after step ${last.step}`
+        : 'embedding.weight before training',
+      lit,
     });
-    const hidden = last ? last.changed.rows.length -
-      rows.filter((r) => r !== null && causeOf(last.changed, r) !== undefined).length : 0;
-    parts.more.textContent = hidden > 0 ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
-      'out of view: weight decay and optimizer state reach every row.' : '';
+    const hidden = last
+      ? last.changed.rows.length -
+        rows.filter((r) => r !== null && causeOf(last.changed, r) !== undefined).length
+      : 0;
+    parts.more.textContent =
+      hidden > 0
+        ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
+          'out of view: weight decay and optimizer state reach every row.'
+        : '';
     parts.more.hidden = hidden === 0;
-    if (focused !== undefined) boxes.weights.querySelector(`.row-pick[data-row="${focused}"]`)?.focus();
+    if (focused !== undefined)
+      boxes.weights.querySelector(`.row-pick[data-row="${focused}"]`)?.focus();
     drawTimeline(boxes.timeline, {
-      rows, batches: p.batches, history: history.map((s) => s.changed), causes: lab.rowCauses, picked,
+      rows,
+      batches: p.batches,
+      history: history.map((s) => s.changed),
+      causes: lab.rowCauses,
+      picked,
     });
     drawState(training, padding);
     if (printout.open) drawPrintout(p, training, history);
@@ -588,40 +699,61 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
 
   function drawState(training, padding) {
     const { step, state } = training.rowState(picked);
-    parts['state-title'].replaceChildren(element('code', '', `optimizer.state`), ` of row ${picked}`,
-      padding === picked ? ' (padding_idx)' : '');
+    parts['state-title'].replaceChildren(
+      element('code', '', `optimizer.state`),
+      ` of row ${picked}`,
+      padding === picked ? ' (padding_idx)' : '',
+    );
     const list = element('dl', 'train-state-list');
     const entry = (term, value) => list.append(element('dt', '', term), element('dd', '', value));
     entry('step', String(step));
     for (const { name, values } of state) {
       if (values.rows === 0) entry(`${name}[${picked}]`, 'no entry for this row yet');
       for (let r = 0; r < values.rows; ++r) {
-        entry(values.rows > 1 ? `${name}[${picked}], entry ${r + 1}` : `${name}[${picked}]`,
-          vectorText(lab, values.data, r * values.cols, values.cols));
+        entry(
+          values.rows > 1 ? `${name}[${picked}], entry ${r + 1}` : `${name}[${picked}]`,
+          vectorText(lab, values.data, r * values.cols, values.cols),
+        );
       }
     }
     const info = infoOf(store.get().train);
-    const note = element('p', 'route-note', state.length === 0
-      ? `torch.optim.${info.className} has made no state for this row: ${step === 0 ? 'it makes it at the first step' : 'it keeps none with these options'}.`
-      : 'Pick another row of W to see its state.');
+    const note = element(
+      'p',
+      'route-note',
+      state.length === 0
+        ? `torch.optim.${info.className} has made no state for this row: ${step === 0 ? 'it makes it at the first step' : 'it keeps none with these options'}.`
+        : 'Pick another row of W to see its state.',
+    );
     parts.state.replaceChildren(list, note);
   }
 
   function drawPrintout(p, training, history) {
-    const script = trainScript(lab, {
-      seed: p.seed, vocab: p.vocab, dim: p.dim, paddingIdx: p.options.paddingIdx, sparse: p.options.sparse,
-      optimizer: p.options.optimizer, weight: training.weight, linearRefusal: training.linearRefusal,
-      lines: p.lines?.map((line) => line.text) ?? null,
-    }, history);
+    const script = trainScript(
+      lab,
+      {
+        seed: p.seed,
+        vocab: p.vocab,
+        dim: p.dim,
+        paddingIdx: p.options.paddingIdx,
+        sparse: p.options.sparse,
+        optimizer: p.options.optimizer,
+        weight: training.weight,
+        linearRefusal: training.linearRefusal,
+        lines: p.lines?.map((line) => line.text) ?? null,
+      },
+      history,
+    );
     const copy = element('button', 'copy-script', 'Copy the script');
     copy.type = 'button';
     const figures = element('div', 'printout-steps');
-    figures.append(...script.map(({ code, printed }) => {
-      const figure = element('figure');
-      figure.append(element('pre', 'printout-in', code.join('\n')));
-      if (printed !== undefined) figure.append(element('pre', 'printout-out', printed));
-      return figure;
-    }));
+    figures.append(
+      ...script.map(({ code, printed }) => {
+        const figure = element('figure');
+        figure.append(element('pre', 'printout-in', code.join('\n')));
+        if (printed !== undefined) figure.append(element('pre', 'printout-out', printed));
+        return figure;
+      }),
+    );
     copy.addEventListener('click', async () => {
       try {
         await navigator.clipboard.writeText(scriptText(script));
@@ -632,8 +764,14 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
       }
     });
     const bar = element('div', 'printout-bar');
-    bar.append(copy, element('p', 'route-note',
-      `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`));
+    bar.append(
+      copy,
+      element(
+        'p',
+        'route-note',
+        `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
+      ),
+    );
     parts.printout.replaceChildren(bar, figures);
   }
 

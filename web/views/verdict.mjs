@@ -53,9 +53,13 @@ export const verdictView = {
         } else if (waitsForTokens(state)) {
           showPending(box, 'tokenizing', `Reading the text into tokens.${last}`);
         } else if (status.state === 'failed') {
-          showPending(box, 'no result', result
-            ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
-            : 'Fix the input to see both routes.');
+          showPending(
+            box,
+            'no result',
+            result
+              ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
+              : 'Fix the input to see both routes.',
+          );
         } else if (result) {
           showVerdict(box, result.comparison, lab.verdictDefinitions);
         }

@@ -11,12 +11,14 @@ import { viewWork } from '../compute/view-compute.mjs';
 import { tokenNodes } from './linking.mjs';
 import { markBusy } from './verdict.mjs';
 
-let forms = 0;  // ids for aria-describedby, unique in the page or shadow root
+let forms = 0; // ids for aria-describedby, unique in the page or shadow root
 
 // The padding_idx input, which both views take: its markup, its value (a whole number, or null
 // when empty; the core checks the range) and the row it names. `of` completes its accessible
 // name ("padding_idx of the gradient"), one name per view on a page that shows both.
-export const paddingIdxInput = (of) => `<label class="view-field"><span><code>padding_idx</code><span
+export const paddingIdxInput = (
+  of,
+) => `<label class="view-field"><span><code>padding_idx</code><span
     class="visually-hidden"> ${of}</span></span>
     <input name="padding-idx" type="text" inputmode="numeric" placeholder="none" spellcheck="false"></label>`;
 
@@ -26,7 +28,8 @@ export function paddingIdxOf(form) {
 }
 
 // Once the core has accepted paddingIdx, it lies in [-V, V): the row it names, or null for none.
-export const paddingRow = (paddingIdx, vocab) => (paddingIdx === null ? null : (paddingIdx + vocab) % vocab);
+export const paddingRow = (paddingIdx, vocab) =>
+  paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
 
 // root: where the form and its alert are appended; markup: constant markup of labelled inputs,
 // each with a name; fields: the core's argument names -> the input each stands for
@@ -53,7 +56,7 @@ function createViewForm(root, markup, fields, update) {
   });
 
   function show(message, field) {
-    writeProperty(alert, 'textContent', message);  // a new text is announced
+    writeProperty(alert, 'textContent', message); // a new text is announced
     alert.hidden = message === '';
     for (const control of form.elements) {
       if (control.name === field) control.setAttribute('aria-invalid', 'true');
@@ -95,21 +98,22 @@ export function matrixItem(name, title, note) {
 // result or input stops it there.
 // Returns the output element, render(result), for compute.run()'s result, and select(step), for
 // the token to mark (class 'current') in what the output draws for the result shown.
-export function createFormView(root, {
-  controls, fields, output: markup, kind, read, show, computing, computeView,
-}) {
+export function createFormView(
+  root,
+  { controls, fields, output: markup, kind, read, show, computing, computeView },
+) {
   const form = createViewForm(root, controls, fields, () => update());
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
   tableRegions(output);
   let result = null;
-  let shownFor = null;  // the result the output shows
+  let shownFor = null; // the result the output shows
   let step = 0;
-  let selected = [];    // the nodes marked as the selected token
-  let busy = false;     // a computation runs
-  let again = false;    // and an update came meanwhile: its answer is stale
-  let stopping = null;  // the AbortController that stops the computation running
+  let selected = []; // the nodes marked as the selected token
+  let busy = false; // a computation runs
+  let again = false; // and an update came meanwhile: its answer is stale
+  let stopping = null; // the AbortController that stops the computation running
 
   function markSelected() {
     for (const node of selected) node.classList.remove('current');
@@ -150,7 +154,7 @@ export function createFormView(root, {
     let b;
     try {
       const args = read(shown, form);
-      b = { ...args, ...await computed(args) };
+      b = { ...args, ...(await computed(args)) };
     } catch (error) {
       if (!again) failed(error);
     }

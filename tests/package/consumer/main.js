@@ -6,6 +6,7 @@ import { loadEmbedlab } from 'embedlab';
 loadEmbedlab().then((lab) => {
   const W = lab.seededTable(123, 4, 5);
   const rows = lab.lookup(W, lab.parseIds('tensor([2, 3, 1])'));
-  document.getElementById('api').textContent =
-    lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] });
+  document.getElementById('api').textContent = lab.formatTensor(rows, {
+    suffixes: ['grad_fn=<EmbeddingBackward0>'],
+  });
 });
