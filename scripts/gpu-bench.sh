@@ -38,7 +38,7 @@ build() {  # build DIR: a portable release build of PROGRAMS
 
 where_built() {  # where_built DIR PROGRAM
   case $2 in
-    embedlab_bench_cuda) echo "$1/native/cuda/$2" ;;
+    embedlab_bench_cuda) echo "$1/native/bench/cuda/$2" ;;
     *) echo "$1/tests/cuda/$2" ;;
   esac
 }
@@ -121,12 +121,12 @@ run() {
     say "warning: embedlab_bench_cuda stopped early (exit ${PIPESTATUS[0]}): see cuda.log"
 
   say "PyTorch on the same shapes"
-  timeout 210 python3 native/cuda/torch_reference_bench.py --shapes "$out/cases.txt" \
+  timeout 210 python3 native/bench/cuda/torch_reference_bench.py --shapes "$out/cases.txt" \
     --repetitions "$reps" --case-ms "$case_ms" --json "$out/torch_cuda.json" 2>&1 |
     tee "$out/torch.log" || say "warning: torch_reference_bench.py stopped early: see torch.log"
 
   say "report: $out/table.md"
-  python3 native/cuda/gpu_bench_table.py --ours "$out/cuda.json" --torch "$out/torch_cuda.json" \
+  python3 native/bench/cuda/gpu_bench_table.py --ours "$out/cuda.json" --torch "$out/torch_cuda.json" \
     --note "$(head -2 "$out/device.txt" | tail -1)" \
     --note "command: scripts/gpu-bench.sh run --reps $reps --case-ms $case_ms --filter '$filter'" \
     >"$out/table.md" || die "no report: a JSON file is missing or cut short"

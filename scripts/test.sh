@@ -11,7 +11,7 @@ scripts/lint.sh
 scripts/build.sh
 
 echo "== sanitizer build (build/sanitize: clang, ASan + UBSan, libFuzzer)"
-cmake --preset sanitize >/dev/null
+cmake --preset sanitize -DEMBEDLAB_REQUIRE_ALL=ON >/dev/null
 cmake --build --preset sanitize -j "$jobs"
 
 echo "== tests under ASan + UBSan, and the fuzzers"

@@ -70,8 +70,11 @@ TEST_CASE("errors name the input the learner has to change", "[arguments]") {
           o.padding_idx = 9;
           embedlab::embedding_bag(w, {1, 2}, {0}, o);
         }) == Argument::padding_idx);
-  CHECK(argument_of([] { embedlab::bag_matrix({1}, {0}, 4, {embedlab::BagMode::max}); }) ==
-        Argument::mode);
+  CHECK(argument_of([] {
+          embedlab::BagOptions o;
+          o.mode = embedlab::BagMode::max;
+          embedlab::bag_matrix({1}, {0}, 4, o);
+        }) == Argument::mode);
   CHECK(argument_of([] { embedlab::embedding_backward({1, 2}, Matrix::Zero(3, 2), 4); }) ==
         Argument::grad);
   Matrix copy = w;

@@ -211,7 +211,6 @@ TEST_CASE("Linear: weight before bias, within 1/sqrt(in)", "[torch_init]") {
 
 TEST_CASE("bad arguments are InputErrors that name the value", "[torch_init]") {
   TorchGenerator gen;
-  float x = 0.0f;
   CHECK_THAT(input_error([&] { embedlab::torch_randn(gen, 0, 3); }), Contains("0 x 3"));
   CHECK_THAT(input_error([&] { embedlab::torch_rand(gen, 2, -1); }), Contains("2 x -1"));
   CHECK_THAT(input_error([&] { embedlab::torch_randn(gen, 1 << 20, 1 << 20); }),

@@ -1,4 +1,4 @@
-// The benchmark's device-free arithmetic (native/cuda/bench_plan): calls per case, device
+// The benchmark's device-free arithmetic (native/bench/cuda/bench_plan): calls per case, device
 // memory per case, the one-hot product's FLOPs. Expected values are worked out by hand in the
 // comments.
 #include <catch2/catch.hpp>

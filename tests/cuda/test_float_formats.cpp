@@ -37,7 +37,7 @@ cuda::HalfMatrix<T> every_pattern() {
   cuda::HalfMatrix<T> m{256, 256, std::vector<T>(65536)};
   for (std::uint32_t p = 0; p < 65536; ++p) {
     const auto b = static_cast<std::uint16_t>(p);
-    std::memcpy(&m.values[p], &b, sizeof b);
+    std::memcpy(static_cast<void*>(&m.values[p]), &b, sizeof b);
   }
   return m;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""native/cuda/gpu_bench_table.py on made-up JSON in the formats of both benchmarks.
+"""native/bench/cuda/gpu_bench_table.py on made-up JSON in the formats of both benchmarks.
 
 Usage: test_gpu_bench_table.py PATH/TO/gpu_bench_table.py
 The times are invented so that each target comes out one way; every expected number below is

@@ -43,7 +43,7 @@ cuda::HalfMatrix<T> random_patterns(Index rows, Index cols, std::mt19937& rng) {
   cuda::HalfMatrix<T> m{rows, cols, std::vector<T>(static_cast<std::size_t>(rows * cols))};
   for (auto& value : m.values) {
     const auto bits = static_cast<std::uint16_t>(pick(rng));
-    std::memcpy(&value, &bits, sizeof bits);
+    std::memcpy(static_cast<void*>(&value), &bits, sizeof bits);
   }
   return m;
 }

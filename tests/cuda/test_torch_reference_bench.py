@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""native/cuda/torch_reference_bench.py as a dry run on the CPU (real PyTorch, tiny shapes).
+"""native/bench/cuda/torch_reference_bench.py as a dry run on the CPU (real PyTorch, tiny shapes).
 
 Usage: test_torch_reference_bench.py PATH/TO/torch_reference_bench.py
 Checks what the GPU run relies on: the shapes come from embedlab_bench_cuda's case names, every

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch's own kernels on the shapes of embedlab_bench_cuda, timed the same way.
 
-Run it on the same GPU as build/.../native/cuda/embedlab_bench_cuda, on the same shapes:
+Run it on the same GPU as build/.../native/bench/cuda/embedlab_bench_cuda, on the same shapes:
   embedlab_bench_cuda --benchmark_list_tests > cases.txt
   torch_reference_bench.py --shapes cases.txt --json torch_cuda.json
 For each (V, d, n) it times, as the C++ benchmark names them on the right:
@@ -48,7 +48,7 @@ TIMING = {"cuda": "per call from a cold L2 (a read of 4x L2 before each call), C
 
 
 def calls_for(seconds_per_call, target_seconds, max_calls=MAX_CALLS):
-    """Calls per repetition: calls_for in native/cuda/bench_plan.cpp, the same rule."""
+    """Calls per repetition: calls_for in native/bench/cuda/bench_plan.cpp, the same rule."""
     if not seconds_per_call > 0:
         return max_calls
     return int(min(max(round(target_seconds / seconds_per_call), 1), max_calls))
