@@ -237,13 +237,8 @@ val parse_sample_weights_js(const std::string& text) {
     val out = val::object();
     out.set("values", val::global("Float32Array")
                           .new_(emscripten::typed_memory_view(w.values.size(), w.values.data())));
-    const auto strings = [](const std::vector<std::string>& items) {
-      val out = val::array();
-      for (const std::string& item : items) out.call<void>("push", item);
-      return out;
-    };
-    out.set("texts", strings(w.texts));
-    out.set("literals", strings(w.literals));
+    out.set("texts", strings_to_js(w.texts));
+    out.set("literals", strings_to_js(w.literals));
     return out;
   });
 }

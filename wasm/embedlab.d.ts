@@ -86,8 +86,6 @@ export interface Comparison {
   maxAbsDiff: number;
   /** every element bit-identical */
   identical: boolean;
-  /** one sentence for a learner */
-  verdict: string;
   /** The core's grade: what every front end (CLI, page, element) prints. */
   grade: Grade;
 }
@@ -96,7 +94,8 @@ export interface Comparison {
 export interface Grade {
   /** best first; also the grade's class in the page's style sheets */
   state: 'identical' | 'value' | 'rounding' | 'differs';
-  /** "bit-identical", "equal in value", "equal up to rounding" or "differs" */
+  /** "bit-identical", "equal in value", "equal up to rounding" or "differs"; "differs, as
+   * PyTorch defines it" where `defined` is set */
   headline: string;
   /** why, in one sentence */
   sentence: string;
@@ -109,6 +108,19 @@ export interface Grade {
   maxUlps: number;
   /** the row-major positions of the elements whose bits differ, or null when none do */
   differing: Int32Array | null;
+  /** A difference PyTorch defines (the backward's padding_idx row, which onehot.T @ G knows
+   * nothing of), where every other element agrees within rounding; else null. */
+  defined: DefinedDifference | null;
+}
+
+export interface DefinedDifference {
+  /** the row whose difference PyTorch defines */
+  row: number;
+  /** why the routes differ there, then the grade of everything else: printed between the
+   * headline and the sentence */
+  text: string;
+  /** the grade of every other element */
+  rest: { state: Grade['state']; headline: string };
 }
 
 /** The pairs of routes a comparison is graded for, each with its own reasons. */
@@ -324,7 +336,13 @@ export interface ProductRun extends Run<ProductResult> {
 }
 
 /** startBackward()'s run: the lookup's gradient (a scatter-add) at once, onehot^T G when done. */
-export interface GradientRun extends Run<{ gemm: GradientView; comparison: Comparison }> {
+/** notes: the core's sentences on the result (padding_idx, repeated ids, the work of each
+ * route), as the CLI prints them. */
+export interface GradientRun extends Run<{
+  gemm: GradientView;
+  comparison: Comparison;
+  notes: string[];
+}> {
   readonly scatter: GradientView;
 }
 
@@ -367,7 +385,13 @@ export interface Table {
   startHeatmap(options?: StreamOptions | null): ProductRun;
   heatmap(options?: StreamOptions | null): Finished & Partial<ProductResult>;
   /** nn.EmbeddingBag on the table: the rows the bags name, read once. */
-  embeddingBag(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): BagResult;
+  /** nn.EmbeddingBag on W, with the core's notes on the bags (padding_idx, mode 'max', the
+   * work of each route), as the CLI prints them. */
+  embeddingBag(
+    ids: IdsLike,
+    offsets: IdsLike,
+    options?: BagOptions | null,
+  ): BagResult & { notes: string[] };
   /** The bags' output at once (expected), and M W streamed (mode sum or mean). */
   startBagProduct(
     ids: IdsLike,

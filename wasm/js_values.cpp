@@ -89,7 +89,26 @@ val comparison_to_js(const Comparison& c) {
   out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
   out.set("maxAbsDiff", c.max_abs_diff);
   out.set("identical", c.identical);
-  out.set("verdict", c.verdict);
+  return out;
+}
+
+val strings_to_js(const std::vector<std::string>& items) {
+  val out = val::array();
+  for (const std::string& item : items) out.call<void>("push", item);
+  return out;
+}
+
+// null, or { row, text, rest: { state, headline } }: text is defined_text(), printed between the
+// verdict's headline and sentence.
+val defined_to_js(const std::optional<DefinedDifference>& defined) {
+  if (!defined) return val::null();
+  val out = val::object();
+  out.set("row", static_cast<double>(defined->row));
+  out.set("text", defined_text(*defined));
+  val rest = val::object();
+  rest.set("state", std::string(grade_name(defined->rest)));
+  rest.set("headline", std::string(defined->rest_headline));
+  out.set("rest", rest);
   return out;
 }
 
@@ -101,6 +120,7 @@ val verdict_to_js(const Verdict& v) {
   out.set("maxAbsDiff", v.max_abs_diff);
   out.set("maxAbsDiffText", abs_diff_text(v.max_abs_diff));
   out.set("maxUlps", static_cast<double>(v.max_ulps));
+  out.set("defined", defined_to_js(v.defined));
   if (v.differing.empty()) {
     out.set("differing", val::null());
   } else {

@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
@@ -63,6 +64,8 @@ Ids int64s_from_js(const val& values, Argument argument, const std::string& noun
 std::string bytes_from_js(const val& bytes);
 Ids ids_from_js(const val& ids);
 val int64s_to_js(const Ids& values);
+// An array of strings (the core's notes, a parser's texts).
+val strings_to_js(const std::vector<std::string>& items);
 // Parsed ids as a Float64Array; InputError (of ids) for an id above 2^53, which a JS number
 // cannot hold exactly. where: the start of the message ("" or "batch 2: ").
 val exact_ids_to_js(const Ids& ids, const std::string& where);

@@ -23,6 +23,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/streamed.hpp"
@@ -158,9 +159,11 @@ class ProductRun {
 // onehot^T G streamed, each block compared with the scatter-add's rows as it is made.
 class GradientRun {
  public:
-  GradientRun(Encoding encoding, Matrix grad, Gradient scatter, GradientViewOptions view)
-      : scatter_(std::make_shared<const Gradient>(std::move(scatter))),
-        grader_(std::make_shared<Grader>(RoutePair::backward)),
+  GradientRun(BackwardFacts facts, Encoding encoding, Matrix grad, Gradient scatter,
+              GradientViewOptions view)
+      : facts_(std::move(facts)),
+        scatter_(std::make_shared<const Gradient>(std::move(scatter))),
+        grader_(std::make_shared<Grader>(backward_grader(facts_))),
         gemm_(std::move(encoding), std::move(grad), with_comparison(std::move(view))) {}
 
   val progress() const { return progress_to_js(gemm_.progress()); }
@@ -172,7 +175,7 @@ class GradientRun {
     });
   }
   val scatter() const { return gradient_to_js(*scatter_); }
-  // { gemm, comparison } once every block is done.
+  // { gemm, comparison, notes } once every block is done: notes are the core's (notes.hpp).
   val result() const {
     return guarded([&] {
       if (!gemm_.done())
@@ -183,6 +186,7 @@ class GradientRun {
       val out = val::object();
       out.set("gemm", gradient_to_js(gemm_.result()));
       out.set("comparison", graded_to_js(*grader_));
+      out.set("notes", strings_to_js(backward_notes(facts_, grader_->verdict())));
       return out;
     });
   }
@@ -202,6 +206,7 @@ class GradientRun {
     return view;
   }
 
+  BackwardFacts facts_;
   std::shared_ptr<const Gradient> scatter_;
   std::shared_ptr<Grader> grader_;
   StreamedGradient gemm_;
@@ -280,11 +285,18 @@ class TableHandle {
     });
   }
 
+  // embedding_bag()'s output, with the core's notes on it (notes.hpp).
   val embedding_bag(const val& ids, const val& offsets, const val& bag_options) const {
     return guarded([&] {
-      return bag_output_to_js(embedlab::embedding_bag(
-          table_, ids_from_js(ids), int64s_from_js(offsets, Argument::offsets, "offset"),
-          bag_options_from_js(bag_options)));
+      const Ids checked = ids_from_js(ids);
+      const BagOptions options = bag_options_from_js(bag_options);
+      const BagOutput bags = embedlab::embedding_bag(
+          table_, checked, int64s_from_js(offsets, Argument::offsets, "offset"), options);
+      val out = bag_output_to_js(bags);
+      out.set("notes", strings_to_js(bag_notes({checked, table_.rows(), table_.cols(), options.mode,
+                                                options.padding_idx, options.scale_grad_by_freq,
+                                                bags.bag_size})));
+      return out;
     });
   }
 
@@ -300,11 +312,13 @@ class TableHandle {
                                              std::to_string(table_.cols()) +
                                              ": dL/dout is as wide as the table, (n, d)");
       const GradientViewOptions options = view_options_from_js(view);
-      Gradient scatter = embedding_backward_view(checked, g, table_.rows(),
-                                                 embedding_options_from_js(embedding_options),
-                                                 options);
+      const EmbeddingOptions embedding = embedding_options_from_js(embedding_options);
+      Gradient scatter = embedding_backward_view(checked, g, table_.rows(), embedding, options);
       Encoding encoding = one_hot_encoding(checked, table_.rows());
-      return val(GradientRun(std::move(encoding), std::move(g), std::move(scatter), options));
+      BackwardFacts facts{checked, table_.rows(), table_.cols(), embedding.padding_idx,
+                          embedding.scale_grad_by_freq};
+      return val(GradientRun(std::move(facts), std::move(encoding), std::move(g),
+                             std::move(scatter), options));
     });
   }
 

@@ -8,32 +8,6 @@
 #include "embedlab/float_bits.hpp"
 
 namespace embedlab {
-namespace {
-
-std::string verdict_for(const Comparison& c) {
-  const auto all = std::to_string(c.elements);
-  if (c.identical) return "match: all " + all + " elements are bit-identical";
-  std::string v = "mismatch: " + std::to_string(c.bit_identical) + " of " + all +
-                  " elements are bit-identical";
-  if (c.nan_mismatches > 0) {
-    v += "; " + std::to_string(c.nan_mismatches) +
-         " are NaN on one side only (an Inf or NaN in W poisons the product: 0 * Inf = NaN"
-         " reaches every row of the one-hot product, while the lookup copies rows untouched)";
-  }
-  if (c.signed_zero_mismatches > 0) {
-    v += "; " + std::to_string(c.signed_zero_mismatches) +
-         " differ only in the sign of zero (a -0.0 in W is copied by the lookup, but the"
-         " product adds +0.0 terms and gives +0.0)";
-  }
-  const Index other = c.elements - c.value_equal - c.nan_mismatches;
-  if (other > 0) {
-    v += "; " + std::to_string(other) + " differ in value, max |difference| = " +
-         std::to_string(c.max_abs_diff);
-  }
-  return v;
-}
-
-}  // namespace
 
 void check_comparable(const Matrix& expected, const Matrix& actual) {
   if (expected.rows() != actual.rows() || expected.cols() != actual.cols()) {
@@ -77,7 +51,6 @@ void Comparer::add(const float* expected, const float* actual, Index count) {
 Comparison Comparer::result() const {
   Comparison c = c_;
   c.identical = c.bit_identical == c.elements;
-  c.verdict = verdict_for(c);
   return c;
 }
 

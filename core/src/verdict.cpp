@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
@@ -140,7 +143,28 @@ std::string abs_diff_text(double x) {
   return x == 0.0 ? "0" : scientific_text(x);
 }
 
+void Grader::define_row(Index row, Index cols, std::string reason) {
+  defined_ = Defined{row, row * cols, (row + 1) * cols, std::move(reason)};
+  rest_ = std::make_unique<Grader>(pair_);
+}
+
 void Grader::add(const float* expected, const float* actual, Index count) {
+  if (defined_) {
+    // The rest sees the defined row as agreeing: its actual values replaced by the expected ones.
+    const Index first = std::max(defined_->first, elements_);
+    const Index end = std::min(defined_->end, elements_ + count);
+    if (first < end) {
+      std::vector<float> patched(actual, actual + count);
+      for (Index i = first; i < end; ++i) {
+        const Index k = i - elements_;
+        defined_differs_ |= float_bits(expected[k]) != float_bits(actual[k]);
+        patched[static_cast<std::size_t>(k)] = expected[k];
+      }
+      rest_->add(expected, patched.data(), count);
+    } else {
+      rest_->add(expected, actual, count);
+    }
+  }
   comparer_.add(expected, actual, count);
   for (Index i = 0; i < count; ++i) {
     const float a = expected[i];
@@ -159,6 +183,16 @@ void Grader::add(const float* expected, const float* actual, Index count) {
 }
 
 Verdict Grader::verdict() const {
+  Verdict v = whole_verdict();
+  if (v.grade != Grade::differs || !defined_ || !defined_differs_) return v;
+  const Verdict rest = rest_->verdict();
+  if (rest.grade == Grade::differs) return v;
+  v.headline = kDefinedHeadline;
+  v.defined = DefinedDifference{defined_->row, defined_->reason, rest.grade, rest.headline};
+  return v;
+}
+
+Verdict Grader::whole_verdict() const {
   const Comparison c = comparison();
   Verdict v;
   v.differing = differing_;
@@ -205,6 +239,10 @@ Verdict Grader::verdict() const {
   return grade(Grade::differs, of_all(differing, c) + " differ by more than rounding explains (" +
                                    largest + ", over 2^-12 of the largest magnitude, " +
                                    abs_diff_text(scale_) + ").");
+}
+
+std::string defined_text(const DefinedDifference& defined) {
+  return defined.reason + " Everything else: " + std::string(defined.rest_headline) + ".";
 }
 
 Verdict grade_comparison(const Matrix& expected, const Matrix& actual, RoutePair pair) {

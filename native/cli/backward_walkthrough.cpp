@@ -1,7 +1,5 @@
 #include "backward_walkthrough.hpp"
 
-#include <algorithm>
-#include <map>
 #include <vector>
 
 #include "embedlab/backward.hpp"
@@ -9,6 +7,7 @@
 #include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "walkthrough_steps.hpp"
 
@@ -25,37 +24,6 @@ std::string module_arguments(const BackwardOptions& o) {
   }
   if (o.scale_grad_by_freq) s += ", scale_grad_by_freq=True";
   return s;
-}
-
-std::string rows_text(const Ids& rows) {
-  std::string s = rows.size() == 1 ? "row " : "rows ";
-  return s + list_text(rows);
-}
-
-// What the reader should notice about how often each id occurs.
-void explain_duplicates(const Ids& ids, Index vocab, std::ostream& out) {
-  std::map<Index, Index> count;
-  for (auto id : ids) ++count[id];
-  Ids repeated;
-  Index most = 0;
-  for (const auto& [id, c] : count) {
-    if (c > 1) repeated.push_back(id);
-    most = std::max(most, c);
-  }
-  const Index untouched = vocab - static_cast<Index>(count.size());
-  if (!repeated.empty()) {
-    out << "# " << rows_text(repeated)
-        << (repeated.size() == 1 ? " receives" : " receive")
-        << " the sum of several rows of G: the id repeats in idx\n";
-  }
-  if (untouched > 0) {
-    out << "# " << untouched << (untouched == 1 ? " row gets" : " rows get")
-        << " zeros: no id asked for " << (untouched == 1 ? "it" : "them") << "\n";
-  }
-  if (most >= 3) {
-    out << "# with 3 or more rows of G per id the two gradients may round differently: the "
-           "scatter-add adds them in position order, the GEMM in its own blocked order\n";
-  }
 }
 
 }  // namespace
@@ -81,9 +49,8 @@ void print_backward_walkthrough(const Input& t, const BackwardOptions& o, std::o
   EmbeddingOptions embedding_options;
   embedding_options.padding_idx = o.padding_idx;
   embedding_options.scale_grad_by_freq = o.scale_grad_by_freq;
-  const Index padding = resolve_padding_idx(o.padding_idx, t.vocab);
-
   // Everything that can fail runs before anything is printed; G comes right after the table.
+  resolve_padding_idx(o.padding_idx, t.vocab);
   std::optional<TorchGenerator> generator;
   const embedlab::Table initial = module_weight(t, o.padding_idx, generator);
   const UpstreamGradient upstream = upstream_gradient(o.gradient, n, d, generator);
@@ -106,10 +73,8 @@ void print_backward_walkthrough(const Input& t, const BackwardOptions& o, std::o
   if (o.max_norm) {
     print_step(out, "out = embedding(idx); embedding.weight",
                format_tensor(weight, parameter_style()));
-    out << "# max_norm: " << (scaled.empty() ? "no looked-up row" : rows_text(scaled))
-        << (scaled.size() == 1 ? " had a norm" : " had norms") << " above "
-        << python_float(*o.max_norm)
-        << (scaled.empty() ? "; W is unchanged\n\n" : " and scaled down in place\n\n");
+    print_notes(out, {max_norm_note(scaled, *o.max_norm)});
+    out << "\n";
     print_step(out, "out", format_tensor(lookup(weight, t.ids), embedding_output));
   } else {
     print_step(out, "out = embedding(idx); out",
@@ -122,7 +87,8 @@ void print_backward_walkthrough(const Input& t, const BackwardOptions& o, std::o
       embedding_backward_view(t.ids, upstream.g, t.vocab, embedding_options, view);
   print_step(out, "out.backward(G); embedding.weight.grad", format_gradient(grad));
   // onehot^T @ G a block of rows at a time, each compared with the scatter-add's as it comes.
-  Grader grader(RoutePair::backward);
+  const BackwardFacts facts{t.ids, t.vocab, d, o.padding_idx, o.scale_grad_by_freq};
+  Grader grader = backward_grader(facts);
   std::vector<float> expected;
   view.on_rows = [&](Index first, Index count, const float* values) {
     expected.assign(static_cast<std::size_t>(count * d), 0.0f);
@@ -139,20 +105,9 @@ void print_backward_walkthrough(const Input& t, const BackwardOptions& o, std::o
                  ").float(); onehot.T @ G",
              format_gradient(gemm.result()));
 
-  print_verdict(out, "embedding.weight.grad vs onehot.T @ G", grader.verdict());
-  if (padding >= 0 || o.scale_grad_by_freq) {
-    out << "# onehot.T @ G knows nothing of"
-        << (padding >= 0 ? " padding_idx (row " + std::to_string(padding) + " gets no gradient)"
-                         : "")
-        << (padding >= 0 && o.scale_grad_by_freq ? " or" : "")
-        << (o.scale_grad_by_freq ? " scale_grad_by_freq (each row divided by its id's count)"
-                                 : "")
-        << "\n";
-  }
-  explain_duplicates(t.ids, t.vocab, out);
-  out << "# the scatter-add did n*d = " << n * d << " additions; onehot.T @ G did V*n*d = "
-      << t.vocab * n * d << " multiply-adds, " << (t.vocab - 1) * n * d
-      << " of them multiplications by zero\n";
+  const Verdict verdict = grader.verdict();
+  print_verdict(out, "embedding.weight.grad vs onehot.T @ G", verdict);
+  print_notes(out, backward_notes(facts, verdict));
 }
 
 }  // namespace embedlab::cli

@@ -11,6 +11,7 @@
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/streamed.hpp"
@@ -74,19 +75,6 @@ std::string multi_hot_code(const Ids& ids, const std::vector<Index>& bag_of, Ind
   }
   if (mean) code += "; M = M / M.sum(1, keepdim=True).clamp(min=1)";
   return code + "; M";
-}
-
-// Whether PyTorch 1.13's CPU backward divides some row by the wrong count: it gives the g-th
-// distinct id (ascending) the count of sorted_ids[g] (pytorch/pytorch#190063).
-bool pytorch_counts_differ(const Ids& ids) {
-  std::map<Index, Index> count;
-  for (auto id : ids) ++count[id];
-  Ids sorted = ids;
-  std::sort(sorted.begin(), sorted.end());
-  std::size_t g = 0;
-  for (const auto& [id, c] : count)
-    if (count[sorted[g++]] != c) return true;
-  return false;
 }
 
 void describe_bags(const Ids& ids, const Ids& offsets, Index bags, std::ostream& out) {
@@ -159,9 +147,11 @@ void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream
   describe_bags(t.ids, offsets, bags, out);
   out << "\n";
 
+  const BagFacts facts{t.ids, t.vocab, d, options.mode, o.padding_idx, o.scale_grad_by_freq,
+                      forward.bag_size};
   if (options.mode == BagMode::max) {
-    out << "# mode='max' takes, column by column, the largest entry of the bag's rows: no "
-           "multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum\n\n";
+    print_notes(out, bag_notes(facts));
+    out << "\n";
   } else {
     const auto bag_of = bag_of_each_id(t.ids, offsets, bags, padding);
     // M (B, V) is printed from its entries and multiplied streamed: it is never made whole.
@@ -179,19 +169,13 @@ void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream
     const Matrix& product = streamed.result();
     print_step(out, "M @ bag.weight", format_tensor(product, grad_fn_style("MmBackward0")));
     print_verdict(out, "out vs M @ bag.weight", forward.output, product, RoutePair::bag);
-    const auto rows_read =
-        std::count_if(bag_of.begin(), bag_of.end(), [](Index b) { return b >= 0; });
-    out << "# the bags read " << rows_read << " rows of W (" << rows_read * d
-        << " floats); M @ W did B*V*d = " << bags * t.vocab * d << " multiply-adds\n\n";
+    print_notes(out, bag_notes(facts));
+    out << "\n";
   }
 
   print_step(out, upstream.code, format_tensor(upstream.g));
   print_step(out, "out.backward(G); bag.weight.grad", format_gradient(grad));
-  if (o.scale_grad_by_freq && options.mode != BagMode::max && pytorch_counts_differ(t.ids)) {
-    out << "# PyTorch 1.13's CPU kernel divides some of these rows by another id's count "
-           "(pytorch/pytorch#190063); these are the documented values, each row divided by "
-           "its own id's count\n";
-  }
+  print_notes(out, bag_gradient_notes(facts));
 }
 
 }  // namespace embedlab::cli

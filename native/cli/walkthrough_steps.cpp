@@ -59,7 +59,13 @@ void print_verdict(std::ostream& out, const std::string& compared, const Matrix&
 }
 
 void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict) {
-  out << "# " << compared << ": " << verdict.headline << ". " << verdict.sentence << "\n";
+  out << "# " << compared << ": " << verdict.headline << ". ";
+  if (verdict.defined) out << defined_text(*verdict.defined) << " ";
+  out << verdict.sentence << "\n";
+}
+
+void print_notes(std::ostream& out, const std::vector<std::string>& notes) {
+  for (const std::string& note : notes) out << "# " << note << "\n";
 }
 
 }  // namespace embedlab::cli

@@ -2,6 +2,7 @@
 // The pieces every walk-through prints: ">>> code" lines with PyTorch-formatted results.
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "embedlab/format.hpp"
 #include "embedlab/matrix.hpp"
@@ -37,5 +38,8 @@ void print_step(std::ostream& out, const std::string& code, const std::string& r
 void print_verdict(std::ostream& out, const std::string& compared, const Matrix& expected,
                    const Matrix& actual, RoutePair pair);
 void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict);
+
+// The core's notes (notes.hpp), one comment line each.
+void print_notes(std::ostream& out, const std::vector<std::string>& notes);
 
 }  // namespace embedlab::cli

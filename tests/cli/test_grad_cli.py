@@ -76,8 +76,11 @@ class ReplayedInPyTorch(unittest.TestCase):
         self.check("backward", "--ids", "2,3,1,3,3,0", "-V", "6", "-d", "3", "--seed", "7")
         stdout = self.check("backward", "--ids", "1,1,0,2,1", "--padding-idx", "-2",
                             "--scale-grad-by-freq")
-        self.assertIn("knows nothing of padding_idx (row 1 gets no gradient) or "
-                      "scale_grad_by_freq", stdout)
+        self.assertIn("# padding_idx = -2 (row 1): row 1 of the scatter-add gets no gradient, "
+                      "though 3 tokens have id 1; onehot.T @ G knows nothing of padding_idx",
+                      stdout)
+        self.assertIn("# scale_grad_by_freq: each row of the scatter-add is divided by how often "
+                      "its id occurs in idx; onehot.T @ G knows nothing of it.", stdout)
 
     def test_backward_max_norm(self):
         for norm_type in ("2", "1", "3.5", "inf"):
@@ -95,7 +98,7 @@ class ReplayedInPyTorch(unittest.TestCase):
             path = os.path.join(folder, "g.npy")
             np.save(path, np.arange(10, dtype=np.float32).reshape(2, 5) / 4)
             stdout = self.check("backward", "--ids", "1,1", "--grad", path)
-            self.assertIn("row 1 receives the sum of several rows of G", stdout)
+            self.assertIn("# Row 1 receives the sum of several rows of G", stdout)
 
     def test_bag_modes(self):
         for mode in ("sum", "mean", "max"):

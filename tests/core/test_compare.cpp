@@ -16,7 +16,6 @@ TEST_CASE("identical results are a match") {
   CHECK(c.identical);
   CHECK(c.bit_identical == 4);
   CHECK(c.max_abs_diff == 0.0);
-  CHECK(c.verdict == "match: all 4 elements are bit-identical");
 }
 
 TEST_CASE("a value difference is reported with its size") {
@@ -27,7 +26,7 @@ TEST_CASE("a value difference is reported with its size") {
   CHECK_FALSE(c.identical);
   CHECK(c.bit_identical == 2);
   CHECK(c.max_abs_diff == 0.5);
-  CHECK_THAT(c.verdict, Contains("mismatch: 2 of 3") && Contains("1 differ in value"));
+  CHECK(c.value_equal == 2);
 }
 
 TEST_CASE("an Inf in W breaks the equivalence: 0 * Inf = NaN poisons every other row") {
@@ -40,7 +39,6 @@ TEST_CASE("an Inf in W breaks the equivalence: 0 * Inf = NaN poisons every other
   // Column 0 of rows for ids 2 and 1 become NaN; the row for id 3 holds Inf in both.
   CHECK(c.nan_mismatches == 2);
   CHECK(c.bit_identical == 4);
-  CHECK_THAT(c.verdict, Contains("0 * Inf = NaN"));
 }
 
 TEST_CASE("a NaN in W reaches every output row of the product") {
@@ -62,7 +60,6 @@ TEST_CASE("signed zeros: a -0.0 row is copied by the lookup, the product sums it
   CHECK(c.signed_zero_mismatches == 2);
   CHECK(c.value_equal == 4);
   CHECK(c.max_abs_diff == 0.0);
-  CHECK_THAT(c.verdict, Contains("sign of zero"));
 }
 
 TEST_CASE("comparing different shapes is an error") {

@@ -155,9 +155,13 @@ describe('bag view', () => {
       torch.argmax,
     );
     assert.equal(await verdictWord(), 'no product form');
-    assert.match(
+    assert.equal(
       await env.page.textContent(`${view} .verdict-sentence`),
-      /^mode='max' takes, column by column, the largest entry of the bag's rows: no multi-hot matrix M/,
+      "mode='max' has no M @ W: the note below says why.",
+    );
+    assert.match(
+      await env.page.textContent(`${view} [data-part="notes"]`),
+      /mode='max' takes, column by column, the largest entry of the bag's rows: no multi-hot matrix M/,
     );
     assert.ok(await env.page.locator(`${view} [data-item="multihot"]`).isHidden());
     assert.ok(await env.page.locator(`${view} [data-item="product"]`).isHidden());

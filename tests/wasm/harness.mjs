@@ -227,7 +227,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('training' in result || 'batches' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };
-  if ('verdict' in result) return { compare: comparisonText(result) };
+  if ('bitIdentical' in result) return { compare: comparisonText(result) };
   if ('comparison' in result) {
     return {
       routes: {

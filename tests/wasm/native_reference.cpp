@@ -187,8 +187,7 @@ std::string compare_json(const Comparison& c) {
          ", \"nanMismatches\": " + std::to_string(c.nan_mismatches) +
          ", \"signedZeroMismatches\": " + std::to_string(c.signed_zero_mismatches) +
          ", \"maxAbsDiff\": " + number_json(c.max_abs_diff) +
-         ", \"identical\": " + (c.identical ? "true" : "false") +
-         ", \"verdict\": " + json_string(c.verdict) + "}";
+         ", \"identical\": " + (c.identical ? "true" : "false") + "}";
 }
 
 std::string u64_json(std::uint64_t x) { return number_json(static_cast<double>(x)); }
@@ -208,12 +207,20 @@ std::string grade_json(const Verdict& v) {
       differing += (i ? ", " : "") + std::to_string(v.differing[i]);
     differing += "]";
   }
+  std::string defined = "null";
+  if (v.defined) {
+    defined = "{\"row\": " + std::to_string(v.defined->row) +
+              ", \"text\": " + json_string(defined_text(*v.defined)) +
+              ", \"rest\": {\"state\": " + json_string(std::string(grade_name(v.defined->rest))) +
+              ", \"headline\": " + json_string(std::string(v.defined->rest_headline)) + "}}";
+  }
   return "{\"state\": " + json_string(std::string(grade_name(v.grade))) +
          ", \"headline\": " + json_string(std::string(v.headline)) +
          ", \"sentence\": " + json_string(v.sentence) +
          ", \"maxAbsDiff\": " + finite_or_name_json(v.max_abs_diff) +
          ", \"maxAbsDiffText\": " + json_string(abs_diff_text(v.max_abs_diff)) +
-         ", \"maxUlps\": " + std::to_string(v.max_ulps) + ", \"differing\": " + differing + "}";
+         ", \"maxUlps\": " + std::to_string(v.max_ulps) + ", \"differing\": " + differing +
+         ", \"defined\": " + defined + "}";
 }
 
 // compare()'s counts with the core's grade for `pair`, as the module returns them.

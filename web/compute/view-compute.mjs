@@ -23,8 +23,8 @@ function backward(lab, table, { ids, vocab, dim, seed, paddingIdx }) {
   return {
     run,
     result() {
-      const { gemm, comparison } = run.result();
-      return { G, grad: run.scatter, product: gemm, comparison };
+      const { gemm, comparison, notes } = run.result();
+      return { G, grad: run.scatter, product: gemm, comparison, notes };
     },
   };
 }

@@ -19,15 +19,11 @@ function stat(term, value, definition) {
   return row;
 }
 
-// The headline of a difference PyTorch defines.
-export const DEFINED_HEADLINE = 'differs, as PyTorch defines it';
-
 // comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
-// defined: null, or { reason, rest } for a difference PyTorch defines: why the routes differ
-// (one sentence), and the core's grade of everything the reason leaves out.
-export function showVerdict(box, comparison, definitions, defined = null) {
+// A grade with a difference PyTorch defines (grade.defined) shows why, and the grade of the rest.
+export function showVerdict(box, comparison, definitions) {
   const { grade } = comparison;
-  const state = defined ? 'defined' : grade.state;
+  const state = grade.defined ? 'defined' : grade.state;
   const all = count(comparison.elements);
   const rows = [
     ['max |diff|', grade.maxAbsDiffText],
@@ -35,7 +31,7 @@ export function showVerdict(box, comparison, definitions, defined = null) {
     ['equal in value', `${count(comparison.valueEqual)} of ${all}`, definitions.value],
   ];
   if (grade.state === 'rounding') rows.push(['max ulps', count(grade.maxUlps)]);
-  const reason = defined ? [`${defined.reason} Everything else: ${defined.rest.headline}.`] : [];
+  const reason = grade.defined ? [grade.defined.text] : [];
   // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
   // the live region would read it out once more.
   const shown = JSON.stringify([state, grade.headline, grade.sentence, rows, reason]);
@@ -47,7 +43,7 @@ export function showVerdict(box, comparison, definitions, defined = null) {
     const stats = element('dl', 'verdict-stats');
     stats.append(...rows.map((row) => stat(...row)));
     box.replaceChildren(
-      element('p', 'verdict-word', defined ? DEFINED_HEADLINE : grade.headline),
+      element('p', 'verdict-word', grade.headline),
       ...reason.map((text) => element('p', 'verdict-reason', text)),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
@@ -58,15 +54,16 @@ export function showVerdict(box, comparison, definitions, defined = null) {
 
 // cellClass(value, i, j) for the tables of two graded results with `cols` columns: 'differs' on
 // each cell whose bits differ, which styles/base.css outlines in the grade's colour
-// ('differs-<state>'). definedRow: null, or the row whose differences PyTorch defines, outlined
-// calmly ('differs-defined'), the other cells in the grade of the rest (showVerdict()'s
-// defined.rest). Worked out once per grade.
+// ('differs-<state>'); the cells of a row whose difference PyTorch defines (grade.defined) are
+// outlined calmly ('differs-defined'), the others in the grade of the rest. Worked out once per
+// grade.
 const cellClasses = new WeakMap(); // grade -> cellClass
-export function differingCells(grade, cols, { definedRow = null, rest = grade } = {}) {
+export function differingCells(grade, cols) {
   if (!grade) return () => ''; // no comparison yet: the product is still streaming
   if (!cellClasses.has(grade)) {
     const differing = new Set(grade.differing ?? []);
-    const marked = (i) => `differs differs-${i === definedRow ? 'defined' : rest.state}`;
+    const { row = null, rest = grade } = grade.defined ?? {};
+    const marked = (i) => `differs differs-${i === row ? 'defined' : rest.state}`;
     cellClasses.set(grade, (value, i, j) => (differing.has(i * cols + j) ? marked(i) : ''));
   }
   return cellClasses.get(grade);

@@ -3,7 +3,8 @@
 // The lookup's gradient is a scatter-add: row v of dW adds, in position order, the rows of G
 // whose token has id v (none for padding_idx). The one-hot route's is onehot.T @ G, a dense
 // GEMM that knows nothing of padding_idx: where a token has the padding id the two differ, as
-// PyTorch defines them, and the verdict says so calmly, with the grade of the other rows.
+// PyTorch defines them, and the core's verdict says so calmly, with the grade of the other rows.
+// The notes under the verdict are the core's (notes.hpp), as the CLI prints them.
 import { wholeNumber } from '../compute/plan.mjs';
 import { BACKWARD_FIELDS } from '../model/error-fields.mjs';
 import { byData, element } from '../draw/dom.mjs';
@@ -137,93 +138,6 @@ function scatterItem(lab, v, ks, padding, G, grad) {
   return li;
 }
 
-// "3, 5, 8", summarised beyond ROWS_LISTED entries.
-function listText(values) {
-  return `${values.slice(0, ROWS_LISTED).join(', ')}${values.length > ROWS_LISTED ? ', …' : ''}`;
-}
-
-// Whether row v holds the same values in both (V, d) gradients (row windows).
-function sameRow(a, b, v) {
-  const [x, y] = [a.row(v), b.row(v)];
-  return x.every((value, j) => value === y[j]);
-}
-
-function notes(ids, positions, b, vocab, dim) {
-  const { padding } = b;
-  const items = [];
-  const repeated = [...positions]
-    .filter(([, ks]) => ks.length > 1)
-    .map(([v]) => v)
-    .sort((a, b) => a - b);
-  if (padding !== null) {
-    const named =
-      b.paddingIdx === padding
-        ? `padding_idx = ${padding}`
-        : `padding_idx = ${b.paddingIdx} (row ${padding})`;
-    items.push(
-      positions.has(padding)
-        ? `${named}: row ${padding} of the scatter-add gets no gradient, though ` +
-            `${plural(positions.get(padding).length, 'token has', 'tokens have')} id ${padding}; ` +
-            `onehot.T @ G knows nothing of padding_idx, so its row ${padding} is not zero.`
-        : `${named}: no token has id ${padding}, so it changes nothing here.`,
-    );
-  }
-  if (repeated.length > 0) {
-    items.push(
-      `${repeated.length === 1 ? 'Row' : 'Rows'} ${listText(repeated)} ` +
-        `${repeated.length === 1 ? 'receives' : 'receive'} ` +
-        'the sum of several rows of G: the id repeats in idx.',
-    );
-  }
-  const rounded = [...positions]
-    .filter(([v, ks]) => ks.length >= 3 && v !== padding && !sameRow(b.grad, b.product, v))
-    .map(([v]) => v)
-    .sort((a, b) => a - b);
-  if (rounded.length > 0) {
-    items.push(
-      `${rounded.length === 1 ? 'Row' : 'Rows'} ${listText(rounded)} ` +
-        `${rounded.length === 1 ? 'differs' : 'differ'} in the last bits: with 3 or more rows of G ` +
-        'per id, the scatter-add adds them in position order, the GEMM in its own blocked order.',
-    );
-  }
-  const untouched = vocab - positions.size;
-  if (untouched > 0) {
-    items.push(
-      `${plural(untouched, 'row gets', 'rows get')} zeros: no id asked for ` +
-        `${untouched === 1 ? 'it' : 'them'}.`,
-    );
-  }
-  const n = ids.length;
-  items.push(
-    `The scatter-add did n·d = ${count(n * dim)} additions; onehot.T @ G did ` +
-      `V·n·d = ${count(vocab * n * dim)} multiply-adds, ${count((vocab - 1) * n * dim)} of them by zero.`,
-  );
-  return items.map((text) => element('li', '', text));
-}
-
-// The difference PyTorch defines, for showVerdict(): null unless the padding row has tokens and
-// is what makes the gradients differ; else { reason, rest }, rest being the core's grade of the
-// two gradients with that row left out (onehot.T @ G's row p taken as the scatter-add's zeros).
-function definedDifference(lab, b, positions) {
-  const p = b.padding;
-  if (b.comparison.grade.state !== 'differs' || p === null || !positions.has(p)) return null;
-  const d = b.grad.cols;
-  const patched = Float32Array.from(b.product.data);
-  patched.set(b.grad.data.subarray(p * d, (p + 1) * d), p * d);
-  const rest = lab.compare(b.grad, { ...b.product, data: patched }, 'backward').grade;
-  if (rest.state === 'differs') return null;
-  const ks = positions
-    .get(p)
-    .map((k) => `G[${k}]`)
-    .join(' + ');
-  return {
-    rest,
-    reason:
-      `Row ${p} is padding_idx: nn.Embedding gives it no gradient, while onehot.T @ G ` +
-      `knows nothing of padding_idx and adds ${ks} into it.`,
-  };
-}
-
 function read({ ids, vocab, dim }, form) {
   const seed = wholeNumber(form.value('grad-seed'), 'the seed of G', 'grad');
   const paddingIdx = paddingIdxOf(form);
@@ -233,7 +147,7 @@ function read({ ids, vocab, dim }, form) {
 // root: an empty element the view fills; lab: the loaded WebAssembly module; computeView: the
 // session's. render(result): compute.run()'s result (ids, vocab, dim, onehot, tableKey);
 // recomputed only when new.
-function createBackwardView(root, lab, computeView) {
+function createBackwardView(root, lab, computeView, store) {
   const view = createFormView(root, {
     controls: CONTROLS,
     fields: BACKWARD_FIELDS,
@@ -244,6 +158,7 @@ function createBackwardView(root, lab, computeView) {
       show({ ...b, grad: rowWindow(b.grad), product: rowWindow(b.product) }, result),
     computing,
     computeView,
+    store,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
@@ -277,14 +192,9 @@ function createBackwardView(root, lab, computeView) {
       element('code', 'nowrap', '--grad-seed'),
       ' the CLI draws G right after a seeded table.',
     );
-    const defined = definedDifference(lab, b, positions);
-    showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions, defined);
-    const differs = differingCells(
-      b.comparison.grade,
-      dim,
-      defined ? { definedRow: b.padding, rest: defined.rest } : {},
-    );
-    parts.notes.replaceChildren(...notes(ids, positions, b, vocab, dim));
+    showVerdict(parts.verdict, b.comparison, lab.verdictDefinitions);
+    const differs = differingCells(b.comparison.grade, dim);
+    parts.notes.replaceChildren(...b.notes.map((text) => element('li', '', text)));
 
     const scatter = parts.scatter;
     scatter.replaceChildren(

@@ -134,34 +134,6 @@ function drawBags(list, ids, offsets, b) {
   list.replaceChildren(...items);
 }
 
-function notes(ids, b, vocab, dim, comparison) {
-  const items = [];
-  if (b.padding !== null) {
-    const named =
-      b.paddingIdx === b.padding
-        ? `padding_idx = ${b.padding}`
-        : `padding_idx = ${b.paddingIdx} (id ${b.padding})`;
-    items.push(
-      ids.includes(b.padding)
-        ? `${named}: its ids are left out of every bag${b.mode === 'mean' ? ' and of the count a mean divides by' : ''}.`
-        : `${named}: no id equals it, so it changes nothing here.`,
-    );
-  }
-  if (b.mode === 'max') return items;
-  if (!comparison.identical) {
-    items.push(
-      'A bag adds its rows in position order, M @ W in vocabulary order' +
-        `${b.mode === 'mean' ? ', and they divide differently' : ''}: they may round differently.`,
-    );
-  }
-  const read = b.forward.bagSize.reduce((sum, size) => sum + size, 0);
-  items.push(
-    `The bags read ${plural(read, 'row', 'rows')} of W (${count(read * dim)} floats); ` +
-      `M @ W did B·V·d = ${count(b.bags * vocab * dim)} multiply-adds.`,
-  );
-  return items;
-}
-
 function cliText(offsets, b) {
   const parts = ['embedlab bag', `--offsets ${Array.from(offsets).join(',')}`, `--mode ${b.mode}`];
   if (b.weights) parts.push(`--per-sample-weights ${b.weights.typed.join(',')}`);
@@ -172,7 +144,7 @@ function cliText(offsets, b) {
 // root: an empty element the view fills; lab: the loaded WebAssembly module; computeView: the
 // session's. render(result): compute.run()'s result (ids, vocab, dim, tableKey); recomputed only
 // when new.
-function createBagView(root, lab, computeView) {
+function createBagView(root, lab, computeView, store) {
   const view = createFormView(root, {
     controls: CONTROLS,
     fields: BAG_FIELDS,
@@ -182,6 +154,7 @@ function createBagView(root, lab, computeView) {
     show,
     computing,
     computeView,
+    store,
   });
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
@@ -236,13 +209,11 @@ function createBagView(root, lab, computeView) {
       showPending(
         parts.verdict,
         'no product form',
-        "mode='max' takes, column by column, the largest entry of the bag's rows: no " +
-          'multi-hot matrix M gives that as M @ W, since a maximum is not a weighted sum.',
+        "mode='max' has no M @ W: the note below says why.",
       );
     }
-    parts.notes.replaceChildren(
-      ...notes(ids, b, vocab, dim, comparison).map((text) => element('li', '', text)),
-    );
+    // The core's notes (notes.hpp), as the CLI prints them.
+    parts.notes.replaceChildren(...b.forward.notes.map((text) => element('li', '', text)));
 
     const bagRows = shownIndices(b.bags, ROW_CAP);
     const dimCols = shownIndices(dim, COL_CAP);

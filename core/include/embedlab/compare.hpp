@@ -14,7 +14,6 @@ struct Comparison {
   Index signed_zero_mismatches = 0;  // -0.0 vs +0.0: equal in value, different in bits
   double max_abs_diff = 0.0;  // over elements finite on both sides
   bool identical = false;     // every element bit-identical
-  std::string verdict;        // one sentence for a learner
 };
 
 // expected: the lookup rows; actual: the one-hot product. Same shape required.
@@ -23,8 +22,8 @@ Comparison compare(const Matrix& expected, const Matrix& actual);
 // The check compare() runs first: an InputError (Argument::compared) unless the shapes agree.
 void check_comparable(const Matrix& expected, const Matrix& actual);
 
-// compare() a piece at a time, for results made in blocks (streamed.hpp): the same counts and
-// verdict as comparing them whole.
+// compare() a piece at a time, for results made in blocks (streamed.hpp): the same counts as
+// comparing them whole. What they mean is verdict.hpp's Grader.
 class Comparer {
  public:
   // The next `count` elements of each result.

@@ -4,6 +4,8 @@
 // of four grades with a one-sentence reason. Every front end prints these texts as they are (the
 // page through WASM), so they are written here once.
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,10 +70,29 @@ std::int64_t ulp_distance(float a, float b);
 // notation ("1.1921e-07").
 std::string abs_diff_text(double x);
 
+// The headline of a verdict whose only larger differences are in a row PyTorch defines to differ.
+inline constexpr std::string_view kDefinedHeadline = "differs, as PyTorch defines it";
+
+// Two routes meant to differ in one row (padding_idx: nn.Embedding gives the row no gradient,
+// onehot.T @ G knows nothing of it), and how every other element agrees.
+struct DefinedDifference {
+  Index row = 0;
+  std::string reason;  // why, in one sentence
+  Grade rest = Grade::identical;
+  std::string_view rest_headline;  // grade_headline(rest)
+};
+
+// "<reason> Everything else: <rest headline>.": what a front end prints between the headline and
+// the sentence of a verdict with a defined difference.
+std::string defined_text(const DefinedDifference& defined);
+
 struct Verdict {
   Grade grade = Grade::identical;
-  std::string_view headline;  // grade_headline(grade)
+  std::string_view headline;  // grade_headline(grade), or kDefinedHeadline when `defined` is set
   std::string sentence;       // why, in one sentence that does not repeat the headline
+  // Set when the grade is differs, the row Grader::define_row() named differs, and every other
+  // element is within rounding: the difference is PyTorch's definition, not an error.
+  std::optional<DefinedDifference> defined;
   // The largest |difference|: NaN when some element is NaN on one side only, +inf where an
   // infinity meets a finite number, else compare()'s max_abs_diff.
   double max_abs_diff = 0.0;
@@ -87,6 +108,10 @@ struct Verdict {
 class Grader {
  public:
   explicit Grader(RoutePair pair) : pair_(pair) {}
+  // Row `row` of results with `cols` columns is meant to differ, for `reason`: the verdict grades
+  // every other element apart and, where only that row explains a difference, says so (Verdict::
+  // defined). Before the first add().
+  void define_row(Index row, Index cols, std::string reason);
   // The next `count` elements of each result, row-major.
   void add(const float* expected, const float* actual, Index count);
   // compare()'s counts of everything added so far, and their verdict.
@@ -94,6 +119,8 @@ class Grader {
   Verdict verdict() const;
 
  private:
+  Verdict whole_verdict() const;  // the grade of every element, the defined row included
+
   RoutePair pair_;
   Comparer comparer_;
   Index elements_ = 0;
@@ -101,6 +128,17 @@ class Grader {
   std::int64_t max_ulps_ = 0;
   bool infinite_ = false;  // an infinity against a finite number, or against the other infinity
   double scale_ = 0.0;     // the largest finite magnitude in either result
+  // define_row(): the row's elements [first, end), why, and the grader of everything else (the
+  // row's actual values replaced by the expected ones).
+  struct Defined {
+    Index row = 0;
+    Index first = 0;
+    Index end = 0;
+    std::string reason;
+  };
+  std::optional<Defined> defined_;
+  std::unique_ptr<Grader> rest_;
+  bool defined_differs_ = false;  // some bits of the defined row differ
 };
 
 // Two whole results of the same shape (else InputError, of compared), graded.

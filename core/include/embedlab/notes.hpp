@@ -1,0 +1,58 @@
+#pragma once
+// What a walk-through's results mean, beyond the verdict: the notes under the backward pass and
+// nn.EmbeddingBag (padding_idx, scale_grad_by_freq, max_norm, repeated ids, rows no id asks for,
+// the cost of each route). Each note is one sentence that every front end prints as it is: the
+// CLI after "# ", the page as a list item. Numbers are written as count_text() writes them.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "embedlab/embedding_bag.hpp"
+#include "embedlab/matrix.hpp"
+#include "embedlab/verdict.hpp"
+
+namespace embedlab {
+
+// The backward pass of nn.Embedding(V, d, padding_idx, scale_grad_by_freq) on ids, its
+// scatter-add graded against onehot.T @ G (backward_grader()).
+struct BackwardFacts {
+  Ids ids;
+  Index vocab = 0;
+  Index dim = 0;
+  std::optional<Index> padding_idx;  // as given: None, or in [-V, V)
+  bool scale_grad_by_freq = false;
+};
+
+// A Grader of the scatter-add (expected) against onehot.T @ G (actual), both (V, d): when a token
+// has the id of padding_idx, the difference in that row is one PyTorch defines (nn.Embedding
+// gives the row no gradient, onehot.T @ G knows nothing of padding_idx), and the verdict says so.
+Grader backward_grader(const BackwardFacts& facts);
+
+// In this order, each where it applies: padding_idx; scale_grad_by_freq; ids that repeat; rows
+// whose bits differ although no padding explains it (3 or more rows of G per id); rows no id
+// asks for; the work of each route.
+std::vector<std::string> backward_notes(const BackwardFacts& facts, const Verdict& verdict);
+
+// max_norm's note: which looked-up rows it scaled down in place (rows in ascending order).
+std::string max_norm_note(const Ids& scaled_rows, double max_norm);
+
+// nn.EmbeddingBag(V, d, mode, padding_idx) on ids in `bag_size.size()` bags, bag_size[b] rows
+// reduced in bag b (embedding_bag()'s BagOutput::bag_size).
+struct BagFacts {
+  Ids ids;
+  Index vocab = 0;
+  Index dim = 0;
+  BagMode mode = BagMode::mean;
+  std::optional<Index> padding_idx;  // as given: None, or in [-V, V)
+  bool scale_grad_by_freq = false;
+  std::vector<Index> bag_size;
+};
+
+// padding_idx, where given; for mode='max', why no M @ W exists; else the work of each route.
+std::vector<std::string> bag_notes(const BagFacts& facts);
+
+// Under bag.weight.grad: where PyTorch 1.13's CPU kernel divides a row by another id's count
+// under scale_grad_by_freq (the values shown are the documented ones).
+std::vector<std::string> bag_gradient_notes(const BagFacts& facts);
+
+}  // namespace embedlab
