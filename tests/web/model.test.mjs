@@ -1,5 +1,6 @@
 // web/model/'s pure modules in Node, no browser: every expected value is worked out by hand.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
@@ -9,7 +10,7 @@ import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
 import { createStore, initialState } from '../../web/model/state.mjs';
 import { fitSentence, idPastTable, tokenizerFor } from '../../web/model/tokenizer-fit.mjs';
-import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+import { readUrlState, SECTIONS, urlFor } from '../../web/model/url-state.mjs';
 import { TOKENIZERS } from '../../web/tokenizers/catalog.mjs';
 
 const NBSP = '\u00a0';
@@ -189,6 +190,26 @@ describe('url-state', () => {
     });
     // A file cannot be linked, nor a token that is not a count, nor a section the page lacks.
     assert.deepEqual(readUrlState('?w=file&k=-1&view=nowhere'), { inputs: {} });
+  });
+
+  test("the views' own inputs go into the address and come back, and no others", () => {
+    const views = { backward: { 'grad-seed': '7' }, bag: { offsets: '0, 1', mode: 'sum' } };
+    const href = urlFor('http://host/page?bag.weights=1&x=1', { ...initialState(), views });
+    const params = new URL(href).searchParams;
+    assert.equal(params.get('backward.grad-seed'), '7');
+    assert.equal(params.get('bag.offsets'), '0, 1');
+    assert.equal(params.has('bag.weights'), false, 'a param the state no longer has goes');
+    assert.equal(params.get('x'), '1');
+    assert.deepEqual(readUrlState(new URL(href).search).views, views);
+    // Another view's name, or a name that is not a form's, is not the views'.
+    assert.equal(readUrlState('?train.lr=1&bag.=2&Bag.mode=sum').views, undefined);
+  });
+
+  test("the sections a link can open at are the page's panels, in the page's order", () => {
+    const page = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+    // Every <section class="panel"> but the story, which the page opens at anyway.
+    const panels = [...page.matchAll(/<section id="([^"]+)" class="panel"/g)].map((m) => m[1]);
+    assert.deepEqual(SECTIONS, panels);
   });
 
   test("the store's state makes an address that reads back the same, keeping others' params", () => {
