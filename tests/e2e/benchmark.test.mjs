@@ -1,4 +1,5 @@
-// The Benchmark panel at a glance: three columns by default (lookup, one-hot product, speedup),
+// The Benchmark panel at a glance: four columns by default (lookup, one-hot product, speedup, the
+// lookup's GB/s against the copy floor),
 // the other timings behind a "Details" toggle, times in ns/µs/ms as fits, and a chart whose
 // labels keep at least 11 px on a 375 px phone. Also the layering: the timing entry points live
 // in the benchmark module only, not in the module the page and the package load. No timing is
@@ -16,6 +17,8 @@ const NBSP = '\u00a0';
 // A time as the panel writes it: 1 to 999 (at most 3 significant digits) and a unit.
 const TIME = /^(\d+(?:\.\d+)?)\u00a0(ns|µs|ms|s)$/;
 const SPEEDUP = /^\d[\d,]*(\.\d+)?×$/;
+const BANDWIDTH = /^(\d+(?:\.\d+)?) GB\/s \((\d+\.\d\d) of the copy floor\)$/;
+const HEADERS = ['V', 'lookup', 'one-hot product', 'speedup', 'lookup GB/s (of the copy floor)'];
 
 test('a time is written in the largest unit that keeps it at 1 or more, to 3 digits', () => {
   const cases = [
@@ -84,14 +87,15 @@ describe('the Benchmark panel', () => {
       };
     });
 
-  test('by default: V, lookup, one-hot product and speedup, every time with its unit', async () => {
+  test('by default: V, lookup, one-hot product, speedup and GB/s, every time with its unit', async () => {
     const { headers, rows } = await visibleTable();
-    assert.deepEqual(headers, ['V', 'lookup', 'one-hot product', 'speedup']);
+    assert.deepEqual(headers, HEADERS);
     assert.deepEqual(
       rows.map((r) => r[0]),
       ['4', '16', '64', '256', '1,000'],
     );
-    for (const [, lookup, product, speedup] of rows) {
+    for (const [, lookup, product, speedup, bandwidth] of rows) {
+      assert.match(bandwidth, BANDWIDTH);
       for (const time of [lookup, product]) {
         const [, number] = time.match(TIME) ?? assert.fail(`"${time}" is a number and a unit`);
         assert.ok(
@@ -102,7 +106,10 @@ describe('the Benchmark panel', () => {
       assert.match(speedup, SPEEDUP);
     }
     const summary = await env.page.locator('#benchmark .bench-summary').textContent();
-    assert.match(summary, /^At V = 1,000: lookup \d[\d.]*\u00a0(ns|µs|ms) per call/);
+    assert.match(
+      summary,
+      /^At V = 1,000: lookup \d[\d.]*\u00a0(ns|µs|ms) per call, \d[\d.]* GB\/s \(\d\.\d\d of the copy floor\)/,
+    );
   });
 
   test('"Details" shows every timing, in the table and on the chart, and hides them again', async () => {
@@ -122,11 +129,24 @@ describe('the Benchmark panel', () => {
     await toggle.click();
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     const { headers, rows } = await visibleTable();
-    assert.deepEqual(headers.slice(0, 4), ['V', 'lookup', 'one-hot product', 'speedup']);
-    assert.equal(headers.length, 4 + 4); // memcpy floor, lookup(), plain JS, building the one-hot
+    assert.deepEqual(headers.slice(0, 5), HEADERS);
+    assert.equal(headers.length, 5 + 4); // memcpy floor, lookup(), plain JS, building the one-hot
+    const ms = (time) => {
+      const [, number, unit] = time.match(TIME);
+      return Number(number) * { ns: 1e-6, µs: 1e-3, ms: 1, s: 1e3 }[unit];
+    };
     for (const row of rows) {
       assert.equal(row.length, headers.length);
-      for (const time of [...row.slice(1, 3), ...row.slice(4)]) assert.match(time, TIME);
+      for (const time of [...row.slice(1, 3), ...row.slice(5)]) assert.match(time, TIME);
+      // n·d·4 = 3·5·4 bytes per lookup, and the floor's time over the lookup's, from the shown
+      // times (3 digits each, so within 1%).
+      const [, gbps, ofFloor] = row[4].match(BANDWIDTH).map(Number);
+      const [lookup, floor] = [ms(row[1]), ms(row[5])];
+      assert.ok(Math.abs(gbps / (60 / (lookup * 1e6)) - 1) < 0.01, `${row[4]} for ${row[1]}`);
+      assert.ok(
+        Math.abs(ofFloor - floor / lookup) < 0.006 + 0.01 * ofFloor,
+        `${row[4]}, ${row[5]}`,
+      );
     }
     assert.equal(await legend(), 5);
     assert.equal(await lines(), 5);

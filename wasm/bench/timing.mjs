@@ -100,6 +100,16 @@ export function measureShape(
   return { ms, skipped, flopRate };
 }
 
+// The lookup's bandwidth, as the native suites report it (bytes written per second, n·d·4 bytes a
+// call), and how close it comes to the copy floor: the memcpy of the same bytes, timed alike.
+// { gbps, ofFloor } for measureShape()'s result; ofFloor is floor time ÷ lookup time (1 = at the
+// floor). null where either was not timed.
+export function lookupBandwidth({ dim, n }, { ms }) {
+  if (!ms.gather || !ms.memcpy) return null;
+  const bytes = n * dim * Float32Array.BYTES_PER_ELEMENT;
+  return { gbps: bytes / (ms.gather * 1e6), ofFloor: ms.memcpy / ms.gather };
+}
+
 // The WASM kernel's rows must equal the JavaScript baseline's, bit for bit.
 function checkSameRows(bench, table, dim, ids, out) {
   jsGather(table, dim, ids, out);

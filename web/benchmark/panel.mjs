@@ -2,7 +2,7 @@
 // All timing runs in a Web Worker (bench-worker.mjs), so the page stays responsive; this file only
 // builds the form, relays progress, and draws the table and the chart. At a glance it shows
 // the lookup, the one-hot product and the speedup; "Details" adds the other timings.
-import { METHODS } from '../embedlab/bench/timing.mjs';
+import { lookupBandwidth, METHODS } from '../embedlab/bench/timing.mjs';
 import { count, duration } from '../model/format-number.mjs';
 import { adoptStyleSheet } from '../draw/style-sheets.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
@@ -117,7 +117,9 @@ export async function mountBenchmarkPanel(section) {
       <p class="hint bench-key">
         <dfn>Lookup</dfn>: the kernel that copies the chosen rows of <var>W</var>.
         <dfn>One-hot product</dfn>: one-hot × <var>W</var> as a dense matrix product. Speedup =
-        product ÷ lookup. Everything but the plain JavaScript copy runs in WebAssembly.
+        product ÷ lookup. <dfn>GB/s</dfn>: the bytes the lookup writes per second, and its share of
+        the <dfn>copy floor</dfn>, a memcpy of the same bytes (1 = as fast as copying them).
+        Everything but the plain JavaScript copy runs in WebAssembly.
       </p>
       <button
         type="button"
@@ -137,6 +139,7 @@ export async function mountBenchmarkPanel(section) {
               <th scope="col"><var>V</var></th>
               ${MAIN.map((m) => `<th scope="col" data-method="${m.id}">${m.label}</th>`).join('')}
               <th scope="col">speedup</th>
+              <th scope="col">lookup GB/s (of the copy floor)</th>
               ${DETAILS.map((m) => `<th scope="col" class="bench-detail" data-method="${m.id}">${m.label}</th>`).join('')}
             </tr>
           </thead>
@@ -283,8 +286,18 @@ function tableRow(result) {
       textContent: ratio === undefined ? '–' : times(ratio),
     }),
   );
+  row.append(
+    Object.assign(document.createElement('td'), { textContent: bandwidthText(result) ?? '–' }),
+  );
   for (const { id } of DETAILS) row.append(cell(id, 'bench-detail'));
   return row;
+}
+
+// "3.2 GB/s (0.89 of the copy floor)", or null where the lookup or the floor was not timed.
+function bandwidthText(result) {
+  const bandwidth = lookupBandwidth(result.shape, result);
+  if (!bandwidth) return null;
+  return `${bandwidth.gbps.toPrecision(3)} GB/s (${bandwidth.ofFloor.toFixed(2)} of the copy floor)`;
 }
 
 function summarize(result) {
@@ -294,8 +307,8 @@ function summarize(result) {
       ? `the one-hot product was skipped (${result.skipped.dense})`
       : `the one-hot product ${duration(result.ms.dense)}: the lookup is ${times(ratio)} faster`;
   return (
-    `At V = ${count(result.shape.vocab)}: lookup ${duration(result.ms.gather)} per call ` +
-    `(plain JavaScript ${duration(result.ms.js)}), ${dense}.`
+    `At V = ${count(result.shape.vocab)}: lookup ${duration(result.ms.gather)} per call, ` +
+    `${bandwidthText(result)} (plain JavaScript ${duration(result.ms.js)}), ${dense}.`
   );
 }
 
