@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { formView } from './view-form.mjs';
 
 const param = (page, name) => new URL(page.url()).searchParams.get(name);
 
@@ -49,6 +50,44 @@ describe('state in the address', () => {
     await waitForVerdict(page, 'bit-identical');
     assert.equal(await page.inputValue('#ids'), '0, 5, 5');
     assert.deepEqual(await tableCells(page, '#results [data-box="lookup"]'), cells);
+  });
+
+  test("the backward and bag views' inputs are in the address, and a link restores them", async () => {
+    const { page } = env;
+    const bag = formView(() => page, 'bag');
+    const backward = formView(() => page, 'backward');
+    await page.goto(`${env.url}?ids=3,3,1,2`);
+    await waitForVerdict(page, 'bit-identical');
+    await page.fill(bag.input('offsets'), '0, 1');
+    await page.selectOption(bag.input('mode'), 'sum');
+    await page.fill(backward.input('grad-seed'), '7');
+    await page.fill(backward.input('padding-idx'), '-1');
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('backward.grad-seed'));
+    // Only what differs from the forms' defaults: the weights and the bag's padding_idx are not.
+    assert.deepEqual(
+      [...new URL(page.url()).searchParams].filter(([name]) => name.includes('.')),
+      [
+        ['backward.grad-seed', '7'],
+        ['backward.padding-idx', '-1'],
+        ['bag.offsets', '0, 1'],
+        ['bag.mode', 'sum'],
+      ],
+    );
+    await bag.waitForCommand('code', 'embedlab bag --offsets 0,1 --mode sum');
+    await backward.waitForCommand('draw', 'embedlab backward --grad-seed 7 --padding-idx -1');
+    const bags = await bag.cellsOf('output');
+    const grad = await backward.cellsOf('grad');
+    const link = page.url();
+    await page.goto('about:blank');
+    await page.goto(link);
+    await waitForVerdict(page, 'bit-identical');
+    assert.equal(await page.inputValue(bag.input('offsets')), '0, 1');
+    assert.equal(await page.inputValue(bag.input('mode')), 'sum');
+    assert.equal(await page.inputValue(backward.input('grad-seed')), '7');
+    await bag.waitForCommand('code', 'embedlab bag --offsets 0,1 --mode sum');
+    await backward.waitForCommand('draw', 'embedlab backward --grad-seed 7 --padding-idx -1');
+    assert.deepEqual(await bag.cellsOf('output'), bags);
+    assert.deepEqual(await backward.cellsOf('grad'), grad);
   });
 
   test('a bad value in the address is shown under its field, as if typed', async () => {

@@ -17,7 +17,9 @@
 //   step     the token every view follows, from 0
 //   hovered  the token under the pointer or the focus, or null: a light mark everywhere
 //   train    the Train view's inputs and the steps taken (train-inputs.mjs)
+//   views    the backward and bag views' own inputs (view-inputs.mjs)
 import { TRAIN_INPUTS } from './train-inputs.mjs';
+import { VIEW_INPUTS } from './view-inputs.mjs';
 
 export function initialState(inputs = {}) {
   return {
@@ -37,6 +39,7 @@ export function initialState(inputs = {}) {
     step: 0,
     hovered: null,
     train: TRAIN_INPUTS,
+    views: VIEW_INPUTS,
   };
 }
 

@@ -109,6 +109,7 @@ async function start(lab) {
     ...initialState(linked.inputs),
     step: linked.step ?? 0,
     ...(linked.train ? { train: linked.train } : {}),
+    ...(linked.views ? { views: linked.views } : {}),
   });
   const form = byId('inputs');
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
@@ -159,7 +160,7 @@ async function start(lab) {
   // (model/url-state.mjs).
   let urlTimer = 0;
   store.subscribe((state, changed) => {
-    if (!changed.has('inputs') && !changed.has('step') && !changed.has('train')) return;
+    if (!['inputs', 'step', 'train', 'views'].some((key) => changed.has(key))) return;
     clearTimeout(urlTimer);
     urlTimer = setTimeout(
       () => history.replaceState(null, '', urlFor(location.href, state, linked.view)),

@@ -1,6 +1,8 @@
 // A view with inputs of its own beside the page's (the backward view's G seed, the bag view's
 // offsets...): a small form of named inputs, one alert beside it that shows the message of the
 // input that is wrong, as text, with aria-invalid on that input, and the view's output below.
+// What is typed lives in the store (state.views[kind], model/view-inputs.mjs), so that a link
+// reproduces it; the form starts from the store's values.
 // The view recomputes when the page's result is new and once per frame after an input event;
 // beyond a few milliseconds of work, in the page's compute worker while the view says 'computing'.
 import { FieldError, PRODUCT_BUDGET, wholeNumber } from '../compute/plan.mjs';
@@ -31,10 +33,25 @@ export function paddingIdxOf(form) {
 export const paddingRow = (paddingIdx, vocab) =>
   paddingIdx === null ? null : (paddingIdx + vocab) % vocab;
 
+// What the form's controls hold that differs from their markup's default: name -> text.
+function changedValues(form) {
+  const values = {};
+  for (const control of form.elements) {
+    const initial =
+      control.tagName === 'SELECT'
+        ? ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])
+            .value
+        : control.defaultValue;
+    if (control.name && control.value !== initial) values[control.name] = control.value;
+  }
+  return values;
+}
+
 // root: where the form and its alert are appended; markup: constant markup of labelled inputs,
 // each with a name; fields: the core's argument names -> the input each stands for
-// (error-fields.mjs). update() runs once per frame after input.
-function createViewForm(root, markup, fields, update) {
+// (error-fields.mjs); values: name -> text to start from (others keep the markup's). update(values)
+// runs once per frame after input, with changedValues().
+function createViewForm(root, markup, fields, values, update) {
   const errorId = `view-error-${++forms}`;
   const template = document.createElement('template');
   template.innerHTML = `<form class="view-controls" novalidate autocomplete="off">${markup}</form>
@@ -42,7 +59,10 @@ function createViewForm(root, markup, fields, update) {
   const form = template.content.querySelector('form');
   const alert = template.content.querySelector('.error');
   root.append(template.content);
-  for (const control of form.elements) control.setAttribute('aria-describedby', errorId);
+  for (const control of form.elements) {
+    control.setAttribute('aria-describedby', errorId);
+    if (Object.hasOwn(values, control.name)) control.value = values[control.name];
+  }
 
   let frame = 0;
   form.addEventListener('submit', (event) => event.preventDefault());
@@ -50,7 +70,7 @@ function createViewForm(root, markup, fields, update) {
     if (!frame) {
       frame = requestAnimationFrame(() => {
         frame = 0;
-        update();
+        update(changedValues(form));
       });
     }
   });
@@ -88,7 +108,8 @@ export function matrixItem(name, title, note) {
     </div>`;
 }
 
-// root: an empty element the view fills: the form (controls, fields as for createViewForm),
+// root: an empty element the view fills: the form (controls, fields as for createViewForm; its
+// values kept in store.get().views[kind]),
 // then a div.view-output holding the constant markup output.
 // kind: the view's computation in compute/view-compute.mjs; read(result, form): its arguments, throwing
 // a FieldError for a wrong input. show(b, result) draws b = { ...arguments, ...computed }. The
@@ -100,9 +121,12 @@ export function matrixItem(name, title, note) {
 // the token to mark (class 'current') in what the output draws for the result shown.
 export function createFormView(
   root,
-  { controls, fields, output: markup, kind, read, show, computing, computeView },
+  { controls, fields, output: markup, kind, read, show, computing, computeView, store },
 ) {
-  const form = createViewForm(root, controls, fields, () => update());
+  const form = createViewForm(root, controls, fields, store.get().views[kind], (values) => {
+    store.set({ views: { ...store.get().views, [kind]: values } });
+    update();
+  });
   const output = element('div', 'view-output');
   output.innerHTML = markup;
   root.append(output);
@@ -186,14 +210,14 @@ export function createFormView(
   };
 }
 
-// A view of the registry (registry.mjs) made of a form view: create(container, lab, computeView)
-// returns its { render(result), select(step) }, link(container) links the rows inside it. While
-// the page computes a newer result, the view says it shows an older one (markBusy()).
+// A view of the registry (registry.mjs) made of a form view: create(container, lab, computeView,
+// store) returns its { render(result), select(step) }, link(container) links the rows inside it.
+// While the page computes a newer result, the view says it shows an older one (markBusy()).
 export function formViewEntry(title, create, link) {
   return {
     title,
-    build(container, { lab, computeView }) {
-      const view = create(container, lab, computeView);
+    build(container, { lab, computeView, store }) {
+      const view = create(container, lab, computeView, store);
       link(container);
       return {
         update(state, changed) {
