@@ -12,3 +12,6 @@ echo "== WebAssembly build (build/wasm)"
 export NODE_PATH=/usr/share/nodejs  # Emscripten's JS optimizer needs Debian's acorn
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$jobs"
+
+echo "== Python package (build/python)"
+bash scripts/build-wheel.sh
