@@ -55,6 +55,13 @@ def _columns(dim: int):
     return list(range(dim)) if dim <= 6 else [0, 1, 2, None, dim - 3, dim - 2, dim - 1]
 
 
+def _rows(ids: np.ndarray, lookup: np.ndarray):
+    """(id, row) of the rows printed: all up to 6, else the first and last 3 with (None, None)
+    between, as PyTorch prints a long tensor."""
+    pairs = list(zip(ids, lookup))
+    return pairs if len(pairs) <= 6 else pairs[:3] + [(None, None)] + pairs[-3:]
+
+
 def _cells(row, columns):
     return ["…" if j is None else _number(row[j]) for j in columns]
 
@@ -64,8 +71,10 @@ def static_table(ids: np.ndarray, lookup: np.ndarray, verdict: str, caption: str
     columns = _columns(lookup.shape[1])
     head = "".join(f"<th>{'…' if j is None else j}</th>" for j in columns)
     body = "".join(
-        f"<tr><th>{int(i)}</th>" + "".join(f"<td>{c}</td>" for c in _cells(row, columns)) + "</tr>"
-        for i, row in zip(ids, lookup)
+        "<tr><th>⋮</th></tr>"
+        if i is None
+        else f"<tr><th>{int(i)}</th>" + "".join(f"<td>{c}</td>" for c in _cells(row, columns)) + "</tr>"
+        for i, row in _rows(ids, lookup)
     )
     return (
         '<table class="embedlab-static"><caption>'
@@ -79,5 +88,6 @@ def text_rows(ids: np.ndarray, lookup: np.ndarray) -> str:
     """embedding(idx)'s rows as text, one per id (wide rows shortened as PyTorch does)."""
     columns = _columns(lookup.shape[1])
     return "\n".join(
-        f"  {int(i):>6}: [" + ", ".join(_cells(row, columns)) + "]" for i, row in zip(ids, lookup)
+        "     ...," if i is None else f"  {int(i):>6}: [" + ", ".join(_cells(row, columns)) + "]"
+        for i, row in _rows(ids, lookup)
     )

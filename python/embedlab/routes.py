@@ -10,19 +10,24 @@ from .limits import EDGE_ROWS, HEATMAP_COLS, HEATMAP_ROWS
 
 
 def kernel_routes(table: Table, ids: np.ndarray):
-    """(lookup, product): two (n, d) tables of W's kind and dtype, for the flat ids."""
+    """(lookup, product): two (n, d) tables of W's kind and dtype, for the flat ids. PyTorch has
+    no float16 matmul on the CPU: a float16 W's product is taken in float32 and rounded back (the
+    widening is exact, as is the rounding of a sum of one value and zeros)."""
     vocab = table.shape[0]
     if table.kernel == "torch":
         idx = torch.from_numpy(ids.astype(np.int64))
+        weight = table.values
         with torch.no_grad():
-            lookup = torch.nn.functional.embedding(idx, table.values)
-            onehot = torch.nn.functional.one_hot(idx, vocab).to(table.values.dtype)
-            product = onehot @ table.values
+            lookup = torch.nn.functional.embedding(idx, weight)
+            wide = weight.float() if weight.dtype == torch.float16 and not weight.is_cuda else weight
+            onehot = torch.nn.functional.one_hot(idx, vocab).to(wide.dtype)
+            product = (onehot @ wide).to(weight.dtype)
         return lookup, product
     lookup = table.values[ids]
     onehot = np.zeros((len(ids), vocab), dtype=table.values.dtype)
     onehot[np.arange(len(ids)), ids] = 1
-    return lookup, onehot @ table.values
+    with np.errstate(invalid="ignore"):  # NaN and Inf in W spread through the product, as in torch
+        return lookup, onehot @ table.values
 
 
 def drawn_rows(vocab: int, ids: np.ndarray) -> np.ndarray:

@@ -38,8 +38,8 @@ for number, cell in enumerate(nb.cells):
             failures.append(f"cell {number}: its output takes {size:,} bytes, over {MAX_OUTPUT_BYTES:,}")
         if "text/plain" not in output.data:
             failures.append(f"cell {number}: no text/plain beside text/html")
-if shown != 4:
-    failures.append(f"expected 4 outputs of embedlab.show(), found {shown}")
+if shown != 5:
+    failures.append(f"expected 5 outputs of embedlab.show(), found {shown}")
 
 nbformat.write(nb, work / "executed.ipynb")
 body, _ = HTMLExporter().from_notebook_node(nb)
