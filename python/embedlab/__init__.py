@@ -110,11 +110,11 @@ def show(
 
     values = f"{vocab * dim:,} values"
     sentences = {
-        WHOLE: f"W ({values}, {table.dtype}) went whole to the element, which computed both "
+        WHOLE: f"W ({values}, {table.dtype}) goes whole to the element, which computes both "
         "routes in its WebAssembly core.",
-        KERNEL: f"W ({values}, {table.dtype}) stayed in the kernel, too large to send: both routes "
-        f"ran in {kernel}; the element got their results, the rows it draws and a heatmap of W, "
-        "and graded them.",
+        KERNEL: f"W ({values}, {table.dtype}) stays in the kernel, too large to send: both routes "
+        f"ran in {kernel}; the element gets their results, the rows it draws and a heatmap of W, "
+        "and grades them.",
     }
     html_text = None
     if vocab * dim <= WHOLE_VALUES:

@@ -123,7 +123,7 @@ class LargeTable(unittest.TestCase):
         self.assertEqual(shown.path, embedlab.KERNEL)
         self.assertIsNone(attribute(shown, "table"))
         self.assertLessEqual(len(shown.html.encode()), 2_000_000)
-        self.assertIn("stayed in the kernel", shown.text)
+        self.assertIn("stays in the kernel", shown.text)
         tensors, metadata = safetensors(shown, "routes")
         weight = big.weight.detach().numpy()
         self.assertEqual(tensors["lookup"], ("F32", (3, 256), float32_bytes(weight[[2, 3, 1]])))
