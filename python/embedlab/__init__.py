@@ -12,7 +12,15 @@ from typing import Optional
 import numpy as np
 
 from . import output
-from .inputs import ITEM_BYTES, EmbedlabInputError, ids_of, padding_idx_of, raw_bytes, table_of, torch
+from .inputs import (
+    ITEM_BYTES,
+    EmbedlabInputError,
+    ids_of,
+    padding_idx_of,
+    raw_bytes,
+    table_of,
+    torch,
+)
 from .limits import EDGE_ROWS, HEATMAP_COLS, HEATMAP_ROWS, MAX_OUTPUT_BYTES, WHOLE_VALUES
 from .routes import drawn_rows, heatmap, kernel_routes
 from .safetensors import safetensors_bytes
@@ -87,7 +95,9 @@ def show(
     _check_routes_fit(table, len(flat))
     lookup, product = kernel_routes(table, flat)
     same = output.bit_identical(lookup, product)
-    kernel = f"PyTorch {torch.__version__}" if table.kernel == "torch" else f"numpy {np.__version__}"
+    kernel = (
+        f"PyTorch {torch.__version__}" if table.kernel == "torch" else f"numpy {np.__version__}"
+    )
     batch = ids_array.ndim == 2
     tokens = f"{ids_array.shape[0]} × {ids_array.shape[1]} tokens" if batch else f"{len(flat)} ids"
     title = label or (f"Lookup and one-hot product of {tokens}" if batch else None)
@@ -118,7 +128,9 @@ def show(
     }
     html_text = None
     if vocab * dim <= WHOLE_VALUES:
-        whole = safetensors_bytes([(table.name, table.dtype, (vocab, dim), raw_bytes(table.values))])
+        whole = safetensors_bytes(
+            [(table.name, table.dtype, (vocab, dim), raw_bytes(table.values))]
+        )
         html_text = render(_attribute("table", output.base64_text(whole)), sentences[WHOLE])
         path = WHOLE
     if html_text is None or len(html_text.encode()) > MAX_OUTPUT_BYTES:

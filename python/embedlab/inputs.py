@@ -112,9 +112,7 @@ def table_of(weights) -> Table:
         if value < 1:
             raise EmbedlabInputError(argument, f"{what} must be at least 1, got {value}")
         if value > limit:
-            raise EmbedlabInputError(
-                argument, f"{what} = {value} is over the limit of {limit}"
-            )
+            raise EmbedlabInputError(argument, f"{what} = {value} is over the limit of {limit}")
     return table
 
 

@@ -73,7 +73,9 @@ def static_table(ids: np.ndarray, lookup: np.ndarray, verdict: str, caption: str
     body = "".join(
         "<tr><th>⋮</th></tr>"
         if i is None
-        else f"<tr><th>{int(i)}</th>" + "".join(f"<td>{c}</td>" for c in _cells(row, columns)) + "</tr>"
+        else f"<tr><th>{int(i)}</th>"
+        + "".join(f"<td>{c}</td>" for c in _cells(row, columns))
+        + "</tr>"
         for i, row in _rows(ids, lookup)
     )
     return (

@@ -19,7 +19,9 @@ def kernel_routes(table: Table, ids: np.ndarray):
         weight = table.values
         with torch.no_grad():
             lookup = torch.nn.functional.embedding(idx, weight)
-            wide = weight.float() if weight.dtype == torch.float16 and not weight.is_cuda else weight
+            wide = (
+                weight.float() if weight.dtype == torch.float16 and not weight.is_cuda else weight
+            )
             onehot = torch.nn.functional.one_hot(idx, vocab).to(wide.dtype)
             product = (onehot @ wide).to(weight.dtype)
         return lookup, product

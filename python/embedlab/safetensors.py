@@ -16,7 +16,11 @@ def safetensors_bytes(tensors: Iterable[Tensor], metadata: Dict[str, str] = None
     data = []
     offset = 0
     for name, dtype, shape, raw in tensors:
-        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [offset, offset + len(raw)]}
+        header[name] = {
+            "dtype": dtype,
+            "shape": list(shape),
+            "data_offsets": [offset, offset + len(raw)],
+        }
         data.append(raw)
         offset += len(raw)
     if metadata:

@@ -18,7 +18,9 @@ fixture, work = Path(sys.argv[1]), Path(sys.argv[2])
 work.mkdir(parents=True, exist_ok=True)
 nb = nbformat.read(fixture, as_version=4)
 started = time.perf_counter()
-NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(work)}}).execute()
+NotebookClient(
+    nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(work)}}
+).execute()
 print(f"executed in {time.perf_counter() - started:.1f} s")
 
 failures = []
@@ -32,10 +34,16 @@ for number, cell in enumerate(nb.cells):
             continue
         shown += 1
         size = len(html.encode())
-        path = "routes from the kernel" if re.search(r'<embedding-demo[^>]* routes="', html) else "whole table"
+        path = (
+            "routes from the kernel"
+            if re.search(r'<embedding-demo[^>]* routes="', html)
+            else "whole table"
+        )
         print(f"cell {number}: text/html {size:,} bytes ({path})")
         if size > MAX_OUTPUT_BYTES:
-            failures.append(f"cell {number}: its output takes {size:,} bytes, over {MAX_OUTPUT_BYTES:,}")
+            failures.append(
+                f"cell {number}: its output takes {size:,} bytes, over {MAX_OUTPUT_BYTES:,}"
+            )
         if "text/plain" not in output.data:
             failures.append(f"cell {number}: no text/plain beside text/html")
 if shown != 5:

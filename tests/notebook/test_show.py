@@ -33,7 +33,11 @@ def safetensors(shown, name):
     metadata = header.pop("__metadata__", {})
     start = 8 + size
     tensors = {
-        key: (t["dtype"], tuple(t["shape"]), data[start + t["data_offsets"][0] : start + t["data_offsets"][1]])
+        key: (
+            t["dtype"],
+            tuple(t["shape"]),
+            data[start + t["data_offsets"][0] : start + t["data_offsets"][1]],
+        )
         for key, t in header.items()
     }
     return tensors, metadata
@@ -144,7 +148,9 @@ class LargeTable(unittest.TestCase):
 
     def test_too_many_ids_for_one_output_is_an_error_before_anything_runs(self):
         big = torch.zeros(50257, 768)
-        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r"over the 2,000,000 .* show fewer ids"):
+        with self.assertRaisesRegex(
+            embedlab.EmbedlabInputError, r"over the 2,000,000 .* show fewer ids"
+        ):
             embedlab.show(big, list(range(1000)))
 
     def test_the_heatmap_follows_the_cores_rule(self):
@@ -196,7 +202,10 @@ class BadInput(unittest.TestCase):
         table = np.zeros((4, 5), dtype=np.float32)
         self.assertError("ids", "ids must be whole numbers, got float64", table, [1.0, 2.0])
         self.assertError(
-            "ids", "ids must be whole numbers (torch.long or torch.int), got torch.float32", table, torch.tensor([1.0])
+            "ids",
+            "ids must be whole numbers (torch.long or torch.int), got torch.float32",
+            table,
+            torch.tensor([1.0]),
         )
         self.assertError(
             "ids", "ids must be 1-D (n,) or a 2-D batch (B, T), got shape (1, 1, 1)", table, [[[1]]]
@@ -204,9 +213,14 @@ class BadInput(unittest.TestCase):
         self.assertError("ids", "the number of token ids n must be at least 1, got 0", table, [])
 
     def test_weights_of_the_wrong_kind_or_shape(self):
-        self.assertError("weights", "W must be a 2-D table (V, d), got shape (4,)", np.zeros(4, np.float32), [0])
         self.assertError(
-            "weights", "W must be float32, float16 or float64, got int64", np.zeros((2, 2), np.int64), [0]
+            "weights", "W must be a 2-D table (V, d), got shape (4,)", np.zeros(4, np.float32), [0]
+        )
+        self.assertError(
+            "weights",
+            "W must be float32, float16 or float64, got int64",
+            np.zeros((2, 2), np.int64),
+            [0],
         )
         self.assertError(
             "weights",
