@@ -162,6 +162,12 @@ export function resultOf(p, first, last = null) {
 // kept, keptRows, heatmap }, what the views draw of W included): the core grades them.
 function givenResult(lab, p) {
   const { lookup, product, kept, keptRows, heatmap } = p.table.routes;
+  if (lookup.rows !== p.ids.length) {
+    throw new FieldError(
+      'ids',
+      `the routes given hold ${lookup.rows} rows, one for each of their ids, and ${p.ids.length} ids are set`,
+    );
+  }
   const comparison = attempt(() => lab.compare(lookup, product));
   const weight = { rows: p.vocab, cols: p.dim, kept, keptRows };
   return resultOf(p, { lookup, weight }, { product, comparison, heatmap });

@@ -74,11 +74,26 @@ export async function readRoutesFromBase64(lab, text) {
       kept: Float64Array.from((meta.kept ?? '').split(','), Number),
       heatmap: tensor('heatmap'),
     };
+    const vocab = Number(meta.vocab);
+    const { lookup, product, keptRows, kept } = routes;
+    const wrong = (what) => ({ name: 'routes', error: `routes: ${what}` });
+    if (!Number.isSafeInteger(vocab) || vocab < 1)
+      return wrong(`the metadata's vocab must be V, a whole number from 1, got "${meta.vocab}"`);
+    if (lookup.rows !== product.rows || lookup.cols !== product.cols)
+      return wrong(
+        `lookup is ${lookup.rows} × ${lookup.cols} and product ${product.rows} × ${product.cols}: they must be alike`,
+      );
+    if (keptRows.cols !== lookup.cols || kept.length !== keptRows.rows)
+      return wrong(
+        `rows holds ${keptRows.rows} × ${keptRows.cols}, for ${kept.length} ids in kept and d = ${lookup.cols}`,
+      );
+    if (!kept.every((row) => Number.isSafeInteger(row) && row >= 0 && row < vocab))
+      return wrong(`kept must name rows of W, 0 to ${vocab - 1}, separated by commas`);
     return {
       key: `routes:${++tables}`,
       name: meta.table ?? 'routes',
-      rows: Number(meta.vocab),
-      cols: routes.lookup.cols,
+      rows: vocab,
+      cols: lookup.cols,
       routes,
     };
   });
