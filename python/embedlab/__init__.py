@@ -71,20 +71,45 @@ def _check_routes_fit(table, n: int) -> None:
         )
 
 
+def _ids_of_text(ids, text, tokenizer):
+    """The ids show() shows: `ids` as given, or those the notebook's own tokenizer gives `text`
+    (anything with encode(text), as tiktoken's encodings and Hugging Face's tokenizers have; the
+    output carries no tokenizer of its own)."""
+    if text is None:
+        if ids is None:
+            raise EmbedlabInputError("ids", "give the token ids, or text= with tokenizer=")
+        return ids
+    if ids is not None:
+        raise EmbedlabInputError("text", "give ids or text=, not both")
+    if isinstance(tokenizer, (str, bytes)) or not callable(getattr(tokenizer, "encode", None)):
+        raise EmbedlabInputError(
+            "tokenizer",
+            "text= needs tokenizer=, the notebook's tokenizer: an object with encode(text), such "
+            'as tiktoken.get_encoding("gpt2") or a Hugging Face tokenizer',
+        )
+    return list(tokenizer.encode(text))
+
+
 def show(
     weights,
-    ids,
+    ids=None,
     *,
+    text: Optional[str] = None,
+    tokenizer=None,
     view: str = "compare",
     padding_idx: Optional[int] = None,
     label: Optional[str] = None,
 ) -> Shown:
     """W (an nn.Embedding, an nn.Linear whose weight.T is W, a (V, d) torch tensor in float32,
     bfloat16, float16 or float64, a numpy array or nested lists) and ids (1-D, or a (B, T) batch
-    shown as B x T tokens) in <embedding-demo view=…>. Bad input raises EmbedlabInputError (a
-    ValueError) in the element's words before anything is rendered."""
+    shown as B x T tokens), or a text and the tokenizer that makes its ids, in
+    <embedding-demo view=…>. Bad input raises EmbedlabInputError (a ValueError) in the element's
+    words before anything is rendered."""
     if view not in VIEWS:
         raise EmbedlabInputError("view", f'view="{view}" is not one of: {", ".join(VIEWS)}')
+    ids = _ids_of_text(ids, text, tokenizer)
+    if text is not None and label is None:
+        label = f"Lookup and one-hot product of the tokens of {text!r}"
     if padding_idx is None and torch is not None and isinstance(weights, torch.nn.Embedding):
         padding_idx = weights.padding_idx
     table = table_of(weights)

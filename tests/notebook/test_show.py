@@ -118,6 +118,30 @@ class WholeTable(unittest.TestCase):
         self.assertIn("2 × 3 tokens", attribute(shown, "label"))
 
 
+class Text(unittest.TestCase):
+    class Words:
+        """A tokenizer as the notebooks' have it (encode), here one id per word, by hand."""
+
+        IDS = {"the": 0, "cat": 1, "sat": 2}
+
+        def encode(self, text):
+            return [self.IDS[word] for word in text.split()]
+
+    def test_the_notebooks_tokenizer_gives_the_ids(self):
+        shown = embedlab.show(
+            np.eye(3, dtype=np.float32), text="the cat sat", tokenizer=self.Words()
+        )
+        self.assertEqual(attribute(shown, "ids"), "0, 1, 2")
+        self.assertIn("'the cat sat'", attribute(shown, "label"))
+
+    def test_text_without_a_tokenizer_or_with_ids(self):
+        table = np.eye(3, dtype=np.float32)
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r"text= needs tokenizer="):
+            embedlab.show(table, text="the cat", tokenizer="gpt2")
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r"not both"):
+            embedlab.show(table, [0], text="the", tokenizer=self.Words())
+
+
 class LargeTable(unittest.TestCase):
     def test_gpt2s_shape_sends_both_routes_within_the_bound(self):
         torch.manual_seed(123)

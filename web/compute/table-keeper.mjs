@@ -7,8 +7,8 @@
 import { FieldError } from './plan.mjs';
 
 const LEFT_IN_KERNEL =
-  'W stayed in the notebook, too large to send: this view needs it whole (view="compare", ' +
-  '"lookup", "routes" and "equation" show both routes from the kernel)';
+  "W stayed in the notebook's kernel, too large to send: this needs W itself, and the page has " +
+  'only both routes, the rows drawn and a heatmap';
 const CANNOT_READ_HERE =
   'reading a table file needs a module Web Worker (Chrome 80, Firefox 114, ' +
   'Safari 15 or later), and this browser started none';
