@@ -3,7 +3,9 @@
 //   SITE/*.html, styles/, examples/, reference.mjs   the pages, as they are in web/
 //   SITE/embedlab/                  the module and everything it loads, in one flat folder: what
 //                                   the npm package ships as its dist/ (scripts/pack.mjs), plus the
-//                                   page's own bundle (page.mjs)
+//                                   page's own bundle (page.mjs) and the notebook's (notebook.mjs:
+//                                   the element, its compute worker and the WebAssembly in one
+//                                   file, which the Python package inlines in its outputs)
 // Each entry point is one ES module bundled by esbuild (from the npm package package-lock.json
 // pins). The page and the element import the API as a separate file, ./embedlab.mjs, so that a
 // page with both shares one WebAssembly instance; each worker is self-contained (no imports, no
@@ -22,6 +24,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const [stageArg, siteArg] = process.argv.slice(2);
 if (!stageArg || !siteArg) throw new Error('usage: node scripts/build-site.mjs STAGE SITE');
@@ -87,6 +90,41 @@ await build({
     'bench-worker': staged('benchmark/bench-worker.mjs'),
   },
   outdir: lib,
+});
+
+// The notebook's bundle: the compute worker's code inline (start-inline-worker.mjs starts it
+// from a Blob), the WebAssembly gzipped inline. Workers not inline (the tokenizers', the
+// benchmark's) are refused there, as a host refusing workers would refuse them.
+const inlineWorkers = {
+  name: 'inline-workers',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)start-worker\.mjs$/ }, () => ({
+      path: staged('compute/start-inline-worker.mjs'),
+    }));
+    build.onResolve({ filter: /^inline:workers$/ }, () => ({
+      path: 'workers',
+      namespace: 'inline',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'inline' }, () => ({
+      loader: 'json',
+      contents: JSON.stringify({
+        './compute-worker.mjs': readFileSync(path.join(lib, 'compute-worker.mjs'), 'utf8'),
+      }),
+    }));
+  },
+};
+writeFileSync(
+  staged('embedlab/embedlab-core.wasm.gz'),
+  gzipSync(readFileSync(staged('embedlab/embedlab-core.wasm')), { level: 9 }),
+);
+await build({
+  ...common,
+  entryPoints: { notebook: staged('element/notebook.mjs') },
+  outdir: lib,
+  loader: { ...common.loader, '.gz': 'binary' },
+  // Licences stay in the bundle: it is the one file a notebook gets.
+  legalComments: 'inline',
+  plugins: [inlineWorkers],
 });
 
 for (const file of [

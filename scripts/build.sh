@@ -12,3 +12,6 @@ cmake --build --preset release -j "$jobs"
 echo "== WebAssembly build (build/wasm)"
 cmake --preset wasm -DEMBEDLAB_REQUIRE_ALL=ON >/dev/null
 cmake --build --preset wasm -j "$jobs"
+
+echo "== Python package (build/python)"
+bash scripts/build-wheel.sh

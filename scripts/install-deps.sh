@@ -19,6 +19,11 @@ packages=(
   fonts-noto-color-emoji      # emoji in the Text mode's token chips, in Chromium's screenshots
   python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
   python3-matplotlib          # benchmark plots
+  python3-venv                # the notebook tests' venv, which installs the built wheel offline
+  python3-setuptools python3-wheel python3-pip  # building the Python package's wheel offline
+  jupyter-notebook            # the notebook tests: a classic Notebook server driven by Chromium
+  python3-nbclient python3-nbconvert  # the notebook tests: execute a notebook, export it as HTML
+  python3-ipykernel           # the kernel the notebook tests run, and its kernelspec for the venv
   time                        # GNU time: peak memory of the walk-through on real model shapes
 )
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)

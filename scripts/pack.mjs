@@ -19,8 +19,9 @@ const { values } = parseArgs({
 });
 const lib = path.join(path.resolve(values.site), 'embedlab');
 const out = path.resolve(values.out);
-// The site's own files, which no page of an author's loads.
-const SITE_ONLY = /^page\.mjs(\.map)?$/;
+// The site's own files, which no page of an author's loads, and the notebook's bundle, which the
+// Python package ships.
+const SITE_ONLY = /^(page|notebook)\.mjs(\.map)?$/;
 
 if (!existsSync(path.join(lib, 'embedlab-core.wasm'))) {
   throw new Error(

@@ -134,6 +134,8 @@ describe('the npm package', () => {
       'seed',
       'weights',
       'src',
+      'table',
+      'routes',
       'view',
       'step',
       'label',

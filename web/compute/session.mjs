@@ -138,10 +138,14 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
       failed(error, from);
       return;
     }
-    // A file's table is read in the worker; a table the worker holds stays there.
+    // A file's table is read in the worker, unless its bytes are in memory or both routes are
+    // given; a table the worker holds stays there.
     const here =
       keeper.held(p.tableKey) !== null ||
-      (p.table.source !== 'file' && !runner.holds(p.tableKey) && p.vocab * p.dim <= TABLE_BUDGET);
+      Boolean(p.table.routes) ||
+      ((p.table.source !== 'file' || p.table.bytes) &&
+        !runner.holds(p.tableKey) &&
+        p.vocab * p.dim <= TABLE_BUDGET);
     if (!here || productWork(p) > PRODUCT_BUDGET) {
       inWorker(p, from);
       return;

@@ -6,6 +6,9 @@
 // What the core throws comes through as it is (plan.mjs's startRun() places it).
 import { FieldError } from './plan.mjs';
 
+const LEFT_IN_KERNEL =
+  "W stayed in the notebook's kernel, too large to send: this needs W itself, and the page has " +
+  'only both routes, the rows drawn and a heatmap';
 const CANNOT_READ_HERE =
   'reading a table file needs a module Web Worker (Chrome 80, Firefox 114, ' +
   'Safari 15 or later), and this browser started none';
@@ -69,6 +72,16 @@ function openTable(lab, { vocab, dim, table }) {
   if (table.source === 'seed')
     return { table: lab.openSeededTable(table.seed, vocab, dim), source: null };
   if (table.source === 'tf') return { table: lab.openTfTable(vocab, dim), source: null };
+  if (table.routes) throw new FieldError('weights', LEFT_IN_KERNEL);
+  if (table.bytes) {
+    const { bytes } = table;
+    const source = {
+      size: bytes.length,
+      read: (offset, length) => bytes.subarray(offset, offset + length),
+    };
+    if (table.format === 'npy') return { table: lab.openNpyTable(bytes), source: null };
+    return { table: lab.openSafetensorsTable(source, table.tensor), source: null };
+  }
   if (typeof FileReaderSync === 'undefined') throw new FieldError('weights', CANNOT_READ_HERE);
   const source = fileSource(table.file);
   if (table.format === 'npy')

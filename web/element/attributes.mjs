@@ -15,6 +15,8 @@ export const OBSERVED_ATTRIBUTES = Object.freeze([
   'seed',
   'weights',
   'src',
+  'table',
+  'routes',
   'view',
   'step',
   'label',
@@ -59,30 +61,41 @@ export function planInput(get) {
     idsText: get('ids') ?? DEFAULT_INPUTS.idsText,
     vocabText: get('vocab') ?? DEFAULT_INPUTS.vocabText,
     dimText: get('dim') ?? (get('text') === null ? DEFAULT_INPUTS.dimText : String(TEXT_DIM)),
-    source: get('weights')?.trim() || (get('src')?.trim() ? 'file' : DEFAULT_SOURCE),
+    source:
+      get('weights')?.trim() ||
+      (get('src')?.trim() || get('table')?.trim() || get('routes')?.trim()
+        ? 'file'
+        : DEFAULT_SOURCE),
     seedText: get('seed') ?? DEFAULT_INPUTS.seedText,
   };
 }
 
-// Returns { view, step, label, src, text, tokenizer, input }, checked: input is planInput(get);
-// src is the file's URL when the weights come from one, else null; text is the text to
+// Returns { view, step, label, src, table, routes, text, tokenizer, input }, checked: input is
+// planInput(get); src is the file's URL when the weights come from one, else null; table the
+// file's bytes in base64 when the page gives them, routes both routes computed elsewhere (each
+// wins over those before it), else null; text is the text to
 // tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it.
 // views: the names `view` may take.
 export function readAttributes(get, views) {
   const input = planInput(get);
   const src = get('src')?.trim() || null;
+  const routes = get('routes')?.trim() || null;
+  const table = routes ? null : get('table')?.trim() || null;
   oneOf('weights', input.source, SOURCES);
-  if (input.source === 'file' && !src) {
+  if (input.source === 'file' && !src && !table && !routes) {
     throw new AttributeError(
       'src',
-      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d)',
+      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d), ' +
+        'or table="…": such a file\'s bytes in base64',
     );
   }
   return {
     view: oneOf('view', (get('view') ?? DEFAULT_VIEW).trim(), views),
     step: stepOf(get('step')),
     label: get('label')?.trim() || null,
-    src: input.source === 'file' ? src : null,
+    src: input.source === 'file' && !table && !routes ? src : null,
+    table: input.source === 'file' ? table : null,
+    routes: input.source === 'file' ? routes : null,
     text: get('text'),
     tokenizer: oneOf('tokenizer', get('tokenizer')?.trim() || DEFAULT_TOKENIZER, TOKENIZER_NAMES),
     input,

@@ -78,10 +78,19 @@ export class EmbeddingDemoElement extends HTMLElement {
   dim: string | null;
   /** The seed of torch.manual_seed. Absent: 123. */
   seed: string | null;
-  /** EmbeddingDemoWeights. Absent: "npy" when src is set, else "seed". */
+  /** EmbeddingDemoWeights. Absent: "npy" when src, table or routes is set, else "seed". */
   weights: string | null;
   /** The URL of a 2-D float32/float64 .npy file holding W, relative to the page. */
   src: string | null;
+  /** W itself: a .safetensors file's bytes in base64, of one 2-D tensor (F32, F64, F16 or BF16),
+   * read bit for bit (embedlab.show() in a notebook writes it). Wins over src. */
+  table: string | null;
+  /** Both routes computed elsewhere, for a W too large to send (embedlab.show()'s kernel): a
+   * .safetensors file's bytes in base64 with tensors lookup and product (n, d), rows (the rows of
+   * W the views draw) and heatmap (W's pixels), and metadata vocab (V), kept (the rows' ids,
+   * "0,1,2,…") and table (W's name). The element's core grades the two results; views that need
+   * W whole say so. Wins over table and src. */
+  routes: string | null;
   /** EmbeddingDemoView. Absent: "compare". */
   view: string | null;
   /** The token to step through and mark in the tables, counted from 0. Absent: 0. */

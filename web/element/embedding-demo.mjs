@@ -9,6 +9,7 @@
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { FieldError } from '../compute/plan.mjs';
 import { createSession } from '../compute/session.mjs';
+import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
 import { writeProperty } from '../draw/dom.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
@@ -34,9 +35,10 @@ const SKELETON = `
     <div class="demo-view"></div>
   </div>`;
 
-function weightsText(input, src) {
+// file: the name of W's file (its URL) or, for a table the page gave, of its tensor.
+function weightsText(input, file) {
   if (input.source === 'tf') return 'W: row i = 0.11·i';
-  if (input.source === 'file') return `W from ${src}`;
+  if (input.source === 'file') return `W from ${file}`;
   return `W from torch.manual_seed(${input.seedText.trim()})`;
 }
 
@@ -80,7 +82,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #store = createStore(initialState());
   #session = null;
   #view = null; // { name, update } of the view shown
-  #file = null; // { href, value: the store's file input } for the last src
+  #file = null; // { href, value: the store's file input } for the last src or table
   #chips = null;
   #channel = null;
   #error = null;
@@ -192,7 +194,12 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (!this.result) this.#showTitle(title, null);
     const text = attrs.text === null ? this.#dropTokens() : await this.#tokenized(attrs, current);
     if (text === undefined || !current()) return;
-    const file = attrs.src ? await this.#loadFile(attrs.src) : null;
+    const given = attrs.routes ?? attrs.table;
+    const file = given
+      ? await this.#readGiven(given, attrs.routes ? readRoutesFromBase64 : readTableFromBase64)
+      : attrs.src
+        ? await this.#loadFile(attrs.src)
+        : null;
     if (!current()) return;
     // With a text, V is the tokenizer's vocabulary size unless set.
     const vocabText =
@@ -210,7 +217,10 @@ export class EmbeddingDemoElement extends HTMLElement {
     const { status, result } = this.#store.get();
     if (status.state === 'failed') throw new FieldError(status.field, status.message);
     this.#showError(null);
-    this.#showTitle(title, `${inputsText(result)}, ${weightsText(attrs.input, attrs.src)}`);
+    this.#showTitle(
+      title,
+      `${inputsText(result)}, ${weightsText(attrs.input, attrs.src ?? file?.name)}`,
+    );
     this.#syncControls(inputs, vocabText.trim() === '' ? result.vocab : null, null);
   }
 
@@ -293,6 +303,15 @@ export class EmbeddingDemoElement extends HTMLElement {
     const href = new URL(url, document.baseURI).href;
     if (this.#file?.href !== href) {
       this.#file = { href, value: await readTableFromUrl(this.#lab, url, href) };
+    }
+    return this.#file.value;
+  }
+
+  // The table or routes attribute's file, read once per value by read (table-from-bytes.mjs):
+  // the store's file input.
+  async #readGiven(text, read) {
+    if (this.#file?.href !== text) {
+      this.#file = { href: text, value: await read(this.#lab, text) };
     }
     return this.#file.value;
   }

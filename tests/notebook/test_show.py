@@ -1,0 +1,269 @@
+"""embedlab.show() in Python, against numpy and torch: the bytes that reach the element (every
+dtype, -0.0, NaN and Inf bit for bit), shapes, the errors' wording (the core's, written out here
+by hand), the two deliveries and the size bound. Run with the venv's Python (the built wheel)."""
+
+import base64
+import html
+import json
+import re
+import struct
+import unittest
+
+import numpy as np
+import torch
+
+import embedlab
+from embedlab.routes import heatmap
+from embedlab.inputs import table_of
+
+
+def attribute(shown, name):
+    """An attribute of the output's <embedding-demo>, unescaped, or None."""
+    tag = re.search(r"<embedding-demo[^>]*>", shown.html).group(0)
+    found = re.search(rf' {name}="([^"]*)"', tag)
+    return None if found is None else html.unescape(found.group(1))
+
+
+def safetensors(shown, name):
+    """The .safetensors file in the element's `name` attribute: {tensor: (dtype, shape, bytes)},
+    and its metadata."""
+    data = base64.b64decode(attribute(shown, name))
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + size])
+    metadata = header.pop("__metadata__", {})
+    start = 8 + size
+    tensors = {
+        key: (
+            t["dtype"],
+            tuple(t["shape"]),
+            data[start + t["data_offsets"][0] : start + t["data_offsets"][1]],
+        )
+        for key, t in header.items()
+    }
+    return tensors, metadata
+
+
+def only_tensor(shown):
+    tensors, _ = safetensors(shown, "table")
+    assert len(tensors) == 1
+    return next(iter(tensors.values()))
+
+
+def float32_bytes(values):
+    """Little-endian float32, value by value, with struct: the reference for the bytes sent."""
+    return b"".join(struct.pack("<f", v) for v in np.asarray(values, dtype=np.float64).reshape(-1))
+
+
+class WholeTable(unittest.TestCase):
+    def test_the_notebooks_embedding_goes_whole_bit_for_bit(self):
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(4, 5)
+        shown = embedlab.show(embedding, torch.tensor([2, 3, 1]))
+        self.assertEqual(shown.path, embedlab.WHOLE)
+        self.assertEqual(attribute(shown, "ids"), "2, 3, 1")
+        dtype, shape, data = only_tensor(shown)
+        self.assertEqual((dtype, shape), ("F32", (4, 5)))
+        self.assertEqual(data, float32_bytes(embedding.weight.detach().numpy()))
+        # The notebook's printed row 2, to 4 decimals, in the text and in the static table.
+        self.assertIn("2: [0.6957, -1.8061, -1.1589, 0.3255, -0.6315]", shown.text)
+        self.assertIn("<td>-1.8061</td>", shown.html)
+        self.assertTrue(shown.bit_identical)
+        bundle = shown._repr_mimebundle_()
+        self.assertEqual(set(bundle), {"text/html", "text/plain"})
+
+    def test_a_linear_layer_is_shown_as_its_weight_transposed(self):
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(4, 5)
+        linear = torch.nn.Linear(4, 5, bias=False)
+        linear.weight = torch.nn.Parameter(embedding.weight.T.detach())
+        dtype, shape, data = only_tensor(embedlab.show(linear, [2, 3, 1]))
+        self.assertEqual(shape, (4, 5))
+        self.assertEqual(data, float32_bytes(embedding.weight.detach().numpy()))
+
+    def test_bfloat16_and_float16_tensors_keep_their_bits(self):
+        torch.manual_seed(0)
+        values = torch.randn(6, 3)
+        bf16 = values.to(torch.bfloat16)
+        dtype, shape, data = only_tensor(embedlab.show(bf16, [0, 5]))
+        # bfloat16 is float32's upper 16 bits: those of the exactly widened values.
+        upper = (bf16.float().numpy().view(np.uint32) >> 16).astype("<u2").tobytes()
+        self.assertEqual((dtype, shape, data), ("BF16", (6, 3), upper))
+        f16 = values.to(torch.float16)
+        dtype, _, data = only_tensor(embedlab.show(f16, [1]))
+        self.assertEqual((dtype, data), ("F16", np.asarray(f16.numpy(), dtype="<f2").tobytes()))
+
+    def test_numpy_arrays_and_nested_lists(self):
+        table = np.arange(12, dtype=np.float64).reshape(4, 3) / 7
+        dtype, shape, data = only_tensor(embedlab.show(table, np.array([3, 0])))
+        self.assertEqual((dtype, shape), ("F64", (4, 3)))
+        self.assertEqual(data, b"".join(struct.pack("<d", v) for v in table.reshape(-1)))
+        dtype, shape, data = only_tensor(embedlab.show([[0.1, 0.2], [0.3, 0.4]], [1, 1]))
+        self.assertEqual((dtype, shape, data), ("F32", (2, 2), float32_bytes([0.1, 0.2, 0.3, 0.4])))
+        self.assertIn("numpy", embedlab.show(table, [0]).text)
+
+    def test_negative_zero_nan_and_inf_survive(self):
+        table = np.array([[-0.0, np.nan], [np.inf, -np.inf], [1.5, 0.0]], dtype=np.float32)
+        table[0, 1] = np.frombuffer(struct.pack("<I", 0x7FC00123), dtype=np.float32)[0]  # a payload
+        _, _, data = only_tensor(embedlab.show(table, [0, 1]))
+        self.assertEqual(data, table.tobytes())
+        self.assertEqual(data[:4], b"\x00\x00\x00\x80")
+        self.assertEqual(data[4:8], struct.pack("<I", 0x7FC00123))
+        # The product adds the one-hot row's zeros: -0.0 comes out +0.0, NaN spreads down its
+        # column, so the kernel's verdict is not bit-identical.
+        self.assertFalse(embedlab.show(table, [0, 1]).bit_identical)
+
+    def test_a_batch_is_shown_as_b_by_t_tokens(self):
+        shown = embedlab.show(np.eye(4, dtype=np.float32), [[0, 1, 2], [3, 3, 0]])
+        self.assertEqual(attribute(shown, "ids"), "0, 1, 2, 3, 3, 0")
+        self.assertIn("2 × 3 tokens", attribute(shown, "label"))
+
+
+class Text(unittest.TestCase):
+    class Words:
+        """A tokenizer as the notebooks' have it (encode), here one id per word, by hand."""
+
+        IDS = {"the": 0, "cat": 1, "sat": 2}
+
+        def encode(self, text):
+            return [self.IDS[word] for word in text.split()]
+
+    def test_the_notebooks_tokenizer_gives_the_ids(self):
+        shown = embedlab.show(
+            np.eye(3, dtype=np.float32), text="the cat sat", tokenizer=self.Words()
+        )
+        self.assertEqual(attribute(shown, "ids"), "0, 1, 2")
+        self.assertIn("'the cat sat'", attribute(shown, "label"))
+
+    def test_text_without_a_tokenizer_or_with_ids(self):
+        table = np.eye(3, dtype=np.float32)
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r"text= needs tokenizer="):
+            embedlab.show(table, text="the cat", tokenizer="gpt2")
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r"not both"):
+            embedlab.show(table, [0], text="the", tokenizer=self.Words())
+
+
+class LargeTable(unittest.TestCase):
+    def test_gpt2s_shape_sends_both_routes_within_the_bound(self):
+        torch.manual_seed(123)
+        big = torch.nn.Embedding(50257, 256)
+        ids = torch.tensor([2, 3, 1])
+        shown = embedlab.show(big, ids)
+        self.assertEqual(shown.path, embedlab.KERNEL)
+        self.assertIsNone(attribute(shown, "table"))
+        self.assertLessEqual(len(shown.html.encode()), 2_000_000)
+        self.assertIn("stays in the kernel", shown.text)
+        tensors, metadata = safetensors(shown, "routes")
+        weight = big.weight.detach().numpy()
+        self.assertEqual(tensors["lookup"], ("F32", (3, 256), float32_bytes(weight[[2, 3, 1]])))
+        self.assertEqual(tensors["product"][2], float32_bytes(weight[[2, 3, 1]]))
+        kept = [0, 1, 2, 3, 50254, 50255, 50256]
+        self.assertEqual(metadata["kept"], ",".join(map(str, kept)))
+        self.assertEqual(metadata["vocab"], "50257")
+        self.assertEqual(tensors["rows"][2], float32_bytes(weight[kept]))
+        self.assertEqual(tensors["heatmap"][:2], ("F32", (256, 256)))
+
+    def test_numpy_computes_the_routes_of_a_large_numpy_table(self):
+        table = np.random.default_rng(1).standard_normal((5000, 64), dtype=np.float32)
+        shown = embedlab.show(table, [4999, 7])
+        self.assertEqual(shown.path, embedlab.KERNEL)
+        self.assertIn("numpy", shown.text)
+        tensors, _ = safetensors(shown, "routes")
+        self.assertEqual(tensors["product"][2], float32_bytes(table[[4999, 7]]))
+
+    def test_too_many_ids_for_one_output_is_an_error_before_anything_runs(self):
+        big = torch.zeros(50257, 768)
+        with self.assertRaisesRegex(
+            embedlab.EmbedlabInputError, r"over the 2,000,000 .* show fewer ids"
+        ):
+            embedlab.show(big, list(range(1000)))
+
+    def test_the_heatmap_follows_the_cores_rule(self):
+        # 512 rows in 256 pixel rows of 2 rows each; 2 columns, a pixel each.
+        values = np.zeros((512, 2), dtype=np.float32)
+        values[0:2, 0] = [-3.0, 3.0]  # equal magnitudes: the first, -3
+        values[2:4, 0] = [1.0, np.nan]  # a NaN wins
+        values[4:6, 1] = [-0.0, -0.0]  # only zeros: +0.0
+        values[6:8, 1] = [0.5, -2.0]  # the largest magnitude: -2
+        pixels = heatmap(table_of(values))
+        self.assertEqual(pixels.shape, (256, 2))
+        self.assertEqual(pixels[0, 0], -3.0)
+        self.assertTrue(np.isnan(pixels[1, 0]))
+        self.assertEqual(pixels[2, 1].tobytes(), np.float32(0.0).tobytes())
+        self.assertEqual(pixels[3, 1], -2.0)
+
+
+class BadInput(unittest.TestCase):
+    def assertError(self, argument, message, weights, ids, **options):
+        with self.assertRaises(embedlab.EmbedlabInputError) as caught:
+            embedlab.show(weights, ids, **options)
+        self.assertEqual((caught.exception.argument, str(caught.exception)), (argument, message))
+
+    def test_ids_out_of_range_name_the_id_its_position_and_the_bound(self):
+        table = np.zeros((4, 5), dtype=np.float32)
+        self.assertError(
+            "ids",
+            "index out of range in self: id 7 at position 2 is not below the vocabulary size V = 4 "
+            "(valid ids are 0..3)",
+            table,
+            [2, 7, 1],
+        )
+        self.assertError(
+            "ids",
+            "index out of range in self: id -1 at position 3 is negative; ids for the vocabulary "
+            "size V = 4 are 0..3",
+            table,
+            torch.tensor([2, 3, -1]),
+        )
+        self.assertError(
+            "ids",
+            "index out of range in self: id 4 at position 5 (batch 2) is not below the vocabulary "
+            "size V = 4 (valid ids are 0..3)",
+            table,
+            [[0, 1, 2], [3, 4, 0]],
+        )
+
+    def test_ids_of_the_wrong_kind_or_shape(self):
+        table = np.zeros((4, 5), dtype=np.float32)
+        self.assertError("ids", "ids must be whole numbers, got float64", table, [1.0, 2.0])
+        self.assertError(
+            "ids",
+            "ids must be whole numbers (torch.long or torch.int), got torch.float32",
+            table,
+            torch.tensor([1.0]),
+        )
+        self.assertError(
+            "ids", "ids must be 1-D (n,) or a 2-D batch (B, T), got shape (1, 1, 1)", table, [[[1]]]
+        )
+        self.assertError("ids", "the number of token ids n must be at least 1, got 0", table, [])
+
+    def test_weights_of_the_wrong_kind_or_shape(self):
+        self.assertError(
+            "weights", "W must be a 2-D table (V, d), got shape (4,)", np.zeros(4, np.float32), [0]
+        )
+        self.assertError(
+            "weights",
+            "W must be float32, float16 or float64, got int64",
+            np.zeros((2, 2), np.int64),
+            [0],
+        )
+        self.assertError(
+            "weights",
+            "W must be an nn.Embedding, an nn.Linear, a torch tensor, a numpy array or nested lists, got str",
+            "W",
+            [0],
+        )
+
+    def test_padding_idx_and_view(self):
+        self.assertError(
+            "padding_idx",
+            "padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4",
+            np.zeros((4, 2), np.float32),
+            [0],
+            padding_idx=4,
+        )
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r'view="train" is not one of'):
+            embedlab.show(np.zeros((4, 2), np.float32), [0], view="train")
+
+
+if __name__ == "__main__":
+    unittest.main()
