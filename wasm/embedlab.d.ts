@@ -472,8 +472,8 @@ export interface TrainingOptions {
 
 /** Why a row of embedding.weight changed in a step, in the core's order: the first that applies. */
 export interface RowCause {
-  name: 'batch' | 'weight_decay' | 'momentum' | 'optimizer_state';
-  /** "in the batch", "weight decay", "momentum", "optimizer state" */
+  name: 'batch' | 'weight_decay' | 'momentum' | 'optimizer_state' | 'head';
+  /** "in the batch", "weight decay", "momentum", "optimizer state", "the tied head" */
   text: string;
 }
 
