@@ -112,13 +112,7 @@ export interface Grade {
 }
 
 /** The pairs of routes a comparison is graded for, each with its own reasons. */
-export type RoutePair =
-  | 'lookup'
-  | 'backward'
-  | 'bag'
-  | 'training'
-  | 'sparse_training'
-  | 'head';
+export type RoutePair = 'lookup' | 'backward' | 'bag' | 'training' | 'sparse_training' | 'head';
 
 /** bothRoutes()'s result: the lookup, the one-hot product and how they compare. */
 export interface BothRoutes {
