@@ -57,14 +57,18 @@ void check_context(Index length, Index context_length) {
           std::to_string(context_length) + " ids, or raise --context-length");
 }
 
-PositionTables seeded_position_tables(std::int64_t seed, Index vocab, Index dim,
-                                      Index context_length, const Limits& limits) {
-  check_held_table(vocab, dim, limits);
+void check_context_length(Index context_length, const Limits& limits) {
   if (context_length < 1 || context_length > limits.max_vocab) {
     throw InputError(Argument::vocab,
                      "context_length must be between 1 and " + std::to_string(limits.max_vocab) +
                          " (the position table's rows), got " + std::to_string(context_length));
   }
+}
+
+PositionTables seeded_position_tables(std::int64_t seed, Index vocab, Index dim,
+                                      Index context_length, const Limits& limits) {
+  check_held_table(vocab, dim, limits);
+  check_context_length(context_length, limits);
   check_held_table(context_length, dim, limits);
   TorchGenerator gen(seed);
   PositionTables tables;

@@ -91,6 +91,7 @@ PositionInput make_position_input(const TableOptions& table, const PositionOptio
     const Index vocab = table.vocab ? *table.vocab : default_vocab(in.inputs.ids);
     const Index context = options.context_length.value_or(length);
     check_ids(in.inputs.ids, vocab);
+    check_context_length(context);
     check_context(length, context);
     PositionTables tables = seeded_position_tables(table.seed, vocab, table.dim, context);
     in.token = Table(std::move(tables.token));

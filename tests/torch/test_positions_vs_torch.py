@@ -97,6 +97,10 @@ class Positions(unittest.TestCase):
         self.assertIn("pos_embedding_layer(torch.arange(5)) raises IndexError: " + message,
                       out.stderr)
         self.assertIn("rows for positions 0..3 only", out.stderr)
+        out = run("positions", "--ids", "1,2", "-d", "3", "--context-length", "0")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("context_length must be between 1 and 4194304 (the position table's rows), "
+                      "got 0", out.stderr)
 
     def test_ragged_rows(self):
         try:

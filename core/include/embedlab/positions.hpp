@@ -42,6 +42,10 @@ TokenBatch token_batch(const std::vector<Ids>& rows);
 // never given).
 void check_context(Index length, Index context_length);
 
+// A position table's rows: an InputError (of vocab) unless 1 <= context_length <=
+// limits.max_vocab.
+void check_context_length(Index context_length, const Limits& limits = default_limits);
+
 struct PositionTables {
   Matrix token;     // (V, d)
   Matrix position;  // (context_length, d)
