@@ -521,6 +521,53 @@ export interface Training {
   delete(): void;
 }
 
+/** PositionsHandle.embed's result: a (rows, length) batch's embeddings, row-major. */
+export interface PositionEmbeddings {
+  rows: number;
+  length: number;
+  /** token_embedding_layer(inputs), (rows * length, d). */
+  tokenEmbeddings: Matrix;
+  /** pos_embedding_layer(torch.arange(length)), (length, d). */
+  posEmbeddings: Matrix;
+  /** one_hot(arange(length), contextLength).float() @ P: the same rows by a product. */
+  positionProduct: Matrix;
+  /** posEmbeddings against positionProduct, graded. */
+  comparison: Comparison;
+  /** tokenEmbeddings + posEmbeddings, broadcast over the rows: (rows * length, d). */
+  inputEmbeddings: Matrix;
+}
+
+/** One of the largest logits of a position. */
+export interface TopLogit {
+  id: number;
+  logit: number;
+}
+
+/** PositionsHandle.head's result: the tied output layer, logits = inputEmbeddings @ W.T. */
+export interface TiedHead {
+  rows: number;
+  length: number;
+  /** Each position's largest logits, largest first (rows * length of them). */
+  top: TopLogit[][];
+  /** Rows of W the input lookup read: rows * length. */
+  rowsLookedUp: number;
+  /** n * V * d: the output product reads all V rows, none wasted. */
+  multiplyAdds: number;
+}
+
+/** A token table (vocab, dim) and a position table (contextLength, dim). */
+export interface Positions {
+  readonly vocab: number;
+  readonly dim: number;
+  readonly contextLength: number;
+  /** A batch as typed, one row per semicolon ("40,367; 1807,3619"). Errors: ragged rows, an id
+   * outside the table, a row longer than contextLength (PyTorch's IndexError, and why). */
+  embed(batch: string): PositionEmbeddings;
+  /** The same batch through the tied head, W streamed a block of rows at a time. */
+  head(batch: string, options?: { topK?: number }): TiedHead;
+  delete(): void;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -629,6 +676,9 @@ export interface Embedlab {
   ): SafetensorsTableReader;
   /** A table drawn as torch.manual_seed(seed); nn.Embedding(vocab, dim) draws it, held in memory. */
   openSeededTable(seed: number, vocab: number, dim: number): Table;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim); nn.Embedding(contextLength, dim): both
+   * tables from one generator, in the book's order, held in memory. */
+  openSeededPositions(seed: number, vocab: number, dim: number, contextLength: number): Positions;
   /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */
   openTfTable(vocab: number, dim: number): Table;
   /** A .npy file's table from its bytes, kept in its stored dtype. */
