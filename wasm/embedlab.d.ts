@@ -568,6 +568,35 @@ export interface Positions {
   delete(): void;
 }
 
+/** A NextTokenTraining's step: F.cross_entropy(head(embedding(seq[:-1])), seq[1:]). */
+export interface NextTokenStep {
+  step: number;
+  inputs: Float64Array;
+  targets: Float64Array;
+  /** loss.item() before the update (the core's float32; PyTorch's up to rounding) */
+  loss: number;
+  embeddingWeight: Matrix;
+  /** head.weight after the step: the embedding's own when tied */
+  headWeight: Matrix;
+  /** embedding.weight's rows whose bits changed; causes index lab.rowCauses ('head': tied) */
+  changed: { rows: Float64Array; causes: Uint8Array };
+  /** untied: head.weight's rows whose bits changed; null when tied */
+  headChanged: Float64Array | null;
+}
+
+/** Next-token prediction through nn.Linear(d, V, bias=False), tied to the embedding or not. */
+export interface NextTokenTraining {
+  readonly vocab: number;
+  readonly dim: number;
+  readonly head: 'tied' | 'untied';
+  /** embedding.weight and head.weight as drawn */
+  readonly weight: Matrix;
+  readonly headWeight: Matrix;
+  /** One sequence of at least 2 ids. */
+  step(sequence: ArrayLike<number>): NextTokenStep;
+  delete(): void;
+}
+
 export interface Limits {
   maxIds: number;
   maxVocab: number;
@@ -705,6 +734,15 @@ export interface Embedlab {
   /** torch.manual_seed(seed); nn.Embedding(vocab, dim, padding_idx): each step's G comes from
    * the same generator, as `embedlab train` draws it. */
   seededTraining(seed: number, vocab: number, dim: number, options: TrainingOptions): Training;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim); then nn.Linear(dim, vocab, bias=False),
+   * its weight the embedding's (head 'tied', the default) or its own (head 'untied'), both in one
+   * torch.optim optimizer. */
+  seededNextTokenTraining(
+    seed: number,
+    vocab: number,
+    dim: number,
+    options: { head?: 'tied' | 'untied'; optimizer: OptimizerOptions },
+  ): NextTokenTraining;
   /** nn.Embedding.from_pretrained(W, freeze=False): the first G follows
    * torch.manual_seed(gradSeed) (default 123, the notebooks'). */
   tableTraining(W: MatrixLike, options: TrainingOptions & { gradSeed?: number | null }): Training;

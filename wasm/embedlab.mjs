@@ -27,6 +27,7 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   dim: 'dim',
   seed: 'seed',
   contextLength: 'vocab',
+  head: 'weights',
   topK: 'ids',
   W: 'weights',
   bytes: 'weights',
