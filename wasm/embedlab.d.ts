@@ -124,7 +124,7 @@ export interface DefinedDifference {
 }
 
 /** The pairs of routes a comparison is graded for, each with its own reasons. */
-export type RoutePair = 'lookup' | 'backward' | 'bag' | 'training' | 'sparse_training';
+export type RoutePair = 'lookup' | 'backward' | 'bag' | 'training' | 'sparse_training' | 'head';
 
 /** bothRoutes()'s result: the lookup, the one-hot product and how they compare. */
 export interface BothRoutes {
@@ -490,8 +490,8 @@ export interface TrainingOptions {
 
 /** Why a row of embedding.weight changed in a step, in the core's order: the first that applies. */
 export interface RowCause {
-  name: 'batch' | 'weight_decay' | 'momentum' | 'optimizer_state';
-  /** "in the batch", "weight decay", "momentum", "optimizer state" */
+  name: 'batch' | 'weight_decay' | 'momentum' | 'optimizer_state' | 'head';
+  /** "in the batch", "weight decay", "momentum", "optimizer state", "the tied head" */
   text: string;
 }
 
@@ -542,6 +542,82 @@ export interface Training {
    * changes nothing. */
   step(batch: IdsLike): TrainingStep;
   rowState(row: number): RowState;
+  delete(): void;
+}
+
+/** PositionsHandle.embed's result: a (rows, length) batch's embeddings, row-major. */
+export interface PositionEmbeddings {
+  rows: number;
+  length: number;
+  /** token_embedding_layer(inputs), (rows * length, d). */
+  tokenEmbeddings: Matrix;
+  /** pos_embedding_layer(torch.arange(length)), (length, d). */
+  posEmbeddings: Matrix;
+  /** one_hot(arange(length), contextLength).float() @ P: the same rows by a product. */
+  positionProduct: Matrix;
+  /** posEmbeddings against positionProduct, graded. */
+  comparison: Comparison;
+  /** tokenEmbeddings + posEmbeddings, broadcast over the rows: (rows * length, d). */
+  inputEmbeddings: Matrix;
+}
+
+/** One of the largest logits of a position. */
+export interface TopLogit {
+  id: number;
+  logit: number;
+}
+
+/** PositionsHandle.head's result: the tied output layer, logits = inputEmbeddings @ W.T. */
+export interface TiedHead {
+  rows: number;
+  length: number;
+  /** Each position's largest logits, largest first (rows * length of them). */
+  top: TopLogit[][];
+  /** Rows of W the input lookup read: rows * length. */
+  rowsLookedUp: number;
+  /** n * V * d: the output product reads all V rows, none wasted. */
+  multiplyAdds: number;
+}
+
+/** A token table (vocab, dim) and a position table (contextLength, dim). */
+export interface Positions {
+  readonly vocab: number;
+  readonly dim: number;
+  readonly contextLength: number;
+  /** A batch as typed, one row per semicolon ("40,367; 1807,3619"). Errors: ragged rows, an id
+   * outside the table, a row longer than contextLength (PyTorch's IndexError, and why). */
+  embed(batch: string): PositionEmbeddings;
+  /** The same batch through the tied head, W streamed a block of rows at a time. */
+  head(batch: string, options?: { topK?: number }): TiedHead;
+  delete(): void;
+}
+
+/** A NextTokenTraining's step: F.cross_entropy(head(embedding(seq[:-1])), seq[1:]). */
+export interface NextTokenStep {
+  step: number;
+  inputs: Float64Array;
+  targets: Float64Array;
+  /** loss.item() before the update (the core's float32; PyTorch's up to rounding) */
+  loss: number;
+  embeddingWeight: Matrix;
+  /** head.weight after the step: the embedding's own when tied */
+  headWeight: Matrix;
+  /** embedding.weight's rows whose bits changed; causes index lab.rowCauses ('head': tied) */
+  changed: { rows: Float64Array; causes: Uint8Array };
+  /** untied: head.weight's rows whose bits changed; null when tied */
+  headChanged: Float64Array | null;
+}
+
+/** Next-token prediction through nn.Linear(d, V, bias=False), tied to the embedding or not. */
+export interface NextTokenTraining {
+  readonly vocab: number;
+  readonly dim: number;
+  readonly head: 'tied' | 'untied';
+  /** embedding.weight and head.weight as drawn */
+  readonly weight: Matrix;
+  readonly headWeight: Matrix;
+  /** One sequence of at least 2 ids. */
+  step(sequence: ArrayLike<number>): NextTokenStep;
   delete(): void;
 }
 
@@ -653,6 +729,9 @@ export interface Embedlab {
   ): SafetensorsTableReader;
   /** A table drawn as torch.manual_seed(seed); nn.Embedding(vocab, dim) draws it, held in memory. */
   openSeededTable(seed: number, vocab: number, dim: number): Table;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim); nn.Embedding(contextLength, dim): both
+   * tables from one generator, in the book's order, held in memory. */
+  openSeededPositions(seed: number, vocab: number, dim: number, contextLength: number): Positions;
   /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */
   openTfTable(vocab: number, dim: number): Table;
   /** A .npy file's table from its bytes, kept in its stored dtype. */
@@ -679,6 +758,15 @@ export interface Embedlab {
   /** torch.manual_seed(seed); nn.Embedding(vocab, dim, padding_idx): each step's G comes from
    * the same generator, as `embedlab train` draws it. */
   seededTraining(seed: number, vocab: number, dim: number, options: TrainingOptions): Training;
+  /** torch.manual_seed(seed); nn.Embedding(vocab, dim); then nn.Linear(dim, vocab, bias=False),
+   * its weight the embedding's (head 'tied', the default) or its own (head 'untied'), both in one
+   * torch.optim optimizer. */
+  seededNextTokenTraining(
+    seed: number,
+    vocab: number,
+    dim: number,
+    options: { head?: 'tied' | 'untied'; optimizer: OptimizerOptions },
+  ): NextTokenTraining;
   /** nn.Embedding.from_pretrained(W, freeze=False): the first G follows
    * torch.manual_seed(gradSeed) (default 123, the notebooks'). */
   tableTraining(W: MatrixLike, options: TrainingOptions & { gradSeed?: number | null }): Training;

@@ -6,6 +6,7 @@
 import createEmbedlabCore from './embedlab-core.mjs';
 import { tableApi } from './tables.mjs';
 import { trainingApi } from './training.mjs';
+import { positionsApi } from './positions.mjs';
 
 export class EmbedlabError extends Error {
   // argument: the input the message is about, as the core names it (one of argumentNames:
@@ -25,6 +26,9 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   vocab: 'vocab',
   dim: 'dim',
   seed: 'seed',
+  contextLength: 'vocab',
+  head: 'weights',
+  topK: 'ids',
   W: 'weights',
   bytes: 'weights',
   G: 'grad',
@@ -517,6 +521,7 @@ function makeApi(core) {
       boolean,
       options,
     }),
+    ...positionsApi(core, { EmbedlabError, unwrap, number, string, options }),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

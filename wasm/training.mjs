@@ -103,6 +103,30 @@ export function trainingApi(core, checks) {
     return self;
   }
 
+  // Next-token prediction through the output layer: each step(sequence) trains
+  // F.cross_entropy(head(embedding(seq[:-1])), seq[1:]).
+  function nextTokenTraining(handle) {
+    const info = handle.info();
+    let open = true;
+    const self = Object.freeze({
+      ...info,
+      step: (sequence) => {
+        if (!open) {
+          throw new EmbedlabError('training: step() after delete(): start a new training', null);
+        }
+        return unwrap(handle.step(numbers('step', 'ids', sequence)));
+      },
+      delete() {
+        if (!open) return;
+        open = false;
+        abandoned.unregister(self);
+        handle.delete();
+      },
+    });
+    abandoned.register(self, handle, self);
+    return self;
+  }
+
   return {
     optimizers,
     rowCauses,
@@ -134,6 +158,20 @@ export function trainingApi(core, checks) {
           ),
         ),
       ),
+    seededNextTokenTraining: (seed, vocab, dim, opts) => {
+      const { head = 'tied', optimizer: o } = options('seededNextTokenTraining', opts);
+      return nextTokenTraining(
+        unwrap(
+          core.seededNextTokenTraining(
+            number('seededNextTokenTraining', 'seed', seed),
+            number('seededNextTokenTraining', 'vocab', vocab),
+            number('seededNextTokenTraining', 'dim', dim),
+            string('seededNextTokenTraining', 'head', head),
+            optimizer('seededNextTokenTraining', o),
+          ),
+        ),
+      );
+    },
     tableTraining: (W, opts) => {
       const { gradSeed = null, ...rest } = options('tableTraining', opts);
       return training(

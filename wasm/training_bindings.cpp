@@ -4,6 +4,8 @@
 //                                   PyTorch's defaults; why a row changes
 //   optimizerCode(optimizer, params), parseBatches(text), checkTraining(vocab, dim, options)
 //   seededTraining(seed, vocab, dim, options), tableTraining(W, options) -> a TrainingHandle
+//   seededNextTokenTraining(seed, vocab, dim, head, optimizer) -> a NextTokenHandle: next-token
+//                                   prediction through a tied or untied head (next_token.hpp)
 // A TrainingHandle holds both routes and the generator their upstream gradients come from, in
 // WASM memory; each step() draws G, steps both routes and returns copies of what changed.
 // The wrapper has checked the types of every argument; errors come back as values
@@ -21,6 +23,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
+#include "embedlab/next_token.hpp"
 #include "embedlab/optimizer.hpp"
 #include "embedlab/training.hpp"
 #include "embedlab/training_run.hpp"
@@ -251,6 +254,61 @@ class TrainingHandle {
   TrainingRun run_;
 };
 
+// Next-token prediction through the output layer, tied or untied (next_token.hpp).
+class NextTokenHandle {
+ public:
+  explicit NextTokenHandle(NextTokenTraining run) : run_(std::move(run)) {}
+
+  // { vocab, dim, head: 'tied' or 'untied', weight: embedding.weight, headWeight: head.weight }
+  val info() const {
+    val out = val::object();
+    out.set("vocab", static_cast<double>(run_.embedding_weight().rows()));
+    out.set("dim", static_cast<double>(run_.embedding_weight().cols()));
+    out.set("head", std::string(head_kind_name(run_.head())));
+    out.set("weight", matrix_to_js(run_.embedding_weight()));
+    out.set("headWeight", matrix_to_js(run_.head_weight()));
+    return out;
+  }
+
+  // { step, inputs, targets, loss, embeddingWeight, headWeight, changed: { rows, causes },
+  //   headChanged (untied; null when tied) }
+  val step(const val& sequence) {
+    return guarded([&] {
+      const NextTokenStep s = run_.step(ids_from_js(sequence));
+      Ids rows;
+      for (const ChangedRow& c : s.changed) rows.push_back(c.row);
+      val changed = val::object();
+      changed.set("rows", int64s_to_js(rows));
+      changed.set("causes", causes_to_js(s.changed));
+      const bool tied = run_.head() == HeadKind::tied;
+      val out = val::object();
+      out.set("step", static_cast<double>(s.step));
+      out.set("inputs", int64s_to_js(s.inputs));
+      out.set("targets", int64s_to_js(s.targets));
+      out.set("loss", s.loss);
+      out.set("embeddingWeight", matrix_to_js(run_.embedding_weight()));
+      out.set("headWeight", matrix_to_js(run_.head_weight()));
+      out.set("changed", changed);
+      out.set("headChanged", tied ? val::null() : int64s_to_js(s.head_changed));
+      return out;
+    });
+  }
+
+ private:
+  NextTokenTraining run_;
+};
+
+val seeded_next_token_training_js(double seed, double vocab, double dim, const std::string& head,
+                                  const val& optimizer) {
+  return guarded([&] {
+    return val(NextTokenHandle(
+        NextTokenTraining::seeded(to_index(seed, Argument::seed, "the seed"),
+                                  to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                                  to_index(dim, Argument::dim, "the embedding dimension d"),
+                                  parse_head_kind(head), optimizer_from_js(optimizer))));
+  });
+}
+
 val seeded_training_js(double seed, double vocab, double dim, const val& options) {
   return guarded([&] {
     return val(TrainingHandle(TrainingRun::seeded(
@@ -291,4 +349,8 @@ EMSCRIPTEN_BINDINGS(embedlab_training) {
   emscripten::function("checkTraining", &check_training_js);
   emscripten::function("seededTraining", &seeded_training_js);
   emscripten::function("tableTraining", &table_training_js);
+  emscripten::class_<NextTokenHandle>("NextTokenHandle")
+      .function("info", &NextTokenHandle::info)
+      .function("step", &NextTokenHandle::step);
+  emscripten::function("seededNextTokenTraining", &seeded_next_token_training_js);
 }

@@ -85,6 +85,7 @@ class Formatter {
 };
 
 using At = std::function<float(Index, Index)>;
+using At3 = std::function<float(Index, Index, Index)>;
 
 std::string row_string(const At& at, Index r, const std::vector<Index>& cols,
                        const Formatter& fmt, int indent) {
@@ -171,29 +172,23 @@ std::string format_tensor(const Table& table, const TensorStyle& style, bool tra
   return format_tensor(table.rows(), table.cols(), value, style);
 }
 
-std::string format_tensor(Index n_rows, Index n_cols, const At& at, const TensorStyle& style) {
-  const std::string prefix = "tensor(";
-  const int indent = static_cast<int>(prefix.size());
-  const bool summarize = n_rows * n_cols > kThreshold;
-  const auto rows = shown(n_rows, summarize);
-  const auto cols = shown(n_cols, summarize);
+namespace {
 
-  std::vector<double> values;
-  for (Index r : rows) {
-    for (Index c : cols) {
-      if (r >= 0 && c >= 0) values.push_back(at(r, c));
-    }
-  }
-  const Formatter fmt(values, style.integer);
-
+// The body of a (n_rows, n_cols) slice at PyTorch's `indent`: rows joined on new lines.
+std::string matrix_body(const At& at, const std::vector<Index>& rows,
+                        const std::vector<Index>& cols, const Formatter& fmt, int indent) {
   std::string body = "[";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (i > 0) body += ",\n" + std::string(indent + 1, ' ');
     body += rows[i] < 0 ? "..." : row_string(at, rows[i], cols, fmt, indent + 1);
   }
-  body += "]";
+  return body + "]";
+}
 
-  // _add_suffixes: a suffix goes on its own line when it would pass the line width.
+// _add_suffixes: a suffix goes on its own line when it would pass the line width.
+std::string with_suffixes(const std::string& body, const TensorStyle& style) {
+  const std::string prefix = "tensor(";
+  const int indent = static_cast<int>(prefix.size());
   std::string out = prefix + body;
   const auto newline = out.rfind('\n');
   std::size_t last_line = (newline == std::string::npos ? out.size() : out.size() - newline - 1) + 2;
@@ -207,6 +202,63 @@ std::string format_tensor(Index n_rows, Index n_cols, const At& at, const Tensor
     }
   }
   return style.header + out + ")";
+}
+
+}  // namespace
+
+std::string format_tensor(Index n_rows, Index n_cols, const At& at, const TensorStyle& style) {
+  const int indent = 7;  // "tensor("
+  const bool summarize = n_rows * n_cols > kThreshold;
+  const auto rows = shown(n_rows, summarize);
+  const auto cols = shown(n_cols, summarize);
+
+  std::vector<double> values;
+  for (Index r : rows) {
+    for (Index c : cols) {
+      if (r >= 0 && c >= 0) values.push_back(at(r, c));
+    }
+  }
+  const Formatter fmt(values, style.integer);
+  return with_suffixes(matrix_body(at, rows, cols, fmt, indent), style);
+}
+
+std::string format_tensor(Index n_slices, Index n_rows, Index n_cols, const At3& at,
+                          const TensorStyle& style) {
+  const int indent = 7;  // "tensor("
+  const bool summarize = n_slices * n_rows * n_cols > kThreshold;
+  const auto slices = shown(n_slices, summarize);
+  const auto rows = shown(n_rows, summarize);
+  const auto cols = shown(n_cols, summarize);
+
+  std::vector<double> values;
+  for (Index s : slices) {
+    for (Index r : rows) {
+      for (Index c : cols) {
+        if (s >= 0 && r >= 0 && c >= 0) values.push_back(at(s, r, c));
+      }
+    }
+  }
+  const Formatter fmt(values, style.integer);
+  // Slices are joined by a blank line, each a matrix one column further in.
+  std::string body = "[";
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    if (i > 0) body += ",\n\n" + std::string(indent + 1, ' ');
+    if (slices[i] < 0) {
+      body += "...";
+      continue;
+    }
+    const Index s = slices[i];
+    body += matrix_body([&](Index r, Index c) { return at(s, r, c); }, rows, cols, fmt,
+                        indent + 1);
+  }
+  return with_suffixes(body + "]", style);
+}
+
+std::string torch_size_text(const std::vector<Index>& shape) {
+  std::string text = "torch.Size([";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "])";
 }
 
 }  // namespace embedlab

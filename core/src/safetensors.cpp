@@ -327,6 +327,13 @@ std::vector<const SafetensorsEntry*> embedding_table_candidates(const Safetensor
   return found;
 }
 
+std::vector<const SafetensorsEntry*> position_table_candidates(const SafetensorsHeader& header) {
+  std::vector<const SafetensorsEntry*> found;
+  for (const SafetensorsEntry* e : two_d_tensors(header))
+    if (named_like_position_table(e->name)) found.push_back(e);
+  return found;
+}
+
 const SafetensorsEntry& choose_embedding_table(const SafetensorsHeader& header,
                                                std::string_view name, const Limits& limits) {
   const SafetensorsEntry* chosen = nullptr;

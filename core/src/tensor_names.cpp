@@ -12,6 +12,10 @@ constexpr std::string_view kTableSuffixes[] = {
     "wte.weight",    "embed_tokens.weight", "tok_embeddings.weight", "word_embeddings.weight",
     "shared.weight", "embeddings.weight"};
 
+constexpr std::string_view kPositionSuffixes[] = {"wpe.weight", "embed_positions.weight",
+                                                  "position_embeddings.weight"};
+constexpr std::string_view kOutputSuffixes[] = {"lm_head.weight", "output.weight"};
+
 // `tail` is all of `name`, or its end after a '.'.
 bool has_dotted_suffix(std::string_view name, std::string_view tail) {
   if (name.size() < tail.size() || name.substr(name.size() - tail.size()) != tail) return false;
@@ -44,6 +48,16 @@ std::string name_text(std::string_view name) { return quoted(name, '\'', 80); }
 
 bool named_like_embedding_table(std::string_view name) {
   return std::any_of(std::begin(kTableSuffixes), std::end(kTableSuffixes),
+                     [&](std::string_view suffix) { return has_dotted_suffix(name, suffix); });
+}
+
+bool named_like_position_table(std::string_view name) {
+  return std::any_of(std::begin(kPositionSuffixes), std::end(kPositionSuffixes),
+                     [&](std::string_view suffix) { return has_dotted_suffix(name, suffix); });
+}
+
+bool named_like_output_layer(std::string_view name) {
+  return std::any_of(std::begin(kOutputSuffixes), std::end(kOutputSuffixes),
                      [&](std::string_view suffix) { return has_dotted_suffix(name, suffix); });
 }
 

@@ -17,6 +17,12 @@ std::string name_text(std::string_view name);
 // tok_embeddings.weight, word_embeddings.weight, shared.weight or embeddings.weight, alone or
 // after a '.' (GPT-2, Llama, Mistral, Qwen, Gemma, BERT, T5, ...).
 bool named_like_embedding_table(std::string_view name);
+// A tensor so named is taken for the position embedding table: wpe.weight (GPT-2),
+// embed_positions.weight (OPT), position_embeddings.weight (BERT), alone or after a '.'.
+bool named_like_position_table(std::string_view name);
+// A tensor so named is a model's own output layer (an untied head): lm_head.weight (Hugging
+// Face) or output.weight (Meta's and llama.cpp's), alone or after a '.'.
+bool named_like_output_layer(std::string_view name);
 // Those names, as a message lists them.
 inline constexpr const char* kTableNamesText =
     "wte.weight, embed_tokens.weight, tok_embeddings.weight, word_embeddings.weight, "

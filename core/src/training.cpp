@@ -20,7 +20,8 @@ const TrainingOptions& checked(const TrainingOptions& options, const Matrix& wei
   return options;
 }
 
-// Why a row outside the batch moved: see RowCause.
+}  // namespace
+
 RowCause cause_outside_batch(const OptimizerOptions& o) {
   if (o.weight_decay != 0.0 && o.kind != OptimizerKind::sparse_adam) return RowCause::weight_decay;
   const bool momentum = (o.kind == OptimizerKind::sgd && o.momentum != 0.0) ||
@@ -28,7 +29,6 @@ RowCause cause_outside_batch(const OptimizerOptions& o) {
   return momentum ? RowCause::momentum : RowCause::optimizer_state;
 }
 
-// The rows of after whose bits differ from before's, ascending.
 std::vector<Index> changed_rows(const Matrix& before, const Matrix& after) {
   std::vector<Index> rows;
   for (Index r = 0; r < before.rows(); ++r) {
@@ -42,14 +42,13 @@ std::vector<Index> changed_rows(const Matrix& before, const Matrix& after) {
   return rows;
 }
 
-}  // namespace
-
 std::string_view row_cause_text(RowCause cause) {
   switch (cause) {
     case RowCause::batch: return "in the batch";
     case RowCause::weight_decay: return "weight decay";
     case RowCause::momentum: return "momentum";
     case RowCause::optimizer_state: return "optimizer state";
+    case RowCause::head: return "the tied head";
   }
   return "in the batch";
 }
@@ -60,13 +59,15 @@ std::string_view row_cause_name(RowCause cause) {
     case RowCause::weight_decay: return "weight_decay";
     case RowCause::momentum: return "momentum";
     case RowCause::optimizer_state: return "optimizer_state";
+    case RowCause::head: return "head";
   }
   return "batch";
 }
 
 const std::vector<RowCause>& all_row_causes() {
   static const std::vector<RowCause> all = {RowCause::batch, RowCause::weight_decay,
-                                            RowCause::momentum, RowCause::optimizer_state};
+                                            RowCause::momentum, RowCause::optimizer_state,
+                                            RowCause::head};
   return all;
 }
 

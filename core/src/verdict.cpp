@@ -60,6 +60,14 @@ const RouteReasons kSparseTraining{
     "differently",
     kStartsDifferently, kTrainingNan};
 
+const RouteReasons kHead{
+    "each logit sums d products, which PyTorch's out_head(h) adds in its BLAS's blocked order "
+    "(with or without fused multiply-adds) and embedlab's GEMM in its own, and float32 rounds "
+    "every partial sum",
+    kStartsDifferently,
+    "h or W holds an Inf or NaN, and each sum that meets it turns NaN in one order of additions "
+    "and not in the other"};
+
 // A float32's bits as a signed integer in the order of the numbers: adjacent floats are adjacent
 // integers, and +0.0 and -0.0 both map to 0.
 std::int64_t ordered(float x) {
@@ -97,7 +105,7 @@ std::string_view grade_headline(Grade grade) {
 
 namespace {
 constexpr RoutePair kPairs[] = {RoutePair::lookup, RoutePair::backward, RoutePair::bag,
-                                RoutePair::training, RoutePair::sparse_training};
+                                RoutePair::training, RoutePair::sparse_training, RoutePair::head};
 }  // namespace
 
 std::string_view route_pair_name(RoutePair pair) {
@@ -107,6 +115,7 @@ std::string_view route_pair_name(RoutePair pair) {
     case RoutePair::bag: return "bag";
     case RoutePair::training: return "training";
     case RoutePair::sparse_training: return "sparse_training";
+    case RoutePair::head: return "head";
   }
   return "lookup";
 }
@@ -128,6 +137,7 @@ const RouteReasons& route_reasons(RoutePair pair) {
     case RoutePair::bag: return kBag;
     case RoutePair::training: return kTraining;
     case RoutePair::sparse_training: return kSparseTraining;
+    case RoutePair::head: return kHead;
   }
   return kLookup;
 }

@@ -7,6 +7,7 @@
 #include "bag_walkthrough.hpp"
 #include "embedlab/error.hpp"
 #include "forward_walkthrough.hpp"
+#include "positions_walkthrough.hpp"
 #include "table_source.hpp"
 #include "train_walkthrough.hpp"
 
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
       "  embedlab train --ids \"1,2; 3,3; 0,1\" --optimizer adam   which rows each step changes,\n"
       "                                       next to nn.Linear on one-hot rows\n"
       "  embedlab train --ids \"1,2; 3,3\" --optimizer sgd --momentum 0.9 --sparse\n"
+      "  embedlab positions --ids \"40,367,2885,1464; 1807,3619,402,271\" -V 50257 -d 256\n"
+      "                                       token plus position embeddings, (B, T, d)\n"
+      "  embedlab head --ids \"40,367; 1807,3619\" --weights model.safetensors   the tied output\n"
+      "                                       layer: logits = h @ W.T, and its top tokens\n"
       "Exit status: 0 ok, 2 bad input (the reason is printed on stderr).");
   TableOptions options;
   add_table_options(app, options);
@@ -51,6 +56,18 @@ int main(int argc, char** argv) {
                     ->fallthrough();
   TrainOptions train_options;
   add_train_options(*train, train_options);
+  PositionOptions position_options;
+  auto* positions = app.add_subcommand("positions", "token embeddings plus position embeddings "
+                                                    "for a (B, T) batch (--ids \"1,2; 3,4\": one "
+                                                    "row per semicolon), both looked up and by "
+                                                    "one-hot products")
+                        ->fallthrough();
+  add_position_options(*positions, position_options, false);
+  auto* head = app.add_subcommand("head", "the output layer tied to the embedding: logits = "
+                                          "h @ W.T for h = the input embeddings, and the top "
+                                          "tokens of each position")
+                   ->fallthrough();
+  add_position_options(*head, position_options, true);
   app.require_subcommand(0, 1);
 
   try {
@@ -62,6 +79,14 @@ int main(int argc, char** argv) {
   try {
     if (options.list_tensors) {
       print_tensor_list(options, std::cout);
+      return 0;
+    }
+    if (*positions) {
+      print_positions_walkthrough(options, position_options, std::cout);
+      return 0;
+    }
+    if (*head) {
+      print_head_walkthrough(options, position_options, std::cout);
       return 0;
     }
     if (*train) {

@@ -8,6 +8,7 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
+#include "embedlab/next_token.hpp"
 #include "embedlab/training.hpp"
 #include "embedlab/training_run.hpp"
 #include "walkthrough_steps.hpp"
@@ -86,6 +87,67 @@ std::string changed_text(Index step, const std::vector<ChangedRow>& changed) {
   return s;
 }
 
+// "[1, 2]": the rows of W the lookup's gradient reaches.
+std::string rows_text(const Ids& inputs) { return "[" + list_text(distinct_ids(inputs)) + "]"; }
+
+// --head: next-token prediction through the output layer (next_token.hpp), each step's loss and
+// W after it, the rows that changed and why.
+void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches,
+                                 const TrainOptions& o, const OptimizerOptions& optimizer,
+                                 std::ostream& out) {
+  if (o.sparse || o.padding_idx) {
+    throw InputError(o.sparse ? Argument::optimizer : Argument::padding_idx,
+                     "--head trains nn.Embedding(V, d) as it is: leave --sparse and "
+                     "--padding-idx out");
+  }
+  if (t.kind != TableKind::seeded) {
+    throw InputError(Argument::weights, "--head trains a seeded table (the untied head is drawn "
+                                        "right after it from the same seed): leave --weights and "
+                                        "--tf-weights out");
+  }
+  const HeadKind kind = parse_head_kind(o.head);
+  const Index d = t.weight.cols();
+  NextTokenTraining run = NextTokenTraining::seeded(t.seed, t.vocab, d, kind, optimizer);
+  const bool tied = kind == HeadKind::tied;
+  const std::string vocab = std::to_string(t.vocab), shape = vocab + ", " + std::to_string(d);
+
+  std::ostringstream text;
+  text << "# torch.manual_seed(" << t.seed << "); embedding = torch.nn.Embedding(" << shape
+       << ")\n# head = torch.nn.Linear(" << d << ", " << vocab << ", bias=False)\n";
+  if (tied) text << "# head.weight = embedding.weight\n";
+  text << "# opt = "
+       << optimizer_code(optimizer, tied ? "embedding.parameters()"
+                                         : "list(embedding.parameters()) + list(head.parameters())")
+       << "\n# batches = " << batches_text(batches) << "; V, d = " << shape << "\n\n";
+  text << "# each batch is a sequence: the inputs are its ids but the last, the targets its ids "
+          "but the first\n\n";
+  print_step(text, "embedding.weight", format_tensor(run.embedding_weight(), parameter_style()));
+  if (!tied) print_step(text, "head.weight", format_tensor(run.head_weight(), parameter_style()));
+  for (const Ids& batch : batches) {
+    const NextTokenStep step = run.step(batch);
+    print_step(text,
+               "seq = torch.tensor([" + list_text(batch) +
+                   "]); opt.zero_grad(); loss = torch.nn.functional.cross_entropy(head(embedding("
+                   "seq[:-1])), seq[1:]); loss.item()",
+               python_float_text(step.loss));
+    print_step(text, "loss.backward(); opt.step(); embedding.weight",
+               format_tensor(run.embedding_weight(), parameter_style()));
+    text << changed_text(step.step, step.changed) << "\n";
+    if (tied) {
+      text << "# tied: embedding.weight.grad is the lookup's gradient, rows "
+           << rows_text(step.inputs)
+           << ", plus the head's, dlogits.T @ embedding(seq[:-1]), which the softmax over all "
+           << vocab << " tokens gives every row\n\n";
+    } else {
+      text << "# untied: the lookup's gradient reaches rows " << rows_text(step.inputs)
+           << " only; the head's own weight takes the softmax's gradient ("
+           << step.head_changed.size() << " of its " << vocab << " rows changed)\n\n";
+      print_step(text, "head.weight", format_tensor(run.head_weight(), parameter_style()));
+    }
+  }
+  out << text.str();
+}
+
 // torch.equal: every element equal in value (-0.0 == +0.0; NaN equals nothing).
 bool torch_equal(const Matrix& a, const Matrix& b) { return (a.array() == b.array()).all(); }
 
@@ -114,6 +176,10 @@ void add_train_options(CLI::App& command, TrainOptions& options) {
   command.add_flag("--maximize", options.maximize, "ascend the gradient instead");
   command.add_flag("--sparse", options.sparse,
                    "nn.Embedding(..., sparse=True): a sparse gradient, one entry per id");
+  command.add_option("--head", options.head,
+                     "tied or untied: train next-token prediction (F.cross_entropy) through "
+                     "nn.Linear(d, V, bias=False), its weight the embedding's (tied) or its own "
+                     "(untied, drawn right after the table)");
   command.add_option("--padding-idx", options.padding_idx,
                      "nn.Embedding's padding_idx: that row gets no gradient (negative counts "
                      "from the end)");
@@ -129,6 +195,7 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
   Ids all;
   for (const Ids& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
   const Input t = make_input(table_options, all);
+  if (!o.head.empty()) return print_objective_walkthrough(t, batches, o, options.optimizer, out);
   const Index d = t.weight.cols();
   TrainingRun run = t.kind == TableKind::seeded
                         ? TrainingRun::seeded(t.seed, t.vocab, d, options)

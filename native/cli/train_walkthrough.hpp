@@ -22,9 +22,10 @@ struct TrainOptions {
   bool nesterov = false, maximize = false, amsgrad = false, centered = false;
   bool sparse = false;  // nn.Embedding(..., sparse=True)
   std::optional<Index> padding_idx;
+  std::string head;  // "tied" or "untied": next-token prediction through an output layer
 };
 
-// Registers --optimizer, the hyperparameters, --sparse and --padding-idx.
+// Registers --optimizer, the hyperparameters, --sparse, --padding-idx and --head.
 void add_train_options(CLI::App& command, TrainOptions& options);
 
 // table.ids_text holds the batches, "1,2; 3,3; 0,1"; V defaults to the largest id + 1. Step k's

@@ -192,13 +192,13 @@ TEST_CASE("grading results of another shape than compared is an error", "[verdic
 
 TEST_CASE("each pair of routes has one name, and an unknown one names them all", "[verdict]") {
   for (RoutePair pair : {RoutePair::lookup, RoutePair::backward, RoutePair::bag, RoutePair::training,
-                         RoutePair::sparse_training}) {
+                         RoutePair::sparse_training, RoutePair::head}) {
     CHECK(embedlab::parse_route_pair(embedlab::route_pair_name(pair)) == pair);
   }
   CHECK(embedlab::route_pair_name(RoutePair::sparse_training) == "sparse_training");
   CHECK_THROWS_WITH(embedlab::parse_route_pair("forward"),
                     "the routes compared must be one of 'lookup', 'backward', 'bag', 'training', "
-                    "'sparse_training', got 'forward'");
+                    "'sparse_training', 'head', got 'forward'");
 }
 
 TEST_CASE("a Grader fed a block at a time grades as the whole results would", "[verdict]") {

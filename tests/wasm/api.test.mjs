@@ -417,7 +417,7 @@ test("training: the optimizers and their defaults are PyTorch's, as torch.optim'
   );
   assert.deepEqual(
     lab.rowCauses.map((c) => c.text),
-    ['in the batch', 'weight decay', 'momentum', 'optimizer state'],
+    ['in the batch', 'weight decay', 'momentum', 'optimizer state', 'the tied head'],
   );
   assert.ok(Object.isFrozen(lab.optimizers) && Object.isFrozen(lab.optimizers[0].arguments));
 });

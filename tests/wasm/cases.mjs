@@ -871,6 +871,57 @@ export function differentialCases() {
   add('openSeededTable over the limits', ['openSeededTable', 1, 2 ** 20, 65, [0]]);
   add('openSeededTable, an id past V', ['openSeededTable', 1, 4, 5, [4]]);
   add('openTfTable', ['openTfTable', 4, 3, [1, 2]]);
+  add("openSeededPositions, the book's batch", [
+    'openSeededPositions',
+    123,
+    50257,
+    16,
+    4,
+    '40,367,2885,1464; 1807,3619,402,271',
+  ]);
+  add('openSeededPositions, 3 rows of 2', ['openSeededPositions', 7, 20, 3, 5, '1,2; 3,4; 19,0']);
+  add('openSeededPositions, a row past the context', [
+    'openSeededPositions',
+    1,
+    10,
+    3,
+    4,
+    '1,2,3,4,5',
+  ]);
+  add('openSeededPositions, ragged rows', ['openSeededPositions', 1, 10, 3, 4, '1,2; 3']);
+  add('openSeededPositions, context_length 0', ['openSeededPositions', 1, 10, 3, 0, '1']);
+  for (const head of ['tied', 'untied']) {
+    add(`seededNextTokenTraining ${head}, SGD with momentum`, [
+      'seededNextTokenTraining',
+      7,
+      6,
+      3,
+      head,
+      'sgd',
+      { momentum: 0.9 },
+      '1,2,3; 3,3,0; 4,5',
+    ]);
+  }
+  add('seededNextTokenTraining with a head that is neither', [
+    'seededNextTokenTraining',
+    1,
+    5,
+    2,
+    'shared',
+    'sgd',
+    {},
+    '1,2',
+  ]);
+  add('seededNextTokenTraining on a sequence of one id', [
+    'seededNextTokenTraining',
+    1,
+    5,
+    2,
+    'tied',
+    'adam',
+    {},
+    '1,2; 3',
+  ]);
   add('openTfTable d = 0', ['openTfTable', 4, 0, [1]]);
   add("openNpyTable of numpy's float32 file", ['openNpyTable', numpyF4, [1, 0, 1]]);
   add("openNpyTable of numpy's float64 file", ['openNpyTable', numpyF8, [1]]);

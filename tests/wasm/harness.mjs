@@ -136,6 +136,57 @@ const adapters = {
       parsed,
     );
   },
+  // The positions' exact results and each position's top 3 ids (the logits themselves are sums
+  // in the GEMM's order, which WebAssembly's kernel and Eigen's need not share).
+  openSeededPositions: (lab, seed, vocab, dim, contextLength, batch) => {
+    const positions = lab.openSeededPositions(seed, vocab, dim, contextLength);
+    try {
+      const e = positions.embed(batch);
+      const { top } = positions.head(batch, { topK: 3 });
+      return {
+        positions: {
+          rows: e.rows,
+          length: e.length,
+          tokenEmbeddings: matrixText(e.tokenEmbeddings),
+          posEmbeddings: matrixText(e.posEmbeddings),
+          positionProduct: matrixText(e.positionProduct),
+          comparison: comparisonText(e.comparison),
+          inputEmbeddings: matrixText(e.inputEmbeddings),
+          topIds: top.map((row) => row.map((t) => t.id)),
+        },
+      };
+    } finally {
+      positions.delete();
+    }
+  },
+  // The drawn tables and each step's changed rows (the loss and weights are sums in the GEMM's
+  // order and the C library's exp, which need not agree across the two builds).
+  seededNextTokenTraining: (lab, seed, vocab, dim, head, name, hyper, batches) => {
+    const run = lab.seededNextTokenTraining(seed, vocab, dim, {
+      head,
+      optimizer: { name, ...hyper },
+    });
+    try {
+      const steps = lab.parseBatches(batches).map((sequence) => {
+        const s = run.step(sequence);
+        return {
+          inputs: Array.from(s.inputs),
+          targets: Array.from(s.targets),
+          changedRows: Array.from(s.changed.rows),
+          changedCauses: Array.from(s.changed.causes, (c) => lab.rowCauses[c].name),
+        };
+      });
+      return {
+        nextToken: {
+          weight: matrixText(run.weight),
+          headWeight: matrixText(run.headWeight),
+          steps,
+        },
+      };
+    } finally {
+      run.delete();
+    }
+  },
   safetensorsTable: (lab, headerBytes, fileSize, name, blocks) => {
     const reader = lab.safetensorsTable(headerBytes, fileSize, name);
     try {
@@ -225,6 +276,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('weightMap' in result) return { index: result };
   if ('table' in result) return result; // safetensorsTable's adapter
   if ('training' in result || 'batches' in result) return result;
+  if ('positions' in result || 'nextToken' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };
   if ('bitIdentical' in result) return { compare: comparisonText(result) };

@@ -37,6 +37,9 @@
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
+#include "embedlab/next_token.hpp"
+#include "embedlab/positions.hpp"
+#include "embedlab/tied_head.hpp"
 #include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
@@ -544,6 +547,57 @@ std::string run(const std::vector<std::string>& a) {
                                                  training_options_of(from_hex(a.at(2)), options_of(a.at(3)), o),
                                                  grad_seed),
                          batches);
+  }
+  if (op == "openSeededPositions") {
+    PositionTables tables = seeded_position_tables(std::stoll(a.at(1)), std::stoll(a.at(2)),
+                                                   std::stoll(a.at(3)), std::stoll(a.at(4)));
+    const Table token(std::move(tables.token)), position(std::move(tables.position));
+    const TokenBatch batch = token_batch(parse_batches(from_hex(a.at(5))));
+    check_ids(batch.ids, token.rows());
+    check_context(batch.length, position.rows());
+    const Matrix tokens = lookup(token, batch.ids);
+    const Matrix positions = position_rows(position, batch.length);
+    const Matrix product = position_product(position, batch.length);
+    HeadOptions options;
+    options.top_k = 3;
+    StreamedHead head(token, add_positions(tokens, positions), options);
+    head.run();
+    std::string top = "[";
+    for (std::size_t i = 0; i < head.top().size(); ++i) {
+      Ids ids;
+      for (const TopLogit& t : head.top()[i]) ids.push_back(t.id);
+      top += (i ? ", " : "") + ids_json(ids);
+    }
+    return "{\"positions\": {\"rows\": " + std::to_string(batch.rows) +
+           ", \"length\": " + std::to_string(batch.length) +
+           ", \"tokenEmbeddings\": " + matrix_json(tokens) +
+           ", \"posEmbeddings\": " + matrix_json(positions) +
+           ", \"positionProduct\": " + matrix_json(product) +
+           ", \"comparison\": " + graded_json(positions, product, RoutePair::lookup) +
+           ", \"inputEmbeddings\": " + matrix_json(add_positions(tokens, positions)) +
+           ", \"topIds\": " + top + "]}}";
+  }
+  if (op == "seededNextTokenTraining") {
+    const TrainingOptions t = training_options_of(from_hex(a.at(5)), options_of(a.at(6)), {});
+    NextTokenTraining run = NextTokenTraining::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)),
+                                                      std::stoll(a.at(3)),
+                                                      parse_head_kind(from_hex(a.at(4))), t.optimizer);
+    std::string out = "{\"nextToken\": {\"weight\": " + matrix_json(run.embedding_weight()) +
+                      ", \"headWeight\": " + matrix_json(run.head_weight()) + ", \"steps\": [";
+    const std::vector<Ids> batches = parse_batches(from_hex(a.at(7)));
+    for (std::size_t b = 0; b < batches.size(); ++b) {
+      const NextTokenStep step = run.step(batches[b]);
+      Ids rows;
+      std::string causes = "[";
+      for (std::size_t i = 0; i < step.changed.size(); ++i) {
+        rows.push_back(step.changed[i].row);
+        causes += (i ? ", " : "") + json_string(std::string(row_cause_name(step.changed[i].cause)));
+      }
+      out += std::string(b ? ", " : "") + "{\"inputs\": " + ids_json(step.inputs) +
+             ", \"targets\": " + ids_json(step.targets) + ", \"changedRows\": " +
+             ids_json(rows) + ", \"changedCauses\": " + causes + "]}";
+    }
+    return out + "]}}";
   }
   throw std::runtime_error("unknown case " + op);
 }

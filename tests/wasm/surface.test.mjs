@@ -16,6 +16,7 @@ const BINDING_FILES = [
   'safetensors_bindings.cpp',
   'table_bindings.cpp',
   'training_bindings.cpp',
+  'positions_bindings.cpp',
 ];
 
 function bound() {

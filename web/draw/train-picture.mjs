@@ -6,7 +6,7 @@ import { element } from './dom.mjs';
 import { countShown } from '../model/shown-indices.mjs';
 
 // One shape per cause, in the core's order of causes (lab.rowCauses).
-const GLYPHS = ['●', '■', '▲', '◆'];
+const GLYPHS = ['●', '■', '▲', '◆', '★'];
 export const causeGlyph = (cause) => GLYPHS[cause % GLYPHS.length];
 
 // Why a step changed `row` (an index into lab.rowCauses), or undefined: a binary search of the

@@ -258,7 +258,12 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
   const buttons = byData(root, 'action');
   const printout = root.querySelector('details');
   printout.open = embedded;
-  drawLegend(parts.legend, lab.rowCauses);
+  // The tied head moves rows only in next-token training (the core's last cause), which this
+  // view's side-by-side training does not run.
+  drawLegend(
+    parts.legend,
+    lab.rowCauses.filter(({ name }) => name !== 'head'),
+  );
   for (const o of lab.optimizers) form.elements.optimizer.append(new Option(o.className, o.name));
   for (const [name, { label }] of Object.entries(tokenizers.catalog)) {
     form.elements['batch-tokenizer'].append(new Option(label, name));

@@ -44,6 +44,14 @@ std::string python_float_text(double value);
 // printed only (all of them up to 1000, else the first and last 3 rows and columns).
 std::string format_tensor(Index rows, Index cols, const std::function<float(Index, Index)>& at,
                           const TensorStyle& style = {});
+// A (slices, rows, cols) tensor, as PyTorch prints a 3-D one: its slices one column further in,
+// a blank line between them, and with more than 1000 elements only the first and last 3 of each
+// axis (at(s, i, j) is read for the elements printed only).
+std::string format_tensor(Index slices, Index rows, Index cols,
+                          const std::function<float(Index, Index, Index)>& at,
+                          const TensorStyle& style = {});
+// A tensor's .shape as print() writes it: "torch.Size([8, 4, 256])".
+std::string torch_size_text(const std::vector<Index>& shape);
 // The rows (or columns) of a (rows, cols) tensor that format_tensor prints, ascending.
 std::vector<Index> printed_indices(Index size, Index rows, Index cols);
 

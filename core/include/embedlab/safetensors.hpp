@@ -59,6 +59,10 @@ SafetensorsHeader parse_safetensors_header(std::string_view first_bytes, std::ui
 // `embeddings.weight`, alone or after a '.' ("model.embed_tokens.weight"). In file order.
 std::vector<const SafetensorsEntry*> embedding_table_candidates(const SafetensorsHeader& header);
 
+// The tensors that look like a position embedding table: 2-D, and named `wpe.weight` (GPT-2),
+// `embed_positions.weight` or `position_embeddings.weight`, alone or after a '.'. In file order.
+std::vector<const SafetensorsEntry*> position_table_candidates(const SafetensorsHeader& header);
+
 // The table to load: the tensor called `name` (the close names are listed when there is none),
 // or with an empty name the only candidate (the candidates, or the 2-D tensors, are listed when
 // there is not exactly one). Then checks that it can be a table, before any of its bytes is read:

@@ -37,20 +37,29 @@ struct TrainingOptions {
   std::optional<Index> padding_idx;   // nn.Embedding(..., padding_idx=p), in [-V, V)
 };
 
-// Why a row of embedding.weight changed in a step: the first that applies, in this order.
+// Why a row of embedding.weight changed in a step: the first that applies, in this order (head,
+// last declared, applies right after batch).
 enum class RowCause {
   batch,            // an id of the batch named it (a padding_idx id names no row)
   weight_decay,     // weight_decay != 0: every nonzero row moves (AdamW decays the weight itself)
   momentum,         // SGD's or RMSprop's momentum buffer still holds earlier steps
   optimizer_state,  // Adam's running averages of earlier gradients
+  head,             // the tied output layer's gradient, which reaches every row (next_token.hpp)
 };
-// "in the batch", "weight decay", "momentum", "optimizer state"
+// "in the batch", "weight decay", "momentum", "optimizer state", "the tied head"
 std::string_view row_cause_text(RowCause cause);
-// "batch", "weight_decay", "momentum", "optimizer_state": the cause's name in the API and in
-// style sheets.
+// "batch", "weight_decay", "momentum", "optimizer_state", "head": the cause's name in the API
+// and in style sheets.
 std::string_view row_cause_name(RowCause cause);
 // Every cause, in the order above.
 const std::vector<RowCause>& all_row_causes();
+
+// Why a row no id of the batch named moved in a step of an optimizer with these options:
+// weight_decay, momentum or optimizer_state (see RowCause).
+RowCause cause_outside_batch(const OptimizerOptions& options);
+
+// The rows of `after` whose bits differ from `before`'s, ascending.
+std::vector<Index> changed_rows(const Matrix& before, const Matrix& after);
 
 // How many (V, d) float32 matrices training holds at most while it steps: both weights, their
 // gradients, both weights as they were before the step (to find the rows that changed), and up

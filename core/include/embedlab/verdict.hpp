@@ -46,9 +46,11 @@ enum class RoutePair {
   bag,             // nn.EmbeddingBag's bags against M @ W
   training,        // embedding.weight against linear.weight.T, both stepped on dense gradients
   sparse_training, // the same, the embedding's gradient sparse (nn.Embedding(sparse=True))
+  head,            // the tied output layer's logits h @ W.T against PyTorch's out_head(h)
 };
 
-// "lookup", "backward", "bag", "training", "sparse_training": each pair's name in the API.
+// "lookup", "backward", "bag", "training", "sparse_training", "head": each pair's name in the
+// API.
 std::string_view route_pair_name(RoutePair pair);
 // The pair a name stands for; InputError (of compared) naming the pairs for anything else.
 RoutePair parse_route_pair(std::string_view name);

@@ -1,0 +1,126 @@
+// Embind bindings of positions and the tied head (embedlab/positions.hpp, tied_head.hpp), wrapped
+// by positions.mjs: openSeededPositions(seed, vocab, dim, contextLength) -> a PositionsHandle
+// holding both tables, drawn in the book's order, or an error value. Its methods take a batch as
+// typed ("1,2; 3,4": one row per semicolon) and compute on the tables where they are.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <utility>
+
+#include "embedlab/format.hpp"
+#include "embedlab/ids.hpp"
+#include "embedlab/lookup.hpp"
+#include "embedlab/positions.hpp"
+#include "embedlab/table.hpp"
+#include "embedlab/tied_head.hpp"
+#include "js_values.hpp"
+
+namespace embedlab {
+namespace {
+
+using emscripten::val;
+using namespace js;
+
+class PositionsHandle {
+ public:
+  PositionsHandle(Table token, Table position)
+      : token_(std::move(token)), position_(std::move(position)) {}
+
+  val info() const {
+    val out = val::object();
+    out.set("vocab", static_cast<double>(token_.rows()));
+    out.set("dim", static_cast<double>(token_.cols()));
+    out.set("contextLength", static_cast<double>(position_.rows()));
+    return out;
+  }
+
+  // The token embeddings, the position rows by both routes with their grade, and their sum,
+  // each (B * T, d) or (T, d) row-major.
+  val embed(const std::string& text) const {
+    return guarded([&] {
+      const TokenBatch batch = checked_batch(text);
+      const Matrix tokens = lookup(token_, batch.ids);
+      const Matrix positions = position_rows(position_, batch.length);
+      const Matrix product = position_product(position_, batch.length);
+      val out = shape_of(batch);
+      out.set("tokenEmbeddings", matrix_to_js(tokens));
+      out.set("posEmbeddings", matrix_to_js(positions));
+      out.set("positionProduct", matrix_to_js(product));
+      out.set("comparison", graded_to_js(positions, product, RoutePair::lookup));
+      out.set("inputEmbeddings", matrix_to_js(add_positions(tokens, positions)));
+      return out;
+    });
+  }
+
+  // logits = input_embeddings @ W.T streamed through W: each position's top k as { id, logit },
+  // and what the two uses of W cost.
+  val head(const std::string& text, double top_k) const {
+    return guarded([&] {
+      const TokenBatch batch = checked_batch(text);
+      HeadOptions options;
+      options.top_k = to_index(top_k, Argument::ids, "top-k");
+      StreamedHead head(
+          token_, add_positions(lookup(token_, batch.ids), position_rows(position_, batch.length)),
+          options);
+      head.run();
+      val out = shape_of(batch);
+      val top = val::array();
+      for (const auto& row : head.top()) {
+        val entries = val::array();
+        for (const TopLogit& t : row) {
+          val entry = val::object();
+          entry.set("id", static_cast<double>(t.id));
+          entry.set("logit", t.logit);
+          entries.call<void>("push", entry);
+        }
+        top.call<void>("push", entries);
+      }
+      out.set("top", top);
+      out.set("rowsLookedUp", static_cast<double>(batch.ids.size()));
+      out.set("multiplyAdds", static_cast<double>(head.progress().total_multiply_adds));
+      return out;
+    });
+  }
+
+ private:
+  TokenBatch checked_batch(const std::string& text) const {
+    TokenBatch batch = token_batch(parse_batches(text));
+    check_ids(batch.ids, token_.rows());
+    check_context(batch.length, position_.rows());
+    return batch;
+  }
+
+  static val shape_of(const TokenBatch& batch) {
+    val out = val::object();
+    out.set("rows", static_cast<double>(batch.rows));
+    out.set("length", static_cast<double>(batch.length));
+    return out;
+  }
+
+  Table token_;
+  Table position_;
+};
+
+val open_seeded_positions_js(double seed, double vocab, double dim, double context_length) {
+  return guarded([&] {
+    PositionTables tables =
+        seeded_position_tables(to_index(seed, Argument::seed, "the seed"),
+                               to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                               to_index(dim, Argument::dim, "the embedding dimension d"),
+                               to_index(context_length, Argument::vocab, "context_length"));
+    return val(PositionsHandle(Table(std::move(tables.token)), Table(std::move(tables.position))));
+  });
+}
+
+}  // namespace
+}  // namespace embedlab
+
+EMSCRIPTEN_BINDINGS(embedlab_positions) {
+  using namespace embedlab;
+  emscripten::class_<PositionsHandle>("PositionsHandle")
+      .function("info", &PositionsHandle::info)
+      .function("embed", &PositionsHandle::embed)
+      .function("head", &PositionsHandle::head);
+  emscripten::function("openSeededPositions", &open_seeded_positions_js);
+}
