@@ -10,6 +10,7 @@
 #include "embedlab/backward.hpp"
 #include "embedlab/compare.hpp"
 #include "embedlab/padding_idx.hpp"
+#include "embedlab/verdict.hpp"
 #include "random_inputs.hpp"
 #include "same_bits.hpp"
 
@@ -88,7 +89,7 @@ TEST_CASE(
     const Matrix cpu = embedlab::embedding_backward(c.ids, c.grad_output, c.vocab, c.options);
     const Matrix deterministic = cuda::embedding_backward(c.ids, c.grad_output, c.vocab, c.options,
                                                           cuda::BackwardKernel::deterministic);
-    INFO(embedlab::compare(cpu, deterministic).verdict);
+    INFO(embedlab::grade_comparison(cpu, deterministic, embedlab::RoutePair::backward).sentence);
     CHECK(same_bits(deterministic, cpu));
     check_within_rounding(c, cpu,
                           cuda::embedding_backward(c.ids, c.grad_output, c.vocab, c.options,

@@ -11,6 +11,7 @@
 #include "embedlab/float_bits.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/verdict.hpp"
 #include "random_inputs.hpp"
 #include "same_bits.hpp"
 
@@ -32,7 +33,7 @@ void check_gathers(const Matrix& w, const Ids& ids) {
     if (kernel == cuda::GatherKernel::vectorised && w.cols() % 4 != 0) continue;
     INFO("kernel " << static_cast<int>(kernel));
     const Matrix got = cuda::lookup(w, ids, kernel);
-    INFO(embedlab::compare(expected, got).verdict);
+    INFO(embedlab::grade_comparison(expected, got, embedlab::RoutePair::lookup).sentence);
     CHECK(same_bits(got, expected));
   }
 }
