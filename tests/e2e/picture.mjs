@@ -1,6 +1,6 @@
 // The equation picture as the tests read it. Its grids are painted on a canvas, whose text
 // cannot be read back from pixels: the view keeps what it painted (canvas.scene,
-// views/equation.mjs), and each cell comes with the pixel actually painted inside its top-left
+// views/picture/picture.mjs), and each cell comes with the pixel actually painted inside its top-left
 // corner, clear of its number, so that a test checks the painting as well as the plan.
 import { runTorch } from './torch-reference.mjs';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
-import { frameHeight, layout, mostRowUnits, slotsFor } from '../../web/model/equation-layout.mjs';
+import { frameHeight, layout, mostRowUnits, slotsFor } from '../../web/model/picture-layout.mjs';
 import { bytesText, count, duration, percent, plural } from '../../web/model/format-number.mjs';
 import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
@@ -83,7 +83,7 @@ describe('describe', () => {
   });
 });
 
-describe('equation-layout', () => {
+describe('picture-layout', () => {
   test("small shapes are drawn whole; big ones keep the ends and the selected token's neighbours", () => {
     assert.deepEqual(slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0), {
       tokens: [0, 1, 2],

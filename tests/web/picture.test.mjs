@@ -3,7 +3,7 @@
 // value is worked out by hand.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { layout, slotsFor, thinLabels } from '../../web/model/equation-layout.mjs';
+import { layout, slotsFor, thinLabels } from '../../web/model/picture-layout.mjs';
 import {
   backwardSteps,
   playAt,

@@ -1,4 +1,4 @@
-// Play in the picture (views/equation.mjs): the steps each mode's motion goes through, where a
+// Play in the picture (views/picture/picture.mjs): the steps each mode's motion goes through, where a
 // play is at a given time, and what it has counted and summed by then. Pure: no DOM and no
 // clock; the view asks for the frame at the milliseconds since Play was pressed.
 //   product   one step per drawn row of W (a skipped run of rows is one step): the row slides
@@ -10,7 +10,7 @@
 const PLAY_MS = 3600; // a whole play, however many steps it has
 const STEP_MS = { min: 280, max: 900 }; // unless its steps would be too quick or too slow
 
-// The rows of a run of slots (equation-layout.mjs's slotsFor(), with null for a skipped run)
+// The rows of a run of slots (picture-layout.mjs's slotsFor(), with null for a skipped run)
 // that each step covers: { slot, from, to } (inclusive), one step per slot.
 function stepsOf(slots) {
   return slots.map((index, slot) =>

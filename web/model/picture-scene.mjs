@@ -1,5 +1,5 @@
-// What the picture (views/equation.mjs) shows, as data: its cells, texts and token rows for a
-// result, the slots it draws and their geometry (equation-layout.mjs), in one of three modes,
+// What the picture (views/picture/picture.mjs) shows, as data: its cells, texts and token rows for a
+// result, the slots it draws and their geometry (picture-layout.mjs), in one of three modes,
 // which share the geometry so that switching keeps W and out where they are:
 //   product   one_hot(idx) × W = out   every row of W multiplied by its one-hot entry and summed
 //   lookup    idx → W[idx] = out       the row each id names, copied; no one-hot at all
@@ -7,7 +7,7 @@
 //                                      dW sits where W does, G where out does
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
-import { FOOTER, HEADER, LABEL_CHAR, OPERATOR, thinLabels } from './equation-layout.mjs';
+import { FOOTER, HEADER, LABEL_CHAR, OPERATOR, thinLabels } from './picture-layout.mjs';
 import { count } from './format-number.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];

@@ -1,9 +1,9 @@
 // The picture's lookup mode, idx → W[idx] = out, and its Play: an arrow from idx[k] straight to
 // row idx[k] of W, then that row copied into row k of out: d copies, no multiply-add, no
 // one-hot. The arrow is labelled with the verdict on both routes (the core's grade).
-import { count } from '../model/format-number.mjs';
-import { LOOKUP_STEPS } from '../model/picture-play.mjs';
-import { ease, ghostOf, pending } from './picture-motion.mjs';
+import { count } from '../../model/format-number.mjs';
+import { LOOKUP_STEPS } from '../../model/picture-play.mjs';
+import { ease, ghostOf, pending } from './motion.mjs';
 
 export const lookupMode = {
   label: 'Lookup',

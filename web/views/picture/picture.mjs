@@ -2,7 +2,7 @@
 // grids whose values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos, which
 // follow light and dark mode), with numbers where a cell is wide enough. A toggle picks the mode
 // (Product: one_hot(idx) × W = out; Lookup: idx → W[idx] = out; Backward: G flows back into dW)
-// and Play shows its motion (views/picture-*.mjs); prefers-reduced-motion gets the end state,
+// and Play shows its motion (views/picture/*.mjs); prefers-reduced-motion gets the end state,
 // which is also what the picture shows at rest. The selected token k is marked in its own
 // colour (model/token-colors.mjs); below the picture, its way through it and its values, in
 // PyTorch's notation, readable at any width. The picture is one tab stop: the arrow keys move
@@ -10,7 +10,7 @@
 //
 // The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
 // shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
-// the canvas keeps what moves or is pointed at (views/picture-overlay.mjs). Moving to another
+// the canvas keeps what moves or is pointed at (views/picture/overlay.mjs). Moving to another
 // token slides the glow and replays the flow (CSS transitions, off for prefers-reduced-motion);
 // any other redraw (typing, a new width) is still, and Play runs only when pressed and stops
 // at any change of the store, so that no animation runs into a keystroke's frame.
@@ -20,19 +20,19 @@ import {
   writeAttribute,
   writeProperty,
   writeStyle,
-} from '../draw/dom.mjs';
-import { frameHeight, layout, slotsFor } from '../model/equation-layout.mjs';
-import { count } from '../model/format-number.mjs';
-import { playAt, playTiming } from '../model/picture-play.mjs';
-import { MODES, rowLabel, sceneOf, tokenTexts } from '../model/picture-scene.mjs';
-import { tokenColor } from '../model/token-colors.mjs';
-import { paint, readPalette, shade } from '../draw/picture-paint.mjs';
-import { onThemeChange } from '../draw/theme-colors.mjs';
-import { backwardGrads, backwardMode, GRAD_BUDGET, termsOf } from './picture-backward.mjs';
-import { lookupMode } from './picture-lookup.mjs';
-import { vectorOf } from './picture-motion.mjs';
-import { createOverlay } from './picture-overlay.mjs';
-import { productMode } from './picture-product.mjs';
+} from '../../draw/dom.mjs';
+import { frameHeight, layout, slotsFor } from '../../model/picture-layout.mjs';
+import { count } from '../../model/format-number.mjs';
+import { playAt, playTiming } from '../../model/picture-play.mjs';
+import { MODES, rowLabel, sceneOf, tokenTexts } from '../../model/picture-scene.mjs';
+import { tokenColor } from '../../model/token-colors.mjs';
+import { paint, readPalette, shade } from '../../draw/picture-paint.mjs';
+import { onThemeChange } from '../../draw/theme-colors.mjs';
+import { backwardGrads, backwardMode, GRAD_BUDGET, termsOf } from './backward.mjs';
+import { lookupMode } from './lookup.mjs';
+import { vectorOf } from './motion.mjs';
+import { createOverlay } from './overlay.mjs';
+import { productMode } from './product.mjs';
 
 const MODE = { product: productMode, lookup: lookupMode, backward: backwardMode };
 const LARGEST_CELL = 50; // px: room for the mode's bar and the detail line on the first screen

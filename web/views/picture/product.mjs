@@ -2,9 +2,9 @@
 // each row of W slides to row k of out multiplied by its one-hot entry, so that the V − 1 rows a
 // zero multiplies shrink away and row idx[k] arrives whole; row k of out shows the running sum
 // of the rows added so far, and a counter ticks the multiply-adds by zero.
-import { count, percent } from '../model/format-number.mjs';
-import { productSteps, runningSums, wastedAt } from '../model/picture-play.mjs';
-import { ease, ghostOf, pending, rowTexts, showValue, vectorOf } from './picture-motion.mjs';
+import { count, percent } from '../../model/format-number.mjs';
+import { productSteps, runningSums, wastedAt } from '../../model/picture-play.mjs';
+import { ease, ghostOf, pending, rowTexts, showValue, vectorOf } from './motion.mjs';
 
 // "rows 0–2", "row 3": the rows of W a play has added so far.
 const rowsText = (last) => (last === 0 ? 'row 0' : `rows 0–${count(last)}`);

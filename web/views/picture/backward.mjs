@@ -2,9 +2,9 @@
 // idx[k] of dW = dL/dW, in position order (the lookup's gradient, a scatter-add), so that an id
 // that repeats collects several rows of G. G is the Backward view's: torch.manual_seed(seed);
 // torch.randn(n, d), with the same default seed; the core draws G and adds the rows.
-import { count } from '../model/format-number.mjs';
-import { backwardSteps } from '../model/picture-play.mjs';
-import { ease, ghostOf, rowTexts, showValue, vectorOf } from './picture-motion.mjs';
+import { count } from '../../model/format-number.mjs';
+import { backwardSteps } from '../../model/picture-play.mjs';
+import { ease, ghostOf, rowTexts, showValue, vectorOf } from './motion.mjs';
 
 export const GRAD_SEED = 0; // the Backward view's default seed of G
 // The most entries of G the picture computes a gradient for on the main thread, a few

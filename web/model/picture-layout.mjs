@@ -1,4 +1,4 @@
-// Where the equation picture (views/equation.mjs) puts things: which rows and columns of each
+// Where the picture (views/picture/picture.mjs) puts things: which rows and columns of each
 // grid it draws, and their offsets in px for a given width. Pure: no DOM.
 //   one_hot (n × V): rows = tokens, columns = vocabulary;  W (V × d): rows = vocabulary,
 //   columns = dims;  out (n × d): rows = tokens, columns = dims.

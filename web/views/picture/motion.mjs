@@ -1,8 +1,8 @@
 // What the picture's modes share to draw a frame of Play on the scene that shade() has just
 // shaded (draw/picture-paint.mjs): rows on their way (ghosts), values that change as terms
 // are added, and the texts of those values.
-import { NUMBER_CELL } from '../model/picture-scene.mjs';
-import { valueColors } from '../draw/picture-paint.mjs';
+import { NUMBER_CELL } from '../../model/picture-scene.mjs';
+import { valueColors } from '../../draw/picture-paint.mjs';
 
 // Slow in, slow out: where a move is at `progress` (0 to 1).
 export const ease = (p) => (p < 0.5 ? 2 * p * p : 1 - (-2 * p + 2) ** 2 / 2);
