@@ -103,7 +103,7 @@ export function readPicture(page, root = PAGE_PICTURE) {
   }, root);
 }
 
-// What surrounds the canvas in `root`: the bar, the line below, the counts, the slider's
+// What surrounds the canvas in `root`: the bar, the step's equation and caption, the line below, the counts, the slider's
 // accessible name and value, the overlay's labels, the lookup's verdict and the backward arrows.
 export function readFigure(page, root = PAGE_PICTURE) {
   return page.evaluate((selector) => {
@@ -119,6 +119,8 @@ export function readFigure(page, root = PAGE_PICTURE) {
     return {
       token: frame.getAttribute('aria-valuetext').split(':')[0], // "token k of n"
       detail: figure.querySelector('.picture-detail').textContent,
+      equation: figure.querySelector('.picture-equation').textContent,
+      caption: figure.querySelector('.picture-caption').textContent,
       counts: figure.querySelector('.equation-counts').textContent,
       play: figure.dataset.play,
       mode: figure.querySelector('.picture-mode input:checked').value,

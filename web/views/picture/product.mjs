@@ -1,13 +1,11 @@
-// The picture's product mode, one_hot(idx) × W = out, and its Play: for the selected token k,
-// each row of W slides to row k of out multiplied by its one-hot entry, so that the V − 1 rows a
-// zero multiplies shrink away and row idx[k] arrives whole; row k of out shows the running sum
-// of the rows added so far, and a counter ticks the multiply-adds by zero.
+// The picture's product mode, one_hot(idx) × W = out, and its steps: for the selected token k,
+// each drawn row r of W times its one-hot entry (0 · W[r] = 0, or 1 · W[k] = W[k]), outlined
+// with the entry, added to the running sum in row k of out; a row on its way slides to out at
+// full size (none with reduced motion). The last step is the picture at rest: only row idx[k]
+// survived.
 import { count, percent } from '../../model/format-number.mjs';
-import { productSteps, runningSums, wastedAt } from '../../model/picture-play.mjs';
-import { ease, ghostOf, pending, rowTexts, showValue, vectorOf } from './motion.mjs';
-
-// "rows 0–2", "row 3": the rows of W a play has added so far.
-const rowsText = (last) => (last === 0 ? 'row 0' : `rows 0–${count(last)}`);
+import { productStory, productSteps, runningSums } from '../../model/picture-play.mjs';
+import { ease, ghostOf, markRow, pending, rowTexts, showValue, vectorOf } from './motion.mjs';
 
 export const productMode = {
   label: 'Product',
@@ -26,9 +24,10 @@ export const productMode = {
       ],
     ];
   },
+  story: (result, step, slots) =>
+    productStory(result, step, productSteps(slots.vocab, result.ids[step])),
   player({ lab, result, step, scene, at, slots, colors }) {
-    const { ids, vocab, dim } = result;
-    const id = ids[step];
+    const id = result.ids[step];
     const steps = productSteps(slots.vocab, id);
     const sums = runningSums(result.weight, scene.shownDims, id, steps);
     const texts = rowTexts(lab, scene, sums);
@@ -36,50 +35,40 @@ export const productMode = {
     const tokenY = scene.tokenY.get(step);
     const template = slots.vocab.find((v) => v !== null); // a drawn row: where a run's ghost copies its cells
     return {
-      steps: steps.length,
-      apply({ index, progress }) {
+      // Step `index` with its move `moved` of the way (0 to 1) done; the last step: at rest.
+      apply(index, moved) {
+        if (index >= steps.length) return null;
+        const s = steps[index];
+        const added = moved === 1 ? index : index - 1; // the last step whose row is in the sum
         for (const c of scene.cells) {
-          const done = stepOf.get(c.v) < index;
-          if (c.grid === 'weight') c.dimmed = done && c.v !== id;
-          else if (c.grid === 'onehot' && c.k === step) c.dimmed = done && !c.one;
+          const slot = stepOf.get(c.v);
+          if (c.grid === 'weight') c.dimmed = slot < index && c.v !== id;
+          else if (c.grid === 'onehot' && c.k === step) c.dimmed = slot < index && !c.one;
           else if (c.grid === 'out' && c.k === step) {
-            if (index === 0) pending(c, colors);
-            else showValue(scene, c, sums[index - 1][c.column], texts[index - 1][c.column], colors);
+            if (added < 0) pending(c, colors);
+            else showValue(scene, c, sums[added][c.column], texts[added][c.column], colors);
           }
         }
-        const s = steps[index];
-        const p = ease(progress);
-        const from = at.vocabY.at[s.slot];
-        const entry = s.zeros === s.rows ? 0 : 1;
-        scene.ghosts.push(
-          ghostOf(scene, 'weight', (c) => c.v === (s.from === s.to ? s.from : template), {
-            x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
-            y: from + p * (tokenY - from),
-            scale: entry === 1 ? 1 : 1 - progress,
-            label: s.from === s.to ? `×${entry}` : `×0 (${count(s.rows)} rows)`,
-            blank: s.from !== s.to,
-          }),
-        );
-        // The one-hot entry this step multiplies by, outlined.
-        const multiplier = scene.cells.find(
-          (c) => c.grid === 'onehot' && c.k === step && c.v === s.from,
-        );
-        if (multiplier) {
-          scene.marks.push({
-            x: multiplier.x,
-            y: multiplier.y,
-            width: multiplier.width,
-            height: scene.cell,
-            color: colors.token(step),
-          });
+        const entry = s.from <= id && id <= s.to ? 1 : 0;
+        const rowOf = s.from === s.to ? s.from : template;
+        // The row of W and its one-hot entry that this step multiplies, outlined.
+        markRow(scene, 'weight', (c) => c.v === rowOf, colors.token(step));
+        markRow(scene, 'onehot', (c) => c.k === step && c.v === rowOf, colors.token(step));
+        if (moved < 1) {
+          const p = ease(moved);
+          const from = at.vocabY.at[s.slot];
+          scene.ghosts.push(
+            ghostOf(scene, 'weight', (c) => c.v === rowOf, {
+              x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
+              y: from + p * (tokenY - from),
+              scale: 1,
+              label: `${entry} ·`,
+              blank: entry === 0,
+            }),
+          );
         }
-        const added = index > 0 ? steps[index - 1].to : null;
         return {
-          detail:
-            `${added === null ? 'no row' : rowsText(added)} of ${count(vocab)} added, ` +
-            `${count(wastedAt(steps, dim, { index, progress }))} of ${count((vocab - 1) * dim)} ` +
-            `multiply-adds by zero so far; out[${step}] = ` +
-            `${added === null ? '[…]' : vectorOf(texts[index - 1], slots.dim)}`,
+          detail: `out[${step}] so far = ${added < 0 ? '[…]' : vectorOf(texts[added], slots.dim)}`,
         };
       },
     };
