@@ -137,6 +137,24 @@ describe('the equation picture', () => {
     assert.match(state.operators[0].font, /^700 26px /);
   });
 
+  test('a scroll into the picture (scrollIntoView, the focus) leaves the canvas under its labels', async () => {
+    const { page } = env;
+    await reload(1280, 900);
+    const before = await pictureState(page);
+    // The canvas is larger than the part of it the frame shows: a box that clips it by
+    // scrolling would scroll it under the overlay's labels.
+    const offset = await page.evaluate(() => {
+      const cells = document.querySelector('#results .equation-cells');
+      cells.querySelector('canvas').scrollIntoView({ block: 'end', inline: 'end' });
+      document.querySelector('#results .equation-picture').focus();
+      return [cells.scrollLeft, cells.scrollTop];
+    });
+    assert.deepEqual(offset, [0, 0]);
+    const after = await pictureState(page);
+    assert.deepEqual(after.misPainted, []);
+    assert.deepEqual(after.weightNumbers, before.weightNumbers);
+  });
+
   test('values are colours on a diverging scale that follows light and dark mode', async () => {
     const { page } = env;
     // W[0, 0] = 0.3374 and W[0, 1] = -0.1778, as painted.
