@@ -142,6 +142,18 @@ describe('picture-layout', () => {
     assert.equal(wide.outX.at[0], wide.weightX.end + 26);
     assert.equal(wide.width, wide.outX.end + 2);
     assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9); // never below the smallest cell
+    // 720 px: equal cells would be (720 − 84.4) / 14 = 45 px, too narrow for W's numbers (50);
+    // one-hot columns of 22 px leave (720 − 84.4 − 4 · 22) / 10 = 54.76 px to each value cell.
+    // Labels: 1 character, 6.2 + 8 px each side; two operators of 26 px, 4 px.
+    assert.deepEqual(
+      [layout(720, 300, slots, [2, 3, 1]).cell, layout(720, 300, slots, [2, 3, 1]).onehotCell],
+      [54, 22],
+    );
+    // 600 px: even so (600 − 84.4 − 88) / 10 = 42.7 < 50: equal cells, (600 − 84.4) / 14.
+    assert.deepEqual(
+      [layout(600, 300, slots, [2, 3, 1]).cell, layout(600, 300, slots, [2, 3, 1]).onehotCell],
+      [36, 36],
+    );
     assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
   });
 

@@ -1,7 +1,7 @@
 // What the picture's modes share to draw a frame of Play on the scene that shade() has just
 // shaded (draw/picture-paint.mjs): rows on their way (ghosts), values that change as terms
 // are added, and the texts of those values.
-import { NUMBER_CELL } from '../../model/picture-scene.mjs';
+import { NUMBER_CELL } from '../../model/picture-layout.mjs';
 import { valueColors } from '../../draw/picture-paint.mjs';
 
 // Slow in, slow out: where a move is at `progress` (0 to 1).
