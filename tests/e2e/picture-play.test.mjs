@@ -9,7 +9,7 @@
 // a keystroke in the ids stops Play. Screenshots of each step at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -293,6 +293,30 @@ describe('the stepper', () => {
     assert.equal(figure.play, 'playing');
     await page.keyboard.press('k');
     assert.equal((await readFigure(page)).play, 'paused');
+  });
+
+  test('320 and 480 px: the stepper fits in the figure, and its caption reads at 11 px or more', async () => {
+    const { page } = env;
+    for (const width of [320, 480]) {
+      await show([2, 3, 1], width);
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      const fit = await page.evaluate((selector) => {
+        const figure = document.querySelector(selector);
+        const edge = figure.getBoundingClientRect().right;
+        const controls = [
+          ...figure.querySelectorAll('.equation-bar :is(button, label, input, select)'),
+        ];
+        const caption = getComputedStyle(figure.querySelector('.picture-caption'));
+        return {
+          outside: controls.filter((n) => n.getBoundingClientRect().right > edge + 0.5).length,
+          captionPx: parseFloat(caption.fontSize),
+        };
+      }, PAGE_PICTURE);
+      assert.equal(fit.outside, 0, `${width} px: a control outside the figure`);
+      assert.ok(fit.captionPx >= 11, `${width} px: a caption of ${fit.captionPx} px`);
+      assert.equal(await pageOverflow(page), 0, `${width} px`);
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-1-${width}.png`);
+    }
   });
 
   test('a keystroke stops Play: no frame of it runs into typing', async () => {
