@@ -2,7 +2,8 @@
 // finds no serious or critical violation on any of them, inside <embedding-demo>'s shadow roots
 // included, in light and dark mode, at 1280 and 375 px; a box that scrolls is a focusable,
 // named region exactly while it scrolls; the focus never falls to <body> when a button it is on
-// disables itself; controls have names of their own; the benchmark's slider says the V it
+// disables itself; the segmented switches' focus rings are outside and 3:1 (axe does not check
+// that); controls have names of their own; the benchmark's slider says the V it
 // stands for; the element's headings stay out of the host page's outline; and while a newer
 // result is on its way, the views that show an older one say so.
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { settle } from './demo.mjs';
+import { saveScreenshot } from './screenshots.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SIZES = [
@@ -210,6 +212,85 @@ describe('accessibility', () => {
         part,
       );
     }
+  });
+
+  // The focus on a segmented switch as it is painted: the ring outside the switch (its colour,
+  // width, offset and contrast with the first opaque background behind the switch) and the ring
+  // inside the focused segment (its colour's contrast with the segment's fill). WCAG's contrast.
+  function focusRings(page, group, radio) {
+    return page.evaluate(
+      ([groupSelector, radioSelector]) => {
+        const rgb = (css) =>
+          css
+            .match(/[\d.]+/g)
+            .slice(0, 4)
+            .map(Number);
+        const luminance = ([r, g, b]) =>
+          [r, g, b]
+            .map((c) => c / 255)
+            .map((s) => (s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4))
+            .reduce((sum, s, i) => sum + s * [0.2126, 0.7152, 0.0722][i], 0);
+        const contrast = (a, b) => {
+          const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+          return (x + 0.05) / (y + 0.05);
+        };
+        const behind = (node) => {
+          for (let n = node.parentElement; n; n = n.parentElement) {
+            const color = rgb(getComputedStyle(n).backgroundColor);
+            if (color.length === 3 || color[3] === 1) return color;
+          }
+          return [255, 255, 255];
+        };
+        const switchBox = document.querySelector(groupSelector);
+        const input = switchBox.querySelector(radioSelector);
+        const segment = input.nextElementSibling;
+        const outer = getComputedStyle(switchBox);
+        const inner = getComputedStyle(segment).boxShadow;
+        return {
+          focused: document.activeElement === input,
+          checked: input.checked,
+          outline: `${outer.outlineStyle} ${outer.outlineWidth}`,
+          outside: parseFloat(outer.outlineOffset) >= 0,
+          ring: contrast(rgb(outer.outlineColor), behind(switchBox)),
+          inner: inner.includes('inset')
+            ? contrast(rgb(inner), rgb(getComputedStyle(segment).backgroundColor))
+            : 0,
+        };
+      },
+      [group, radio],
+    );
+  }
+
+  test('focus on the segmented switches: a ring outside, and one inside the segment, each 3:1', async () => {
+    const { page } = env;
+    const switches = [
+      ['#results .picture-modes', 'input[value="product"]', 'input[value="lookup"]'],
+      ['#ids-from', '#from-ids', '#from-text'],
+    ];
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(env.url);
+      await waitForVerdict(page, 'bit-identical');
+      for (const [group, checked, unchecked] of switches) {
+        for (const radio of [checked, unchecked]) {
+          // A key first: the focus that follows is shown as from the keyboard (:focus-visible).
+          await page.keyboard.press('Shift');
+          await page.focus(`${group} ${radio}`);
+          const rings = await focusRings(page, group, radio);
+          const where = `${scheme}, ${group} ${radio}`;
+          assert.ok(rings.focused, where);
+          assert.equal(rings.checked, radio === checked, where);
+          assert.equal(rings.outline, 'solid 3px', where);
+          assert.ok(rings.outside, `${where}: the ring is outside the switch`);
+          assert.ok(rings.ring >= 3, `${where}: the outer ring's contrast ${rings.ring}`);
+          assert.ok(rings.inner >= 3, `${where}: the inner ring's contrast ${rings.inner}`);
+        }
+      }
+      await saveScreenshot(page.locator('#ids-from').locator('..'), `focus-ids-from-${scheme}.png`);
+      await page.focus('#results .picture-modes input[value="product"]');
+      await saveScreenshot(page.locator('#results .equation-bar'), `focus-modes-${scheme}.png`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   // The controls whose role and name some other control shares: ['button "Next token" ×2', ...].

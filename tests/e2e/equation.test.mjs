@@ -137,6 +137,24 @@ describe('the equation picture', () => {
     assert.match(state.operators[0].font, /^700 26px /);
   });
 
+  test('a scroll into the picture (scrollIntoView, the focus) leaves the canvas under its labels', async () => {
+    const { page } = env;
+    await reload(1280, 900);
+    const before = await pictureState(page);
+    // The canvas is larger than the part of it the frame shows: a box that clips it by
+    // scrolling would scroll it under the overlay's labels.
+    const offset = await page.evaluate(() => {
+      const cells = document.querySelector('#results .equation-cells');
+      cells.querySelector('canvas').scrollIntoView({ block: 'end', inline: 'end' });
+      document.querySelector('#results .equation-picture').focus();
+      return [cells.scrollLeft, cells.scrollTop];
+    });
+    assert.deepEqual(offset, [0, 0]);
+    const after = await pictureState(page);
+    assert.deepEqual(after.misPainted, []);
+    assert.deepEqual(after.weightNumbers, before.weightNumbers);
+  });
+
   test('values are colours on a diverging scale that follows light and dark mode', async () => {
     const { page } = env;
     // W[0, 0] = 0.3374 and W[0, 1] = -0.1778, as painted.
@@ -289,6 +307,39 @@ describe('the equation picture', () => {
     await page.fill('#vocab', '');
     await page.fill('#dim', '5');
     await waitForVerdict(page, 'bit-identical');
+  });
+
+  test("in a 720 px article column, the element's picture shows W's and out's numbers at 11 px", async () => {
+    const { page } = env;
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await openHost(
+      env,
+      'equation-column',
+      '<article style="max-width: 720px; margin: 0 auto"><p>Text before.</p>' +
+        '<embedding-demo id="e" view="equation" ids="2, 3, 1"></embedding-demo></article>',
+    );
+    const { cells, texts } = await readPicture(page, '#e');
+    const values = cells.filter((c) => c.grid === 'weight' || c.grid === 'out');
+    assert.equal(values.length, (V + IDS.length) * D);
+    assert.ok(
+      values.every((c) => typeof c.text === 'string' && c.text.length > 0),
+      'every cell of W and out has its number',
+    );
+    const fonts = await page.evaluate(() =>
+      document
+        .getElementById('e')
+        .shadowRoot.querySelector('.equation-canvas')
+        .scene.cells.map((c) => c.font),
+    );
+    for (const font of fonts) {
+      const px = Number(font.match(/(\d+)px/)[1]);
+      assert.ok(px >= 11, `a number at ${px} px`);
+    }
+    // The widest number, "-1.8061" (7 characters of 0.6 em at 11 px), fits inside its cell.
+    const cell = (await readPicture(page, '#e')).cell;
+    assert.ok(cell >= 7 * 0.6 * 11, `cells of ${cell} px`);
+    assert.ok(texts.some((t) => t.text === 'W'));
+    await saveScreenshot(page.locator('#e'), 'element-equation-720.png');
   });
 
   test('<embedding-demo view="equation"> draws the picture in its shadow root', async () => {

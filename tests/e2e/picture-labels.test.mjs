@@ -128,8 +128,9 @@ describe("the picture's labels and keys", () => {
   test('one tab stop with a focus ring; arrow keys, Home and End move the token; focus never falls to the page', async () => {
     const { page } = env;
     await open(1280);
-    // Tabbing from Play reaches the picture, and the picture holds no other tab stop.
-    await page.focus(`${PAGE_PICTURE} .picture-play`);
+    // Tabbing from the stepper's last button, Next, reaches the picture, and the picture holds
+    // no other tab stop.
+    await page.focus(`${PAGE_PICTURE} .picture-next`);
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => {
       const frame = document.activeElement;

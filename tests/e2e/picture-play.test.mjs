@@ -1,24 +1,25 @@
-// Play in the picture, read frame by frame on Playwright's fake clock (the motion reads the time
-// only through requestAnimationFrame, which the clock drives): in the product each row of W
-// slides to row k of out scaled by its one-hot entry, the zero rows shrinking away and
-// dimming once added, while row k of out shows the sum of the rows added so far (the final
-// row only once row idx[k] is in) and a counter ticks the multiply-adds by zero; the lookup's
-// arrow reaches W[idx[k]] before the row is copied; backward, a repeated id's row of dW holds
-// G[0] before G[2] is added to it. prefers-reduced-motion gets each mode's end state at once,
-// and a keystroke stops Play. Screenshots mid-animation at 1280 and 375 px.
+// The picture's stepper, read step by step and, for Play, frame by frame on Playwright's fake
+// clock (the motion reads the time only through requestAnimationFrame, which the clock drives).
+// Product: Next and Prev go through the rows of W one at a time, each with its equation
+// (0 · W[r] = 0, 1 · W[2] = W[2]) and caption, row 0 of out holding the sum of the rows added so
+// far (the final row only once row idx[k] is in), and a last step: only row 2 survived, with
+// the cost. Play slides each row at full size, labelled by its entry; the lookup's arrow reaches
+// W[idx[k]] before the row is copied; backward, a repeated id's row of dW holds G[0] before G[2]
+// is added to it. prefers-reduced-motion gets the same steps without movement; the keys step;
+// a keystroke in the ids stops Play. Screenshots of each step at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
-const STEP_MS = 900; // each of up to four steps: a play lasts 3.6 s (model/picture-play.mjs)
+const STEP_MS = 2000; // a step at 1× (model/picture-stepper.mjs): its move the first half
 // PyTorch prints a 0 beside W's values (4 decimals) as 0.0000.
 const ZEROS = Array(5).fill('0.0000');
 
-describe('Play', () => {
+describe('the stepper', () => {
   let env;
   before(async () => {
     env = await openSite();
@@ -62,74 +63,109 @@ describe('Play', () => {
       return { ...(await readPicture(page)), figure: await readFigure(page) };
     };
   }
+  const read = async () => ({
+    ...(await readPicture(env.page)),
+    figure: await readFigure(env.page),
+  });
   const row = (picture, grid, owner) =>
     picture.cells.filter((c) => c.grid === grid && (c.k ?? c.v) === owner);
+  const dimmedRows = (picture) => [
+    ...new Set(picture.cells.filter((c) => c.grid === 'weight' && c.dimmed).map((c) => c.v)),
+  ];
 
-  test('product: rows slide scaled by their entry, the sum holds only the rows added, the zeros tick', async () => {
+  test('product: Next and Prev go row by row, each in words, then only row 2 survived', async () => {
     const { page } = env;
     for (const width of [1280, 375]) {
       await show([2, 3, 1], width);
-      const frame = await play();
-      // Token 0 (id 2), rows 0 to 3 of W in turn, each half-way at (i + 1/2) steps.
+      // Token 0 (id 2): rows 0 to 3 of W, then the end.
       const expected = [
-        { ghost: '×0', added: 'no row of 4 added, 0 of 15', out: null, dimmed: [] },
-        { ghost: '×0', added: 'row 0 of 4 added, 5 of 15', out: ZEROS, dimmed: [0] },
-        { ghost: '×1', added: 'rows 0–1 of 4 added, 10 of 15', out: ZEROS, dimmed: [0, 1] },
-        {
-          ghost: '×0',
-          added: 'rows 0–2 of 4 added, 10 of 15',
-          out: NOTEBOOK_LOOKUP[0],
-          dimmed: [0, 1],
-        },
+        { equation: '0 · W[0] = 0', out: ZEROS, dimmed: [] },
+        { equation: '0 · W[1] = 0', out: ZEROS, dimmed: [0] },
+        { equation: '1 · W[2] = W[2]', out: NOTEBOOK_LOOKUP[0], dimmed: [0, 1] },
+        { equation: '0 · W[3] = 0', out: NOTEBOOK_LOOKUP[0], dimmed: [0, 1] },
       ];
       for (const [i, want] of expected.entries()) {
-        const picture = await frame(i * STEP_MS + STEP_MS / 2);
-        assert.equal(picture.figure.play, 'playing');
-        assert.equal(picture.figure.playText, 'Pause');
-        assert.equal(picture.ghosts.length, 1);
-        const [ghost] = picture.ghosts;
-        assert.equal(ghost.label, want.ghost, `step ${i}`);
-        // A row a 0 multiplies shrinks on its way; the row a 1 multiplies keeps its size.
-        if (want.ghost === '×0')
-          assert.ok(ghost.scale > 0.4 && ghost.scale < 0.6, `scale ${ghost.scale}`);
-        else assert.equal(ghost.scale, 1);
-        assert.ok(
-          picture.figure.detail.includes(`${want.added} multiply-adds by zero so far`),
-          picture.figure.detail,
-        );
-        // Row 0 of out: no sum before its first term, then the sum of the rows added so far, in
-        // the line below the picture and, where cells are wide enough, in the cells.
-        const out = row(picture, 'out', 0);
-        assert.ok(
-          picture.figure.detail.endsWith(`; out[0] = [${(want.out ?? ['…']).join(', ')}]`),
-          picture.figure.detail,
-        );
-        if (want.out === null)
-          assert.ok(out.every((c) => c.value === null && c.text === undefined));
-        else if (width === 1280)
+        await page.click(`${PAGE_PICTURE} .picture-next`);
+        const picture = await read();
+        assert.equal(picture.figure.play, 'paused');
+        assert.equal(picture.figure.equation, want.equation, `step ${i + 1}`);
+        assert.ok(picture.figure.caption.startsWith(`Step ${i + 1} of 5: `));
+        assert.deepEqual(picture.ghosts, [], 'a step taken by hand is in place');
+        assert.equal(picture.marks, 2, 'the row of W and its one-hot entry, outlined');
+        assert.equal(picture.figure.detail, `out[0] so far = [${want.out.join(', ')}]`);
+        if (width === 1280)
           assert.deepEqual(
-            out.map((c) => c.text),
+            row(picture, 'out', 0).map((c) => c.text),
             want.out,
           );
-        else assert.ok(out.every((c) => (want.out === ZEROS ? c.value === 0 : c.value !== 0)));
-        const dimmed = [
-          ...new Set(picture.cells.filter((c) => c.grid === 'weight' && c.dimmed).map((c) => c.v)),
-        ];
-        assert.deepEqual(dimmed, want.dimmed, `rows of W added with a 0, at step ${i}`);
-        if (i === 2) await saveScreenshot(page.locator(PAGE_PICTURE), `picture-play-${width}.png`);
+        assert.deepEqual(dimmedRows(picture), want.dimmed, `rows of W added with a 0, step ${i}`);
+        await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-${i + 1}-${width}.png`);
       }
-      const end = await frame(4 * STEP_MS + 50);
-      assert.equal(end.figure.play, 'ended');
-      assert.deepEqual(end.ghosts, []);
-      if (width === 1280)
-        assert.deepEqual(
-          row(end, 'out', 0).map((c) => c.text),
-          NOTEBOOK_LOOKUP[0],
-        );
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      const end = await read();
+      assert.equal(end.figure.equation, 'out[0] = W[2]');
+      assert.match(
+        end.figure.caption,
+        /Only row 2 survived: out\[0\] = W\[2\], the lookup's row\. The other 3 rows of W cost 15 multiply-adds by zero for this token, n·\(V−1\)·d = 45 for all 3 tokens\./,
+      );
+      assert.equal(end.marks, 0);
+      assert.deepEqual(dimmedRows(end), [0, 1, 3]);
       assert.equal(
         end.figure.detail,
         `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`,
       );
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-5-${width}.png`);
+      assert.ok(
+        (await page.getAttribute(`${PAGE_PICTURE} .picture-next`, 'aria-disabled')) === 'true',
+        'no step after the last',
+      );
+      await page.click(`${PAGE_PICTURE} .picture-prev`);
+      assert.equal((await read()).figure.equation, '0 · W[3] = 0');
+    }
+  });
+
+  test('product: Play slides each row at full size, labelled by its entry; the sum waits for it', async () => {
+    const { page } = env;
+    for (const width of [1280, 375]) {
+      await show([2, 3, 1], width);
+      const frame = await play();
+      let picture = await frame(STEP_MS / 4); // step 1, its move half done
+      assert.equal(picture.figure.play, 'playing');
+      assert.equal(picture.figure.playText, 'Pause');
+      assert.deepEqual(
+        picture.ghosts.map((g) => [g.label, g.scale]),
+        [['0 ·', 1]],
+      );
+      assert.ok(
+        row(picture, 'out', 0).every((c) => c.value === null),
+        'no term yet',
+      );
+      picture = await frame((3 * STEP_MS) / 4); // in place
+      assert.deepEqual(picture.ghosts, []);
+      assert.ok(row(picture, 'out', 0).every((c) => c.value === 0));
+      picture = await frame(2 * STEP_MS + STEP_MS / 4); // row 2 on its way
+      assert.equal(picture.figure.equation, '1 · W[2] = W[2]');
+      assert.deepEqual(
+        picture.ghosts.map((g) => [g.label, g.scale]),
+        [['1 ·', 1]],
+      );
+      assert.ok(
+        row(picture, 'out', 0).every((c) => c.value === 0),
+        'not in the sum yet',
+      );
+      if (width === 1280)
+        await saveScreenshot(page.locator(PAGE_PICTURE), `picture-play-${width}.png`);
+      picture = await frame(2 * STEP_MS + (3 * STEP_MS) / 4);
+      if (width === 1280)
+        assert.deepEqual(
+          row(picture, 'out', 0).map((c) => c.text),
+          NOTEBOOK_LOOKUP[0],
+        );
+      const end = await frame(5 * STEP_MS + 50);
+      assert.equal(end.figure.play, 'ended');
+      assert.equal(end.figure.playText, 'Play');
+      assert.deepEqual(end.ghosts, []);
+      assert.match(end.figure.caption, /^Step 5 of 5: out\[0\] = W\[2\] Only row 2 survived/);
     }
   });
 
@@ -138,16 +174,16 @@ describe('Play', () => {
     await show([2, 3, 1]);
     await setMode(page, 'lookup');
     const frame = await play();
-    let picture = await frame(STEP_MS / 2);
+    let picture = await frame(STEP_MS / 4);
     assert.equal(picture.figure.verdict.shown, false, 'the label waits for the arrow');
+    assert.equal(picture.figure.equation, 'idx[0] = 2');
     assert.ok(row(picture, 'out', 0).every((c) => c.text === undefined));
-    assert.match(picture.figure.detail, /: 0 of 5 values copied, 0 multiply-adds$/);
-    picture = await frame(1.5 * STEP_MS);
+    picture = await frame(STEP_MS + STEP_MS / 4);
     assert.deepEqual(
       picture.ghosts.map((g) => g.label),
       ['W[2]'],
     );
-    assert.match(picture.figure.detail, /: 2 of 5 values copied, 0 multiply-adds$/);
+    assert.equal(picture.figure.equation, 'out[0] = W[2]');
     picture = await frame(2 * STEP_MS + 50);
     assert.equal(picture.figure.play, 'ended');
     assert.equal(picture.figure.verdict.shown, true);
@@ -165,14 +201,14 @@ describe('Play', () => {
     await setMode(page, 'backward');
     const frame = await play();
     const values = (picture, v) => row(picture, 'grad', v).map((c) => c.value);
-    let picture = await frame(STEP_MS / 2);
+    let picture = await frame(STEP_MS / 4);
     assert.deepEqual(
       picture.ghosts.map((g) => g.label),
       ['G[0]'],
     );
     assert.deepEqual(values(picture, 2), [0, 0, 0, 0, 0]);
     assert.deepEqual(picture.figure.backArrows, []);
-    picture = await frame(1.5 * STEP_MS);
+    picture = await frame((3 * STEP_MS) / 4);
     assert.deepEqual(values(picture, 2), torch.G[0], 'G[0] added into row 2');
     assert.deepEqual(values(picture, 3), [0, 0, 0, 0, 0]);
     assert.deepEqual(picture.figure.backArrows, [0]);
@@ -180,35 +216,106 @@ describe('Play', () => {
       picture.figure.detail,
       /^1 of 3 rows of G added into dW, 5 additions so far; dW\[2\] = G\[0\] = \[/,
     );
-    picture = await frame(2.5 * STEP_MS);
+    picture = await frame(2 * STEP_MS + STEP_MS / 4);
     assert.deepEqual(
       picture.ghosts.map((g) => g.label),
       ['G[2]'],
     );
+    assert.equal(picture.figure.equation, 'dW[2] = G[0] + G[2]');
     assert.deepEqual(values(picture, 2), torch.G[0], 'still G[0] alone while G[2] is on its way');
     assert.deepEqual(values(picture, 3), torch.G[1]);
-    picture = await frame(3 * STEP_MS + 50);
+    await saveScreenshot(page.locator(PAGE_PICTURE), 'picture-backward-step-1280.png');
+    picture = await frame(4 * STEP_MS + 50);
     assert.equal(picture.figure.play, 'ended');
+    assert.equal(picture.figure.equation, 'dW = one_hot(idx)ᵀ @ G');
     assert.deepEqual(values(picture, 2), torch.grad[2], 'G[0] + G[2]');
     assert.deepEqual(picture.figure.backArrows, [0, 1, 2]);
   });
 
-  test("prefers-reduced-motion: Play shows each mode's end state at once", async () => {
+  test('prefers-reduced-motion: Play goes through the same steps, without movement', async () => {
     const { page } = env;
     await show([2, 3, 1]);
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    for (const mode of ['product', 'lookup', 'backward']) {
-      await setMode(page, mode);
-      const rest = await readPicture(page);
-      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
-      await page.click(`${PAGE_PICTURE} .picture-play`);
-      await page.clock.runFor(100);
-      const figure = await readFigure(page);
-      assert.equal(figure.play, 'ended', mode);
-      const shown = await readPicture(page);
-      assert.deepEqual(shown.ghosts, []);
-      assert.deepEqual(shown.cells, rest.cells, `${mode}: the end state, as at rest`);
-      await page.clock.resume();
+    const rest = await readPicture(page);
+    const frame = await play();
+    const equations = [];
+    for (let i = 0; i < 5; ++i) {
+      const picture = await frame(i * STEP_MS + STEP_MS / 4);
+      assert.equal(picture.figure.play, 'playing', `step ${i + 1}`);
+      assert.deepEqual(picture.ghosts, [], 'nothing moves');
+      equations.push(picture.figure.equation);
+      if (i === 2) {
+        assert.deepEqual(
+          row(picture, 'out', 0).map((c) => c.text),
+          NOTEBOOK_LOOKUP[0],
+          'the row in place at once',
+        );
+      }
+    }
+    assert.deepEqual(equations, [
+      '0 · W[0] = 0',
+      '0 · W[1] = 0',
+      '1 · W[2] = W[2]',
+      '0 · W[3] = 0',
+      'out[0] = W[2]',
+    ]);
+    const end = await frame(5 * STEP_MS + 50);
+    assert.equal(end.figure.play, 'ended');
+    assert.deepEqual(end.cells, rest.cells, 'the end state, as at rest');
+  });
+
+  test('keys: "." and "," step, Escape goes back to rest, "k" plays and pauses', async () => {
+    const { page } = env;
+    await show([2, 3, 1]);
+    await page.focus(`${PAGE_PICTURE} .equation-picture`);
+    await page.keyboard.press('.');
+    await page.keyboard.press('.');
+    assert.equal((await readFigure(page)).equation, '0 · W[1] = 0');
+    await page.keyboard.press(',');
+    assert.equal((await readFigure(page)).equation, '0 · W[0] = 0');
+    await page.keyboard.press('Escape');
+    let figure = await readFigure(page);
+    assert.equal(figure.play, '');
+    assert.equal(figure.equation, 'out[0] = W[2]', 'at rest: the last step');
+    // On the stepper's buttons, the arrow keys, Home and End.
+    await page.focus(`${PAGE_PICTURE} .picture-next`);
+    await page.keyboard.press('End');
+    assert.equal((await readFigure(page)).equation, 'out[0] = W[2]');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await readFigure(page)).equation, '0 · W[3] = 0');
+    await page.keyboard.press('Home');
+    assert.equal((await readFigure(page)).equation, '0 · W[0] = 0');
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+    await page.clock.runFor(1000);
+    await page.keyboard.press('k');
+    await page.clock.runFor(16);
+    figure = await readFigure(page);
+    assert.equal(figure.play, 'playing');
+    await page.keyboard.press('k');
+    assert.equal((await readFigure(page)).play, 'paused');
+  });
+
+  test('320 and 480 px: the stepper fits in the figure, and its caption reads at 11 px or more', async () => {
+    const { page } = env;
+    for (const width of [320, 480]) {
+      await show([2, 3, 1], width);
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      const fit = await page.evaluate((selector) => {
+        const figure = document.querySelector(selector);
+        const edge = figure.getBoundingClientRect().right;
+        const controls = [
+          ...figure.querySelectorAll('.equation-bar :is(button, label, input, select)'),
+        ];
+        const caption = getComputedStyle(figure.querySelector('.picture-caption'));
+        return {
+          outside: controls.filter((n) => n.getBoundingClientRect().right > edge + 0.5).length,
+          captionPx: parseFloat(caption.fontSize),
+        };
+      }, PAGE_PICTURE);
+      assert.equal(fit.outside, 0, `${width} px: a control outside the figure`);
+      assert.ok(fit.captionPx >= 11, `${width} px: a caption of ${fit.captionPx} px`);
+      assert.equal(await pageOverflow(page), 0, `${width} px`);
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-1-${width}.png`);
     }
   });
 
@@ -216,7 +323,7 @@ describe('Play', () => {
     const { page } = env;
     await show([2, 3, 1]);
     const frame = await play();
-    assert.equal((await frame(STEP_MS / 2)).ghosts.length, 1);
+    assert.equal((await frame(STEP_MS / 4)).ghosts.length, 1);
     await page.focus('#ids');
     await page.keyboard.press('End');
     await page.keyboard.type(', 0');

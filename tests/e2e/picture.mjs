@@ -1,6 +1,6 @@
 // The equation picture as the tests read it. Its grids are painted on a canvas, whose text
 // cannot be read back from pixels: the view keeps what it painted (canvas.scene,
-// views/equation.mjs), and each cell comes with the pixel actually painted inside its top-left
+// views/picture/picture.mjs), and each cell comes with the pixel actually painted inside its top-left
 // corner, clear of its number, so that a test checks the painting as well as the plan.
 import { runTorch } from './torch-reference.mjs';
 
@@ -103,7 +103,7 @@ export function readPicture(page, root = PAGE_PICTURE) {
   }, root);
 }
 
-// What surrounds the canvas in `root`: the bar, the line below, the counts, the slider's
+// What surrounds the canvas in `root`: the bar, the step's equation and caption, the line below, the counts, the slider's
 // accessible name and value, the overlay's labels, the lookup's verdict and the backward arrows.
 export function readFigure(page, root = PAGE_PICTURE) {
   return page.evaluate((selector) => {
@@ -119,6 +119,8 @@ export function readFigure(page, root = PAGE_PICTURE) {
     return {
       token: frame.getAttribute('aria-valuetext').split(':')[0], // "token k of n"
       detail: figure.querySelector('.picture-detail').textContent,
+      equation: figure.querySelector('.picture-equation').textContent,
+      caption: figure.querySelector('.picture-caption').textContent,
       counts: figure.querySelector('.equation-counts').textContent,
       play: figure.dataset.play,
       mode: figure.querySelector('.picture-mode input:checked').value,

@@ -34,8 +34,9 @@ const ALLOWED = {
 };
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.\.?\/[^'"]+)\1/g;
 
+// The modules of a folder, those of its subfolders included: a subfolder has its folder's role.
 function modules(folder) {
-  return readdirSync(path.join(web, folder))
+  return readdirSync(path.join(web, folder), { recursive: true })
     .filter((name) => name.endsWith('.mjs'))
     .map((name) => `${folder}/${name}`);
 }
@@ -58,7 +59,8 @@ test('each folder imports only from the folders its role allows', () => {
   for (const [folder, allowed] of Object.entries(ALLOWED)) {
     for (const file of modules(folder)) {
       for (const [, , specifier] of readFileSync(path.join(web, file), 'utf8').matchAll(IMPORT)) {
-        const target = path.posix.normalize(path.posix.join(folder, specifier)).split('/')[0];
+        const from = path.posix.dirname(file);
+        const target = path.posix.normalize(path.posix.join(from, specifier)).split('/')[0];
         if (!allowed.includes(target)) broken.push(`${file} imports ${specifier}`);
       }
     }

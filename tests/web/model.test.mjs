@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { oneHotCells, transposed } from '../../web/model/cells.mjs';
 import { idsText, inputsText } from '../../web/model/describe.mjs';
-import { frameHeight, layout, mostRowUnits, slotsFor } from '../../web/model/equation-layout.mjs';
+import { frameHeight, layout, mostRowUnits, slotsFor } from '../../web/model/picture-layout.mjs';
 import { bytesText, count, duration, percent, plural } from '../../web/model/format-number.mjs';
 import { heldWhole, rowWindow, windowRows, WHOLE_FLOATS } from '../../web/model/row-window.mjs';
 import { countShown, shownIndices } from '../../web/model/shown-indices.mjs';
@@ -84,7 +84,7 @@ describe('describe', () => {
   });
 });
 
-describe('equation-layout', () => {
+describe('picture-layout', () => {
   test("small shapes are drawn whole; big ones keep the ends and the selected token's neighbours", () => {
     assert.deepEqual(slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0), {
       tokens: [0, 1, 2],
@@ -143,6 +143,18 @@ describe('equation-layout', () => {
     assert.equal(wide.outX.at[0], wide.weightX.end + 26);
     assert.equal(wide.width, wide.outX.end + 2);
     assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9); // never below the smallest cell
+    // 720 px: equal cells would be (720 − 84.4) / 14 = 45 px, too narrow for W's numbers (50);
+    // one-hot columns of 22 px leave (720 − 84.4 − 4 · 22) / 10 = 54.76 px to each value cell.
+    // Labels: 1 character, 6.2 + 8 px each side; two operators of 26 px, 4 px.
+    assert.deepEqual(
+      [layout(720, 300, slots, [2, 3, 1]).cell, layout(720, 300, slots, [2, 3, 1]).onehotCell],
+      [54, 22],
+    );
+    // 600 px: even so (600 − 84.4 − 88) / 10 = 42.7 < 50: equal cells, (600 − 84.4) / 14.
+    assert.deepEqual(
+      [layout(600, 300, slots, [2, 3, 1]).cell, layout(600, 300, slots, [2, 3, 1]).onehotCell],
+      [36, 36],
+    );
     assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
   });
 

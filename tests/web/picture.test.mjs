@@ -1,17 +1,18 @@
 // The picture's pure modules in Node, no browser: which labels it draws where they crowd, what
-// each mode's scene holds, and Play's steps, times, counts and running sums. Every expected
+// each mode's scene holds, and the stepper's steps, words, moves and running sums. Every expected
 // value is worked out by hand.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { layout, slotsFor, thinLabels } from '../../web/model/equation-layout.mjs';
+import { layout, slotsFor, thinLabels } from '../../web/model/picture-layout.mjs';
 import {
   backwardSteps,
-  playAt,
-  playTiming,
+  backwardStory,
+  lookupStory,
   productSteps,
+  productStory,
   runningSums,
-  wastedAt,
 } from '../../web/model/picture-play.mjs';
+import * as stepper from '../../web/model/picture-stepper.mjs';
 import { rowLabel, sceneOf, tokenTexts } from '../../web/model/picture-scene.mjs';
 import { rowWindow } from '../../web/model/row-window.mjs';
 
@@ -100,23 +101,109 @@ describe('Play', () => {
     );
   });
 
-  test('timing: 3.6 s shared by the steps, each between 280 and 900 ms', () => {
-    assert.deepEqual(playTiming(4), { stepMs: 900, totalMs: 3600 });
-    assert.deepEqual(playTiming(2), { stepMs: 900, totalMs: 1800 });
-    assert.deepEqual(playTiming(9), { stepMs: 400, totalMs: 3600 });
-    assert.deepEqual(playTiming(20), { stepMs: 280, totalMs: 5600 });
-    assert.deepEqual(playAt(4, 900, 0), { index: 0, progress: 0, finished: false });
-    assert.deepEqual(playAt(4, 900, 1350), { index: 1, progress: 0.5, finished: false });
-    assert.deepEqual(playAt(4, 900, 3600), { index: 4, progress: 0, finished: true });
+  test("the product's story: each row times its entry in words, then only row k survived", () => {
+    // ids [2, 3, 1], V = 4, d = 5, token 0 (id 2): rows 0 to 3 drawn, then the end.
+    const result = { ids: [2, 3, 1], vocab: 4, dim: 5 };
+    const story = productStory(result, 0, productSteps([0, 1, 2, 3], 2));
+    assert.deepEqual(
+      story.map((s) => s.equation),
+      ['0 · W[0] = 0', '0 · W[1] = 0', '1 · W[2] = W[2]', '0 · W[3] = 0', 'out[0] = W[2]'],
+    );
+    assert.equal(
+      story[1].caption,
+      'Row 1 of W is multiplied by one_hot[0, 1] = 0: it adds nothing to out[0].',
+    );
+    assert.equal(
+      story[2].caption,
+      'Row 2 of W is multiplied by one_hot[0, 2] = 1: it is added to out[0] whole.',
+    );
+    // (V − 1)·d = 3·5 = 15 for the token, n·(V − 1)·d = 3·3·5 = 45 for the batch.
+    assert.equal(
+      story[4].caption,
+      "Only row 2 survived: out[0] = W[2], the lookup's row. The other 3 rows of W cost 15 " +
+        'multiply-adds by zero for this token, n·(V−1)·d = 45 for all 3 tokens.',
+    );
   });
 
-  test('the multiply-adds by zero tick row by row', () => {
-    const steps = productSteps([0, null, 5, null, 8, null, 99], 5); // 99 rows times 0
-    const d = 3;
-    assert.equal(wastedAt(steps, d, { index: 0, progress: 0.5 }), 0); // row 0 on its way
-    assert.equal(wastedAt(steps, d, { index: 1, progress: 0.5 }), 1 * d + 2 * d); // half of rows 1–4
-    assert.equal(wastedAt(steps, d, { index: 3, progress: 0 }), 5 * d); // rows 0–5: 5 zeros, then id 5
-    assert.equal(wastedAt(steps, d, { index: 7, progress: 0 }), 99 * d); // all V − 1
+  test('a large V: the rows left out are one step, summarised with their count', () => {
+    // GPT-2's V = 50,257, one token with id 5: rows 0, 5 and 50,256 drawn.
+    const result = { ids: [5], vocab: 50257, dim: 2 };
+    const story = productStory(result, 0, productSteps([0, null, 5, null, 50256], 5));
+    assert.deepEqual(
+      story.map((s) => s.equation),
+      [
+        '0 · W[0] = 0',
+        '0 · W[1…4] = 0',
+        '1 · W[5] = W[5]',
+        '0 · W[6…50255] = 0',
+        '0 · W[50256] = 0',
+        'out[0] = W[5]',
+      ],
+    );
+    // Rows 6 to 50,255: 50,250 rows.
+    assert.equal(
+      story[3].caption,
+      '… 50,250 more rows × 0 …: rows 6 to 50,255 of W are each multiplied by 0 and add ' +
+        'nothing to out[0].',
+    );
+    // V − 1 = 50,256 rows, times d = 2: 100,512.
+    assert.match(story[5].caption, /other 50,256 rows of W cost 100,512 multiply-adds by zero/);
+  });
+
+  test("the backward story: a repeated id's row of dW collects each of its tokens' rows of G", () => {
+    // ids [2, 3, 2], V = 4, d = 5: G[0] into dW[2], G[1] into dW[3], G[2] into dW[2] again.
+    const result = { ids: [2, 3, 2], vocab: 4, dim: 5 };
+    const story = backwardStory(result, backwardSteps([0, 1, 2]));
+    assert.deepEqual(
+      story.map((s) => s.equation),
+      ['dW[2] += G[0]', 'dW[3] += G[1]', 'dW[2] = G[0] + G[2]', 'dW = one_hot(idx)ᵀ @ G'],
+    );
+    assert.equal(
+      story[2].caption,
+      'Token 2 has id 2 again: row 2 of G is added into row 2 of dW, which already holds G[0].',
+    );
+    // 2 distinct ids of 4 rows; n·d = 15 additions; n·(V − 1)·d = 3·3·5 = 45.
+    assert.equal(
+      story[3].caption,
+      'dW = one_hot(idx)ᵀ @ G: only the 2 rows the ids name are not zero, the other 2 stay 0. ' +
+        'The scatter-add made n·d = 15 additions; the matmul spends n·(V−1)·d = 45 ' +
+        'multiply-adds on zeros.',
+    );
+    assert.deepEqual(
+      lookupStory({ ids: [2, 3, 1], dim: 5 }, 1).map((s) => s.equation),
+      ['idx[1] = 3', 'out[1] = W[3]'],
+    );
+  });
+
+  test('stepper: Next and Prev from rest, in place; the ends hold', () => {
+    const rest = stepper.atRest(5);
+    assert.deepEqual(stepper.next(rest), { ...rest, index: 0, progress: 1 });
+    assert.equal(stepper.prev(rest).index, 4, 'from rest, Prev shows the last step');
+    assert.equal(stepper.next(stepper.seek(rest, 4)).index, 4);
+    assert.equal(stepper.prev(stepper.seek(rest, 0)).index, 0);
+    assert.equal(stepper.seek(rest, 9).index, 4);
+    assert.equal(stepper.rest(stepper.seek(rest, 2)).index, null);
+  });
+
+  test('stepper: Play moves through every step at its speed and stops, in place, at the last', () => {
+    // STEP_MS = 2000 ms a step at 1×: 1 s in, half-way into step 0.
+    let s = stepper.play(stepper.atRest(3));
+    assert.deepEqual([s.index, s.progress, s.playing], [0, 0, true]);
+    s = stepper.advance(s, 1000);
+    assert.deepEqual([s.index, s.progress], [0, 0.5]);
+    assert.equal(stepper.moved(s.progress, false), 1, 'the move takes the first half of a step');
+    assert.equal(stepper.moved(0.25, false), 0.5);
+    assert.equal(stepper.moved(0.25, true), 1, 'reduced motion: in place at once');
+    s = stepper.advance(s, 2000);
+    assert.deepEqual([s.index, s.progress], [1, 0.5]);
+    s = stepper.pause(s);
+    assert.deepEqual(stepper.advance(s, 5000), s, 'paused: time moves nothing');
+    s = stepper.advance(stepper.play(s), 10000);
+    assert.deepEqual([s.index, s.progress, s.playing], [2, 1, false]);
+    assert.ok(stepper.ended(s));
+    // At 2×, a step takes 1 s; Play at the end starts again from the first step.
+    s = stepper.advance(stepper.play(stepper.withSpeed(s, 2)), 1500);
+    assert.deepEqual([s.index, s.progress], [1, 0.5]);
   });
 
   test('the running sum is 0 until row idx[k] is added, then that row; NaN from 0 · Inf; +0 over −0', () => {

@@ -18,6 +18,7 @@ const COLORS = {
   accentText: ['--accent-text', '#fff'],
   text: ['--text', '#1f2328'],
   muted: ['--muted', '#57606a'],
+  panel: ['--panel', '#fff'],
   ...Object.fromEntries(
     Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']]),
   ),
@@ -71,6 +72,7 @@ export function shade(scene, step, id, colors, fonts) {
   scene.ghostFont = `700 11px ${fonts.mono}`;
   scene.ghostInk = colors.text;
   scene.zero = colors.zero;
+  scene.backdrop = colors.panel; // under a row on its way, so that it hides what it passes over
   scene.dimmedInk = colors.muted; // a dimmed cell's number: whole, in the muted colour
   for (const c of scene.cells) {
     c.text = c.number;
@@ -183,6 +185,10 @@ export function paint(canvas, scene, ratio) {
       ghost.x + ((1 - ghost.scale) * ghost.width) / 2,
       ghost.y + ((1 - ghost.scale) * cell) / 2,
     );
+    alpha(1);
+    fill(scene.backdrop);
+    const labelRoom = ghost.label ? ghost.label.length * 7 + 6 : 2; // 11 px bold monospace
+    context.fillRect(-labelRoom, -2, ghost.width + labelRoom + 2, cell + 4);
     for (const c of ghost.cells) {
       box(c, c.dx, 0);
       if (c.text) number(c, c.dx, 0);

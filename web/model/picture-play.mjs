@@ -1,16 +1,15 @@
-// Play in the picture (views/equation.mjs): the steps each mode's motion goes through, where a
-// play is at a given time, and what it has counted and summed by then. Pure: no DOM and no
-// clock; the view asks for the frame at the milliseconds since Play was pressed.
-//   product   one step per drawn row of W (a skipped run of rows is one step): the row slides
-//             to the out row scaled by its one-hot entry, and is added to the running sum
-//   lookup    two steps: the arrow from idx[k] to row idx[k] of W, then that row copied to out
+// The steps of the picture's stepper (views/picture/), and what each says in plain words.
+// Pure: no DOM; model/picture-stepper.mjs moves through them.
+//   product   one step per drawn row r of W (a skipped run of rows is one step): r times its
+//             one-hot entry, added to the running sum in out's row; then a last step: only
+//             row idx[k] survived
+//   lookup    two steps: idx[k] names row idx[k] of W, then that row is copied to out
 //   backward  one step per drawn token (a skipped run of tokens is one step), in position
-//             order: row k of G slides back and is added into row idx[k] of dW
+//             order: row k of G is added into row idx[k] of dW; then a last step: dW
 
-const PLAY_MS = 3600; // a whole play, however many steps it has
-const STEP_MS = { min: 280, max: 900 }; // unless its steps would be too quick or too slow
+import { count } from './format-number.mjs';
 
-// The rows of a run of slots (equation-layout.mjs's slotsFor(), with null for a skipped run)
+// The rows of a run of slots (picture-layout.mjs's slotsFor(), with null for a skipped run)
 // that each step covers: { slot, from, to } (inclusive), one step per slot.
 function stepsOf(slots) {
   return slots.map((index, slot) =>
@@ -32,33 +31,6 @@ export function productSteps(vocabSlots, id) {
 // The backward pass's steps: the token positions each adds, in order.
 export const backwardSteps = (tokenSlots) => stepsOf(tokenSlots);
 
-export const LOOKUP_STEPS = 2;
-
-// How long each of `count` steps lasts, and the whole play: { stepMs, totalMs }.
-export function playTiming(count) {
-  const stepMs = Math.min(STEP_MS.max, Math.max(STEP_MS.min, PLAY_MS / count));
-  return { stepMs, totalMs: stepMs * count };
-}
-
-// Where a play of `count` steps of `stepMs` is `ms` after it started: the step under way
-// (`index`, count once finished) and how far into it (`progress`, 0 to 1).
-export function playAt(count, stepMs, ms) {
-  if (!(ms < count * stepMs)) return { index: count, progress: 0, finished: true };
-  const index = Math.floor(Math.max(0, ms) / stepMs);
-  return { index, progress: (Math.max(0, ms) - index * stepMs) / stepMs, finished: false };
-}
-
-// The product's multiply-adds by zero done at `at` (playAt()): d for each row of W a zero
-// multiplies, counted row by row as a step goes on.
-export function wastedAt(steps, dim, { index, progress }) {
-  let rows = 0;
-  steps.forEach((s, i) => {
-    if (i < index) rows += s.zeros;
-    else if (i === index) rows += Math.floor(progress * s.zeros);
-  });
-  return rows * dim;
-}
-
 // out[k, j] = Σ_v one_hot[k, v] · W[v, j] for the columns `dims` of a token with id `id`, summed
 // in vocabulary order in float32 from +0: after[i] holds the sums once step i's rows are added.
 // Every term but one is a zero times a weight (±0, or NaN for an infinite or NaN weight), and
@@ -77,4 +49,111 @@ export function runningSums(weight, dims, id, steps) {
     }
     return Float32Array.from(sums);
   });
+}
+
+// "G[0] + G[2]": the rows of G that a row of dW adds (their positions), summarised beyond 6.
+export function termsOf(positions) {
+  const shown =
+    positions.length <= 6 ? positions : [...positions.slice(0, 5), null, positions.at(-1)];
+  return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
+}
+
+// The product's story for token k of `ids` (steps: productSteps()): for each step, the
+// equation it draws and a caption, then the last step's; { equation, caption } each.
+export function productStory({ ids, vocab, dim }, k, steps) {
+  const id = ids[k];
+  const n = ids.length;
+  const told = steps.map((s) => {
+    if (s.from !== s.to) {
+      return {
+        equation: `0 · W[${s.from}…${s.to}] = 0`,
+        caption:
+          `… ${count(s.rows)} more rows × 0 …: rows ${count(s.from)} to ${count(s.to)} of W ` +
+          `are each multiplied by 0 and add nothing to out[${k}].`,
+      };
+    }
+    if (s.from === id) {
+      return {
+        equation: `1 · W[${id}] = W[${id}]`,
+        caption: `Row ${id} of W is multiplied by one_hot[${k}, ${id}] = 1: it is added to out[${k}] whole.`,
+      };
+    }
+    return {
+      equation: `0 · W[${s.from}] = 0`,
+      caption: `Row ${s.from} of W is multiplied by one_hot[${k}, ${s.from}] = 0: it adds nothing to out[${k}].`,
+    };
+  });
+  const others = vocab - 1;
+  return [
+    ...told,
+    {
+      equation: `out[${k}] = W[${id}]`,
+      caption:
+        `Only row ${id} survived: out[${k}] = W[${id}], the lookup's row. The other ` +
+        `${count(others)} ${others === 1 ? 'row' : 'rows'} of W cost ${count(others * dim)} ` +
+        `multiply-adds by zero for this token, n·(V−1)·d = ${count(n * others * dim)} for all ` +
+        `${count(n)} tokens.`,
+    },
+  ];
+}
+
+// The lookup's two steps for token k.
+export function lookupStory({ ids, dim }, k) {
+  const id = ids[k];
+  return [
+    {
+      equation: `idx[${k}] = ${id}`,
+      caption: `Token ${k} has id ${id}: the lookup goes straight to row ${id} of W, with no one-hot.`,
+    },
+    {
+      equation: `out[${k}] = W[${id}]`,
+      caption:
+        `Row ${id} of W is copied into out[${k}]: ${count(dim)} copies and 0 multiply-adds, ` +
+        'the same numbers as the product.',
+    },
+  ];
+}
+
+// The backward pass's story (steps: backwardSteps()): each token's row of G added into the row
+// of dW its id names, a repeated id collecting more than one; then dW itself.
+export function backwardStory({ ids, vocab, dim }, steps) {
+  const n = ids.length;
+  const told = steps.map((s) => {
+    if (s.from !== s.to) {
+      return {
+        equation: `dW[idx[${s.from}…${s.to}]] += G[${s.from}…${s.to}]`,
+        caption:
+          `… ${count(s.to - s.from + 1)} more tokens …: rows ${count(s.from)} to ${count(s.to)} ` +
+          'of G are each added into the row of dW their id names.',
+      };
+    }
+    const t = s.from;
+    const id = ids[t];
+    const earlier = [];
+    for (let j = 0; j < t; ++j) if (ids[j] === id) earlier.push(j);
+    if (earlier.length === 0) {
+      return {
+        equation: `dW[${id}] += G[${t}]`,
+        caption: `Token ${t} has id ${id}: row ${t} of G is added into row ${id} of dW.`,
+      };
+    }
+    return {
+      equation: `dW[${id}] = ${termsOf([...earlier, t])}`,
+      caption:
+        `Token ${t} has id ${id} again: row ${t} of G is added into row ${id} of dW, which ` +
+        `already holds ${termsOf(earlier)}.`,
+    };
+  });
+  const named = new Set(ids).size;
+  return [
+    ...told,
+    {
+      equation: 'dW = one_hot(idx)ᵀ @ G',
+      caption:
+        `dW = one_hot(idx)ᵀ @ G: only the ${count(named)} ${named === 1 ? 'row' : 'rows'} ` +
+        `the ids name are not zero, the other ${count(vocab - named)} stay 0. The scatter-add ` +
+        `made n·d = ${count(n * dim)} additions; the matmul spends n·(V−1)·d = ` +
+        `${count(n * (vocab - 1) * dim)} multiply-adds on zeros.`,
+    },
+  ];
 }

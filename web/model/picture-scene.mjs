@@ -1,5 +1,5 @@
-// What the picture (views/equation.mjs) shows, as data: its cells, texts and token rows for a
-// result, the slots it draws and their geometry (equation-layout.mjs), in one of three modes,
+// What the picture (views/picture/picture.mjs) shows, as data: its cells, texts and token rows for a
+// result, the slots it draws and their geometry (picture-layout.mjs), in one of three modes,
 // which share the geometry so that switching keeps W and out where they are:
 //   product   one_hot(idx) × W = out   every row of W multiplied by its one-hot entry and summed
 //   lookup    idx → W[idx] = out       the row each id names, copied; no one-hot at all
@@ -7,11 +7,17 @@
 //                                      dW sits where W does, G where out does
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
-import { FOOTER, HEADER, LABEL_CHAR, OPERATOR, thinLabels } from './equation-layout.mjs';
+import {
+  FOOTER,
+  HEADER,
+  LABEL_CHAR,
+  NUMBER_CELL,
+  OPERATOR,
+  thinLabels,
+} from './picture-layout.mjs';
 import { count } from './format-number.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];
-export const NUMBER_CELL = 46; // px: wide enough for "-1.8061"
 const DIGIT_CELL = 15; // px: wide enough for the one-hot's 0 and 1
 const LABEL_FONT = 10; // px: the labels' font size, their height in a column of them
 const TEXT_LABEL = 10; // characters of a token's text a row label shows
@@ -81,11 +87,11 @@ export function sceneOf(result, slots, at, options) {
   // Column indices above the grids, thinned where they would overlap: the selected id's
   // always shown, an ellipsis for a run left out, and "…" for a skipped run of columns.
   const headerY = HEADER - 5;
-  const columnLabels = (xs, indices, keepId) => {
+  const columnLabels = (xs, indices, keepId, width = cell) => {
     const spans = indices.map((index, c) =>
       index === null
-        ? { at: xs.at[c] + cell / 4, size: LABEL_CHAR, mark: true }
-        : { at: xs.at[c] + cell / 2, size: String(index).length * LABEL_CHAR },
+        ? { at: xs.at[c] + width / 4, size: LABEL_CHAR, mark: true }
+        : { at: xs.at[c] + width / 2, size: String(index).length * LABEL_CHAR },
     );
     const keep = keepId === undefined ? [] : [indices.indexOf(keepId)];
     thinLabels(spans, keep).forEach((shown, c) => {
@@ -103,7 +109,7 @@ export function sceneOf(result, slots, at, options) {
     });
   };
   const id = ids[step];
-  if (mode !== 'lookup') columnLabels(at.onehotX, slots.vocab, id);
+  if (mode !== 'lookup') columnLabels(at.onehotX, slots.vocab, id, at.onehotCell);
   columnLabels(at.weightX, slots.dim);
   columnLabels(at.outX, slots.dim);
 
@@ -165,11 +171,11 @@ export function sceneOf(result, slots, at, options) {
           grid: 'onehot',
           x: at.onehotX.at[c],
           y,
-          width: cell,
+          width: at.onehotCell,
           k,
           v,
           one,
-          number: cell >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
+          number: Math.min(cell, at.onehotCell) >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
         });
       });
     }

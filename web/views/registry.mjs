@@ -12,7 +12,7 @@
 import { backwardView } from './backward.mjs';
 import { bagView } from './bag.mjs';
 import { benchmarkView } from '../benchmark/panel.mjs';
-import { pictureView } from './equation.mjs';
+import { pictureView } from './picture/picture.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';

@@ -1,7 +1,7 @@
 // One output entry of token k term by term: out[k, c] = Σ_j one_hot[k, j] · W[j, c], the V
 // products of the one-hot row with column c of W. The zeros are dimmed and the one survivor
 // (j = idx[k]) lit; a big vocabulary shows the survivor, a few zeros each side and the ends,
-// with the rest counted. The picture's Play (views/equation.mjs) shows the sum being made.
+// with the rest counted. The picture's Play (views/picture/picture.mjs) shows the sum being made.
 import { element } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { shownIndices } from '../model/shown-indices.mjs';

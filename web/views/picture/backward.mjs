@@ -2,9 +2,9 @@
 // idx[k] of dW = dL/dW, in position order (the lookup's gradient, a scatter-add), so that an id
 // that repeats collects several rows of G. G is the Backward view's: torch.manual_seed(seed);
 // torch.randn(n, d), with the same default seed; the core draws G and adds the rows.
-import { count } from '../model/format-number.mjs';
-import { backwardSteps } from '../model/picture-play.mjs';
-import { ease, ghostOf, rowTexts, showValue, vectorOf } from './picture-motion.mjs';
+import { count } from '../../model/format-number.mjs';
+import { backwardStory, backwardSteps, termsOf } from '../../model/picture-play.mjs';
+import { ease, ghostOf, markRow, rowTexts, showValue, vectorOf } from './motion.mjs';
 
 export const GRAD_SEED = 0; // the Backward view's default seed of G
 // The most entries of G the picture computes a gradient for on the main thread, a few
@@ -41,13 +41,6 @@ export function backwardGrads(lab, { ids, dim }) {
   return { G, ranks, positions, rows: gradRows(lab, ranks, G, ids.length), seed: GRAD_SEED };
 }
 
-// "G[0] + G[2]": the rows of G that row v of dW adds, summarised beyond 6.
-export function termsOf(positions) {
-  const shown =
-    positions.length <= 6 ? positions : [...positions.slice(0, 5), null, positions.at(-1)];
-  return shown.map((k) => (k === null ? '…' : `G[${k}]`)).join(' + ');
-}
-
 export const backwardMode = {
   label: 'Backward',
   name: 'G = dL/dout flows back into dW',
@@ -58,6 +51,7 @@ export const backwardMode = {
       ['wasted', ['onehot.T @ G by zero', ''], 'n·(V−1)·d', count(n * (vocab - 1) * dim)],
     ];
   },
+  story: (result, step, slots) => backwardStory(result, backwardSteps(slots.tokens)),
   // Each drawn token's row of G slides back into its row of dW, which shows its running sum
   // (from the core: the scatter-add of the tokens so far); a skipped run of tokens adds at once.
   player({ lab, result, step, scene, at, slots, grads, colors }) {
@@ -76,10 +70,13 @@ export const backwardMode = {
       ),
     );
     const zeroTexts = rowTexts(lab, scene, [zero])[0];
+    const template = slots.tokens.find((t) => t !== null); // a drawn token: a run's ghost's cells
     return {
-      steps: steps.length,
-      apply({ index, progress }) {
-        const rows = index > 0 ? after[index - 1] : new Map();
+      // Step `index` with its move `moved` of the way done; the last step: at rest.
+      apply(index, moved) {
+        if (index >= steps.length) return null;
+        const done = moved === 1 ? index : index - 1; // the last step whose rows are in dW
+        const rows = done >= 0 ? after[done] : new Map();
         for (const c of scene.cells) {
           if (c.grid !== 'grad') continue;
           const reached = rows.has(c.v);
@@ -88,34 +85,33 @@ export const backwardMode = {
             scene,
             c,
             reached ? rows.get(c.v)[scene.shownDims[c.column]] : 0,
-            reached ? texts[index - 1][drawn.indexOf(c.v)][c.column] : zeroTexts[c.column],
+            reached ? texts[done][drawn.indexOf(c.v)][c.column] : zeroTexts[c.column],
             colors,
           );
         }
         const s = steps[index];
-        const p = ease(progress);
-        const k = s.from;
-        const from = scene.tokenY.get(k) ?? at.tokenY.at[s.slot];
+        const k = s.from === s.to ? s.from : template;
         const to = scene.vocabY.get(ids[k]);
-        scene.ghosts.push(
-          ghostOf(
-            scene,
-            'upstream',
-            (c) => c.k === (s.from === s.to ? k : slots.tokens.find((t) => t !== null)),
-            {
+        markRow(scene, 'upstream', (c) => c.k === k, colors.token(k));
+        markRow(scene, 'grad', (c) => c.v === ids[k], colors.token(k));
+        if (moved < 1) {
+          const p = ease(moved);
+          const from = scene.tokenY.get(k) ?? at.tokenY.at[s.slot];
+          scene.ghosts.push(
+            ghostOf(scene, 'upstream', (c) => c.k === k, {
               x: at.outX.at[0] + p * (at.weightX.at[0] - at.outX.at[0]),
               y: from + p * (to - from),
               scale: 1,
               label: s.from === s.to ? `G[${k}]` : `G[${s.from}–${s.to}]`,
               blank: s.from !== s.to,
-            },
-          ),
-        );
-        const added = index > 0 ? steps[index - 1].to + 1 : 0;
+            }),
+          );
+        }
+        const added = done >= 0 ? steps[done].to + 1 : 0;
         // The selected token's row of dW as it accumulates.
         const id = ids[step];
         const terms = grads.positions.get(id).filter((position) => position < added);
-        const row = terms.length > 0 ? texts[index - 1][drawn.indexOf(id)] : zeroTexts;
+        const row = terms.length > 0 ? texts[done][drawn.indexOf(id)] : zeroTexts;
         return {
           arrows: added,
           detail:

@@ -4,9 +4,9 @@
 // the lookup's arrow and its verdict; the backward arrows from each row of G to its row of dW.
 // Nodes are kept from one drawing to the next: a keystroke mostly rewrites a few attributes,
 // and a new token slides the glow (a CSS transition in styles/picture.css).
-import { writeAttribute, writeProperty, writeStyle } from '../draw/dom.mjs';
-import { HEADER } from '../model/equation-layout.mjs';
-import { tokenColor } from '../model/token-colors.mjs';
+import { writeAttribute, writeProperty, writeStyle } from '../../draw/dom.mjs';
+import { HEADER } from '../../model/picture-layout.mjs';
+import { tokenColor } from '../../model/token-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD = 5; // px: the length of an arrowhead's sides

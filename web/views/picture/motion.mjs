@@ -1,14 +1,14 @@
 // What the picture's modes share to draw a frame of Play on the scene that shade() has just
 // shaded (draw/picture-paint.mjs): rows on their way (ghosts), values that change as terms
 // are added, and the texts of those values.
-import { NUMBER_CELL } from '../model/picture-scene.mjs';
-import { valueColors } from '../draw/picture-paint.mjs';
+import { NUMBER_CELL } from '../../model/picture-layout.mjs';
+import { valueColors } from '../../draw/picture-paint.mjs';
 
 // Slow in, slow out: where a move is at `progress` (0 to 1).
 export const ease = (p) => (p < 0.5 ? 2 * p * p : 1 - (-2 * p + 2) ** 2 / 2);
 
 // A copy of the cells of `grid` that `mine` picks (one row), drawn at (x, y), `scale` times its
-// size, with `label` before it; `blank` draws it as zeros without numbers (a skipped run).
+// size, with `label` before it; `blank` draws it as zeros (a row times 0, or a skipped run).
 export function ghostOf(scene, grid, mine, { x, y, scale, label, blank = false }) {
   const cells = scene.cells.filter((c) => c.grid === grid && mine(c));
   const left = cells[0].x;
@@ -25,7 +25,7 @@ export function ghostOf(scene, grid, mine, { x, y, scale, label, blank = false }
       ...c,
       dx: c.x - left,
       dimmed: false,
-      ...(blank ? { fill: scene.zero, text: '' } : {}),
+      ...(blank ? { fill: scene.zero, ink: scene.ghostInk, text: c.text ? '0' : '' } : {}),
     })),
   };
 }
@@ -62,4 +62,18 @@ export function rowTexts(lab, scene, rows) {
 export function vectorOf(texts, dimSlots) {
   let next = 0;
   return `[${dimSlots.map((j) => (j === null ? '…' : texts[next++])).join(', ')}]`;
+}
+
+// An outline around the cells of `grid` that `mine` picks (one row, or one cell) in `color`.
+export function markRow(scene, grid, mine, color) {
+  const cells = scene.cells.filter((c) => c.grid === grid && mine(c));
+  if (cells.length === 0) return;
+  const last = cells.at(-1);
+  scene.marks.push({
+    x: cells[0].x,
+    y: cells[0].y,
+    width: last.x + last.width - cells[0].x,
+    height: scene.cell,
+    color,
+  });
 }

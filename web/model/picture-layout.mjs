@@ -1,4 +1,4 @@
-// Where the equation picture (views/equation.mjs) puts things: which rows and columns of each
+// Where the picture (views/picture/picture.mjs) puts things: which rows and columns of each
 // grid it draws, and their offsets in px for a given width. Pure: no DOM.
 //   one_hot (n × V): rows = tokens, columns = vocabulary;  W (V × d): rows = vocabulary,
 //   columns = dims;  out (n × d): rows = tokens, columns = dims.
@@ -8,6 +8,10 @@ const VOCAB_CAP = 8; // vocabulary rows drawn in full up to this many, else 0, V
 const DIM_CAP = 6; // columns drawn in full up to this many, else the first 3 and the last 2
 const MAX_CELL = 56; // px
 const MIN_CELL = 9;
+export const NUMBER_CELL = 50; // px: wide enough for "-1.8061" in 11 px monospace
+// px: a one-hot column narrowed, where that lets W's and out's cells hold their numbers: its
+// 0 or 1 still at 12 px.
+export const ONEHOT_NARROW = 22;
 export const OPERATOR = 26; // px for "·" and "="
 export const HEADER = 16; // px above the grids: column indices
 export const FOOTER = 34; // px below: each grid's name and shape
@@ -78,28 +82,44 @@ const labelWidth = (labels) =>
   Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
-// `largestCell` px, `left` px in from the left edge: the cell size, the offsets of every row and
+// `largestCell` px, `left` px in from the left edge: the cell size (and the one-hot columns'
+// width, narrower where that lets W's and out's cells hold numbers), the offsets of every row and
 // column, the widths of the label columns, the total size (left included) and the grids' middle.
 // rowLabels[k]: what labels token k's row (its id, or its text in Text mode).
 export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL, left = 0) {
   const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : rowLabels[k])));
   const vocabLabels = labelWidth(slots.vocab);
   const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
-  const across = units(slots.vocab) + 2 * units(slots.dim);
   const down = Math.max(units(slots.tokens), units(slots.vocab));
-  const cell = Math.floor(
-    Math.max(
-      MIN_CELL,
-      Math.min(largestCell, (width - fixed) / across, (maxHeight - HEADER - FOOTER) / down),
-    ),
-  );
+  // The cell for one-hot columns `onehot` px wide (all cells alike when null).
+  const cellWith = (onehot) =>
+    Math.floor(
+      Math.max(
+        MIN_CELL,
+        Math.min(
+          largestCell,
+          onehot === null
+            ? (width - fixed) / (units(slots.vocab) + 2 * units(slots.dim))
+            : (width - fixed - onehot * units(slots.vocab)) / (2 * units(slots.dim)),
+          (maxHeight - HEADER - FOOTER) / down,
+        ),
+      ),
+    );
+  let cell = cellWith(null);
+  let onehotCell = cell;
+  // Too narrow for W's and out's numbers: narrower one-hot columns, where that gives them room.
+  if (cell < NUMBER_CELL && cellWith(ONEHOT_NARROW) >= NUMBER_CELL) {
+    cell = cellWith(ONEHOT_NARROW);
+    onehotCell = ONEHOT_NARROW;
+  }
   const gridHeight = Math.ceil(down * cell);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
-  const onehotX = offsets(slots.vocab, cell, left + tokenLabels);
+  const onehotX = offsets(slots.vocab, onehotCell, left + tokenLabels);
   const weightX = offsets(slots.dim, cell, onehotX.end + OPERATOR + vocabLabels);
   const outX = offsets(slots.dim, cell, weightX.end + OPERATOR);
   return {
     cell,
+    onehotCell,
     width: outX.end + 2,
     height: heightOf(down, cell),
     tokenY: offsets(slots.tokens, cell, top(slots.tokens)),

@@ -1,0 +1,279 @@
+// The picture on the first screen: both routes and the backward pass on one canvas, as cell
+// grids whose values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos, which
+// follow light and dark mode), with numbers where a cell is wide enough. A toggle picks the mode
+// (Product: one_hot(idx) × W = out; Lookup: idx → W[idx] = out; Backward: G flows back into dW)
+// and a stepper goes through its steps, one row at a time, with Play, Prev and Next
+// (stepper.mjs; each mode's steps in product.mjs, lookup.mjs, backward.mjs); the picture at
+// rest is its last step. prefers-reduced-motion gets the same steps without movement. The selected token k is marked in its own
+// colour (model/token-colors.mjs); below the picture, its way through it and its values, in
+// PyTorch's notation, readable at any width. The picture is one tab stop: the arrow keys move
+// the token; pointing at a row marks its token in every view (views/linking.mjs).
+//
+// The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
+// shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
+// the canvas keeps what moves or is pointed at (views/picture/overlay.mjs). Moving to another
+// token slides the glow and replays the flow (CSS transitions, off for prefers-reduced-motion);
+// any other redraw (typing, a new width) is still, and the stepper leaves rest only when asked and
+// goes back to it at any change of the store, so that no animation runs into a keystroke's frame.
+import { element, radioKeyTarget, writeProperty } from '../../draw/dom.mjs';
+import { slotsFor } from '../../model/picture-layout.mjs';
+import { count } from '../../model/format-number.mjs';
+import { MODES, rowLabel, sceneOf, tokenTexts } from '../../model/picture-scene.mjs';
+import { tokenColor } from '../../model/token-colors.mjs';
+import { paint, readPalette, shade } from '../../draw/picture-paint.mjs';
+import { onThemeChange } from '../../draw/theme-colors.mjs';
+import { backwardGrads, backwardMode, GRAD_BUDGET } from './backward.mjs';
+import { createCanvasSize } from './canvas-size.mjs';
+import { lookupMode } from './lookup.mjs';
+import { createOverlay } from './overlay.mjs';
+import { productMode } from './product.mjs';
+import { createStepper, stepperParts } from './stepper.mjs';
+import { createDescriber, restingDetail } from './words.mjs';
+
+const MODE = { product: productMode, lookup: lookupMode, backward: backwardMode };
+let pictures = 0; // numbers the pictures: their ids are unique in a document
+
+// The bar above the picture: the mode toggle and the stepper. The token is picked with the one
+// token picker (views/token-picker.mjs) above it, or with the arrow keys on the picture.
+function createBar(number, stepper) {
+  const bar = element('div', 'equation-bar');
+  const modes = element('div', 'picture-modes');
+  modes.setAttribute('role', 'radiogroup');
+  modes.setAttribute('aria-label', 'What the picture shows');
+  const radios = MODES.map((name) => {
+    const label = element('label', 'picture-mode');
+    const input = element('input');
+    input.type = 'radio';
+    input.id = `picture-${number}-${name}`;
+    input.name = `picture-${number}-mode`;
+    input.value = name;
+    input.checked = name === 'product';
+    label.append(input, element('span', '', MODE[name].label));
+    modes.append(label);
+    return input;
+  });
+  const tools = element('div', 'picture-tools');
+  tools.append(modes, stepper.controls);
+  bar.append(tools);
+  return { bar, radios };
+}
+
+// The figure's parts: the bar, the picture (one tab stop, a slider over the tokens: a canvas
+// with an SVG over it), the stepper's story (scrubber, speed, caption), the line below, the counts, the description.
+function createFigure(number) {
+  const figure = element('figure', 'equation-figure');
+  const stepper = stepperParts(number);
+  const { bar, radios } = createBar(number, stepper);
+  const frame = element('div', 'equation-picture');
+  frame.id = `picture-${number}`;
+  frame.tabIndex = 0;
+  frame.setAttribute('role', 'slider');
+  frame.setAttribute('aria-valuemin', '1');
+  const description = element('p', 'visually-hidden');
+  description.id = `picture-${number}-description`;
+  frame.setAttribute('aria-describedby', description.id);
+  const cells = element('div', 'equation-cells'); // shows the picture's part of the canvas
+  const canvas = element('canvas', 'equation-canvas');
+  cells.append(canvas);
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('class', 'equation-svg');
+  svg.setAttribute('aria-hidden', 'true');
+  frame.append(cells, svg);
+  const detail = element('p', 'picture-detail');
+  const counts = element('figcaption', 'equation-counts');
+  figure.append(bar, frame, stepper.story, detail, counts, description);
+  return { figure, radios, stepper, frame, canvas, svg, detail, counts, description };
+}
+
+// The page's colours and fonts for the canvas, read at the first paint (getComputedStyle forces
+// a style pass), again on a theme change, which calls onChange.
+function createPalette(figure, onChange) {
+  let palette = null;
+  return () => {
+    if (palette) return palette;
+    if (palette === null)
+      onThemeChange(figure, () => {
+        palette = undefined;
+        onChange();
+      });
+    const style = getComputedStyle(figure);
+    palette = {
+      colors: readPalette(figure),
+      fonts: {
+        mono: style.getPropertyValue('--mono').trim() || 'monospace',
+        sans: 'system-ui, sans-serif',
+      },
+    };
+    return palette;
+  };
+}
+
+// root: an empty element the picture fills; onStep(k) when the learner picks another token.
+// Returns { render(state) } for the store's state.
+function createPictureView(root, { lab, onStep }) {
+  const parts = createFigure(++pictures);
+  const { figure, radios, frame, canvas, svg, detail } = parts;
+  root.append(figure);
+  const overlay = createOverlay(svg);
+  const size = createCanvasSize(figure, { frame, canvas, svg });
+  const describe = createDescriber(parts, MODE);
+  const palette = createPalette(figure, () => {
+    stepper.stop();
+    if (view.state) select();
+  });
+  // mode: the toggle's; state: { result, step, texts (Text mode's token texts, or null), grads };
+  // drawn: { scene, slots, at, labels }, what the picture shows now.
+  const view = { mode: 'product', state: null, drawn: null };
+
+  const stepper = createStepper(parts.stepper, figure, {
+    begin() {
+      const { colors } = palette();
+      const { scene, at, slots } = view.drawn;
+      return MODE[view.mode].player({ lab, ...view.state, scene, at, slots, colors });
+    },
+    show(player, index, moved) {
+      const { result, step } = view.state;
+      const { scene } = view.drawn;
+      const { colors, fonts } = palette();
+      shade(scene, step, result.ids[step], colors, fonts);
+      const shown = player.apply(index, moved);
+      paint(canvas, scene, size.ratio);
+      overlay.frame(shown ?? {});
+      writeProperty(
+        detail,
+        'textContent',
+        shown?.detail ?? restingDetail(lab, view.mode, view.state, view.drawn),
+      );
+    },
+    rest: () => select(),
+  });
+
+  frame.addEventListener('keydown', (event) => {
+    const { state } = view;
+    const k = state ? radioKeyTarget(event.key, state.step, state.result.ids.length) : null;
+    if (k === null) return;
+    event.preventDefault();
+    if (k >= 0 && k < state.result.ids.length && k !== state.step) onStep(k);
+  });
+  for (const radio of radios) {
+    radio.addEventListener('change', () => {
+      if (!radio.checked) return;
+      view.mode = radio.value;
+      stepper.stop();
+      if (view.state) draw();
+    });
+  }
+
+  // The picture's geometry and scene for the state, then the selected token's marks.
+  function draw() {
+    const { state } = view;
+    const { result, step, texts } = state;
+    if (view.mode === 'backward' && !state.grads) {
+      state.grads = backwardGrads(lab, result);
+      if (!state.grads) {
+        view.mode = 'product';
+        radios[MODES.indexOf('product')].checked = true;
+      }
+    }
+    const slots = slotsFor(result, step);
+    const rowLabels = {};
+    for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
+    const at = size.fit(result, slots, rowLabels);
+    const scene = sceneOf(result, slots, at, {
+      mode: view.mode,
+      step,
+      formatElements: lab.formatElements,
+      texts,
+      grads: state.grads,
+    });
+    view.drawn = { scene, slots, at, labels: overlay.drawRows(scene, at) };
+    stepper.story(MODE[view.mode].story(result, step, slots));
+    select();
+  }
+
+  // The canvas at rest is painted once the redraw's other writes are done (in a microtask, at
+  // the end of the store's update): the first font set on a canvas in the document styles the
+  // page, which, before the last write of the frame, would leave the frame's style to be worked
+  // out twice.
+  let paintDue = false;
+  function paintSoon() {
+    if (paintDue) return;
+    paintDue = true;
+    queueMicrotask(() => {
+      paintDue = false;
+      if (!figure.dataset.play) paint(canvas, view.drawn.scene, size.ratio);
+    });
+  }
+
+  // Paints the scene for the selected token at rest: dimming, marks, glow, flows, detail.
+  function select() {
+    const { result, step } = view.state;
+    const { scene, at, labels } = view.drawn;
+    const id = result.ids[step];
+    const { colors, fonts } = palette();
+    shade(scene, step, id, colors, fonts);
+    paintSoon();
+    canvas.scene = scene; // what it shows, for the e2e tests: text cannot be read back from pixels
+    for (const [k, label] of labels) label.classList.toggle('current', k === step);
+    if (figure.style.getPropertyValue('--selected') !== tokenColor(step)) {
+      figure.style.setProperty('--selected', tokenColor(step));
+    }
+    overlay.select(scene, at, {
+      step,
+      id,
+      ids: result.ids,
+      grade: result.comparison?.grade ?? null,
+    });
+    overlay.frame();
+    writeProperty(detail, 'textContent', restingDetail(lab, view.mode, view.state, view.drawn));
+    describe(view.mode, view.state);
+  }
+
+  // Redrawn at a new width: the cell size, and whether numbers fit, depend on it.
+  new ResizeObserver(() => {
+    if (!view.state || !size.resized()) return;
+    figure.classList.remove('moving');
+    stepper.stop();
+    draw();
+  }).observe(figure);
+
+  return {
+    render({ result, step: picked, tokens }) {
+      const { state } = view;
+      // A token picked in a newer text than the result shown (its chips come first) waits.
+      const step = Math.min(picked, result.ids.length - 1);
+      const moved = state !== null && step !== state.step;
+      const texts = tokenTexts(tokens, result.ids);
+      const grads = state?.result === result ? state.grads : null;
+      stepper.stop();
+      view.state = { result, step, texts, grads };
+      // G too big to draw here: the Backward view computes it in the compute worker.
+      const backward = radios[MODES.indexOf('backward')];
+      const tooBig = result.ids.length * result.dim > GRAD_BUDGET;
+      if (backward.disabled !== tooBig) {
+        backward.disabled = tooBig;
+        backward.parentElement.title = tooBig
+          ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view`
+          : '';
+      }
+      // Transitions run from the places before this style change, when the new style has them.
+      figure.classList.toggle('moving', moved);
+      figure.classList.toggle('drawn', true); // add() rewrites the class even when it is there
+      draw();
+      if (moved) overlay.replay();
+    },
+  };
+}
+
+export const pictureView = {
+  title: 'one_hot(idx) × W = out',
+  build(container, { store, lab }) {
+    const picture = createPictureView(container, { lab, onStep: (k) => store.set({ step: k }) });
+    return {
+      update(state, changed) {
+        if (state.result && ['result', 'step', 'tokens'].some((key) => changed.has(key)))
+          picture.render(state);
+      },
+    };
+  },
+};

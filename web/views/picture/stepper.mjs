@@ -1,0 +1,176 @@
+// The picture's stepper: Prev, Play/Pause, Next, a scrubber over the steps and a speed, and
+// the step's equation and caption in plain words below the picture. Where it is in the steps
+// is model/picture-stepper.mjs's; this module binds it to the controls, the keys and the
+// animation frames. Keys anywhere in the figure: "." next, "," previous, "k" play or pause,
+// Escape back to rest; on the stepper's buttons the arrow keys, Home and End too.
+import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
+import * as stepper from '../../model/picture-stepper.mjs';
+
+// A button with an icon and a word (a phone shows the icon alone).
+const button = (className, label, icon, word) => {
+  const node = element('button', className);
+  node.type = 'button';
+  node.setAttribute('aria-label', label);
+  const glyph = element('span', 'play-icon', icon);
+  glyph.setAttribute('aria-hidden', 'true');
+  node.append(glyph, element('span', 'play-text', word));
+  return node;
+};
+
+// The controls, for the bar; the story (scrubber, speed, caption), for below the picture.
+export function stepperParts(number) {
+  const controls = element('div', 'picture-stepper');
+  controls.setAttribute('role', 'group');
+  controls.setAttribute('aria-label', 'Steps of the picture');
+  const prev = button('picture-prev', 'Prev step', '‹', 'Prev');
+  prev.setAttribute('aria-keyshortcuts', ',');
+  const play = button('picture-play', 'Play the picture', '▶', 'Play');
+  play.id = `picture-${number}-play`;
+  play.setAttribute('aria-keyshortcuts', 'k');
+  const next = button('picture-next', 'Next step', '›', 'Next');
+  next.setAttribute('aria-keyshortcuts', '.');
+  const scrubber = element('input', 'picture-scrubber');
+  scrubber.type = 'range';
+  scrubber.min = '0';
+  scrubber.setAttribute('aria-label', 'Step');
+  const speed = element('select', 'picture-speed');
+  speed.setAttribute('aria-label', 'Speed');
+  for (const s of stepper.SPEEDS) {
+    const option = element('option', '', `${s}×`);
+    option.value = String(s);
+    option.selected = s === 1;
+    speed.append(option);
+  }
+  controls.append(prev, play, next);
+  // Below the picture, while it is on a step (the picture at rest needs none of it): the
+  // scrubber, the speed and the step in words.
+  const story = element('div', 'picture-story');
+  story.hidden = true;
+  const scrub = element('div', 'picture-scrub');
+  scrub.append(scrubber, speed);
+  const caption = element('p', 'picture-caption');
+  caption.setAttribute('aria-live', 'polite');
+  const counter = element('span', 'picture-step-count');
+  const equation = element('strong', 'picture-equation');
+  const words = element('span', 'picture-words');
+  caption.append(counter, equation, words);
+  story.append(scrub, caption);
+  return { controls, story, prev, play, next, scrubber, speed, counter, equation, words };
+}
+
+// parts: stepperParts(); figure: where data-play says where a play is ('' at rest, 'playing',
+// 'paused' on a step, 'ended' after a play's last step). begin() makes the mode's player for
+// what the picture shows now; show(player, index, moved) paints step `index`, its move
+// `moved` of the way done (0 to 1); rest() paints the picture at rest. Returns { story(steps),
+// stop() }: story() with each redraw's steps ({ equation, caption }), stop() before it.
+export function createStepper(parts, figure, { begin, show, rest }) {
+  let steps = [];
+  let s = stepper.atRest(0);
+  let player = null;
+  let frame = { id: 0, last: null }; // the animation frame asked for, the time of the last one
+  const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  function render() {
+    const playing = s.playing;
+    const shown = s.index ?? steps.length - 1;
+    const step = steps[shown];
+    writeProperty(parts.counter, 'textContent', `Step ${shown + 1} of ${steps.length}: `);
+    writeProperty(parts.equation, 'textContent', step?.equation ?? '');
+    writeProperty(parts.words, 'textContent', step ? ` ${step.caption}` : '');
+    writeAttribute(parts.scrubber, 'max', Math.max(0, steps.length - 1));
+    writeProperty(parts.scrubber, 'value', String(shown));
+    writeAttribute(parts.scrubber, 'aria-valuetext', `step ${shown + 1} of ${steps.length}`);
+    // aria-disabled, not disabled: a button that keeps the focus at an end of the steps.
+    writeAttribute(parts.prev, 'aria-disabled', steps.length < 2 || s.index === 0);
+    writeAttribute(parts.next, 'aria-disabled', steps.length < 2 || s.index === steps.length - 1);
+    const state = playing ? 'playing' : s.index === null ? '' : frame.ended ? 'ended' : 'paused';
+    writeProperty(parts.story, 'hidden', s.index === null);
+    if (figure.dataset.play !== state) figure.dataset.play = state;
+    const [icon, text] = parts.play.children;
+    writeProperty(icon, 'textContent', playing ? '❚❚' : '▶');
+    writeProperty(text, 'textContent', playing ? 'Pause' : 'Play');
+    // A name of its own: the Train view has a Play too.
+    writeAttribute(parts.play, 'aria-label', playing ? 'Pause the picture' : 'Play the picture');
+  }
+
+  function paint() {
+    if (s.index === null) rest();
+    else show(player, s.index, stepper.moved(s.progress, reduced()));
+    render();
+  }
+
+  function tick(now) {
+    frame.id = 0;
+    s = stepper.advance(s, frame.last === null ? 0 : now - frame.last);
+    frame.last = now;
+    frame.ended = stepper.ended(s);
+    paint();
+    if (s.playing) frame.id = requestAnimationFrame(tick);
+  }
+
+  // A learner's move: `change` of the stepper's state, from rest the mode's player made first.
+  function go(change) {
+    if (steps.length === 0) return;
+    if (player === null) {
+      player = begin();
+      if (player === null) return;
+    }
+    cancelAnimationFrame(frame.id);
+    s = change(s);
+    frame = { id: 0, last: null, ended: false };
+    if (s.playing) frame.id = requestAnimationFrame(tick);
+    paint();
+  }
+
+  parts.prev.addEventListener('click', () => go(stepper.prev));
+  parts.next.addEventListener('click', () => go(stepper.next));
+  parts.play.addEventListener('click', () => go(s.playing ? stepper.pause : stepper.play));
+  parts.scrubber.addEventListener('input', () =>
+    go((state) => stepper.seek(state, Number(parts.scrubber.value))),
+  );
+  parts.speed.addEventListener('change', () => {
+    s = stepper.withSpeed(s, Number(parts.speed.value));
+  });
+  const keys = {
+    '.': stepper.next,
+    ',': stepper.prev,
+    k: (state) => (state.playing ? stepper.pause(state) : stepper.play(state)),
+  };
+  const onButtons = {
+    ArrowRight: stepper.next,
+    ArrowLeft: stepper.prev,
+    Home: (state) => stepper.seek(state, 0),
+    End: (state) => stepper.seek(state, state.count - 1),
+  };
+  figure.addEventListener('keydown', (event) => {
+    if (event.target.matches?.('input[type="range"], select')) return;
+    const onButton = parts.controls.contains(event.target) && event.target.localName === 'button';
+    const change = keys[event.key] ?? (onButton ? onButtons[event.key] : undefined);
+    if (change) {
+      event.preventDefault();
+      go(change);
+    } else if (event.key === 'Escape' && s.index !== null) {
+      event.preventDefault();
+      stop();
+      paint();
+    }
+  });
+
+  // Back to rest, painting nothing: a redraw follows. At rest already, it writes nothing.
+  function stop() {
+    cancelAnimationFrame(frame.id);
+    frame = { id: 0, last: null, ended: false };
+    player = null;
+    s = stepper.rest(s);
+    render();
+  }
+
+  return {
+    stop,
+    story(told) {
+      steps = told;
+      s = { ...s, count: told.length };
+      render();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The picture's words: the selected token's way through it and its values in the line below
+// it, and, for a screen reader, the slider's name and value and a description of the whole.
+import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
+import { count } from '../../model/format-number.mjs';
+import { termsOf } from '../../model/picture-play.mjs';
+import { vectorOf } from './motion.mjs';
+
+// The selected token's way through the picture: "·cat → 3797 → W[3797] → out[1]" in Text
+// mode, "idx[1] = 3797 → W[3797] → out[1]" otherwise; backward "G[1] → dW[3797]".
+function pathOf(mode, { result, step, texts }) {
+  const id = result.ids[step];
+  const start = texts ? `${texts[step]} → ${id}` : `idx[${step}] = ${id}`;
+  return mode === 'backward'
+    ? `${texts ? `${texts[step]}: ` : ''}G[${step}] → dW[${id}]`
+    : `${start} → W[${id}] → out[${step}]`;
+}
+
+// The numbers of a drawn row (grid's cells that `mine` picks), as the scene has them or, where
+// the cells are too narrow for numbers, from the core.
+function rowNumbers(lab, scene, grid, mine) {
+  const row = scene.cells.filter((c) => c.grid === grid && mine(c));
+  return row[0].number !== undefined
+    ? row.map((c) => c.number)
+    : lab.formatElements(
+        scene.notation,
+        row.map((c) => c.value),
+      );
+}
+
+// The line below the picture at rest: the token's way and the values it ends with.
+// drawn: { scene, slots }.
+export function restingDetail(lab, mode, state, drawn) {
+  const { result, step, grads } = state;
+  const { scene, slots } = drawn;
+  const id = result.ids[step];
+  if (mode === 'backward') {
+    const row = rowNumbers(lab, scene, 'grad', (c) => c.v === id);
+    return `${pathOf(mode, state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ${vectorOf(row, slots.dim)}`;
+  }
+  const row = rowNumbers(lab, scene, 'weight', (c) => c.v === id);
+  return `${pathOf(mode, state)} = ${vectorOf(row, slots.dim)}`;
+}
+
+// What stays the same while the token, the mode and the shape do: the slider's name and value,
+// the description, the counts. modes: the modes by name ({ name, counts }).
+export function createDescriber({ frame, description, counts }, modes) {
+  let described = ''; // what was last written, as a key
+  return (mode, state) => {
+    const { result, step } = state;
+    const { ids, vocab, dim } = result;
+    const n = ids.length;
+    const id = ids[step];
+    const path = pathOf(mode, state);
+    const key = [mode, n, vocab, dim, step, path].join('|');
+    if (key === described) return;
+    described = key;
+    const token = `token ${count(step + 1)} of ${count(n)}`;
+    writeAttribute(frame, 'aria-label', `Picture: ${modes[mode].name}`);
+    writeAttribute(frame, 'aria-valuemax', n);
+    writeAttribute(frame, 'aria-valuenow', step + 1);
+    writeAttribute(frame, 'aria-valuetext', `${token}: ${path}`);
+    const sentence = {
+      product:
+        `one_hot(idx), ${n} × ${vocab}, times W, ${vocab} × ${dim}, equals out, ${n} × ${dim}. ` +
+        `Token ${step + 1} has id ${id}: the 1 in column ${id} of its one-hot row picks row ${id} of W, ` +
+        `which becomes row ${step} of out; the other ${count(vocab - 1)} rows of W are multiplied by 0.`,
+      lookup:
+        `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
+        `Token ${step + 1} has id ${id}: row ${id} of W is copied into row ${step} of out.`,
+      backward:
+        `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
+        `is added into row idx[k] of dW, ${vocab} × ${dim}. Token ${step + 1} adds G[${step}] into dW[${id}].`,
+    }[mode];
+    writeProperty(description, 'textContent', sentence);
+    const stat = ([className, [term, more], formula, amount]) => {
+      const span = element('span', `equation-stat ${className}`);
+      const strong = element('strong', '', term);
+      if (more) strong.append(element('span', 'long-term', more));
+      span.append(strong, ' ', element('span', 'nowrap', `${formula} = ${amount}`));
+      return span;
+    };
+    counts.replaceChildren(...modes[mode].counts(result).map(stat));
+  };
+}
