@@ -104,9 +104,11 @@ Input make_input(const TableOptions& options, Ids ids) {
       t.weight = table.table;
       t.counts_blocks = true;
       t.tokens = std::move(table.tokens);
-      t.origin = "W loaded from " + path + ": tensor '" + table.tensor.name + "', ne " +
-                 shape_text(gguf_shape(table.tensor)) + " read as (V, d), " +
-                 ggml_conversion_text(table.tensor.type) +
+      const std::vector<Index> shape = gguf_shape(table.tensor);
+      t.origin = "W loaded from " + path + ": tensor '" + table.tensor.name + "', ne [" +
+                 std::to_string(shape[1]) + ", " + std::to_string(shape[0]) +
+                 "] read as (V, d) = (" + std::to_string(shape[0]) + ", " +
+                 std::to_string(shape[1]) + "), " + ggml_conversion_text(table.tensor.type) +
                  (table.has_head ? "; the head has its own output.weight"
                                  : "; no output.weight: the head is tied to this table");
     } else {
@@ -201,8 +203,8 @@ void print_gguf(const std::string& path, std::ostream& out) {
   name_width = std::min<std::size_t>(name_width, 60);
   out << path << ": GGUF version " << header.version << ", " << header.tensors.size()
       << (header.tensors.size() == 1 ? " tensor, " : " tensors, ") << header.metadata.size()
-      << " metadata entries, data from byte " << header.data_start << ", file " << header.file_size
-      << " bytes\n";
+      << (header.metadata.size() == 1 ? " metadata entry" : " metadata entries")
+      << ", data from byte " << header.data_start << ", file " << header.file_size << " bytes\n";
   out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "name"
       << "  type     ne\n";
   bool table = false, head = false;

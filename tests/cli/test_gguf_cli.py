@@ -78,7 +78,8 @@ class Tables(Files):
                 out = run("--weights", path, "--ids", ",".join(map(str, ids)))
                 self.assertEqual(out.returncode, 0, out.stderr)
                 self.assertIn(f"# W loaded from {path}: tensor 'token_embd.weight', ne "
-                              f"[{rows}, {cols}] read as (V, d), {type_name}", out.stdout)
+                              f"[{cols}, {rows}] read as (V, d) = ({rows}, {cols}), {type_name}",
+                              out.stdout)
                 self.assertIn("the head has its own output.weight" if k % 2 == 0
                               else "no output.weight: the head is tied to this table", out.stdout)
                 self.assertIn("# the file's tokens: 8 = '\u0120caf\u00e9', 0 = 't0', 3 = 't3', "
@@ -129,7 +130,7 @@ class Tables(Files):
         path, _, _ = self.model("Q4_0", 4, head=True, tokens=False)
         out = run("--weights", path, "--tensor", "output.weight", "--ids", "1")
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertIn("tensor 'output.weight', ne [4, 64] read as (V, d), Q8_0", out.stdout)
+        self.assertIn("tensor 'output.weight', ne [64, 4] read as (V, d) = (4, 64), Q8_0", out.stdout)
         self.assertNotIn("the file's tokens", out.stdout)
         self.assertIn(": the lookup 2 (1 rows x 2), the product 8 (all 4 rows x 2)", out.stdout)
 
