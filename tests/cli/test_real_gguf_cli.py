@@ -3,7 +3,7 @@ bounded memory: Llama 3 8B's 128256 x 4096 as Q4_K and Gemma 3 1B's 262144 x 115
 rows of 1152 are not a whole number of Q6_K's 256-value blocks, so llama.cpp's quantizer stores
 it as Q8_0 where a Q4_K_M file would hold Q6_K; that Q6_K file is refused, saying so).
 
-Each is a sparse GGUF file (tests/gguf_file.py): the rows at the ids of "Hello world" and those
+Each is a sparse GGUF file (tests/real_model_tables.py): the rows at the ids of "Hello world" and those
 PyTorch's printing shows hold random blocks with valid scales, the rest is a hole that reads as
 zeros. The CLI reads the rows it needs and streams the one-hot product through every block; its
 peak resident memory (GNU time) must stay within --rss-limit-mib, the verdict must be
@@ -31,33 +31,9 @@ RSS_LIMIT = int(option("--rss-limit-mib")) << 20
 TIME = option("--time")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from gguf_dequantize import dequantize  # noqa: E402
-from gguf_file import BLOCKS, gguf_bytes, random_blocks  # noqa: E402
-from real_model_tables import HELLO_WORLD, printed_rows  # noqa: E402
+from gguf_file import BLOCKS, gguf_bytes  # noqa: E402
+from real_model_tables import GGUF_SHAPES, HELLO_WORLD, printed_rows, write_gguf_table  # noqa: E402
 from safetensors_file import np, torch  # noqa: E402  (checks torch)
-
-# (model, V, d, type)
-SHAPES = [("Llama-3-8B", 128256, 4096, "Q4_K"), ("Gemma-3-1B", 262144, 1152, "Q8_0")]
-
-
-def write_sparse(path, vocab, dim, type_name, rng):
-    """A GGUF file with token_embd.weight (V, d) of type_name, random blocks at the rows used,
-    and a hole elsewhere. Returns {row: float32 values}."""
-    per_block, block_bytes = BLOCKS[type_name]
-    row_bytes = dim // per_block * block_bytes
-    head = gguf_bytes([("token_embd.weight", type_name, [dim, vocab], b"")],
-                      [("general.architecture", "STRING", "llama")])
-    rows = {}
-    with open(path, "wb") as f:
-        f.write(head)
-        f.truncate(len(head) + vocab * row_bytes)
-        for row in HELLO_WORLD + printed_rows(vocab):
-            raw = random_blocks(type_name, 1, dim, rng)
-            rows[row] = dequantize(type_name, raw, 1, dim)[0]
-            f.seek(len(head) + row * row_bytes)
-            f.write(raw)
-    return rows
-
 
 def run_measured(*args):
     with tempfile.NamedTemporaryFile(mode="r") as report:
@@ -87,10 +63,10 @@ class RealGgufShapes(unittest.TestCase):
 
     def test_every_shape_in_bounded_memory(self):
         rng = np.random.default_rng(35)
-        for model, vocab, dim, type_name in SHAPES:
+        for model, vocab, dim, type_name in GGUF_SHAPES:
             with self.subTest(model=model):
                 path = os.path.join(self.dir.name, f"{model}-{type_name}.gguf")
-                rows = write_sparse(path, vocab, dim, type_name, rng)
+                rows = write_gguf_table(path, vocab, dim, type_name, rng)
                 status, stdout, stderr, peak = run_measured("--weights", path, "--ids", "15496,995")
                 self.assertEqual(status, 0, stderr)
                 self.assertIn(f"# embedding(idx) vs linear(onehot.float()): bit-identical. All "
