@@ -103,7 +103,7 @@ describe('a GGUF file on the page', () => {
         assertCellsClose(shownCells(cells), pick(values[kind], ids, cells), box);
       }
       assert.equal(await errorText(page, 'weights-error'), '');
-      if (kind === 'Q4_K') await saveScreenshot(page, 'gguf-1280.png', { publish: false });
+      if (kind === 'Q4_K') await saveScreenshot(page, 'gguf-1280.png');
     });
   }
 
