@@ -65,3 +65,30 @@ def write_table(path, tensor, vocab, dim, dtype, rows, extra=()):
         f.seek(len(head) + data_size)
         f.write(tail)
     return os.path.getsize(path)
+
+
+# GGUF files of quantized models: (model, V, d, ggml type). Gemma 3 1B's rows of 1152 are not a
+# whole number of Q6_K's 256-value blocks, so llama.cpp's quantizer stores its table as Q8_0.
+GGUF_SHAPES = [("Llama-3-8B", 128256, 4096, "Q4_K"), ("Gemma-3-1B", 262144, 1152, "Q8_0")]
+
+
+def write_gguf_table(path, vocab, dim, type_name, rng):
+    """A sparse GGUF file with token_embd.weight (V, d) of type_name: random blocks with valid
+    scales (tests/gguf_file.py) at the ids of "Hello world" and the printed rows, a hole
+    elsewhere. Returns {row: float32 values} as tests/gguf_dequantize.py computes them."""
+    from gguf_dequantize import dequantize
+    from gguf_file import BLOCKS, gguf_bytes, random_blocks
+    per_block, block_bytes = BLOCKS[type_name]
+    row_bytes = dim // per_block * block_bytes
+    head = gguf_bytes([("token_embd.weight", type_name, [dim, vocab], b"")],
+                      [("general.architecture", "STRING", "llama")])
+    rows = {}
+    with open(path, "wb") as f:
+        f.write(head)
+        f.truncate(len(head) + vocab * row_bytes)
+        for row in HELLO_WORLD + printed_rows(vocab):
+            raw = random_blocks(type_name, 1, dim, rng)
+            rows[row] = dequantize(type_name, raw, 1, dim)[0]
+            f.seek(len(head) + row * row_bytes)
+            f.write(raw)
+    return rows

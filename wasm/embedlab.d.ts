@@ -213,6 +213,22 @@ export interface SafetensorsHeader {
   tableError: string | null;
 }
 
+/** ggufHeader's answer: the first bytes it needs, or a GGUF file's header. */
+export type GgufHeaderAnswer = { needBytes: number } | GgufHeader;
+export interface GgufHeader {
+  version: 2 | 3;
+  fileSize: number;
+  dataStart: number;
+  /** in the header's order; shape is ne reversed, (V, d) for a table; candidate: token_embd.weight */
+  tensors: (SafetensorsTensor & { ne: number[] })[];
+  /** [key, "TYPE: value"], the value cut short */
+  metadata: [string, string][];
+  /** whether output.weight is there (else the head is tied to token_embd.weight) */
+  hasHead: boolean;
+  table: string | null;
+  tableError: string | null;
+}
+
 /** safetensorsTable's result: where the chosen table lies in the file, and its reader. */
 export interface SafetensorsTableReader {
   name: string;
@@ -359,7 +375,7 @@ export interface Table {
   readonly rows: number;
   readonly cols: number;
   /** how it is stored: its rows become float32 exactly as a whole conversion gives them */
-  readonly dtype: 'F32' | 'F64' | 'F16' | 'BF16';
+  readonly dtype: 'F32' | 'F64' | 'F16' | 'BF16' | 'Q8_0' | 'Q4_0' | 'Q4_K' | 'Q6_K';
   /** the tensor's name in its .safetensors file, else null */
   readonly name: string | null;
   /** "BF16 (bfloat16), converted to float32 exactly", "F32 (float32), as stored", ... */
@@ -368,6 +384,11 @@ export interface Table {
   readonly inMemory: boolean;
   /** the bytes its rows take in their stored dtype */
   readonly storedBytes: number;
+  /** values per stored block (1, or ggml's 32 or 256) and the bytes of one */
+  readonly blockValues: number;
+  readonly blockBytes: number;
+  /** the stored blocks decoded into float32 so far by every computation on this table */
+  blocksDecoded(): number;
   /** The lookup: its n rows read, nothing else. */
   lookup(ids: IdsLike): Matrix;
   /** Rows [first, first + count): a window of W for a view (the rows around the selected ids). */
@@ -740,6 +761,17 @@ export interface Embedlab {
    * header read through the source now, its rows when a computation needs them (held in memory
    * when they take at most 16 MiB). */
   openSafetensorsTable(source: TableSource, name?: string): Table;
+  /** A GGUF file's table (token_embd.weight, or the tensor called name) over its stored blocks:
+   * F32, F16, BF16, Q8_0, Q4_0, Q4_K or Q6_K, dequantized as ggml's dequantize_row_* does. */
+  openGgufTable(source: TableSource, name?: string): Table;
+  /** Whether a file starts with "GGUF". */
+  hasGgufMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;
+  /** A GGUF file's header from its first bytes, or how many first bytes it needs (ask again). */
+  ggufHeader(
+    firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+    fileSize: number,
+    name?: string,
+  ): GgufHeaderAnswer;
   /** A sharded checkpoint's model.safetensors.index.json (its text): each tensor's shard, and the
    * table's, the tensor called name or the one named like an embedding table; open that shard's
    * file with openSafetensorsTable(source, table.tensor). Errors: text that is not an index. */

@@ -469,6 +469,16 @@ function makeApi(core) {
       );
     },
     hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
+    hasGgufMagic: (firstBytes) =>
+      core.hasGgufMagic(bytes('hasGgufMagic', 'firstBytes', firstBytes)),
+    ggufHeader: (firstBytes, fileSize, name = '') =>
+      unwrap(
+        core.ggufHeader(
+          bytes('ggufHeader', 'firstBytes', firstBytes),
+          number('ggufHeader', 'fileSize', fileSize),
+          string('ggufHeader', 'name', name),
+        ),
+      ),
     safetensorsHeaderSize: (firstBytes, fileSize) =>
       unwrap(
         core.safetensorsHeaderSize(

@@ -1,7 +1,8 @@
 // Embind bindings of table handles (embedlab/table.hpp and streamed.hpp), wrapped by tables.mjs
 // (see README.md):
 //   openSeededTable(seed, vocab, dim), openTfTable(vocab, dim), openNpyTable(bytes) and
-//   openSafetensorsTable(source, name) -> a TableHandle, or an error value.
+//   openSafetensorsTable(source, name) and openGgufTable(source, name) -> a TableHandle, or an
+//   error value.
 // A TableHandle holds its table: rows in WASM memory (seeded, TensorFlow rule, .npy bytes, a
 // small file), or read through the caller's source { size, read(offset, length) } when a
 // computation needs them (a File read with FileReaderSync in a worker, fs.readSync in Node). Its
@@ -21,6 +22,7 @@
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
+#include "embedlab/gguf.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
 #include "embedlab/notes.hpp"
@@ -214,9 +216,14 @@ class GradientRun {
 
 class TableHandle {
  public:
-  TableHandle(Table table, std::string name) : table_(std::move(table)), name_(std::move(name)) {}
+  TableHandle(Table table, std::string name, std::string conversion = {})
+      : table_(std::move(table)),
+        name_(std::move(name)),
+        conversion_(conversion.empty()
+                        ? dtype_conversion_text(stored_float_name(table_.dtype()))
+                        : std::move(conversion)) {}
 
-  // { rows, cols, dtype, name, conversion, inMemory, storedBytes }
+  // { rows, cols, dtype, name, conversion, inMemory, storedBytes, blockValues, blockBytes }
   val info() const {
     val out = val::object();
     const std::string dtype(stored_float_name(table_.dtype()));
@@ -224,11 +231,16 @@ class TableHandle {
     out.set("cols", static_cast<double>(table_.cols()));
     out.set("dtype", dtype);
     out.set("name", name_.empty() ? val::null() : val(name_));
-    out.set("conversion", dtype_conversion_text(dtype));
+    out.set("conversion", conversion_);
     out.set("inMemory", table_.in_memory());
     out.set("storedBytes", static_cast<double>(table_.stored_bytes()));
+    out.set("blockValues", static_cast<double>(block_values(table_.dtype())));
+    out.set("blockBytes", static_cast<double>(stored_size(table_.dtype())));
     return out;
   }
+
+  // The stored blocks decoded so far, by every computation on this table (table.hpp).
+  double blocks_decoded() const { return static_cast<double>(table_.blocks_decoded()); }
 
   val lookup(const val& ids) const {
     return guarded([&] { return matrix_to_js(embedlab::lookup(table_, ids_from_js(ids))); });
@@ -339,7 +351,7 @@ class TableHandle {
       Table renormed = table_;
       const Ids scaled = embedding_renorm(renormed, ids_from_js(ids), max_norm, norm_type);
       val out = val::object();
-      out.set("table", val(TableHandle(std::move(renormed), name_)));
+      out.set("table", val(TableHandle(std::move(renormed), name_, conversion_)));
       out.set("scaledRows", int64s_to_js(scaled));
       return out;
     });
@@ -348,6 +360,7 @@ class TableHandle {
  private:
   Table table_;
   std::string name_;  // the tensor's name in its file, or empty
+  std::string conversion_;  // how its stored values become float32
 };
 
 val open_seeded_table_js(double seed, double vocab, double dim) {
@@ -382,6 +395,14 @@ val open_safetensors_table_js(const val& source, const std::string& name) {
   });
 }
 
+// A GGUF file's table: token_embd.weight, or the tensor called name.
+val open_gguf_table_js(const val& source, const std::string& name) {
+  return guarded([&] {
+    GgufTable t = open_gguf_table(std::make_shared<JsSource>(source), name);
+    return val(TableHandle(std::move(t.table), t.tensor.name, ggml_conversion_text(t.tensor.type)));
+  });
+}
+
 }  // namespace
 }  // namespace embedlab
 
@@ -397,7 +418,8 @@ EMSCRIPTEN_BINDINGS(embedlab_tables) {
       .function("embeddingBag", &TableHandle::embedding_bag)
       .function("startBackward", &TableHandle::start_backward)
       .function("bagBackward", &TableHandle::bag_backward)
-      .function("renorm", &TableHandle::renorm);
+      .function("renorm", &TableHandle::renorm)
+      .function("blocksDecoded", &TableHandle::blocks_decoded);
   emscripten::class_<ProductRun>("ProductRun")
       .function("progress", &ProductRun::progress)
       .function("step", &ProductRun::step)
@@ -412,4 +434,5 @@ EMSCRIPTEN_BINDINGS(embedlab_tables) {
   emscripten::function("openTfTable", &open_tf_table_js);
   emscripten::function("openNpyTable", &open_npy_table_js);
   emscripten::function("openSafetensorsTable", &open_safetensors_table_js);
+  emscripten::function("openGgufTable", &open_gguf_table_js);
 }

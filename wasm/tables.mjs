@@ -265,6 +265,7 @@ export function tableApi(core, checks) {
         );
         return { table: table(renormed), scaledRows };
       },
+      blocksDecoded: () => own.call('blocksDecoded'),
       delete: () => own.delete(self),
     };
     return register(Object.freeze(self), handle);
@@ -297,6 +298,15 @@ export function tableApi(core, checks) {
           core.openSafetensorsTable(
             checkedSource('openSafetensorsTable', source),
             string('openSafetensorsTable', 'name', name),
+          ),
+        ),
+      ),
+    openGgufTable: (source, name = '') =>
+      table(
+        unwrap(
+          core.openGgufTable(
+            checkedSource('openGgufTable', source),
+            string('openGgufTable', 'name', name),
           ),
         ),
       ),

@@ -36,6 +36,14 @@ std::string_view stored_float_name(StoredFloat type) {
     case StoredFloat::bf16: return "BF16";
     case StoredFloat::f32: return "F32";
     case StoredFloat::f64: return "F64";
+    case StoredFloat::q8_0:
+      return "Q8_0";
+    case StoredFloat::q4_0:
+      return "Q4_0";
+    case StoredFloat::q4_k:
+      return "Q4_K";
+    case StoredFloat::q6_k:
+      return "Q6_K";
   }
   return "?";
 }
@@ -59,6 +67,7 @@ Table::Table(std::shared_ptr<const ByteSource> source, std::uint64_t begin, Inde
       dtype_(dtype),
       context_(std::move(context)) {
   check_file_table_shape(rows, cols, limits, context_);
+  check_whole_blocks(cols, dtype, context_);
   // Within the limits, rows * cols * 8 < 2^41: no overflow.
   const std::uint64_t size = source_->size();
   if (begin_ > size || stored_bytes() > size - begin_)
@@ -69,7 +78,7 @@ Table::Table(std::shared_ptr<const ByteSource> source, std::uint64_t begin, Inde
 }
 
 std::uint64_t Table::row_bytes() const {
-  return static_cast<std::uint64_t>(cols_ * stored_size(dtype_));
+  return static_cast<std::uint64_t>(cols_ / block_values(dtype_) * stored_size(dtype_));
 }
 
 std::uint64_t Table::stored_bytes() const {
@@ -102,16 +111,18 @@ const char* Table::stored_rows(Index first, Index count, std::vector<char>& scra
 
 void Table::convert_rows(const char* stored, Index first, Index count, Index first_col,
                          Index cols, float* out, Index out_stride) const {
-  const Index value_bytes = stored_size(dtype_);
+  const Index per_block = block_values(dtype_), block_bytes = stored_size(dtype_);
   try {
     for (Index r = 0; r < count; ++r)
       convert_to_float32(std::string_view(stored + r * static_cast<Index>(row_bytes()) +
-                                              first_col * value_bytes,
-                                          static_cast<std::size_t>(cols * value_bytes)),
+                                              first_col / per_block * block_bytes,
+                                          static_cast<std::size_t>(cols / per_block * block_bytes)),
                          dtype_, out + r * out_stride, first + r, first_col);
   } catch (const InputError& e) {
     throw InputError(e.argument(), context_ + e.what());
   }
+  decoded_->fetch_add(static_cast<std::uint64_t>(count * (cols / per_block)),
+                      std::memory_order_relaxed);
   if (!replaced_) return;
   const Ids& ids = replaced_->ids;
   for (auto it = std::lower_bound(ids.begin(), ids.end(), first);
@@ -143,6 +154,8 @@ Matrix Table::to_matrix(const Limits& limits) const {
     read_rows(first, std::min(block, rows_ - first), m.row(first).data());
   return m;
 }
+
+std::uint64_t Table::blocks_decoded() const { return decoded_->load(std::memory_order_relaxed); }
 
 Table Table::held() const {
   if (in_memory()) return *this;

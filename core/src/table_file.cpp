@@ -10,6 +10,7 @@
 
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
+#include "ggml_blocks.hpp"
 
 // The stored values are little-endian, as every target (x86-64, WebAssembly) holds them: a
 // chunk of them is copied as it is and widened in a loop the compiler vectorises.
@@ -73,7 +74,7 @@ void convert_doubles(const char* bytes, Index count, Index row, Index first_col,
 
 void convert_to_float32(std::string_view bytes, StoredFloat type, float* out, Index row,
                         Index first_col, Index cols) {
-  const Index count = static_cast<Index>(bytes.size()) / stored_size(type);
+  const Index count = static_cast<Index>(bytes.size()) / stored_size(type) * block_values(type);
   switch (type) {
     case StoredFloat::f16:
       return convert_halves(bytes.data(), count, out, false);
@@ -84,7 +85,22 @@ void convert_to_float32(std::string_view bytes, StoredFloat type, float* out, In
       return;
     case StoredFloat::f64:
       return convert_doubles(bytes.data(), count, row, first_col, cols, out);
+    case StoredFloat::q8_0:
+    case StoredFloat::q4_0:
+    case StoredFloat::q4_k:
+    case StoredFloat::q6_k:
+      return dequantize_blocks(bytes.data(), count / block_values(type), type, out);
   }
+}
+
+void check_whole_blocks(Index cols, StoredFloat type, const std::string& context) {
+  const Index per_block = block_values(type);
+  if (cols % per_block != 0)
+    throw InputError(Argument::weights, context + "a row of " + std::to_string(cols) +
+                                            " values is not a whole number of " +
+                                            std::string(stored_float_name(type)) +
+                                            " blocks, which hold " + std::to_string(per_block) +
+                                            " values each");
 }
 
 void check_file_table_shape(Index rows, Index cols, const Limits& limits,

@@ -37,12 +37,16 @@ constexpr std::uint32_t bf16_to_f32_bits(std::uint16_t b) {
   return static_cast<std::uint32_t>(b) << 16;
 }
 
-// bytes holds little-endian values of `type` (the caller has checked the size); out receives as
-// many floats. A finite float64 beyond float32's range throws InputError(Argument::weights) naming
-// its place: `row`, and its column counted from `first_col`, the values being a row's (or, with
-// `cols`, whole rows of `cols` values from `row` on).
+// bytes holds little-endian values (or whole blocks) of `type` (the caller has checked the size);
+// out receives as many floats. A finite float64 beyond float32's range throws
+// InputError(Argument::weights) naming its place: `row`, and its column counted from `first_col`,
+// the values being a row's (or, with `cols`, whole rows of `cols` values from `row` on).
 void convert_to_float32(std::string_view bytes, StoredFloat type, float* out, Index row = 0,
                         Index first_col = 0, Index cols = 0);
+
+// That a row of `cols` values of `type` is a whole number of its blocks (ggml's quantized types:
+// 32 or 256 values); the message, after `context`, names both.
+void check_whole_blocks(Index cols, StoredFloat type, const std::string& context = "");
 
 // check_table_shape for a (rows, cols) table read from a file: the same messages after `context`
 // ("tensor 'wte.weight' [50257, 768]: "), with the file (Argument::weights) as the input to

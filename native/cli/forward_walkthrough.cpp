@@ -1,6 +1,9 @@
 #include "forward_walkthrough.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "embedlab/encoding.hpp"
 #include "embedlab/format.hpp"
@@ -10,13 +13,65 @@
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
+namespace {
+
+// Each id's token in the file's vocabulary: "15496 = 'Hello', 995 = '\xc4\xa0world'" (bytes below
+// 0x20 escaped), the first kShownTokens of them.
+constexpr std::size_t kShownTokens = 16;
+std::string token_texts(const Ids& ids, const std::vector<std::string>& tokens) {
+  std::string text;
+  for (std::size_t k = 0; k < ids.size() && k < kShownTokens; ++k) {
+    const auto id = static_cast<std::size_t>(ids[k]);
+    text += (k ? ", " : "") + std::to_string(ids[k]) + " = ";
+    if (id >= tokens.size()) {
+      text += "(none: the vocabulary has " + std::to_string(tokens.size()) + " tokens)";
+      continue;
+    }
+    text += "'";
+    for (const char c : tokens[id]) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte < 0x20 || byte == 0x7f || c == '\'' || c == '\\') {
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+        text += escaped;
+      } else {
+        text += c;
+      }
+    }
+    text += "'";
+  }
+  return ids.size() > kShownTokens ? text + ", ..." : text;
+}
+
+// What each route decoded of a GGUF table's stored blocks, as measured by the table.
+std::string blocks_decoded_text(const Table& w, std::uint64_t lookup, std::uint64_t product) {
+  const Index per_block = block_values(w.dtype());
+  const std::string type(stored_float_name(w.dtype()));
+  if (product == 0)
+    return "# blocks decoded: none by either route: " + type + " rows are read as stored";
+  const Index per_row = w.cols() / per_block;
+  const std::string what =
+      per_block == 1 ? "values converted (" + type + ")"
+                     : "blocks decoded (" + type + ", " + std::to_string(per_block) +
+                           " weights in " + std::to_string(stored_size(w.dtype())) + " bytes each)";
+  std::string text = "# " + what + ": the lookup " + std::to_string(lookup) + " (" +
+                     std::to_string(lookup / per_row) + " rows x " + std::to_string(per_row) +
+                     "), the product " + std::to_string(product) + " (all " +
+                     std::to_string(product / per_row) + " rows x " + std::to_string(per_row) + ")";
+  if (lookup > 0) text += ", " + std::to_string(product / lookup) + " times as many";
+  return text;
+}
+
+}  // namespace
 
 void print_forward_walkthrough(const Input& t, std::ostream& out) {
   const Index n = static_cast<Index>(t.ids.size());
   const Index d = t.weight.cols();
   out << "# " << t.origin << "\n";
   out << "# idx = torch.tensor([" << list_text(t.ids) << "]), V = " << t.vocab << ", d = " << d
-      << "\n\n";
+      << "\n";
+  if (!t.tokens.empty()) out << "# the file's tokens: " << token_texts(t.ids, t.tokens) << "\n";
+  out << "\n";
 
   print_step(out, "embedding.weight", format_tensor(t.weight, parameter_style()));
 
@@ -28,7 +83,9 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
     print_step(out, "embedding(torch.tensor([" + std::to_string(id) + "]))",
                format_tensor(lookup(t.weight, {id}), embedding_output));
   }
+  const std::uint64_t before_lookup = t.weight.blocks_decoded();
   const Matrix rows = lookup(t.weight, t.ids);
+  const std::uint64_t lookup_blocks = t.weight.blocks_decoded() - before_lookup;
   print_step(out, "embedding(idx)", format_tensor(rows, embedding_output));
   out.flush();  // the rows are there before the product reads the whole table
 
@@ -51,7 +108,9 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
              format_tensor(t.weight, parameter_style(), true));
 
   StreamedProduct product(t.weight, one_hot_encoding(t.ids, t.vocab));
+  const std::uint64_t before_product = t.weight.blocks_decoded();
   product.run();
+  const std::uint64_t product_blocks = t.weight.blocks_decoded() - before_product;
   print_step(out, "linear(onehot.float())",
              format_tensor(product.result(), grad_fn_style("MmBackward0")));
 
@@ -59,6 +118,7 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
   out << "# the lookup copied n*d = " << n * d
       << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
       << n * (t.vocab - 1) * d << " of them multiplications by zero\n";
+  if (t.counts_blocks) out << blocks_decoded_text(t.weight, lookup_blocks, product_blocks) << "\n";
 }
 
 }  // namespace embedlab::cli

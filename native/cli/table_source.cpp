@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "embedlab/error.hpp"
+#include "embedlab/gguf.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
@@ -25,6 +26,16 @@ bool is_npy_file(const std::string& path) {
   char first[6] = {};
   file.read(first, sizeof first);
   return has_npy_magic(std::string_view(first, static_cast<std::size_t>(file.gcount())));
+}
+
+// A file that starts with "GGUF", or is named *.gguf (so that the GGUF reader explains what is
+// wrong with it), is read as GGUF.
+bool is_gguf_file(const std::string& path) {
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0) return true;
+  std::ifstream file(path, std::ios::binary);
+  char first[4] = {};
+  file.read(first, sizeof first);
+  return has_gguf_magic(std::string_view(first, static_cast<std::size_t>(file.gcount())));
 }
 
 // "[50257, 768]"
@@ -57,13 +68,14 @@ void add_table_options(CLI::App& app, TableOptions& options) {
       "load W from a file: a .npy (2-D float16/32/64, C order, e.g. np.save('w.npy', "
       "emb.weight.detach().numpy())), a model's .safetensors (F32, F64, F16 or BF16; only the "
       "header and the rows used are read), or a sharded checkpoint's "
-      "model.safetensors.index.json (the shards beside it). A file that starts with \\x93NUMPY "
-      "or is named *.npy is read as .npy, one named *.json as an index, any other as "
-      ".safetensors");
+      "model.safetensors.index.json (the shards beside it), or a GGUF file's token_embd.weight "
+      "(F32, F16, BF16, Q8_0, Q4_0, Q4_K or Q6_K, dequantized as ggml does). A file that starts "
+      "with \\x93NUMPY or is named *.npy is read as .npy, one that starts with GGUF or is named "
+      "*.gguf as GGUF, one named *.json as an index, any other as .safetensors");
   app.add_option("--tensor", options.tensor_name,
                  "the tensor of the .safetensors file (or index) to use as W (default: the only "
                  "2-D tensor named like an embedding table: wte.weight, "
-                 "model.embed_tokens.weight, ...)")
+                 "model.embed_tokens.weight, ...; in a GGUF file token_embd.weight)")
       ->needs(file);
   app.add_flag("--list-tensors", options.list_tensors,
                "list the tensors of the .safetensors file, or of every shard of an index (name, "
@@ -87,6 +99,18 @@ Input make_input(const TableOptions& options, Ids ids) {
       if (!options.tensor_name.empty()) npy_has_no_tensors("--tensor", path);
       t.weight = open_npy_table(open_file(path, "a .npy file"), default_limits, path + ": ");
       t.origin = "W loaded from " + path;
+    } else if (is_gguf_file(path)) {
+      GgufTable table = load_gguf_table(path, options.tensor_name);
+      t.weight = table.table;
+      t.counts_blocks = true;
+      t.tokens = std::move(table.tokens);
+      const std::vector<Index> shape = gguf_shape(table.tensor);
+      t.origin = "W loaded from " + path + ": tensor '" + table.tensor.name + "', ne [" +
+                 std::to_string(shape[1]) + ", " + std::to_string(shape[0]) +
+                 "] read as (V, d) = (" + std::to_string(shape[0]) + ", " +
+                 std::to_string(shape[1]) + "), " + ggml_conversion_text(table.tensor.type) +
+                 (table.has_head ? "; the head has its own output.weight"
+                                 : "; no output.weight: the head is tied to this table");
     } else {
       const bool index = is_safetensors_index_name(path);
       SafetensorsTable table = index ? load_indexed_table(path, options.tensor_name)
@@ -170,11 +194,45 @@ void print_index(const std::string& path, std::ostream& out) {
   }
 }
 
+// A GGUF file's tensors (name, type, ne), token_embd.weight marked, its metadata, and whether the
+// head is tied.
+void print_gguf(const std::string& path, std::ostream& out) {
+  const GgufHeader header = read_gguf_header(path);
+  std::size_t name_width = 4;
+  for (const GgufTensor& t : header.tensors) name_width = std::max(name_width, t.name.size());
+  name_width = std::min<std::size_t>(name_width, 60);
+  out << path << ": GGUF version " << header.version << ", " << header.tensors.size()
+      << (header.tensors.size() == 1 ? " tensor, " : " tensors, ") << header.metadata.size()
+      << (header.metadata.size() == 1 ? " metadata entry" : " metadata entries")
+      << ", data from byte " << header.data_start << ", file " << header.file_size << " bytes\n";
+  out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "name"
+      << "  type     ne\n";
+  bool table = false, head = false;
+  for (const GgufTensor& t : header.tensors) {
+    const bool marked = t.name == kGgufTableName;
+    table = table || marked;
+    head = head || t.name == kGgufHeadName;
+    std::string ne = "[";
+    for (std::size_t k = 0; k < t.ne.size(); ++k) ne += (k ? ", " : "") + std::to_string(t.ne[k]);
+    out << (marked ? "* " : "  ") << std::setw(static_cast<int>(name_width)) << t.name << "  "
+        << std::setw(7) << ggml_type_name(t.type) << "  " << ne << "]\n";
+  }
+  for (const GgufMetadata& m : header.metadata)
+    out << "metadata " << m.key << " (" << m.type << "): " << m.text << "\n";
+  if (table)
+    out << "* the embedding table: --weights " << path << " loads it; "
+        << (head ? "output.weight is the head's own" : "no output.weight: the head is tied to it")
+        << "\n";
+  else
+    out << "no tensor is named token_embd.weight: choose one with --tensor NAME\n";
+}
+
 }  // namespace
 
 void print_tensor_list(const TableOptions& options, std::ostream& out) {
   const std::string& path = options.weights_file;
   if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
+  if (is_gguf_file(path)) return print_gguf(path, out);
   if (is_safetensors_index_name(path)) return print_index(path, out);
   const SafetensorsHeader header = read_safetensors_header(path);
   print_tensors(path, header, out);

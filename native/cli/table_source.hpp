@@ -1,10 +1,11 @@
 #pragma once
 // Where the walk-through's embedding table comes from: a PyTorch seed, the TensorFlow notebook's
-// fixed weights, or a file (.npy, or one tensor of a .safetensors file); and the ids it is looked
-// up with.
+// fixed weights, or a file (.npy, one tensor of a .safetensors file, or a GGUF file's
+// token_embd.weight or another tensor); and the ids it is looked up with.
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -38,12 +39,14 @@ struct Input {
   TableKind kind = TableKind::seeded;
   std::int64_t seed = 0;  // for TableKind::seeded
   std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
+  bool counts_blocks = false;       // a GGUF table: the walk-through says what each route decoded
+  std::vector<std::string> tokens;  // a GGUF file's vocabulary (tokenizer.ggml.tokens), if any
 };
 Input make_input(const TableOptions& options);
 // The same for ids already read from options.ids_text (the train walk-through's batches, joined).
 Input make_input(const TableOptions& options, Ids ids);
 
-// --list-tensors: the tensors of the --weights .safetensors file (name, dtype, shape), the
+// --list-tensors: the tensors of the --weights .safetensors or GGUF file (name, dtype, shape), the
 // embedding table marked, and its metadata. Reads the header only.
 void print_tensor_list(const TableOptions& options, std::ostream& out);
 

@@ -331,7 +331,7 @@ describe('bad input', () => {
     await page.check('#source-file');
     await expectError(
       'weights-error',
-      'choose or drop a .npy or .safetensors file holding W (V × d)',
+      'choose or drop a .npy, .safetensors or .gguf file holding W (V × d)',
     );
     assert.ok(await page.isDisabled('#vocab'));
     await page.check('#source-seed');

@@ -1,5 +1,6 @@
 // Real checkpoints' embedding tables through the page, in headless Chromium: each table as a
-// sparse .safetensors file with its checkpoint's exact name, shape and dtype
+// sparse .safetensors file with its checkpoint's exact name, shape and dtype, and two quantized
+// ones as sparse GGUF files (Llama 3 8B as Q4_K, Gemma 3 1B as Q8_0)
 // (tests/real_model_tables.py, which the CLI's test uses too: the rows at the ids of "Hello
 // world" and those PyTorch's printing shows are written, the rest is a hole), chosen on the page
 // in a fresh browser, with the browser's memory watched until the verdict. What e2e:real-models
@@ -24,7 +25,7 @@ import json, os, sys
 import numpy as np, torch
 a = json.load(sys.stdin)
 sys.path.insert(0, a['tests'])
-from real_model_tables import HELLO_WORLD, SHAPES, known_rows, write_table
+from real_model_tables import GGUF_SHAPES, HELLO_WORLD, SHAPES, known_rows, write_gguf_table, write_table
 def shown(dtype, stored):
     values = (torch.from_numpy(stored.astype(np.uint16).view(np.int16)).view(torch.bfloat16).float()
               if dtype == 'BF16' else torch.from_numpy(stored))
@@ -44,6 +45,12 @@ json.dump({'weight_map': {tensor: shards[0], 'model.norm.weight': shards[3], 'lm
           open(os.path.join(a['dir'], 'model.safetensors.index.json'), 'w'))
 out.append({'model': 'Llama-3-8B, index and shard 1 of 4', 'vocab': vocab, 'dim': dim, 'dtype': dtype,
             'files': ['model.safetensors.index.json', shards[0]], 'hello': [shown(dtype, rows[i]) for i in HELLO_WORLD]})
+rng = np.random.default_rng(35)
+for model, vocab, dim, kind in GGUF_SHAPES:
+    name = model + '-' + kind + '.gguf'
+    rows = write_gguf_table(os.path.join(a['dir'], name), vocab, dim, kind, rng)
+    out.append({'model': model, 'vocab': vocab, 'dim': dim, 'dtype': kind, 'files': [name],
+                'hello': [rows[i][:3].tolist() + rows[i][-3:].tolist() for i in HELLO_WORLD]})
 print(json.dumps(out))
 `;
 

@@ -93,6 +93,43 @@ export function safetensors(tensors, metadata = null) {
   return safetensorsFile(JSON.stringify(header), Buffer.concat(tensors.map((t) => t[3])));
 }
 
+// A GGUF file, version 3: metadata [[key, string value]], tensors [[name, ggml type id, [cols,
+// rows], bytes]], each tensor's bytes at a multiple of 32 of the data section.
+export function gguf(tensors, metadata = []) {
+  const parts = [];
+  const u32 = (x) => parts.push(new Uint8Array(new Uint32Array([x]).buffer));
+  const u64 = (x) => parts.push(new Uint8Array(new BigUint64Array([BigInt(x)]).buffer));
+  const str = (s) => {
+    const bytes = Buffer.from(s, 'utf8');
+    u64(bytes.length);
+    parts.push(bytes);
+  };
+  parts.push(Buffer.from('GGUF'));
+  u32(3);
+  u64(tensors.length);
+  u64(metadata.length);
+  for (const [key, value] of metadata) {
+    str(key);
+    u32(8);
+    str(value);
+  }
+  let offset = 0;
+  const data = [];
+  for (const [name, type, ne, bytes] of tensors) {
+    const pad = (32 - (offset % 32)) % 32;
+    data.push(new Uint8Array(pad), bytes);
+    offset += pad;
+    str(name);
+    u32(ne.length);
+    ne.forEach(u64);
+    u32(type);
+    u64(offset);
+    offset += bytes.length;
+  }
+  const head = Buffer.concat(parts);
+  return Buffer.concat([head, new Uint8Array((32 - (head.length % 32)) % 32), ...data]);
+}
+
 // The first 8 + N bytes of a .safetensors file: its header, as a reader reads it.
 export function headerOf(file) {
   return file.subarray(
@@ -944,6 +981,38 @@ export function differentialCases() {
   add('openSafetensorsTable, F64 too large for float32', [
     'openSafetensorsTable',
     tooLarge,
+    '',
+    [0],
+  ]);
+  // GGUF files: Q8_0 (d = 0.5, quants -16..15) and Q4_K blocks (d = 1, dmin = 0.5).
+  const q8 = Uint8Array.from({ length: 34 * 2 * 3 }, (_, k) =>
+    k % 34 === 0 ? 0 : k % 34 === 1 ? 0x38 : (k * 7) % 32 >= 16 ? 256 - ((k * 7) % 16) : k % 16,
+  );
+  const q4k = Uint8Array.from({ length: 144 * 4 }, (_, k) =>
+    k % 144 === 1 ? 0x3c : k % 144 === 3 ? 0x38 : k % 144 < 4 ? 0 : (k * 13) % 256,
+  );
+  const ggufQ8 = gguf(
+    [
+      ['token_embd.weight', 8, [64, 3], q8],
+      ['output.weight', 12, [256, 4], q4k],
+    ],
+    [['general.architecture', 'llama']],
+  );
+  add('hasGgufMagic of a GGUF file', ['hasGgufMagic', ggufQ8.subarray(0, 4)]);
+  add('hasGgufMagic of a .safetensors file', ['hasGgufMagic', safetensorsFile('{}')]);
+  add('ggufHeader of a whole file', ['ggufHeader', ggufQ8, ggufQ8.length, '']);
+  add('ggufHeader, a tensor named that is not there', [
+    'ggufHeader',
+    ggufQ8,
+    ggufQ8.length,
+    'nope',
+  ]);
+  add('ggufHeader of garbage', ['ggufHeader', Buffer.from('GGML and more'), 13, '']);
+  add('openGgufTable, Q8_0', ['openGgufTable', ggufQ8, '', [2, 0, 2]]);
+  add('openGgufTable, Q4_K named', ['openGgufTable', ggufQ8, 'output.weight', [3, 1]]);
+  add('openGgufTable of a Q5_K table', [
+    'openGgufTable',
+    gguf([['token_embd.weight', 13, [256, 1], new Uint8Array(176)]]),
     '',
     [0],
   ]);

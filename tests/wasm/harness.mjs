@@ -107,6 +107,8 @@ const adapters = {
   openNpyTable: (lab, bytes, ids) => tableRun(lab.openNpyTable(bytes), ids),
   openSafetensorsTable: (lab, file, name, ids) =>
     tableRun(lab.openSafetensorsTable(memorySource(file), name), ids),
+  openGgufTable: (lab, file, name, ids) =>
+    tableRun(lab.openGgufTable(memorySource(file), name), ids),
   embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
     lab.embeddingBagBackward(
       ids,

@@ -42,6 +42,7 @@
 #include "embedlab/tied_head.hpp"
 #include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
+#include "embedlab/gguf.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/lookup.hpp"
@@ -287,9 +288,42 @@ std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
          "], \"weight\": " + matrix_json(table) + "}}";
 }
 
+// A whole GGUF file's header as the module's ggufHeader gives it (wasm/gguf_bindings.cpp).
+std::string gguf_header_json(const std::string& file, const std::string& name) {
+  const GgufHeader h = read_gguf_header(*memory_source(file));
+  std::string tensors = "[", metadata = "[", table = "null", error = "null";
+  bool head = false;
+  for (const GgufTensor& t : h.tensors) {
+    std::string ne = "[", shape = "[";
+    for (std::size_t i = 0; i < t.ne.size(); ++i) ne += (i ? ", " : "") + u64_json(t.ne[i]);
+    const std::vector<Index> dims = gguf_shape(t);
+    for (std::size_t i = 0; i < dims.size(); ++i) shape += (i ? ", " : "") + std::to_string(dims[i]);
+    tensors += std::string(tensors.size() > 1 ? ", " : "") + "{\"name\": " + json_string(t.name) +
+               ", \"dtype\": " + json_string(ggml_type_name(t.type)) + ", \"ne\": " + ne +
+               "], \"shape\": " + shape + "], \"begin\": " + u64_json(t.begin) +
+               ", \"end\": " + u64_json(t.end) + ", \"candidate\": " +
+               (t.name == kGgufTableName ? "true" : "false") + ", \"conversion\": " +
+               json_string(ggml_conversion_text(t.type)) + "}";
+    head = head || t.name == kGgufHeadName;
+  }
+  for (const GgufMetadata& m : h.metadata)
+    metadata += std::string(metadata.size() > 1 ? ", " : "") + "[" + json_string(m.key) + ", " +
+                json_string(m.type + ": " + m.text) + "]";
+  try {
+    table = json_string(choose_gguf_table(h, name).name);
+  } catch (const InputError& e) {
+    error = json_string(e.what());
+  }
+  return "{\"header\": {\"version\": " + std::to_string(h.version) + ", \"fileSize\": " +
+         u64_json(h.file_size) + ", \"dataStart\": " + u64_json(h.data_start) +
+         ", \"tensors\": " + tensors + "], \"metadata\": " + metadata + "], \"hasHead\": " +
+         (head ? "true" : "false") + ", \"table\": " + table + ", \"tableError\": " + error + "}}";
+}
+
 // A table handle's run as the JS harness makes it: its description, its lookup, its product
 // streamed in blocks of 512 rows with a 3 x 4 heatmap of W, and their comparison.
-std::string table_run_json(const Table& t, const std::string& name, const Ids& ids) {
+std::string table_run_json(const Table& t, const std::string& name, const Ids& ids,
+                           std::string conversion = {}) {
   const Matrix rows = lookup(t, ids);
   StreamOptions options;
   options.block_rows = 512;
@@ -298,10 +332,11 @@ std::string table_run_json(const Table& t, const std::string& name, const Ids& i
   StreamedProduct product(t, one_hot_encoding(ids, t.rows()), options);
   product.run();
   const std::string dtype(stored_float_name(t.dtype()));
+  if (conversion.empty()) conversion = dtype_conversion_text(dtype);
   return "{\"tableRun\": {\"info\": {\"rows\": " + std::to_string(t.rows()) +
          ", \"cols\": " + std::to_string(t.cols()) + ", \"dtype\": " + json_string(dtype) +
          ", \"name\": " + (name.empty() ? "null" : json_string(name)) +
-         ", \"conversion\": " + json_string(dtype_conversion_text(dtype)) +
+         ", \"conversion\": " + json_string(conversion) +
          ", \"inMemory\": " + (t.in_memory() ? "true" : "false") +
          ", \"storedBytes\": " + u64_json(t.stored_bytes()) + "}, \"lookup\": " +
          matrix_json(rows) + ", \"product\": " + matrix_json(product.result()) +
@@ -479,6 +514,13 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "hasNpyMagic")
     return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
+  if (op == "hasGgufMagic")
+    return std::string("{\"boolean\": ") + (has_gguf_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
+  if (op == "ggufHeader") return gguf_header_json(from_hex(a.at(1)), from_hex(a.at(3)));
+  if (op == "openGgufTable") {
+    const GgufTable t = open_gguf_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
+    return table_run_json(t.table, t.tensor.name, ids_of(a.at(3)), ggml_conversion_text(t.tensor.type));
+  }
   if (op == "safetensorsHeaderSize")
     return "{\"number\": " + u64_json(safetensors_header_size(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsHeader")

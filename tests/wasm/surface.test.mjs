@@ -14,6 +14,7 @@ const sorted = (names) => [...new Set(names)].sort();
 const BINDING_FILES = [
   'bindings.cpp',
   'safetensors_bindings.cpp',
+  'gguf_bindings.cpp',
   'table_bindings.cpp',
   'training_bindings.cpp',
   'positions_bindings.cpp',

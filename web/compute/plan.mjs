@@ -54,8 +54,8 @@ function checkTokenIds(ids, rows, tokenizer) {
 }
 
 // input: { idsText (or ids, already parsed), vocabText, dimText, source (table-source.mjs), seedText,
-//          file: null | { key, name, format: 'npy' | 'safetensors', tensor, file (a File or Blob),
-//                         rows, cols, dtype, conversion } | { name, error },
+//          file: null | { key, name, format: 'npy' | 'safetensors' | 'gguf', tensor,
+//                         file (a File or Blob), rows, cols, dtype, conversion } | { name, error },
 //          tokenizer: absent, or { label, vocabSize } of the tokenizer that gave the ids }
 // Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
 // says how W is made: { source: 'seed', seed } | { source: 'tf' } |
@@ -67,7 +67,7 @@ export function plan(lab, input) {
     if (!file) {
       throw new FieldError(
         'weights',
-        'choose or drop a .npy or .safetensors file holding W (V × d)',
+        'choose or drop a .npy, .safetensors or .gguf file holding W (V × d)',
       );
     }
     if (file.error) throw new FieldError('weights', file.error);

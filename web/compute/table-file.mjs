@@ -1,6 +1,7 @@
 // A table file made the session's file input (compute/plan.mjs): its format told from its name
-// and first bytes, a .safetensors file's header read (its first 8 + N bytes, never more) for the
-// tensors it holds, and the chosen tensor's shape and dtype checked by the module. The table's
+// and first bytes, a .safetensors file's header read (its first 8 + N bytes, never more) or a
+// GGUF file's (its first bytes, as many as the module asks for) for the tensors it holds, and
+// the chosen tensor's shape and dtype checked by the module. The table's
 // rows are read later, where they lie, by the compute worker (table-keeper.mjs). Works on a
 // page's main thread and in Node; no DOM.
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
@@ -11,12 +12,26 @@ const read = async (file, begin, end) => new Uint8Array(await file.slice(begin, 
 // "\x93NUMPY"); any other is read as .safetensors.
 const isNpyFile = (lab, name, first) => /\.np[yz]$/i.test(name) || lab.hasNpyMagic(first);
 
+// Whether the file is a GGUF one (the CLI's rule: named .gguf, or starting with "GGUF").
+const isGgufFile = (lab, name, first) => /\.gguf$/i.test(name) || lab.hasGgufMagic(first);
+
+// A GGUF header has no length field: its first bytes, read until the module has them all.
+async function ggufHeaderBytes(lab, file) {
+  let bytes = await read(file, 0, Math.min(file.size, 1 << 20));
+  for (;;) {
+    const answer = lab.ggufHeader(bytes, file.size);
+    if (!('needBytes' in answer)) return { bytes, header: answer };
+    bytes = await read(file, 0, answer.needBytes);
+  }
+}
+
 // Whether a file is named as a sharded checkpoint's index is (the CLI's rule).
 export const isIndexFile = (name) => /\.json$/i.test(name);
 
 // The file (a File or Blob) as what it is: { format: 'npy', input } with input the session's file
-// input, or { format: 'safetensors', header, table(tensor) } where header is lab.safetensorsHeader's
-// reading and table(tensor) makes the input for a tensor ('' for the one its names point to):
+// input, or { format: 'safetensors' or 'gguf', header, table(tensor) } where header is
+// lab.safetensorsHeader's (or lab.ggufHeader's) reading and table(tensor) makes the input for a
+// tensor ('' for the one its names point to):
 // the core's checks that it can be a table come first. name: the file's name in messages; key: a
 // key no other table has. Throws the core's EmbedlabError for a file that is neither, or a
 // tensor that cannot be a table.
@@ -32,14 +47,21 @@ export async function openTableFile(lab, file, name, key) {
       input: { key, name, format: 'npy', file, rows, cols, dtype, conversion },
     };
   }
-  const size = lab.safetensorsHeaderSize(first, file.size);
-  const headerBytes = await read(file, 0, size);
-  const header = lab.safetensorsHeader(headerBytes, file.size);
+  const gguf = isGgufFile(lab, name, first);
+  const format = gguf ? 'gguf' : 'safetensors';
+  let headerBytes, header;
+  if (gguf) {
+    ({ bytes: headerBytes, header } = await ggufHeaderBytes(lab, file));
+  } else {
+    headerBytes = await read(file, 0, lab.safetensorsHeaderSize(first, file.size));
+    header = lab.safetensorsHeader(headerBytes, file.size);
+  }
+  const readHeader = gguf ? lab.ggufHeader : lab.safetensorsHeader;
   return {
-    format: 'safetensors',
+    format,
     header,
     table(tensor) {
-      const { table, tableError } = lab.safetensorsHeader(headerBytes, file.size, tensor);
+      const { table, tableError } = readHeader(headerBytes, file.size, tensor);
       if (table === null) throw new EmbedlabError(tableError, 'weights');
       const {
         shape: [rows, cols],
@@ -49,7 +71,7 @@ export async function openTableFile(lab, file, name, key) {
       return {
         key: `${key}:${table}`,
         name,
-        format: 'safetensors',
+        format,
         tensor: table,
         file,
         rows,

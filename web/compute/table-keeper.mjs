@@ -86,6 +86,7 @@ function openTable(lab, { vocab, dim, table }) {
   const source = fileSource(table.file);
   if (table.format === 'npy')
     return { table: lab.openNpyTable(source.read(0, source.size)), source: null };
+  if (table.format === 'gguf') return { table: lab.openGgufTable(source, table.tensor), source };
   return { table: lab.openSafetensorsTable(source, table.tensor), source };
 }
 

@@ -1,0 +1,131 @@
+// A GGUF file as W: chosen on the page, token_embd.weight preselected in the list of its 2-D
+// tensors, the table read in the compute worker over its stored blocks (Q4_K, Q6_K, Q8_0, F16)
+// and dequantized as ggml does (values from tests/gguf_dequantize.py, NumPy written from ggml's
+// reference C code), the verdict; corrupt files are said under the file field.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { errorText, openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+import { assertCellsClose, runTorch } from './torch-reference.mjs';
+
+const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+// Writes the files (tests/gguf_file.py) and prints each table's float32 values as
+// gguf_dequantize.py computes them.
+const WRITE_FILES = `
+import json, struct, sys
+import numpy as np
+a = json.load(sys.stdin)
+sys.path.insert(0, a['tests'])
+from gguf_file import gguf_bytes, random_blocks
+from gguf_dequantize import dequantize
+rng = np.random.default_rng(34)
+def write(name, data):
+    open(a['dir'] + '/' + name, 'wb').write(data)
+values, verdicts = {}, {}
+for kind, cols in (('Q4_K', 512), ('Q6_K', 256), ('Q8_0', 64), ('F16', 6)):
+    raw = random_blocks(kind, 12, cols, rng)
+    write(kind + '.gguf', gguf_bytes([
+        ('token_embd.weight', kind, [cols, 12], raw),
+        ('output_norm.weight', 'F32', [cols], np.ones(cols, '<f4').tobytes())],
+        [('general.architecture', 'STRING', 'llama'),
+         ('tokenizer.ggml.tokens', 'ARRAY', ('STRING', ['t%d' % i for i in range(12)]))]))
+    w = dequantize(kind, raw, 12, cols)
+    values[kind] = w.tolist()
+    # A block with a negative scale holds -0.0 where its quant is zero: the lookup copies it, the
+    # product adds it onto +0.0.
+    used = w[a['ids']]
+    verdicts[kind] = 'equal in value' if np.any((used == 0) & np.signbit(used)) else 'bit-identical'
+good = gguf_bytes([('token_embd.weight', 'Q8_0', [32, 2], bytes(68))])
+write('cut.gguf', good[:-1])
+write('magic.gguf', b'GGML' + good[4:])
+write('q5k.gguf', gguf_bytes([('token_embd.weight', 'Q5_K', [256, 2], bytes(352))]))
+write('rows.gguf', gguf_bytes([('token_embd.weight', 'F32', [4, 2], bytes(32))])[:40])
+print(json.dumps({'values': values, 'verdicts': verdicts}))
+`;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-gguf-'));
+const fileOf = (name) => path.join(dir, name);
+const IDS = [11, 0, 5];
+const { values, verdicts } = runTorch(WRITE_FILES, { dir, tests: TESTS_DIR, ids: IDS });
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+// The rows the page shows: a wide one as its first and last three values around '…'.
+const pick = (rows, ids, cells) =>
+  ids.map((id, i) =>
+    cells[i].includes('…') ? [...rows[id].slice(0, 3), ...rows[id].slice(-3)] : rows[id],
+  );
+const shownCells = (cells) => cells.map((row) => row.filter((cell) => cell !== '…'));
+
+describe('a GGUF file on the page', () => {
+  let env;
+  before(async () => {
+    env = await openSite({ weights: true });
+  });
+  after(async () => {
+    await env?.close();
+  });
+  afterEach(() => env.assertClean());
+
+  async function choose(name, shape) {
+    await env.page.setInputFiles('#weights-file', fileOf(name));
+    if (shape) {
+      await env.page.waitForFunction(
+        (text) => document.getElementById('file-name').textContent === text,
+        `${name}: ${shape}`,
+      );
+    }
+  }
+
+  for (const [kind, cols] of [
+    ['Q4_K', 512],
+    ['Q6_K', 256],
+    ['Q8_0', 64],
+    ['F16', 6],
+  ]) {
+    test(`${kind}: token_embd.weight is picked, dequantized as ggml does, and the routes agree`, async () => {
+      const { page } = env;
+      const ids = IDS;
+      await page.fill('#ids', ids.join(', '));
+      await choose(`${kind}.gguf`, `12 × ${cols}`);
+      const options = await page.$$eval('#tensor option', (o) => o.map((x) => x.textContent));
+      assert.deepEqual(options, [`token_embd.weight: ${kind}, 12 × ${cols}`]);
+      const status = await page.textContent('#tensor-status');
+      assert.ok(status.startsWith(`token_embd.weight (12 × ${cols}): ${kind}`), status);
+      await waitForLookupRows(page, ids);
+      await waitForVerdict(page, verdicts[kind]);
+      for (const box of ['lookup', 'product']) {
+        const cells = await tableCells(page, `#results [data-box="${box}"]`);
+        assertCellsClose(shownCells(cells), pick(values[kind], ids, cells), box);
+      }
+      assert.equal(await errorText(page, 'weights-error'), '');
+      if (kind === 'Q4_K') await saveScreenshot(page, 'gguf-1280.png');
+    });
+  }
+
+  test('corrupt files: each says what is wrong under the file field', async () => {
+    const { page } = env;
+    const cases = [
+      ['cut.gguf', /^cut\.gguf: tensor 0 'token_embd\.weight' \(68 bytes\)|runs past the end/],
+      ['magic.gguf', /^magic\.gguf: .*not a GGUF file: it starts with "GGML"/],
+      [
+        'q5k.gguf',
+        /^q5k\.gguf: tensor 'token_embd\.weight' \(Q5_K, ne \[256, 2\]\): Q5_K tables are not read; the types read are F32, F16, BF16, Q8_0, Q4_0, Q4_K and Q6_K$/,
+      ],
+      ['rows.gguf', /^rows\.gguf: the tensor count, 1, is more than the 16 bytes left in the file/],
+    ];
+    await page.fill('#ids', '0');
+    for (const [name, message] of cases) {
+      await choose(name);
+      await page.waitForFunction(
+        (prefix) => document.getElementById('weights-error').textContent.startsWith(prefix),
+        `${name}: `,
+      );
+      assert.match(await errorText(page, 'weights-error'), message);
+    }
+  });
+});
