@@ -69,7 +69,7 @@ describe('the CLI and the page explain a result in the same words', () => {
     });
   }
 
-  test('the fixture reaches each explanation: a defined difference, rounding, padding, max', () => {
+  test('the fixture reaches each explanation: a defined difference, padding, repeats, max', () => {
     const results = cases.map((c) => pageResult(lab, c));
     const grades = results.map((r) => r.comparison?.grade);
     assert.ok(

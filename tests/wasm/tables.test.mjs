@@ -171,7 +171,19 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
       const expectedGemm = lab.onehotBackward(lab.oneHot(ids, vocab), G);
       sameBits(scatter.whole, expectedScatter, what);
       sameValues(gemm.whole, expectedGemm, what);
-      assert.deepEqual(comparison, lab.compare(scatter.whole, gemm.whole, 'backward'));
+      // The plain comparison's, but where the padding row alone differs by more than rounding,
+      // the run's grade says PyTorch defines that difference.
+      const plain = lab.compare(scatter.whole, gemm.whole, 'backward');
+      const { defined, headline, ...grade } = comparison.grade;
+      const { defined: none, headline: plainHeadline, ...plainGrade } = plain.grade;
+      assert.equal(none, null);
+      assert.deepEqual({ ...comparison, grade }, { ...plain, grade: plainGrade }, what);
+      if (defined) {
+        assert.equal(defined.row, options.paddingIdx, what);
+        assert.equal(headline, 'differs, as PyTorch defines it', what);
+      } else {
+        assert.equal(headline, plainHeadline, what);
+      }
     }
     // Not held whole: the rows the ids ask for, and those asked to be kept.
     const view = table.backward(ids, G, {}, { whole: false, keepRows: [vocab - 1] }).gemm;

@@ -23,6 +23,7 @@ describe("the core's grades, through the module", () => {
       maxAbsDiffText: '0',
       maxUlps: 0,
       differing: null,
+      defined: null,
     });
   });
 
