@@ -171,7 +171,9 @@ describe("a sharded checkpoint's index", () => {
 
   test("chosen without the table's shard, it names the shard to choose with it", async () => {
     const { page } = env;
-    const index = files.shapes.at(-1).files[0];
+    const index = files.shapes
+      .flatMap((shape) => shape.files)
+      .find((file) => file.endsWith('model.safetensors.index.json'));
     await page.fill('#ids', '1');
     await waitForVerdict(page, 'bit-identical');
     await page.setInputFiles('#weights-file', [index]);

@@ -139,7 +139,7 @@ export async function mountBenchmarkPanel(section) {
               <th scope="col"><var>V</var></th>
               ${MAIN.map((m) => `<th scope="col" data-method="${m.id}">${m.label}</th>`).join('')}
               <th scope="col">speedup</th>
-              <th scope="col">lookup GB/s (of the copy floor)</th>
+              <th scope="col">lookup GB/s (of floor)</th>
               ${DETAILS.map((m) => `<th scope="col" class="bench-detail" data-method="${m.id}">${m.label}</th>`).join('')}
             </tr>
           </thead>
@@ -287,17 +287,23 @@ function tableRow(result) {
     }),
   );
   row.append(
-    Object.assign(document.createElement('td'), { textContent: bandwidthText(result) ?? '–' }),
+    Object.assign(document.createElement('td'), {
+      textContent: bandwidthText(result, (gbps, ofFloor) => `${gbps} (${ofFloor})`) ?? '–',
+    }),
   );
   for (const { id } of DETAILS) row.append(cell(id, 'bench-detail'));
   return row;
 }
 
-// "3.2 GB/s (0.89 of the copy floor)", or null where the lookup or the floor was not timed.
-function bandwidthText(result) {
+// "3.2 GB/s (0.89 of the copy floor)", or as `words` put the two numbers (the table's column says
+// the units); null where the lookup or the floor was not timed.
+function bandwidthText(
+  result,
+  words = (gbps, ofFloor) => `${gbps} GB/s (${ofFloor} of the copy floor)`,
+) {
   const bandwidth = lookupBandwidth(result.shape, result);
   if (!bandwidth) return null;
-  return `${bandwidth.gbps.toPrecision(3)} GB/s (${bandwidth.ofFloor.toFixed(2)} of the copy floor)`;
+  return words(bandwidth.gbps.toPrecision(3), bandwidth.ofFloor.toFixed(2));
 }
 
 function summarize(result) {
