@@ -99,13 +99,7 @@ val gguf_header_js(const val& first_bytes, double file_size, const std::string& 
     out.set("tensors", tensors);
     out.set("metadata", metadata);
     out.set("hasHead", head);
-    try {
-      out.set("table", choose_gguf_table(header, name).name);
-      out.set("tableError", val::null());
-    } catch (const InputError& e) {
-      out.set("table", val::null());
-      out.set("tableError", std::string(e.what()));
-    }
+    set_table_or_error(out, [&] { return choose_gguf_table(header, name).name; });
     return out;
   });
 }

@@ -114,4 +114,17 @@ val guarded(F f) {
   }
 }
 
+// out.table = found(), or null with out.tableError the core's InputError: a file whose table
+// cannot be chosen is still described, and the page says why beside it.
+template <class F>
+void set_table_or_error(val& out, F found) {
+  try {
+    out.set("table", found());
+    out.set("tableError", val::null());
+  } catch (const InputError& e) {
+    out.set("table", val::null());
+    out.set("tableError", std::string(e.what()));
+  }
+}
+
 }  // namespace embedlab::js

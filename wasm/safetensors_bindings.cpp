@@ -126,13 +126,7 @@ val safetensors_header_js(const val& header_bytes, double file_size, const std::
     out.set("dataStart", number(header.data_start));
     out.set("tensors", tensors);
     out.set("metadata", metadata);
-    try {
-      out.set("table", choose_embedding_table(header, name).name);
-      out.set("tableError", val::null());
-    } catch (const InputError& e) {
-      out.set("table", val::null());
-      out.set("tableError", std::string(e.what()));
-    }
+    set_table_or_error(out, [&] { return choose_embedding_table(header, name).name; });
     return out;
   });
 }
@@ -178,17 +172,13 @@ val safetensors_index_js(const std::string& text, const std::string& name) {
     val out = val::object();
     out.set("weightMap", map);
     out.set("shards", shards);
-    try {
+    set_table_or_error(out, [&] {
       const IndexedTable table = find_indexed_table(index, name);
       val found = val::object();
       found.set("tensor", table.tensor);
       found.set("shard", table.shard);
-      out.set("table", found);
-      out.set("tableError", val::null());
-    } catch (const InputError& e) {
-      out.set("table", val::null());
-      out.set("tableError", std::string(e.what()));
-    }
+      return found;
+    });
     return out;
   });
 }
