@@ -15,7 +15,6 @@ import os
 import struct
 import subprocess
 import sys
-import tempfile
 import unittest
 
 CLI = sys.argv.pop(1)
@@ -24,32 +23,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from gguf_dequantize import dequantize  # noqa: E402
 from gguf_file import BLOCKS, TABLE_TYPES, gguf_bytes, random_blocks  # noqa: E402
 from safetensors_file import np, torch  # noqa: E402  (checks torch)
+from table_files import Files, torch_printout  # noqa: E402
 
 
 def run(*args):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
-
-
-def torch_printout(w, ids):
-    """What PyTorch prints for the walk-through's table, lookup and one-hot product."""
-    embedding = torch.nn.Embedding.from_pretrained(w, freeze=False)
-    idx = torch.tensor(ids)
-    linear = torch.nn.Linear(w.shape[0], w.shape[1], bias=False)
-    linear.weight = torch.nn.Parameter(embedding.weight.T)
-    onehot = torch.nn.functional.one_hot(idx, w.shape[0])
-    return [str(embedding.weight), str(embedding(idx)), str(linear(onehot.float()))]
-
-
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, name, content):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "wb") as f:
-            f.write(content)
-        return path
 
 
 class Tables(Files):

@@ -24,6 +24,7 @@ from safetensors_file import safetensors_bytes, with_header  # noqa: E402  (chec
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from table_files import Files, torch_printout  # noqa: E402
 
 
 def run(*args):
@@ -48,28 +49,6 @@ def torch_table(dtype, array):
         half = torch.float16 if dtype == "F16" else torch.bfloat16
         return torch.from_numpy(array.astype(np.uint16).view(np.int16)).view(half).float()
     return torch.from_numpy(array).float()
-
-
-def torch_printout(w, ids):
-    """What PyTorch prints for the walk-through's table, lookup and one-hot product."""
-    embedding = torch.nn.Embedding.from_pretrained(w, freeze=False)
-    idx = torch.tensor(ids)
-    linear = torch.nn.Linear(w.shape[0], w.shape[1], bias=False)
-    linear.weight = torch.nn.Parameter(embedding.weight.T)
-    onehot = torch.nn.functional.one_hot(idx, w.shape[0])
-    return [str(embedding.weight), str(embedding(idx)), str(linear(onehot.float()))]
-
-
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-
-    def write(self, name, content):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "wb") as f:
-            f.write(content)
-        return path
 
 
 class ModelTables(Files):
