@@ -11,22 +11,11 @@ Usage: test_positions_cli.py PATH/embedlab --rss-limit-mib N --time PATH/time
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import unittest
 
-CLI = sys.argv.pop(1)
-
-
-def option(name):
-    value = sys.argv.pop(sys.argv.index(name) + 1)
-    sys.argv.remove(name)
-    return value
-
-
-RSS_LIMIT = int(option("--rss-limit-mib")) << 20
-TIME = option("--time")
+from measured_cli import CLI, RSS_LIMIT, run_measured  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from real_model_tables import HELLO_WORLD, known_rows, write_table  # noqa: E402
@@ -34,14 +23,6 @@ from real_model_tables import HELLO_WORLD, known_rows, write_table  # noqa: E402
 import numpy as np  # noqa: E402
 
 VOCAB, DIM, CONTEXT = 50257, 768, 1024
-
-
-def run_measured(*args):
-    """(exit status, stdout, stderr, peak resident memory in bytes) of the CLI."""
-    with tempfile.NamedTemporaryFile(mode="r") as report:
-        out = subprocess.run([TIME, "-f", "%M", "-o", report.name, CLI, *args],
-                             capture_output=True, text=True, timeout=600)
-        return out.returncode, out.stdout, out.stderr, int(report.read().split()[-1]) * 1024
 
 
 class Gpt2Shaped(unittest.TestCase):

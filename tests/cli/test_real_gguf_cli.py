@@ -18,28 +18,12 @@ import sys
 import tempfile
 import unittest
 
-CLI = sys.argv.pop(1)
-
-
-def option(name):
-    value = sys.argv.pop(sys.argv.index(name) + 1)
-    sys.argv.remove(name)
-    return value
-
-
-RSS_LIMIT = int(option("--rss-limit-mib")) << 20
-TIME = option("--time")
+from measured_cli import CLI, RSS_LIMIT, run_measured  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from gguf_file import BLOCKS, gguf_bytes  # noqa: E402
 from real_model_tables import GGUF_SHAPES, HELLO_WORLD, printed_rows, write_gguf_table  # noqa: E402
 from safetensors_file import np, torch  # noqa: E402  (checks torch)
-
-def run_measured(*args):
-    with tempfile.NamedTemporaryFile(mode="r") as report:
-        out = subprocess.run([TIME, "-f", "%M", "-o", report.name, CLI, *args],
-                             capture_output=True, text=True, timeout=600)
-        return out.returncode, out.stdout, out.stderr, int(report.read().split()[-1]) * 1024
 
 
 def torch_printouts(vocab, rows):

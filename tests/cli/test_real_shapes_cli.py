@@ -14,42 +14,17 @@ Usage: test_real_shapes_cli.py PATH/embedlab --rss-limit-mib N --time PATH/time
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
-CLI = sys.argv.pop(1)
-
-
-def option(name):
-    value = sys.argv.pop(sys.argv.index(name) + 1)
-    sys.argv.remove(name)
-    return value
-
-
-RSS_LIMIT = int(option("--rss-limit-mib")) << 20
-TIME = option("--time")
-if not os.path.isfile(TIME):
-    print(f"FAIL: GNU time is needed to measure the CLI's memory, and {TIME} is not it: "
-          "apt-get install -y time")
-    sys.exit(1)
+from measured_cli import CLI, RSS_LIMIT, run_measured  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from real_model_tables import HELLO_WORLD, SHAPES, known_rows, printed_rows, write_table  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-
-
-def run_measured(*args):
-    """(exit status, stdout, stderr, peak resident memory in bytes) of the CLI, the memory as GNU
-    time reports it. (A child of this process would inherit its peak, torch's few hundred MiB:
-    Linux keeps ru_maxrss across exec. time's own child starts small.)"""
-    with tempfile.NamedTemporaryFile(mode="r") as report:
-        out = subprocess.run([TIME, "-f", "%M", "-o", report.name, CLI, *args],
-                             capture_output=True, text=True, timeout=600)
-        return out.returncode, out.stdout, out.stderr, int(report.read().split()[-1]) * 1024
 
 
 def torch_rows(dtype, stored):
