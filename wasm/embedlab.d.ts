@@ -594,6 +594,10 @@ export interface TiedHead {
   length: number;
   /** Each position's largest logits, largest first (rows * length of them). */
   top: TopLogit[][];
+  /** The vocabulary columns PyTorch's print of the logits shows, ascending. */
+  columns: Float64Array;
+  /** The logits of those columns: (rows * length, columns.length). */
+  logits: Matrix;
   /** Rows of W the input lookup read: rows * length. */
   rowsLookedUp: number;
   /** n * V * d: the output product reads all V rows, none wasted. */
@@ -601,10 +605,22 @@ export interface TiedHead {
 }
 
 /** A token table (vocab, dim) and a position table (contextLength, dim). */
+/** Where a checkpoint's tables came from, and whether its output layer is the token table. */
+export interface CheckpointTables {
+  tokenTensor: string;
+  positionTensor: string;
+  /** No lm_head.weight or output.weight in the file, or its config.json's tie_word_embeddings. */
+  tied: boolean;
+  /** Why, in one sentence. */
+  tyingReason: string;
+}
+
 export interface Positions {
   readonly vocab: number;
   readonly dim: number;
   readonly contextLength: number;
+  /** null for seeded tables */
+  readonly checkpoint: CheckpointTables | null;
   /** A batch as typed, one row per semicolon ("40,367; 1807,3619"). Errors: ragged rows, an id
    * outside the table, a row longer than contextLength (PyTorch's IndexError, and why). */
   embed(batch: string): PositionEmbeddings;
@@ -753,6 +769,9 @@ export interface Embedlab {
   /** torch.manual_seed(seed); nn.Embedding(vocab, dim); nn.Embedding(contextLength, dim): both
    * tables from one generator, in the book's order, held in memory. */
   openSeededPositions(seed: number, vocab: number, dim: number, contextLength: number): Positions;
+  /** A .safetensors checkpoint's token table and its one position table (GPT-2's wte.weight and
+   * wpe.weight), read where they lie; configText: its config.json's text, or '' for none. */
+  openCheckpointPositions(source: TableSource, configText?: string): Positions;
   /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */
   openTfTable(vocab: number, dim: number): Table;
   /** A .npy file's table from its bytes, kept in its stored dtype. */

@@ -220,6 +220,47 @@ function bytes(where, what, value) {
   return fail(where, what, 'a Uint8Array or ArrayBuffer', value);
 }
 
+// The caller's { size, read(offset, length) }, whose answers (or errors) come back as
+// Uint8Arrays of the length asked for, or as { readError }.
+function byteSource(where, value) {
+  const size = value?.size;
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    typeof value.read !== 'function' ||
+    !Number.isSafeInteger(size) ||
+    size < 0
+  ) {
+    throw new EmbedlabError(
+      `${where}: source must be an object { size, read(offset, length) } ` +
+        `with size a number of bytes, got ${describe(value)}`,
+      'weights',
+    );
+  }
+  return {
+    size,
+    read(offset, length) {
+      let answer;
+      try {
+        answer = value.read(offset, length);
+      } catch (error) {
+        return { readError: String(error?.message ?? error) };
+      }
+      if (!(answer instanceof Uint8Array)) {
+        return {
+          readError: `read(${offset}, ${length}) returned ${describe(answer)}, not a Uint8Array`,
+        };
+      }
+      if (answer.length !== length) {
+        return {
+          readError: `read(${offset}, ${length}) returned ${answer.length} bytes, not ${length}`,
+        };
+      }
+      return answer;
+    },
+  };
+}
+
 function optionalNumber(where, what, value) {
   return value === undefined || value === null ? null : number(where, what, value);
 }
@@ -519,6 +560,7 @@ function makeApi(core) {
       embeddingOptions,
       bagOptions,
       bagForward,
+      byteSource,
     }),
     ...trainingApi(core, {
       EmbedlabError,
@@ -531,7 +573,7 @@ function makeApi(core) {
       boolean,
       options,
     }),
-    ...positionsApi(core, { EmbedlabError, unwrap, number, string, options }),
+    ...positionsApi(core, { EmbedlabError, unwrap, number, string, options, byteSource }),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

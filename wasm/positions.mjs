@@ -2,6 +2,8 @@
 // head"; types in embedlab.d.ts). A positions handle holds a token table (V, d) and a position
 // table (contextLength, d) in WASM memory, drawn as
 //   torch.manual_seed(seed); nn.Embedding(V, d); nn.Embedding(contextLength, d)
+// or read from a .safetensors checkpoint (GPT-2's wte.weight and wpe.weight) where they lie,
+// through the caller's { size, read(offset, length) }, with whether its output layer is tied.
 // Its methods take a batch as typed, one row per semicolon ("40,367; 1807,3619").
 //
 // positionsApi(core, checks) gives the function embedlab.mjs's API spreads in.
@@ -10,7 +12,7 @@
 const abandoned = new FinalizationRegistry((handle) => handle.delete());
 
 export function positionsApi(core, checks) {
-  const { EmbedlabError, unwrap, number, string, options } = checks;
+  const { EmbedlabError, unwrap, number, string, options, byteSource } = checks;
 
   function positions(handle) {
     const info = handle.info();
@@ -49,6 +51,15 @@ export function positionsApi(core, checks) {
             number('openSeededPositions', 'vocab', vocab),
             number('openSeededPositions', 'dim', dim),
             number('openSeededPositions', 'contextLength', contextLength),
+          ),
+        ),
+      ),
+    openCheckpointPositions: (source, configText = '') =>
+      positions(
+        unwrap(
+          core.openCheckpointPositions(
+            byteSource('openCheckpointPositions', source),
+            string('openCheckpointPositions', 'configText', configText),
           ),
         ),
       ),

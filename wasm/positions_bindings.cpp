@@ -1,10 +1,14 @@
 // Embind bindings of positions and the tied head (embedlab/positions.hpp, tied_head.hpp), wrapped
 // by positions.mjs: openSeededPositions(seed, vocab, dim, contextLength) -> a PositionsHandle
-// holding both tables, drawn in the book's order, or an error value. Its methods take a batch as
-// typed ("1,2; 3,4": one row per semicolon) and compute on the tables where they are.
+// holding both tables, drawn in the book's order, or openCheckpointPositions(source, configText)
+// -> one over a .safetensors checkpoint's token and position tables (GPT-2's wte and wpe), read
+// where they lie, with whether its output layer is tied; or an error value. Its methods take a
+// batch as typed ("1,2; 3,4": one row per semicolon) and compute on the tables where they are.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -12,8 +16,10 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/positions.hpp"
+#include "embedlab/safetensors.hpp"
 #include "embedlab/table.hpp"
 #include "embedlab/tied_head.hpp"
+#include "js_source.hpp"
 #include "js_values.hpp"
 
 namespace embedlab {
@@ -22,16 +28,34 @@ namespace {
 using emscripten::val;
 using namespace js;
 
+// Where a checkpoint's tables came from, and whether its output layer is the token table.
+struct CheckpointFacts {
+  std::string token_tensor;
+  std::string position_tensor;
+  HeadTying tying;
+};
+
 class PositionsHandle {
  public:
-  PositionsHandle(Table token, Table position)
-      : token_(std::move(token)), position_(std::move(position)) {}
+  PositionsHandle(Table token, Table position, std::optional<CheckpointFacts> facts = {})
+      : token_(std::move(token)), position_(std::move(position)), facts_(std::move(facts)) {}
 
+  // { vocab, dim, contextLength, checkpoint: null or { tokenTensor, positionTensor, tied,
+  //   tyingReason } }
   val info() const {
     val out = val::object();
     out.set("vocab", static_cast<double>(token_.rows()));
     out.set("dim", static_cast<double>(token_.cols()));
     out.set("contextLength", static_cast<double>(position_.rows()));
+    val checkpoint = val::null();
+    if (facts_) {
+      checkpoint = val::object();
+      checkpoint.set("tokenTensor", facts_->token_tensor);
+      checkpoint.set("positionTensor", facts_->position_tensor);
+      checkpoint.set("tied", facts_->tying.tied);
+      checkpoint.set("tyingReason", facts_->tying.reason);
+    }
+    out.set("checkpoint", checkpoint);
     return out;
   }
 
@@ -54,12 +78,15 @@ class PositionsHandle {
   }
 
   // logits = input_embeddings @ W.T streamed through W: each position's top k as { id, logit },
-  // and what the two uses of W cost.
+  // the logits of the columns PyTorch's print shows (n, columns), and what the two uses of W
+  // cost.
   val head(const std::string& text, double top_k) const {
     return guarded([&] {
       const TokenBatch batch = checked_batch(text);
       HeadOptions options;
       options.top_k = to_index(top_k, Argument::ids, "top-k");
+      const Index n = batch.rows * batch.length;
+      options.keep_columns = printed_indices(token_.rows(), n, token_.rows());
       StreamedHead head(
           token_, add_positions(lookup(token_, batch.ids), position_rows(position_, batch.length)),
           options);
@@ -77,6 +104,8 @@ class PositionsHandle {
         top.call<void>("push", entries);
       }
       out.set("top", top);
+      out.set("columns", int64s_to_js(options.keep_columns));
+      out.set("logits", matrix_to_js(head.kept_columns()));
       out.set("rowsLookedUp", static_cast<double>(batch.ids.size()));
       out.set("multiplyAdds", static_cast<double>(head.progress().total_multiply_adds));
       return out;
@@ -100,6 +129,7 @@ class PositionsHandle {
 
   Table token_;
   Table position_;
+  std::optional<CheckpointFacts> facts_;
 };
 
 val open_seeded_positions_js(double seed, double vocab, double dim, double context_length) {
@@ -113,6 +143,38 @@ val open_seeded_positions_js(double seed, double vocab, double dim, double conte
   });
 }
 
+// The token table the file's names point to (choose_embedding_table) and its only tensor named
+// like a position table, their d checked to agree; the tying from the file's names and, when not
+// empty, its config.json's text.
+val open_checkpoint_positions_js(const val& source, const std::string& config_text) {
+  return guarded([&] {
+    const auto bytes = std::make_shared<JsSource>(source);
+    const SafetensorsHeader header = read_safetensors_header(*bytes);
+    const auto candidates = position_table_candidates(header);
+    if (candidates.size() != 1) {
+      throw InputError(Argument::weights,
+                       candidates.empty()
+                           ? "the file has no tensor named like a position table (GPT-2's "
+                             "wpe.weight): a model with rotary positions, such as Llama, has none"
+                           : "the file has " + std::to_string(candidates.size()) +
+                                 " tensors named like a position table, such as " +
+                                 candidates.front()->name + ": positions need exactly one");
+    }
+    SafetensorsTable token = open_safetensors_table(bytes);
+    SafetensorsTable position = open_safetensors_table(bytes, candidates.front()->name);
+    if (position.table.cols() != token.table.cols()) {
+      throw InputError(Argument::weights, "the position table " + position.entry.name +
+                                              " has d = " + std::to_string(position.table.cols()) +
+                                              " but the token table " + token.entry.name +
+                                              " has d = " + std::to_string(token.table.cols()) +
+                                              ": they are added, so d must agree");
+    }
+    CheckpointFacts facts{token.entry.name, position.entry.name, head_tying(header, config_text)};
+    return val(
+        PositionsHandle(std::move(token.table), std::move(position.table), std::move(facts)));
+  });
+}
+
 }  // namespace
 }  // namespace embedlab
 
@@ -123,4 +185,5 @@ EMSCRIPTEN_BINDINGS(embedlab_positions) {
       .function("embed", &PositionsHandle::embed)
       .function("head", &PositionsHandle::head);
   emscripten::function("openSeededPositions", &open_seeded_positions_js);
+  emscripten::function("openCheckpointPositions", &open_checkpoint_positions_js);
 }

@@ -26,6 +26,7 @@ export function tableApi(core, checks) {
     embeddingOptions,
     bagOptions,
     bagForward,
+    byteSource,
   } = checks;
 
   // A handle behind checked methods: delete() frees it, and a method after that is refused.
@@ -74,47 +75,6 @@ export function tableApi(core, checks) {
       whole: boolean(where, 'whole', whole),
       keepRows: numbers(where, 'keepRows', keepRows),
       ...streamOptions(where, stream),
-    };
-  }
-
-  // The caller's { size, read(offset, length) }, whose answers (or errors) come back as
-  // Uint8Arrays of the length asked for, or as { readError }.
-  function checkedSource(where, source) {
-    const size = source?.size;
-    if (
-      source === null ||
-      typeof source !== 'object' ||
-      typeof source.read !== 'function' ||
-      !Number.isSafeInteger(size) ||
-      size < 0
-    ) {
-      throw new EmbedlabError(
-        `${where}: source must be an object { size, read(offset, length) } ` +
-          `with size a number of bytes, got ${describe(source)}`,
-        'weights',
-      );
-    }
-    return {
-      size,
-      read(offset, length) {
-        let answer;
-        try {
-          answer = source.read(offset, length);
-        } catch (error) {
-          return { readError: String(error?.message ?? error) };
-        }
-        if (!(answer instanceof Uint8Array)) {
-          return {
-            readError: `read(${offset}, ${length}) returned ${describe(answer)}, not a Uint8Array`,
-          };
-        }
-        if (answer.length !== length) {
-          return {
-            readError: `read(${offset}, ${length}) returned ${answer.length} bytes, not ${length}`,
-          };
-        }
-        return answer;
-      },
     };
   }
 
@@ -296,7 +256,7 @@ export function tableApi(core, checks) {
       table(
         unwrap(
           core.openSafetensorsTable(
-            checkedSource('openSafetensorsTable', source),
+            byteSource('openSafetensorsTable', source),
             string('openSafetensorsTable', 'name', name),
           ),
         ),
@@ -305,7 +265,7 @@ export function tableApi(core, checks) {
       table(
         unwrap(
           core.openGgufTable(
-            checkedSource('openGgufTable', source),
+            byteSource('openGgufTable', source),
             string('openGgufTable', 'name', name),
           ),
         ),
