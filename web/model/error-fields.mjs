@@ -22,6 +22,18 @@ export const BAG_FIELDS = Object.freeze({
   padding_idx: 'padding-idx',
 });
 
+// The positions and head views: the batch, the token table's sizes and seed, and the position
+// table's rows (the core names a wrong context_length as of vocab, so its own check is the
+// view's: context_length).
+export const POSITIONS_FIELDS = Object.freeze({
+  ids: 'batch',
+  vocab: 'vocab',
+  dim: 'dim',
+  seed: 'seed',
+  context_length: 'context-length',
+  top_k: 'top-k',
+});
+
 // The Train view's batches, padding_idx, optimizer and its hyperparameters (the core's names,
 // PyTorch's).
 export const TRAIN_FIELDS = Object.freeze({

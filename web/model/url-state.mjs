@@ -17,6 +17,8 @@ export const SECTIONS = [
   'backward',
   'train',
   'bag',
+  'positions',
+  'head',
   'benchmark',
 ];
 

@@ -1,11 +1,16 @@
-// The backward and bag views' own inputs as the store keeps them (model/state.mjs's `views`), so
-// that the address (url-state.mjs) reproduces them as it does the Train view's: for each view,
+// The backward, bag, positions and head views' own inputs as the store keeps them
+// (model/state.mjs's `views`), so that the address (url-state.mjs) reproduces them as it does the Train view's: for each view,
 // its form's input name -> the text typed, holding only what differs from the form's default.
 // In the address: backward.grad-seed=5&bag.offsets=0,2&bag.mode=sum. Pure: no DOM; which names
 // a form has is the form's business (views/view-form.mjs), and it ignores any other.
-export const VIEW_INPUTS = Object.freeze({ backward: Object.freeze({}), bag: Object.freeze({}) });
+export const VIEW_INPUTS = Object.freeze({
+  backward: Object.freeze({}),
+  bag: Object.freeze({}),
+  positions: Object.freeze({}),
+  head: Object.freeze({}),
+});
 
-const PARAM = /^(backward|bag)\.([a-z][a-z-]*)$/;
+const PARAM = new RegExp(`^(${Object.keys(VIEW_INPUTS).join('|')})\\.([a-z][a-z-]*)$`);
 
 export const isViewParam = (param) => PARAM.test(param);
 
@@ -16,7 +21,7 @@ export function viewsFromParams(params) {
     const match = PARAM.exec(param);
     if (!match) continue;
     const [, kind, name] = match;
-    views ??= { backward: {}, bag: {} };
+    views ??= Object.fromEntries(Object.keys(VIEW_INPUTS).map((view) => [view, {}]));
     views[kind][name] = value;
   }
   return views;

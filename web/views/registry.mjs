@@ -13,6 +13,8 @@ import { backwardView } from './backward.mjs';
 import { bagView } from './bag.mjs';
 import { benchmarkView } from '../benchmark/panel.mjs';
 import { pictureView } from './picture/picture.mjs';
+import { headView } from './head.mjs';
+import { positionsView } from './positions.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
@@ -50,6 +52,8 @@ export const VIEWS = Object.freeze({
   backward: backwardView,
   train: trainView,
   bag: bagView,
+  positions: positionsView,
+  head: headView,
   benchmark: benchmarkView,
 });
 

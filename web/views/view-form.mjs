@@ -51,7 +51,7 @@ function changedValues(form) {
 // each with a name; fields: the core's argument names -> the input each stands for
 // (error-fields.mjs); values: name -> text to start from (others keep the markup's). update(values)
 // runs once per frame after input, with changedValues().
-function createViewForm(root, markup, fields, values, update) {
+export function createViewForm(root, markup, fields, values, update) {
   const errorId = `view-error-${++forms}`;
   const template = document.createElement('template');
   template.innerHTML = `<form class="view-controls" novalidate autocomplete="off">${markup}</form>

@@ -1,0 +1,181 @@
+// The tied output layer: the same W at both ends of the model, as GPT-2 uses it
+// (out_head.weight = tok_emb.weight). One picture: at the input a lookup reads the batch's n rows
+// of W; at the output logits = h @ W.T reads all V rows, and none is wasted, since every logit
+// scores one next token. For h = the input embeddings (no transformer blocks: this is about the
+// table), the logits as PyTorch prints them and each position's top k (the rows of W closest to
+// its h). On a checkpoint, whether the model ties, as the core decides it from the file.
+import { byData, element } from '../draw/dom.mjs';
+import { cells } from '../model/cells.mjs';
+import { count } from '../model/format-number.mjs';
+import { matrixTable } from '../draw/render-matrix.mjs';
+import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
+import { FieldError, wholeNumber } from '../compute/plan.mjs';
+import { MAIN_THREAD_MULTIPLY_ADDS } from '../compute/positions-tables.mjs';
+import { showVerdict } from '../draw/verdict-box.mjs';
+import { matrixItem } from './view-form.mjs';
+import { createPositionsForm, positionControls } from './positions-form.mjs';
+
+const TOP_K = `<label class="view-field"><span><code>top-k</code></span>
+    <input name="top-k" type="text" inputmode="numeric" value="5" spellcheck="false"></label>`;
+
+const OUTPUT = `
+  <p class="route-note view-code" data-part="code"></p>
+  <p class="tying" data-part="tying"></p>
+  <figure class="tied-picture" data-part="picture" aria-label="W used twice">
+    <div class="tied-end" data-end="input">
+      <p class="tied-title">Input: <code>token_embedding_layer(inputs)</code></p>
+      <p data-part="lookup"></p>
+    </div>
+    <div class="tied-w" aria-hidden="true"><var>W</var><small data-part="w-shape"></small></div>
+    <div class="tied-end" data-end="output">
+      <p class="tied-title">Output: <code>out_head(h) = h @ W.T</code></p>
+      <p data-part="product"></p>
+    </div>
+  </figure>
+  <p class="route-note">The printed logits by the core's GEMM, graded against the same sums
+    added one product at a time, left to right: float32 rounds every partial sum, so the order
+    of the additions shows in the last bits. PyTorch's BLAS adds in an order of its own, and the
+    tests grade the core against it the same way.</p>
+  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  ${matrixItem(
+    'logits',
+    '<code>logits = out_head(input_embeddings)</code>',
+    'Row <code>[b, t]</code> holds one logit per token of the vocabulary: the dot product of <var>h</var> with that token’s row of <var>W</var>.',
+  )}
+  <h3>Each position’s largest logits</h3>
+  <p class="route-note">The tokens whose rows of <var>W</var> have the largest dot product with
+    <var>h</var>, token id (logit), largest first. <var>h</var> is the token’s own row plus its
+    position’s, so the larger <var>d</var>, the likelier the token itself comes first.</p>
+  <ol class="bags top-logits" data-part="top" aria-label="Top logits per position"></ol>`;
+
+// h @ rows.T with each logit's d products added one at a time, left to right, in float32: another
+// order than the core's GEMM, as PyTorch's BLAS sums in yet another.
+function inOrder(h, rows) {
+  const data = new Float32Array(h.rows * rows.rows);
+  for (let i = 0; i < h.rows; ++i) {
+    for (let c = 0; c < rows.rows; ++c) {
+      let sum = 0;
+      for (let j = 0; j < h.cols; ++j) {
+        sum = Math.fround(sum + Math.fround(h.data[i * h.cols + j] * rows.data[c * rows.cols + j]));
+      }
+      data[i * rows.rows + c] = sum;
+    }
+  }
+  return { rows: h.rows, cols: rows.rows, data };
+}
+
+function createHeadView(root, lab, store) {
+  const view = createPositionsForm(root, {
+    kind: 'head',
+    controls: positionControls(TOP_K),
+    lab,
+    store,
+    work(positions, args, form) {
+      const topK = wholeNumber(form.value('top-k'), 'top-k', 'top_k');
+      if (topK < 0 || topK > positions.vocab)
+        throw new FieldError(
+          'top_k',
+          `top-k must be between 0 and V = ${positions.vocab}, got ${topK}`,
+        );
+      const e = positions.embed(args.batch);
+      const work = e.rows * e.length * positions.vocab * positions.dim;
+      if (work > MAIN_THREAD_MULTIPLY_ADDS) {
+        throw new FieldError(
+          'ids',
+          `n·V·d = ${count(work)} multiply-adds: the page runs the head up to ` +
+            `${count(MAIN_THREAD_MULTIPLY_ADDS)} on its main thread; \`embedlab head\` takes any`,
+        );
+      }
+      const { vocab, dim, contextLength, checkpoint } = positions;
+      const head = positions.head(args.batch, { topK });
+      // W's rows at the printed columns, looked up as one-token rows.
+      const rows = positions.embed(Array.from(head.columns).join(';')).tokenEmbeddings;
+      const comparison = lab.compare(inOrder(e.inputEmbeddings, rows), head.logits, 'head');
+      const ids = lab.parseBatches(args.batch).flatMap((row) => Array.from(row));
+      return { info: { vocab, dim, contextLength, checkpoint }, ids, head, comparison };
+    },
+    show,
+  });
+  view.output.innerHTML = OUTPUT;
+  const parts = byData(view.output, 'part');
+  const boxes = byData(view.output, 'box');
+
+  function show(output, { info, ids, head, comparison }) {
+    const { vocab, dim, checkpoint } = info;
+    const n = head.rowsLookedUp;
+    parts.code.replaceChildren(
+      element(
+        'code',
+        '',
+        `out_head = nn.Linear(${dim}, ${vocab}, bias=False); ` +
+          'out_head.weight = token_embedding_layer.weight; logits = out_head(input_embeddings)',
+      ),
+    );
+    parts.tying.dataset.tied = checkpoint ? String(checkpoint.tied) : 'true';
+    parts.tying.textContent = checkpoint
+      ? `${checkpoint.tied ? 'This model ties its output layer' : 'This model does not tie its output layer'}: ${checkpoint.tyingReason}.` +
+        (checkpoint.tied ? '' : ' The head below is the tied one, for comparison.')
+      : 'out_head.weight is token_embedding_layer.weight: one Parameter, not a copy.';
+    parts['w-shape'].textContent = ` ${count(vocab)} × ${count(dim)}`;
+    parts.lookup.textContent = `reads n = ${count(n)} of its ${count(vocab)} rows, copying n·d = ${count(n * dim)} floats.`;
+    parts.product.textContent =
+      `reads all ${count(vocab)} rows: n·V·d = ${count(head.multiplyAdds)} multiply-adds, ` +
+      'none wasted: every logit scores one next token.';
+    showVerdict(parts.verdict, comparison, lab.verdictDefinitions);
+
+    const T = head.length;
+    const columns = Array.from(head.columns);
+    const shownCols = [];
+    columns.forEach((c, k) => {
+      if (k > 0 && c > columns[k - 1] + 1) shownCols.push(null);
+      shownCols.push(k);
+    });
+    boxes.logits.replaceChildren(
+      matrixTable({
+        formatElements: lab.formatElements,
+        matrix: cells(head.logits),
+        caption: `logits (B·T × V) as [b, t]`,
+        corner: 'row',
+        rows: shownIndices(head.logits.rows, ROW_CAP),
+        cols: shownCols,
+        rowLabel: (i) => `[${Math.floor(i / T)}, ${i % T}]`,
+        colLabel: (k) => String(columns[k]),
+      }),
+    );
+    parts.top.replaceChildren(
+      ...shownIndices(head.top.length, ROW_CAP).map((i) => {
+        if (i === null) return element('li', 'bag gap', '…');
+        const li = element('li', 'bag');
+        li.dataset.position = String(i);
+        const top = head.top[i];
+        const texts = lab.formatElements(top.map((t) => t.logit));
+        const chips = element('span', 'bag-ids');
+        chips.append(
+          ...top.map((t, k) => {
+            const chip = element('span', 'bag-id', `${t.id} (${texts[k].trim()})`);
+            chip.dataset.id = String(t.id);
+            return chip;
+          }),
+        );
+        li.append(
+          element(
+            'span',
+            'bag-label',
+            `logits[${Math.floor(i / T)}, ${i % T}], input id ${ids[i]}`,
+          ),
+          chips,
+        );
+        return li;
+      }),
+    );
+  }
+
+  return view;
+}
+
+export const headView = {
+  title: 'The tied output layer',
+  build(container, { lab, store }) {
+    return createHeadView(container, lab, store);
+  },
+};

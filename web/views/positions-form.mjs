@@ -1,0 +1,101 @@
+// What the positions and head views share: their inputs (a (B, T) batch, one row per ';', the
+// token table's V, d and seed, the position table's context_length), kept in the store
+// (state.views[kind], model/view-inputs.mjs) and so in the address, and the tables they compute
+// on (compute/positions-tables.mjs): seeded in the book's order, or the page's .safetensors
+// checkpoint when one is chosen as W. The view draws what work(positions, args) returned.
+import { createPositionTables } from '../compute/positions-tables.mjs';
+import { FieldError, wholeNumber } from '../compute/plan.mjs';
+import { element } from '../draw/dom.mjs';
+import { POSITIONS_FIELDS } from '../model/error-fields.mjs';
+import { createViewForm } from './view-form.mjs';
+
+// The chapter's first batch of 8 × 4: the opening of "The Verdict" (the chapter's
+// the-verdict.txt), "I HAD always thought Jack Gisburn rather a cheap genius--though a good
+// fellow enough--so it was no great surprise to me to hear that, in the height of his glory",
+// in GPT-2's tokens, four at a time (max_length = stride = 4).
+export const BOOK_BATCH =
+  '40,367,2885,1464; 1807,3619,402,271; 10899,2138,257,7026; 15632,438,2016,257; ' +
+  '922,5891,1576,438; 568,340,373,645; 1049,5975,284,502; 284,3285,326,11';
+
+// V = GPT-2's vocabulary and context_length = 4 as in the chapter; d = 256 there, 16 here so
+// that the page draws the table at once (the CLI takes the chapter's d).
+export const positionControls = (extra = '') => `
+  <label class="view-field wide-field"><span>batch <code>inputs</code> (B × T)</span>
+    <input name="batch" type="text" class="wide" value="${BOOK_BATCH}" spellcheck="false"></label>
+  <label class="view-field"><span><var>V</var></span>
+    <input name="vocab" type="text" inputmode="numeric" value="50257" spellcheck="false"></label>
+  <label class="view-field"><span><var>d</var></span>
+    <input name="dim" type="text" inputmode="numeric" value="16" spellcheck="false"></label>
+  <label class="view-field"><span><code>context_length</code></span>
+    <input name="context-length" type="text" inputmode="numeric" value="4" spellcheck="false"></label>
+  <label class="view-field"><span>seed</span>
+    <input name="seed" type="text" inputmode="numeric" value="123" spellcheck="false"></label>
+  ${extra}`;
+
+// The page's W when it is a .safetensors checkpoint (one file, not a sharded index): its File.
+export function checkpointOf(state) {
+  const file = state.inputs.source === 'file' ? state.inputs.file : null;
+  if (!file || file.error || file.format !== 'safetensors' || /\.json$/i.test(file.name))
+    return null;
+  return file;
+}
+
+// root: an empty element; kind: 'positions' or 'head'; controls: the form's markup;
+// work(positions, args, form) -> what show(drawn, args) draws; args: { batch, checkpoint } and,
+// for seeded tables, { seed, vocab, dim, contextLength }. Returns update(state, changed).
+export function createPositionsForm(root, { kind, controls, lab, store, work, show }) {
+  const tables = createPositionTables(lab);
+  const form = createViewForm(
+    root,
+    controls,
+    POSITIONS_FIELDS,
+    store.get().views[kind],
+    (values) => {
+      store.set({ views: { ...store.get().views, [kind]: values } });
+    },
+  );
+  const output = element('div', 'view-output');
+  root.append(output);
+  let latest = 0; // the newest computation; an older one's answer is dropped
+
+  function seededArgs() {
+    return {
+      seed: wholeNumber(form.value('seed'), 'the seed', 'seed'),
+      vocab: wholeNumber(form.value('vocab'), 'V', 'vocab'),
+      dim: wholeNumber(form.value('dim'), 'd', 'dim'),
+      contextLength: wholeNumber(form.value('context-length'), 'context_length', 'context_length'),
+    };
+  }
+
+  async function update(state) {
+    const mine = ++latest;
+    const checkpoint = checkpointOf(state);
+    try {
+      const batch = form.value('batch');
+      if (batch.trim() === '')
+        throw new FieldError('ids', 'the batch is empty: type ids, one row per ;');
+      const args = checkpoint
+        ? { batch, checkpoint }
+        : { batch, checkpoint: null, ...seededArgs() };
+      const run = (positions) => work(positions, args, form);
+      const drawn = checkpoint
+        ? await tables.checkpoint(checkpoint.file, checkpoint.key, run)
+        : tables.seeded(args, run);
+      if (mine !== latest) return;
+      form.clear();
+      output.classList.remove('stale');
+      show(output, drawn, args);
+    } catch (error) {
+      if (mine !== latest) return;
+      output.classList.add('stale');
+      form.fail(error);
+    }
+  }
+
+  return {
+    output,
+    update(state, changed) {
+      if (changed.has('views') || changed.has('inputs')) update(state);
+    },
+  };
+}
