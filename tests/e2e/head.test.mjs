@@ -1,0 +1,162 @@
+// The tied-head view: W used twice, the lookup's n rows and the output product's n·V·d
+// multiply-adds; the logits of h = the input embeddings and each position's top k, against
+// PyTorch's out_head(h) run for the same inputs (graded: its BLAS sums in another order); a
+// GPT-2-shaped checkpoint (wte, wpe, no lm_head) chosen as W is said to tie, one with an
+// lm_head.weight not to. Screenshots at 1280 and 375 px.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { openSite, pageOverflow } from './harness.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+import { assertCellsClose, runTorch } from './torch-reference.mjs';
+import { formView } from './view-form.mjs';
+
+const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-head-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+// The page's default batch and tables (seed 123, V = 50257, d = 16, context_length = 4) through
+// out_head, and two GPT-2-shaped checkpoints written with tests/safetensors_file.py.
+const TORCH_HEAD = `
+import json, os, sys
+import numpy as np, torch
+a = json.load(sys.stdin)
+sys.path.insert(0, a['tests'])
+from safetensors_file import safetensors_bytes
+torch.manual_seed(123)
+tok = torch.nn.Embedding(50257, 16)
+pos = torch.nn.Embedding(4, 16)
+h = tok(torch.tensor(a['rows'])) + pos(torch.arange(4))
+out_head = torch.nn.Linear(16, 50257, bias=False)
+out_head.weight = tok.weight
+logits = out_head(h).reshape(-1, 50257)
+top = torch.topk(logits, 5)
+rng = np.random.default_rng(1)
+wte = rng.standard_normal((64, 8)).astype(np.float32)
+wpe = rng.standard_normal((6, 8)).astype(np.float32)
+gpt2 = [('h.0.attn.c_attn.weight', 'F32', rng.standard_normal((8, 24))),
+        ('wpe.weight', 'F32', wpe), ('wte.weight', 'F32', wte)]
+for name, tensors in [('gpt2-tied.safetensors', gpt2),
+                      ('untied.safetensors', gpt2 + [('lm_head.weight', 'F32', wte)])]:
+    with open(os.path.join(a['dir'], name), 'wb') as f:
+        f.write(safetensors_bytes(tensors))
+print(json.dumps({'columns': logits[:, a['columns']].tolist(),
+                  'ids': top.indices.tolist(), 'values': top.values.tolist()}))
+`;
+
+const ROWS = [
+  [40, 367, 2885, 1464],
+  [1807, 3619, 402, 271],
+  [10899, 2138, 257, 7026],
+  [15632, 438, 2016, 257],
+  [922, 5891, 1576, 438],
+  [568, 340, 373, 645],
+  [1049, 5975, 284, 502],
+  [284, 3285, 326, 11],
+];
+// The columns and rows PyTorch's print of (32, 50257) logits shows.
+const COLUMNS = [0, 1, 2, 50254, 50255, 50256];
+const SHOWN = [0, 1, 2, 29, 30, 31];
+const torch = runTorch(TORCH_HEAD, { rows: ROWS, columns: COLUMNS, tests: TESTS_DIR, dir });
+
+describe('head view', () => {
+  let env;
+  before(async () => {
+    env = await openSite({ weights: true });
+    await env.page.locator('#head').scrollIntoViewIfNeeded();
+    await env.page.waitForSelector('#head .verdict[data-state]');
+  });
+  after(async () => {
+    await env?.close();
+  });
+  afterEach(() => env.assertClean());
+
+  const { view, input, cellsOf } = formView(() => env.page, 'head');
+
+  test("W read twice: the lookup's n rows and the product's n·V·d multiply-adds", async () => {
+    const { page } = env;
+    assert.equal(
+      await page.textContent(`${view} [data-part="lookup"]`),
+      'reads n = 32 of its 50,257 rows, copying n·d = 512 floats.',
+    );
+    assert.match(
+      await page.textContent(`${view} [data-part="product"]`),
+      /^reads all 50,257 rows: n·V·d = 25,731,584 multiply-adds, none wasted/,
+    );
+    assert.match(
+      await page.textContent(`${view} [data-part="tying"]`),
+      /one Parameter, not a copy/,
+    );
+  });
+
+  test("the logits and each position's top 5 are PyTorch's out_head(h), up to rounding", async () => {
+    const { page } = env;
+    const cells = (await cellsOf('logits')).filter((row) => row[0] !== '⋮');
+    assertCellsClose(
+      cells.map((row) => row.filter((cell) => cell !== '…')),
+      SHOWN.map((i) => torch.columns[i]),
+      'logits',
+    );
+    assert.match(
+      await page.textContent(`${view} .verdict-word`),
+      /bit-identical|equal up to rounding/,
+    );
+    const shown = await page.$$eval(`${view} [data-part="top"] li[data-position]`, (items) =>
+      items.map((li) => ({
+        position: Number(li.dataset.position),
+        ids: [...li.querySelectorAll('[data-id]')].map((chip) => Number(chip.dataset.id)),
+      })),
+    );
+    assert.deepEqual(
+      shown.map((s) => s.position),
+      [0, 1, 2, 29, 30, 31],
+    );
+    for (const { position, ids } of shown) {
+      const values = torch.values[position];
+      // Where PyTorch's neighbouring logits lie further apart than rounding moves them.
+      const apart = values.every((v, j) => j === 0 || values[j - 1] - v > 1e-3);
+      if (apart) assert.deepEqual(ids, torch.ids[position], `top 5 of position ${position}`);
+    }
+  });
+
+  test('a GPT-2-shaped checkpoint with wte, wpe and no lm_head ties; one with lm_head does not', async () => {
+    const { page } = env;
+    const tying = `${view} [data-part="tying"]`;
+    const batch = await page.inputValue(input('batch'));
+    await page.fill(input('batch'), '63,1,2; 5,4,3'); // ids of the checkpoints' 64 rows
+    await page.setInputFiles('#weights-file', path.join(dir, 'gpt2-tied.safetensors'));
+    await page.waitForFunction(
+      (selector) =>
+        document.querySelector(selector).dataset.tied === 'true' &&
+        document.querySelector(selector).textContent.startsWith('This model ties'),
+      tying,
+    );
+    assert.match(await page.textContent(tying), /stores no lm_head\.weight or output\.weight/);
+    assert.match(await page.textContent(`${view} [data-part="w-shape"]`), /64 × 8/);
+    await page.setInputFiles('#weights-file', path.join(dir, 'untied.safetensors'));
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).dataset.tied === 'false',
+      tying,
+    );
+    assert.match(await page.textContent(tying), /'lm_head\.weight'/);
+    await page.check('input[name="source"][value="seed"]');
+    await page.fill(input('batch'), batch);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).textContent.includes('one Parameter'),
+      tying,
+    );
+  });
+
+  test('screenshots at 1280 and 375 px', async () => {
+    const { page } = env;
+    await saveScreenshot(page.locator(view), 'head-1280.png');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForFunction(() => innerWidth === 375);
+    assert.equal(await pageOverflow(page), 0);
+    await saveScreenshot(page.locator(view), 'head-375.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
