@@ -105,3 +105,26 @@ describe('positions view', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
+
+test('<embedding-demo view="positions"> and view="head" draw in any page', async () => {
+  const env = await openSite();
+  try {
+    const { page } = env;
+    await page.goto(`${env.url}reference.html`);
+    for (const view of ['positions', 'head']) {
+      await page.locator(`embedding-demo[view="${view}"]`).scrollIntoViewIfNeeded();
+      await page.waitForFunction(
+        (name) =>
+          document
+            .querySelector(`embedding-demo[view="${name}"]`)
+            .shadowRoot?.querySelector(
+              '.verdict[data-state="identical"], .verdict[data-state="rounding"]',
+            ),
+        view,
+      );
+    }
+    env.assertClean();
+  } finally {
+    await env.close();
+  }
+});

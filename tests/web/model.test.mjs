@@ -205,11 +205,17 @@ describe('url-state', () => {
   });
 
   test("the views' own inputs go into the address and come back, and no others", () => {
-    const views = { backward: { 'grad-seed': '7' }, bag: { offsets: '0, 1', mode: 'sum' } };
+    const views = {
+      backward: { 'grad-seed': '7' },
+      bag: { offsets: '0, 1', mode: 'sum' },
+      positions: { 'context-length': '5' },
+      head: { 'top-k': '3', batch: '1,2; 3,4' },
+    };
     const href = urlFor('http://host/page?bag.weights=1&x=1', { ...initialState(), views });
     const params = new URL(href).searchParams;
     assert.equal(params.get('backward.grad-seed'), '7');
     assert.equal(params.get('bag.offsets'), '0, 1');
+    assert.equal(params.get('head.batch'), '1,2; 3,4');
     assert.equal(params.has('bag.weights'), false, 'a param the state no longer has goes');
     assert.equal(params.get('x'), '1');
     assert.deepEqual(readUrlState(new URL(href).search).views, views);

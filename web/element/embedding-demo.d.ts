@@ -15,6 +15,8 @@ export type EmbeddingDemoView =
   | 'backward'
   | 'train'
   | 'bag'
+  | 'positions'
+  | 'head'
   | 'benchmark';
 
 /** Where W comes from: torch.manual_seed(seed), the TensorFlow notebook's table, or src's file
