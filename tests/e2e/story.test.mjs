@@ -1,4 +1,4 @@
-// The first screen tells a story: four steps beside the picture, each with a Try button that
+// The first screen tells a story: seven steps beside the picture, each with a Try button that
 // fills the inputs; the weights behind a disclosure that names them; what the inputs did that a
 // learner would not guess, said under them; one token picker.
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ describe('the story on the first screen', () => {
       steps.map((step) => step.getAttribute('aria-current')),
     );
 
-  test('four steps, each with its Try; the weights are closed behind their summary', async () => {
+  test('seven steps, each with its Try; the weights are closed behind their summary', async () => {
     const { page } = env;
     assert.deepEqual(
       await page.$$eval('#story .story-step h3', (hs) => hs.map((h) => h.textContent)),
@@ -36,6 +36,9 @@ describe('the story on the first screen', () => {
         'Only row id of W survives',
         'Every token gives out = W[idx]',
         "Grow V to GPT-2's 50,257",
+        'Positions are a second lookup',
+        'The same W at the output',
+        'Training moves every row when tied',
       ],
     );
     assert.equal(await page.$eval('#weights-disclosure', (d) => d.open), false);
@@ -56,14 +59,14 @@ describe('the story on the first screen', () => {
     await waitForLookupRows(page, [2]);
     assert.equal(await page.inputValue('#ids'), '2');
     assert.equal(await page.inputValue('#vocab'), '4');
-    assert.deepEqual(await current(), ['step', null, null, null]);
+    assert.deepEqual(await current(), ['step', null, null, null, null, null, null]);
     assert.deepEqual(
       (await tableCells(page, BOXES.onehot)).map((row) => row.slice(1)),
       [['0', '0', '1', '0']],
     );
     await tryStep(2);
     await waitForLookupRows(page, [0, 0, 7]);
-    assert.deepEqual(await current(), [null, 'step', null, null]);
+    assert.deepEqual(await current(), [null, 'step', null, null, null, null, null]);
     // V went from 4 to 8 with the same seed: PyTorch draws the 40 values of W anew.
     assert.match(
       await note(),
@@ -118,5 +121,26 @@ describe('the story on the first screen', () => {
     await page.fill('#seed', '123');
     await page.click('#weights-disclosure summary');
     await waitForVerdict(page, 'bit-identical');
+  });
+
+  test("steps 5 to 7 set the positions, head and Train views' inputs and show them", async () => {
+    const { page } = env;
+    await tryStep(5);
+    await page.waitForSelector('#positions .verdict[data-state="identical"]');
+    assert.match(await page.inputValue('#positions [name="batch"]'), /^40,367,2885,1464; /);
+    assert.equal((await current())[4], 'step');
+    await tryStep(6);
+    await page.waitForFunction(
+      () => document.querySelector('#head [name="batch"]').value === '40,367,2885,1464',
+    );
+    assert.equal(await page.inputValue('#head [name="top-k"]'), '3');
+    await page.waitForFunction(() =>
+      document.querySelector('#head [data-part="lookup"]').textContent.startsWith('reads n = 4 '),
+    );
+    await tryStep(7);
+    await page.waitForFunction(
+      () => document.querySelector('#train [name="batches"]')?.value === '1,2,3; 2,3,4; 0,1,2',
+    );
+    assert.deepEqual(await current(), [null, null, null, null, null, null, 'step']);
   });
 });

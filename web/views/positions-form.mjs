@@ -45,15 +45,11 @@ export function checkpointOf(state) {
 // for seeded tables, { seed, vocab, dim, contextLength }. Returns update(state, changed).
 export function createPositionsForm(root, { kind, controls, lab, store, work, show }) {
   const tables = createPositionTables(lab);
-  const form = createViewForm(
-    root,
-    controls,
-    POSITIONS_FIELDS,
-    store.get().views[kind],
-    (values) => {
-      store.set({ views: { ...store.get().views, [kind]: values } });
-    },
-  );
+  let typed = store.get().views[kind]; // what the form holds, as the store keeps it
+  const form = createViewForm(root, controls, POSITIONS_FIELDS, typed, (values) => {
+    typed = values;
+    store.set({ views: { ...store.get().views, [kind]: values } });
+  });
   const output = element('div', 'view-output');
   root.append(output);
   let latest = 0; // the newest computation; an older one's answer is dropped
@@ -95,6 +91,10 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
   return {
     output,
     update(state, changed) {
+      if (state.views[kind] !== typed) {
+        typed = state.views[kind];
+        form.write(typed);
+      }
       if (changed.has('views') || changed.has('inputs')) update(state);
     },
   };

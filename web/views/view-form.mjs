@@ -87,6 +87,16 @@ export function createViewForm(root, markup, fields, values, update) {
   return {
     // The input's text by name (a select's value).
     value: (name) => form.elements[name].value,
+    // values (name -> text, as changedValues() gives them) into the controls, the others back
+    // to their markup's default: inputs set from elsewhere (the story's Try buttons).
+    write(next) {
+      for (const control of form.elements) {
+        if (!control.name) continue;
+        control.value = Object.hasOwn(next, control.name)
+          ? next[control.name]
+          : control.defaultValue;
+      }
+    },
     clear: () => show('', null),
     // A FieldError or the core's EmbedlabError is shown beside the input for its argument (none
     // for an argument the view has no input for); anything else is a bug and is thrown on.
