@@ -12,11 +12,11 @@
 #include <string>
 #include <utility>
 
+#include "embedlab/checkpoint_positions.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/positions.hpp"
-#include "embedlab/safetensors.hpp"
 #include "embedlab/table.hpp"
 #include "embedlab/tied_head.hpp"
 #include "js_source.hpp"
@@ -143,35 +143,15 @@ val open_seeded_positions_js(double seed, double vocab, double dim, double conte
   });
 }
 
-// The token table the file's names point to (choose_embedding_table) and its only tensor named
-// like a position table, their d checked to agree; the tying from the file's names and, when not
-// empty, its config.json's text.
+// The checkpoint's tables and its tying (checkpoint_positions.hpp): config_text is its
+// config.json's text, or empty.
 val open_checkpoint_positions_js(const val& source, const std::string& config_text) {
   return guarded([&] {
-    const auto bytes = std::make_shared<JsSource>(source);
-    const SafetensorsHeader header = read_safetensors_header(*bytes);
-    const auto candidates = position_table_candidates(header);
-    if (candidates.size() != 1) {
-      throw InputError(Argument::weights,
-                       candidates.empty()
-                           ? "the file has no tensor named like a position table (GPT-2's "
-                             "wpe.weight): a model with rotary positions, such as Llama, has none"
-                           : "the file has " + std::to_string(candidates.size()) +
-                                 " tensors named like a position table, such as " +
-                                 candidates.front()->name + ": positions need exactly one");
-    }
-    SafetensorsTable token = open_safetensors_table(bytes);
-    SafetensorsTable position = open_safetensors_table(bytes, candidates.front()->name);
-    if (position.table.cols() != token.table.cols()) {
-      throw InputError(Argument::weights, "the position table " + position.entry.name +
-                                              " has d = " + std::to_string(position.table.cols()) +
-                                              " but the token table " + token.entry.name +
-                                              " has d = " + std::to_string(token.table.cols()) +
-                                              ": they are added, so d must agree");
-    }
-    CheckpointFacts facts{token.entry.name, position.entry.name, head_tying(header, config_text)};
-    return val(
-        PositionsHandle(std::move(token.table), std::move(position.table), std::move(facts)));
+    CheckpointPositions c =
+        open_checkpoint_positions(std::make_shared<JsSource>(source), config_text);
+    CheckpointFacts facts{std::move(c.token_tensor), std::move(c.position_tensor),
+                          std::move(c.tying)};
+    return val(PositionsHandle(std::move(c.token), std::move(c.position), std::move(facts)));
   });
 }
 

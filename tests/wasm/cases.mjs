@@ -984,6 +984,54 @@ export function differentialCases() {
     '',
     [0],
   ]);
+  // Positions on checkpoints: GPT-2's names with no lm_head (tied), the same with an lm_head
+  // (untied, unless its config.json says otherwise), no position table, or another d. (The model
+  // above holds every F16 pattern: engines differ in the NaN a product of them ends with.)
+  const gpt2Tensors = [
+    ['h.0.ln_1.weight', 'F32', [3], f4([1, 1, 1])],
+    ['wpe.weight', 'F32', [5, 3], f4(Array.from({ length: 15 }, () => rng() - 0.5))],
+    ['wte.weight', 'F32', [20, 3], f4(Array.from({ length: 60 }, () => rng() - 0.5))],
+  ];
+  const gpt2 = safetensors(gpt2Tensors);
+  const gpt2Untied = safetensors([
+    ...gpt2Tensors,
+    ['lm_head.weight', 'F32', [20, 3], f4(Array(60).fill(1))],
+  ]);
+  add('openCheckpointPositions, GPT-2 tied', ['openCheckpointPositions', gpt2, '', '19,0; 4,4']);
+  add('openCheckpointPositions, an lm_head', ['openCheckpointPositions', gpt2Untied, '', '1,2,19']);
+  add('openCheckpointPositions, tied by its config', [
+    'openCheckpointPositions',
+    gpt2Untied,
+    '{"tie_word_embeddings": true}',
+    '7',
+  ]);
+  add('openCheckpointPositions, a config that is not JSON', [
+    'openCheckpointPositions',
+    gpt2,
+    '{tie',
+    '1',
+  ]);
+  add('openCheckpointPositions, a row past the context', [
+    'openCheckpointPositions',
+    gpt2,
+    '',
+    '1,2,3,4,5,6',
+  ]);
+  add('openCheckpointPositions, no position table', [
+    'openCheckpointPositions',
+    bf16Model,
+    '',
+    '1',
+  ]);
+  add('openCheckpointPositions, another d', [
+    'openCheckpointPositions',
+    safetensors([
+      ['wpe.weight', 'F32', [2, 2], f4([1, 2, 3, 4])],
+      ['wte.weight', 'F32', [2, 3], f4([1, 2, 3, 4, 5, 6])],
+    ]),
+    '',
+    '1',
+  ]);
   // GGUF files: Q8_0 (d = 0.5, quants -16..15) and Q4_K blocks (d = 1, dmin = 0.5).
   const q8 = Uint8Array.from({ length: 34 * 2 * 3 }, (_, k) =>
     k % 34 === 0 ? 0 : k % 34 === 1 ? 0x38 : (k * 7) % 32 >= 16 ? 256 - ((k * 7) % 16) : k % 16,

@@ -140,27 +140,13 @@ const adapters = {
   },
   // The positions' exact results and each position's top 3 ids (the logits themselves are sums
   // in the GEMM's order, which WebAssembly's kernel and Eigen's need not share).
-  openSeededPositions: (lab, seed, vocab, dim, contextLength, batch) => {
-    const positions = lab.openSeededPositions(seed, vocab, dim, contextLength);
-    try {
-      const e = positions.embed(batch);
-      const { top } = positions.head(batch, { topK: 3 });
-      return {
-        positions: {
-          rows: e.rows,
-          length: e.length,
-          tokenEmbeddings: matrixText(e.tokenEmbeddings),
-          posEmbeddings: matrixText(e.posEmbeddings),
-          positionProduct: matrixText(e.positionProduct),
-          comparison: comparisonText(e.comparison),
-          inputEmbeddings: matrixText(e.inputEmbeddings),
-          topIds: top.map((row) => row.map((t) => t.id)),
-        },
-      };
-    } finally {
-      positions.delete();
-    }
-  },
+  openSeededPositions: (lab, seed, vocab, dim, contextLength, batch) =>
+    positionsRun(lab.openSeededPositions(seed, vocab, dim, contextLength), batch),
+  // The same on a checkpoint's tables, with its tensors' names and its tying.
+  openCheckpointPositions: (lab, file, config, batch) =>
+    positionsRun(lab.openCheckpointPositions(memorySource(file), config), batch, (p) => ({
+      checkpoint: p.checkpoint,
+    })),
   // The drawn tables and each step's changed rows (the loss and weights are sums in the GEMM's
   // order and the C library's exp, which need not agree across the two builds).
   seededNextTokenTraining: (lab, seed, vocab, dim, head, name, hyper, batches) => {
@@ -202,6 +188,29 @@ const adapters = {
 };
 
 // A file's bytes as a table source, read a range at a time.
+// A positions handle's embed() and top 3 ids for batch, with what more(positions) adds; deleted.
+function positionsRun(positions, batch, more = () => ({})) {
+  try {
+    const e = positions.embed(batch);
+    const { top } = positions.head(batch, { topK: 3 });
+    return {
+      positions: {
+        rows: e.rows,
+        length: e.length,
+        tokenEmbeddings: matrixText(e.tokenEmbeddings),
+        posEmbeddings: matrixText(e.posEmbeddings),
+        positionProduct: matrixText(e.positionProduct),
+        comparison: comparisonText(e.comparison),
+        inputEmbeddings: matrixText(e.inputEmbeddings),
+        topIds: top.map((row) => row.map((t) => t.id)),
+        ...more(positions),
+      },
+    };
+  } finally {
+    positions.delete();
+  }
+}
+
 export function memorySource(bytes) {
   return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
 }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "embedlab/backward.hpp"
+#include "embedlab/checkpoint_positions.hpp"
 #include "embedlab/compare.hpp"
 #include "embedlab/verdict.hpp"
 #include "embedlab/embedding_bag.hpp"
@@ -414,6 +415,36 @@ std::string training_json(TrainingRun run, const std::vector<Ids>& batches) {
   return out + "]}}";
 }
 
+// A positions handle's embed() and each position's top 3 ids, for batch on these tables;
+// `extra` is appended inside "positions" (a checkpoint's names and tying).
+std::string positions_json(const Table& token, const Table& position, const std::string& text,
+                           const std::string& extra) {
+  const TokenBatch batch = token_batch(parse_batches(text));
+  check_ids(batch.ids, token.rows());
+  check_context(batch.length, position.rows());
+  const Matrix tokens = lookup(token, batch.ids);
+  const Matrix positions = position_rows(position, batch.length);
+  const Matrix product = position_product(position, batch.length);
+  HeadOptions options;
+  options.top_k = 3;
+  StreamedHead head(token, add_positions(tokens, positions), options);
+  head.run();
+  std::string top = "[";
+  for (std::size_t i = 0; i < head.top().size(); ++i) {
+    Ids ids;
+    for (const TopLogit& t : head.top()[i]) ids.push_back(t.id);
+    top += (i ? ", " : "") + ids_json(ids);
+  }
+  return "{\"positions\": {\"rows\": " + std::to_string(batch.rows) +
+         ", \"length\": " + std::to_string(batch.length) +
+         ", \"tokenEmbeddings\": " + matrix_json(tokens) +
+         ", \"posEmbeddings\": " + matrix_json(positions) +
+         ", \"positionProduct\": " + matrix_json(product) +
+         ", \"comparison\": " + graded_json(positions, product, RoutePair::lookup) +
+         ", \"inputEmbeddings\": " + matrix_json(add_positions(tokens, positions)) +
+         ", \"topIds\": " + top + "]" + extra + "}}";
+}
+
 std::string run(const std::vector<std::string>& a) {
   const std::string& op = a.at(0);
   if (op == "parseIds") return "{\"ids\": " + ids_json(parse_ids(from_hex(a.at(1)))) + "}";
@@ -593,31 +624,17 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "openSeededPositions") {
     PositionTables tables = seeded_position_tables(std::stoll(a.at(1)), std::stoll(a.at(2)),
                                                    std::stoll(a.at(3)), std::stoll(a.at(4)));
-    const Table token(std::move(tables.token)), position(std::move(tables.position));
-    const TokenBatch batch = token_batch(parse_batches(from_hex(a.at(5))));
-    check_ids(batch.ids, token.rows());
-    check_context(batch.length, position.rows());
-    const Matrix tokens = lookup(token, batch.ids);
-    const Matrix positions = position_rows(position, batch.length);
-    const Matrix product = position_product(position, batch.length);
-    HeadOptions options;
-    options.top_k = 3;
-    StreamedHead head(token, add_positions(tokens, positions), options);
-    head.run();
-    std::string top = "[";
-    for (std::size_t i = 0; i < head.top().size(); ++i) {
-      Ids ids;
-      for (const TopLogit& t : head.top()[i]) ids.push_back(t.id);
-      top += (i ? ", " : "") + ids_json(ids);
-    }
-    return "{\"positions\": {\"rows\": " + std::to_string(batch.rows) +
-           ", \"length\": " + std::to_string(batch.length) +
-           ", \"tokenEmbeddings\": " + matrix_json(tokens) +
-           ", \"posEmbeddings\": " + matrix_json(positions) +
-           ", \"positionProduct\": " + matrix_json(product) +
-           ", \"comparison\": " + graded_json(positions, product, RoutePair::lookup) +
-           ", \"inputEmbeddings\": " + matrix_json(add_positions(tokens, positions)) +
-           ", \"topIds\": " + top + "]}}";
+    return positions_json(Table(std::move(tables.token)), Table(std::move(tables.position)),
+                          from_hex(a.at(5)), "");
+  }
+  if (op == "openCheckpointPositions") {
+    const CheckpointPositions c =
+        open_checkpoint_positions(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
+    return positions_json(c.token, c.position, from_hex(a.at(3)),
+                          ", \"checkpoint\": {\"tokenTensor\": " + json_string(c.token_tensor) +
+                              ", \"positionTensor\": " + json_string(c.position_tensor) +
+                              ", \"tied\": " + (c.tying.tied ? "true" : "false") +
+                              ", \"tyingReason\": " + json_string(c.tying.reason) + "}");
   }
   if (op == "seededNextTokenTraining") {
     const TrainingOptions t = training_options_of(from_hex(a.at(5)), options_of(a.at(6)), {});
