@@ -130,7 +130,7 @@ describe('<embedding-demo>', () => {
     );
     assert.equal(
       await alert('view'),
-      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, benchmark',
+      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, positions, head, benchmark',
     );
     assert.equal(
       await page.evaluate(() => document.getElementById('bad').error),

@@ -8,6 +8,7 @@ import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
 import { MAIN_THREAD_MULTIPLY_ADDS } from '../compute/positions-tables.mjs';
@@ -67,7 +68,7 @@ function inOrder(h, rows) {
 function createHeadView(root, lab, store) {
   const view = createPositionsForm(root, {
     kind: 'head',
-    controls: positionControls(TOP_K),
+    controls: positionControls('of the head', TOP_K),
     lab,
     store,
     work(positions, args, form) {
@@ -97,6 +98,7 @@ function createHeadView(root, lab, store) {
     show,
   });
   view.output.innerHTML = OUTPUT;
+  tableRegions(view.output);
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
 

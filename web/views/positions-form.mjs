@@ -19,18 +19,23 @@ export const BOOK_BATCH =
 
 // V = GPT-2's vocabulary and context_length = 4 as in the chapter; d = 256 there, 16 here so
 // that the page draws the table at once (the CLI takes the chapter's d).
-export const positionControls = (extra = '') => `
-  <label class="view-field wide-field"><span>batch <code>inputs</code> (B × T)</span>
+// `of` completes each input's accessible name ("V of the head"), one name per view on a page
+// that shows both.
+export function positionControls(of, extra = '') {
+  const label = (text) => `<span>${text}<span class="visually-hidden"> ${of}</span></span>`;
+  return `
+  <label class="view-field wide-field">${label('batch <code>inputs</code> (B × T)')}
     <input name="batch" type="text" class="wide" value="${BOOK_BATCH}" spellcheck="false"></label>
-  <label class="view-field"><span><var>V</var></span>
+  <label class="view-field">${label('<var>V</var>')}
     <input name="vocab" type="text" inputmode="numeric" value="50257" spellcheck="false"></label>
-  <label class="view-field"><span><var>d</var></span>
+  <label class="view-field">${label('<var>d</var>')}
     <input name="dim" type="text" inputmode="numeric" value="16" spellcheck="false"></label>
-  <label class="view-field"><span><code>context_length</code></span>
+  <label class="view-field">${label('<code>context_length</code>')}
     <input name="context-length" type="text" inputmode="numeric" value="4" spellcheck="false"></label>
-  <label class="view-field"><span>seed</span>
+  <label class="view-field">${label('seed')}
     <input name="seed" type="text" inputmode="numeric" value="123" spellcheck="false"></label>
   ${extra}`;
+}
 
 // The page's W when it is a .safetensors checkpoint (one file, not a sharded index): its File.
 export function checkpointOf(state) {

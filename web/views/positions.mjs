@@ -7,6 +7,7 @@ import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
+import { tableRegions } from '../draw/scroll-region.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { showVerdict } from '../draw/verdict-box.mjs';
 import { matrixItem } from './view-form.mjs';
@@ -71,13 +72,14 @@ function cliText(args) {
 function createPositionsView(root, lab, store) {
   const view = createPositionsForm(root, {
     kind: 'positions',
-    controls: positionControls(),
+    controls: positionControls('of the positions'),
     lab,
     store,
     work: (positions, args) => ({ positions: { ...positions }, e: positions.embed(args.batch) }),
     show,
   });
   view.output.innerHTML = OUTPUT;
+  tableRegions(view.output);
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
 
