@@ -1,18 +1,24 @@
-// Positions (positions.hpp), the tied head (tied_head.hpp) and 3-D printing. Expected tensor
-// strings are PyTorch 1.13.1's own str() of the same tensors; the head's logits and top-k are
-// checked against dot products summed in double here.
+// Positions (positions.hpp), a checkpoint's tables (checkpoint_positions.hpp), the tied head
+// (tied_head.hpp) and 3-D printing. Expected tensor strings are PyTorch 1.13.1's own str() of
+// the same tensors; the head's logits and top-k are checked against dot products summed in
+// double here.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "embedlab/byte_source.hpp"
+#include "embedlab/checkpoint_positions.hpp"
 #include "embedlab/format.hpp"
+#include "embedlab/lookup.hpp"
 #include "embedlab/positions.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/tied_head.hpp"
 #include "error_of.hpp"
 #include "matrix_literals.hpp"
+#include "safetensors_builder.hpp"
 
 using embedlab::Argument;
 using embedlab::Index;
@@ -173,4 +179,48 @@ TEST_CASE("a checkpoint ties unless it stores an output layer or its config says
   const auto [argument, message] = error_of([&] { embedlab::head_tying(header, "[1]"); });
   CHECK(argument == Argument::weights);
   CHECK(message == "config.json holds the array [1], not an object of settings");
+}
+
+// Little-endian float32 bytes.
+static std::string f32_bytes(const std::vector<float>& values) {
+  std::string out(values.size() * 4, '\0');
+  std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
+TEST_CASE("a checkpoint's wte and wpe open by their names, d checked, tying decided") {
+  using embedlab::test::entry;
+  using embedlab::test::safetensors_file;
+  // wpe (2, 2) then wte (3, 2): rows written by hand, read back where they lie.
+  const std::string data = f32_bytes({0.5f, -1.0f, 2.0f, 0.25f, 1, 2, 3, 4, 5, 6});
+  const std::string json = "{" + entry("transformer.wpe.weight", "F32", "[2, 2]", 0, 16) + ", " +
+                           entry("transformer.wte.weight", "F32", "[3, 2]", 16, 40) + "}";
+  auto c =
+      embedlab::open_checkpoint_positions(embedlab::memory_source(safetensors_file(json, data)));
+  CHECK(c.token_tensor == "transformer.wte.weight");
+  CHECK(c.position_tensor == "transformer.wpe.weight");
+  CHECK(c.tying.tied);
+  CHECK(c.token.rows() == 3);
+  CHECK(c.position.rows() == 2);
+  const Matrix p = embedlab::position_rows(c.position, 2);
+  CHECK(p(1, 0) == 2.0f);
+  CHECK(p(1, 1) == 0.25f);
+  CHECK(embedlab::lookup(c.token, {2})(0, 1) == 6.0f);
+  CHECK(!embedlab::open_checkpoint_positions(embedlab::memory_source(safetensors_file(json, data)),
+                                             R"({"tie_word_embeddings": false})")
+             .tying.tied);
+
+  const std::string narrow = "{" + entry("wpe.weight", "F32", "[2, 1]", 0, 8) + ", " +
+                             entry("wte.weight", "F32", "[3, 2]", 8, 32) + "}";
+  CHECK(embedlab::test::message_of([&] {
+          embedlab::open_checkpoint_positions(embedlab::memory_source(
+              safetensors_file(narrow, f32_bytes({0, 0, 1, 2, 3, 4, 5, 6}))));
+        }) ==
+        "the position table wpe.weight has d = 1 but the token table wte.weight has d = 2: "
+        "they are added, so d must agree");
+  const std::string none = "{" + entry("wte.weight", "F32", "[3, 2]", 0, 24) + "}";
+  CHECK(embedlab::test::message_of([&] {
+          embedlab::open_checkpoint_positions(
+              embedlab::memory_source(safetensors_file(none, f32_bytes({1, 2, 3, 4, 5, 6}))));
+        }).find("no tensor named like a position table") != std::string::npos);
 }
