@@ -85,7 +85,7 @@ export function readAttributes(get, views) {
   if (input.source === 'file' && !src && !table && !routes) {
     throw new AttributeError(
       'src',
-      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d), ' +
+      'weights="file" needs src="…": the URL of a .npy, .safetensors or .gguf file holding W (V × d), ' +
         'or table="…": such a file\'s bytes in base64',
     );
   }
