@@ -441,6 +441,31 @@ describe('<embedding-demo>', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  test("the host page's root font size leaves the element's sizes as they are", async () => {
+    const { page } = env;
+    // The sizes of text and boxes in the shadow root, as the page lays them out.
+    const sizes = async (name, head) => {
+      await openHost(env, name, '<embedding-demo id="a" view="compare"></embedding-demo>', head);
+      return page.evaluate(() => {
+        const root = document.getElementById('a').shadowRoot;
+        const of = (selector) => {
+          const node = root.querySelector(selector);
+          return [getComputedStyle(node).fontSize, node.getBoundingClientRect().height];
+        };
+        return {
+          title: of('.demo-title'),
+          word: of('.verdict-word'),
+          cell: of('[data-box="lookup"] tbody td'),
+          demo: of('.demo'),
+        };
+      });
+    };
+    const plain = await sizes('root-default');
+    // The classic Notebook's root font size.
+    const notebook = await sizes('root-10px', '<style>html { font-size: 10px; }</style>');
+    assert.deepEqual(notebook, plain);
+  });
+
   test('a property set before the element is defined still reaches it', async () => {
     const { page } = env;
     // A classic script runs before the deferred module script defines the element.
