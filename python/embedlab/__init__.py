@@ -29,7 +29,18 @@ __version__ = "0.1.0"
 __all__ = ["show", "Shown", "EmbedlabInputError", "__version__"]
 
 # The element's views that draw both routes from what an output carries (view="…").
-VIEWS = ("compare", "equation", "routes", "lookup", "onehot", "matrices", "step", "printout")
+VIEWS = (
+    "compare",
+    "equation",
+    "routes",
+    "lookup",
+    "onehot",
+    "matrices",
+    "step",
+    "printout",
+    "backward",
+    "bag",
+)
 WHOLE = "whole table"  # the element got W and computed both routes in its WebAssembly core
 KERNEL = "routes from the kernel"  # W was too large: both routes ran here, the element graded them
 
@@ -129,6 +140,8 @@ def show(
     attributes = _attribute("ids", ", ".join(str(int(i)) for i in flat)) + _attribute("view", view)
     if title:
         attributes += _attribute("label", title)
+    if padding is not None:  # where the backward and bag views' padding_idx starts
+        attributes += _attribute("padding_idx", str(padding))
     verdict = f"{kernel}: embedding(idx) and one_hot(idx, V) @ W are " + (
         "bit-identical" if same else "NOT bit-identical"
     )

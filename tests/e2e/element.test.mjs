@@ -466,6 +466,31 @@ describe('<embedding-demo>', () => {
     assert.deepEqual(notebook, plain);
   });
 
+  test("padding_idx starts the backward view's padding_idx, and a new one starts it anew", async () => {
+    const { page } = env;
+    await openHost(
+      env,
+      'padding',
+      '<embedding-demo id="p" view="backward" ids="2, 3, 1" padding_idx="1"></embedding-demo>',
+    );
+    const padding = () =>
+      page.evaluate(() => {
+        const root = document.getElementById('p').shadowRoot;
+        return {
+          input: root.querySelector('input[name="padding-idx"]').value,
+          notes: root.querySelector('.view-notes')?.textContent ?? '',
+        };
+      });
+    const first = await padding();
+    assert.equal(first.input, '1');
+    assert.match(first.notes, /padding_idx = 1: row 1 of the scatter-add gets no gradient/);
+    await page.evaluate(() => {
+      document.getElementById('p').padding_idx = '3';
+    });
+    await settle(page);
+    assert.equal((await padding()).input, '3');
+  });
+
   test('a property set before the element is defined still reaches it', async () => {
     const { page } = env;
     // A classic script runs before the deferred module script defines the element.

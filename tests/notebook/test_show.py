@@ -264,6 +264,17 @@ class BadInput(unittest.TestCase):
         with self.assertRaisesRegex(embedlab.EmbedlabInputError, r'view="train" is not one of'):
             embedlab.show(np.zeros((4, 2), np.float32), [0], view="train")
 
+    def test_padding_idx_reaches_the_element_counted_from_zero(self):
+        table = np.zeros((4, 2), np.float32)
+        self.assertIsNone(attribute(embedlab.show(table, [0]), "padding_idx"))
+        shown = embedlab.show(table, [0, 1], view="backward", padding_idx=-1)
+        self.assertEqual(attribute(shown, "padding_idx"), "3")
+        self.assertEqual(attribute(shown, "view"), "backward")
+        self.assertIn("padding_idx = 3", shown.text)
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(4, 5, padding_idx=1)
+        self.assertEqual(attribute(embedlab.show(embedding, [2, 3, 1]), "padding_idx"), "1")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,6 +4,7 @@
 import { initialState } from '../model/state.mjs';
 import { DEFAULT_SOURCE, SOURCES } from '../model/table-source.mjs';
 import { DEFAULT_TOKENIZER, TEXT_DIM, TOKENIZER_NAMES } from '../tokenizers/catalog.mjs';
+import { VIEW_INPUTS } from '../model/view-inputs.mjs';
 
 // The page's defaults are the element's: the notebook's ids, d and seed.
 const DEFAULT_INPUTS = initialState().inputs;
@@ -23,6 +24,7 @@ export const OBSERVED_ATTRIBUTES = Object.freeze([
   'controls',
   'text',
   'tokenizer',
+  'padding_idx',
 ]);
 
 // A bad attribute value; `attribute` names it.
@@ -52,6 +54,11 @@ function stepOf(text) {
   return Number(text);
 }
 
+const viewInputs = (padding) =>
+  padding === null
+    ? VIEW_INPUTS
+    : { backward: { 'padding-idx': padding }, bag: { 'padding-idx': padding } };
+
 // get(name): the attribute's text, or null when it is absent. The store's inputs, less the file,
 // unchecked: `source` is the weights attribute, or its default. With a text, the ids are its
 // tokens' and d starts small.
@@ -74,7 +81,9 @@ export function planInput(get) {
 // planInput(get); src is the file's URL when the weights come from one, else null; table the
 // file's bytes in base64 when the page gives them, routes both routes computed elsewhere (each
 // wins over those before it), else null; text is the text to
-// tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it.
+// tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it; views
+// the backward and bag views' inputs (model/view-inputs.mjs): padding_idx="1" is where their
+// padding_idx starts (the core checks it there).
 // views: the names `view` may take.
 export function readAttributes(get, views) {
   const input = planInput(get);
@@ -98,6 +107,7 @@ export function readAttributes(get, views) {
     routes: input.source === 'file' ? routes : null,
     text: get('text'),
     tokenizer: oneOf('tokenizer', get('tokenizer')?.trim() || DEFAULT_TOKENIZER, TOKENIZER_NAMES),
+    views: viewInputs(get('padding_idx')?.trim() || null),
     input,
   };
 }

@@ -86,6 +86,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #chips = null;
   #channel = null;
   #error = null;
+  #views = null; // the views' inputs (readAttributes()'s) the view was last built with
 
   constructor() {
     super();
@@ -188,7 +189,13 @@ export class EmbeddingDemoElement extends HTMLElement {
       if (!current()) return;
     }
     const attrs = readAttributes((name) => this.getAttribute(name), VIEW_NAMES);
-    if (this.#view?.name !== attrs.view) await this.#buildView(attrs.view);
+    // A view's form starts from the store's inputs: a new padding_idx builds it anew.
+    const views = JSON.stringify(attrs.views);
+    if (this.#view?.name !== attrs.view || this.#views !== views) {
+      this.#views = views;
+      this.#store.set({ views: attrs.views });
+      await this.#buildView(attrs.view);
+    }
     if (!current()) return;
     const title = attrs.label ?? VIEWS[attrs.view].title;
     if (!this.result) this.#showTitle(title, null);
