@@ -3,10 +3,14 @@
 // WebAssembly instance, no request off the page's server, theming, size, keyboard and the JS API.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openSite } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
+import { runTorch } from './torch-reference.mjs';
+
+const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 const nb = notebook('002');
 const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:')); // embedding.weight, 4 x 5
@@ -291,6 +295,45 @@ describe('<embedding-demo>', () => {
       assert.equal(await demoText(page, `#${id}`, '.verdict-word'), 'bit-identical');
       assert.equal(await page.evaluate((id) => document.getElementById(id).error, id), null);
     }
+  });
+
+  test("the printout of a table given in table= starts from the notebook's W, not a seed", async () => {
+    const { page } = env;
+    // The notebook's embedding.weight (seed 123, 4 x 5) as embedlab.show() sends it.
+    const { table } = runTorch(
+      `
+import base64, json, sys, torch
+a = json.load(sys.stdin)
+sys.path.insert(0, a['tests'])
+from safetensors_file import safetensors_bytes
+torch.manual_seed(123)
+w = torch.nn.Embedding(4, 5).weight.detach()
+data = safetensors_bytes([('nn.Embedding(4, 5).weight', 'F32', w.numpy())])
+print(json.dumps({'table': base64.b64encode(data).decode()}))
+`,
+      { tests: TESTS_DIR },
+    );
+    await openHost(
+      env,
+      'given',
+      `<embedding-demo id="given" view="printout" table="${table}"></embedding-demo>`,
+    );
+    const { code, printed, note } = await page.evaluate(() => {
+      const root = document.getElementById('given').shadowRoot;
+      const texts = (selector) => [...root.querySelectorAll(selector)].map((p) => p.textContent);
+      return {
+        code: texts('.printout-in').join('\n'),
+        printed: texts('.printout-out'),
+        note: root.querySelector('.printout .route-note').textContent,
+      };
+    });
+    assert.match(
+      code,
+      /# W: the notebook's own table, nn\.Embedding\(4, 5\)\.weight \(4 × 5\), as embedlab\.show\(\) got it\nwith torch\.no_grad\(\):\n {4}embedding\.weight\.copy_\(torch\.as_tensor\(W\)\.float\(\)\)/,
+    );
+    assert.doesNotMatch(code, /manual_seed|load_file|safetensors/);
+    assert.match(note, /runs in the notebook, where W is the table given to embedlab\.show\(\)/);
+    assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
   });
 
   test('the benchmark view mounts the panel with its styles inside the shadow root only', async () => {
