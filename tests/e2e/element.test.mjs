@@ -336,6 +336,36 @@ print(json.dumps({'table': base64.b64encode(data).decode()}))
     assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
   });
 
+  test("tokens: a notebook tokenizer's bytes of each id, shown as chips and in the token picker", async () => {
+    const { page } = env;
+    const base64 = (text) => Buffer.from(text).toString('base64');
+    await openHost(
+      env,
+      'tokens',
+      `<embedding-demo id="t" view="equation" ids="464, 3797"
+        tokens="${base64('The')} ${base64(' cat')}"></embedding-demo>
+      <embedding-demo id="bad" ids="1, 2" tokens="${base64('a')}"></embedding-demo>`,
+    );
+    const shown = await page.evaluate(() => {
+      const root = document.getElementById('t').shadowRoot;
+      const texts = (selector) => [...root.querySelectorAll(selector)].map((n) => n.textContent);
+      return {
+        chips: texts('.demo-tokens .token-chip .token-text'),
+        ids: texts('.demo-tokens .token-chip .token-id'),
+        picker: texts('[data-part="tokens"] [data-token]'),
+      };
+    });
+    assert.deepEqual(shown, {
+      chips: ['The', '·cat'],
+      ids: ['464', '3797'],
+      picker: ['The 464', '·cat 3797'],
+    });
+    assert.equal(
+      await page.evaluate(() => document.getElementById('bad').error),
+      'tokens holds 1 base64 parts for 2 ids: give one for each id',
+    );
+  });
+
   test('the benchmark view mounts the panel with its styles inside the shadow root only', async () => {
     const { page } = env;
     await openHost(env, 'benchmark', '<embedding-demo id="b" view="benchmark"></embedding-demo>');

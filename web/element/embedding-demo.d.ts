@@ -72,6 +72,9 @@ export class EmbeddingDemoElement extends HTMLElement {
   text: string | null;
   /** EmbeddingDemoTokenizer, for text. Absent: "gpt2". */
   tokenizer: string | null;
+  /** The chips of the ids as a tokenizer elsewhere cut the text (a notebook's, through
+   * embedlab.show(text=, tokenizer=)): each id's bytes in base64, separated by spaces. */
+  tokens: string | null;
   /** The vocabulary size V. Absent: max id + 1, or with text the tokenizer's vocabulary size. */
   vocab: string | null;
   /** The embedding dimension d. Absent: 5, or 8 with text. */
