@@ -225,6 +225,8 @@ export interface GgufHeader {
   metadata: [string, string][];
   /** whether output.weight is there (else the head is tied to token_embd.weight) */
   hasHead: boolean;
+  /** the file's vocabulary (tokenizer.ggml.tokens): row i's token text; null where it has none */
+  tokens: string[] | null;
   table: string | null;
   tableError: string | null;
 }
@@ -389,6 +391,10 @@ export interface Table {
   readonly blockBytes: number;
   /** the stored blocks decoded into float32 so far by every computation on this table */
   blocksDecoded(): number;
+  /** What each route decoded, from blocksDecoded() taken around the lookup and around the
+   * product, as the CLI's last line says it: "blocks decoded (Q4_K, 256 weights in 144 bytes
+   * each): the lookup 32 (2 rows x 16), the product …" */
+  blocksDecodedNote(lookup: number, product: number): string;
   /** The lookup: its n rows read, nothing else. */
   lookup(ids: IdsLike): Matrix;
   /** Rows [first, first + count): a window of W for a view (the rows around the selected ids). */

@@ -5,7 +5,8 @@
 // how many first bytes it needs, then reads that many and asks again.
 //   hasGgufMagic(firstBytes) -> whether the file starts with "GGUF"
 //   ggufHeader(firstBytes, fileSize, name) -> { needBytes } or the header: its tensors,
-//     metadata and the table it would open (token_embd.weight, or the tensor called name)
+//     metadata, its vocabulary and the table it would open (token_embd.weight, or the tensor
+//     called name)
 // The table itself opens with openGgufTable(source, name) (table_bindings.cpp).
 // Errors come back as values (js_values.hpp); the core's all name Argument::weights.
 #include <emscripten/bind.h>
@@ -51,7 +52,8 @@ val number(std::uint64_t x) { return val(static_cast<double>(x)); }
 
 // { version, fileSize, dataStart, tensors: [{ name, dtype, ne, shape, begin, end, candidate,
 //   conversion }],
-//   metadata: [[key, "TYPE: value"]], table, tableError, hasHead } in the header's order, or
+//   metadata: [[key, "TYPE: value"]], table, tableError, hasHead, tokens (tokenizer.ggml.tokens,
+//   or null) } in the header's order, or
 //   { needBytes }. shape is ne reversed: (V, d) for a table.
 val gguf_header_js(const val& first_bytes, double file_size, const std::string& name) {
   return guarded([&] {
@@ -99,6 +101,7 @@ val gguf_header_js(const val& first_bytes, double file_size, const std::string& 
     out.set("tensors", tensors);
     out.set("metadata", metadata);
     out.set("hasHead", head);
+    out.set("tokens", header.tokens.empty() ? val::null() : strings_to_js(header.tokens));
     set_table_or_error(out, [&] { return choose_gguf_table(header, name).name; });
     return out;
   });

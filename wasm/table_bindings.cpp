@@ -217,6 +217,11 @@ class TableHandle {
 
   // The stored blocks decoded so far, by every computation on this table (table.hpp).
   double blocks_decoded() const { return static_cast<double>(table_.blocks_decoded()); }
+  // What each route decoded, from the counts taken around each (notes.hpp words it).
+  std::string blocks_decoded_note(double lookup, double product) const {
+    return embedlab::blocks_decoded_note(table_, static_cast<std::uint64_t>(lookup),
+                                         static_cast<std::uint64_t>(product));
+  }
 
   val lookup(const val& ids) const {
     return guarded([&] { return matrix_to_js(embedlab::lookup(table_, ids_from_js(ids))); });
@@ -395,7 +400,8 @@ EMSCRIPTEN_BINDINGS(embedlab_tables) {
       .function("startBackward", &TableHandle::start_backward)
       .function("bagBackward", &TableHandle::bag_backward)
       .function("renorm", &TableHandle::renorm)
-      .function("blocksDecoded", &TableHandle::blocks_decoded);
+      .function("blocksDecoded", &TableHandle::blocks_decoded)
+      .function("blocksDecodedNote", &TableHandle::blocks_decoded_note);
   emscripten::class_<ProductRun>("ProductRun")
       .function("progress", &ProductRun::progress)
       .function("step", &ProductRun::step)

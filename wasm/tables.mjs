@@ -226,6 +226,12 @@ export function tableApi(core, checks) {
         return { table: table(renormed), scaledRows };
       },
       blocksDecoded: () => own.call('blocksDecoded'),
+      blocksDecodedNote: (lookup, product) =>
+        own.call(
+          'blocksDecodedNote',
+          number('blocksDecodedNote', 'lookup', lookup),
+          number('blocksDecodedNote', 'product', product),
+        ),
       delete: () => own.delete(self),
     };
     return register(Object.freeze(self), handle);

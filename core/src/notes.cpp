@@ -168,4 +168,22 @@ std::vector<std::string> bag_gradient_notes(const BagFacts& f) {
   return {};
 }
 
+std::string blocks_decoded_note(const Table& w, std::uint64_t lookup, std::uint64_t product) {
+  const Index per_block = block_values(w.dtype());
+  const std::string type(stored_float_name(w.dtype()));
+  if (product == 0)
+    return "blocks decoded: none by either route: " + type + " rows are read as stored";
+  const Index per_row = w.cols() / per_block;
+  const std::string what =
+      per_block == 1 ? "values converted (" + type + ")"
+                     : "blocks decoded (" + type + ", " + std::to_string(per_block) +
+                           " weights in " + std::to_string(stored_size(w.dtype())) + " bytes each)";
+  std::string text = what + ": the lookup " + std::to_string(lookup) + " (" +
+                     std::to_string(lookup / per_row) + " rows x " + std::to_string(per_row) +
+                     "), the product " + std::to_string(product) + " (all " +
+                     std::to_string(product / per_row) + " rows x " + std::to_string(per_row) + ")";
+  if (lookup > 0) text += ", " + std::to_string(product / lookup) + " times as many";
+  return text;
+}
+
 }  // namespace embedlab

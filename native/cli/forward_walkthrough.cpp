@@ -8,6 +8,7 @@
 #include "embedlab/encoding.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/streamed.hpp"
 #include "embedlab/torch_init.hpp"
 #include "walkthrough_steps.hpp"
@@ -41,25 +42,6 @@ std::string token_texts(const Ids& ids, const std::vector<std::string>& tokens) 
     text += "'";
   }
   return ids.size() > kShownTokens ? text + ", ..." : text;
-}
-
-// What each route decoded of a GGUF table's stored blocks, as measured by the table.
-std::string blocks_decoded_text(const Table& w, std::uint64_t lookup, std::uint64_t product) {
-  const Index per_block = block_values(w.dtype());
-  const std::string type(stored_float_name(w.dtype()));
-  if (product == 0)
-    return "# blocks decoded: none by either route: " + type + " rows are read as stored";
-  const Index per_row = w.cols() / per_block;
-  const std::string what =
-      per_block == 1 ? "values converted (" + type + ")"
-                     : "blocks decoded (" + type + ", " + std::to_string(per_block) +
-                           " weights in " + std::to_string(stored_size(w.dtype())) + " bytes each)";
-  std::string text = "# " + what + ": the lookup " + std::to_string(lookup) + " (" +
-                     std::to_string(lookup / per_row) + " rows x " + std::to_string(per_row) +
-                     "), the product " + std::to_string(product) + " (all " +
-                     std::to_string(product / per_row) + " rows x " + std::to_string(per_row) + ")";
-  if (lookup > 0) text += ", " + std::to_string(product / lookup) + " times as many";
-  return text;
 }
 
 }  // namespace
@@ -118,7 +100,8 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
   out << "# the lookup copied n*d = " << n * d
       << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
       << n * (t.vocab - 1) * d << " of them multiplications by zero\n";
-  if (t.counts_blocks) out << blocks_decoded_text(t.weight, lookup_blocks, product_blocks) << "\n";
+  if (t.counts_blocks)
+    out << "# " << blocks_decoded_note(t.weight, lookup_blocks, product_blocks) << "\n";
 }
 
 }  // namespace embedlab::cli

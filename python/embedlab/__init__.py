@@ -29,7 +29,18 @@ __version__ = "0.1.0"
 __all__ = ["show", "Shown", "EmbedlabInputError", "__version__"]
 
 # The element's views that draw both routes from what an output carries (view="…").
-VIEWS = ("compare", "equation", "routes", "lookup", "onehot", "matrices", "step", "printout")
+VIEWS = (
+    "compare",
+    "equation",
+    "routes",
+    "lookup",
+    "onehot",
+    "matrices",
+    "step",
+    "printout",
+    "backward",
+    "bag",
+)
 WHOLE = "whole table"  # the element got W and computed both routes in its WebAssembly core
 KERNEL = "routes from the kernel"  # W was too large: both routes ran here, the element graded them
 
@@ -90,6 +101,21 @@ def _ids_of_text(ids, text, tokenizer):
     return list(tokenizer.encode(text))
 
 
+def _token_bytes(tokenizer, ids) -> Optional[str]:
+    """The tokens attribute: each id's bytes in base64, separated by spaces, for the element's
+    chips: tiktoken's decode_single_token_bytes, else the text decode([id]) gives (a Hugging Face
+    tokenizer's); None for a tokenizer with neither."""
+    single = getattr(tokenizer, "decode_single_token_bytes", None)
+    decode = getattr(tokenizer, "decode", None)
+    if callable(single):
+        parts = [bytes(single(int(i))) for i in ids]
+    elif callable(decode):
+        parts = [decode([int(i)]).encode("utf-8") for i in ids]
+    else:
+        return None
+    return " ".join(output.base64_text(part) for part in parts)
+
+
 def show(
     weights,
     ids=None,
@@ -129,6 +155,11 @@ def show(
     attributes = _attribute("ids", ", ".join(str(int(i)) for i in flat)) + _attribute("view", view)
     if title:
         attributes += _attribute("label", title)
+    token_bytes = None if text is None else _token_bytes(tokenizer, flat)
+    if token_bytes is not None:  # the chips of the text's tokens
+        attributes += _attribute("tokens", token_bytes)
+    if padding is not None:  # where the backward and bag views' padding_idx starts
+        attributes += _attribute("padding_idx", str(padding))
     verdict = f"{kernel}: embedding(idx) and one_hot(idx, V) @ W are " + (
         "bit-identical" if same else "NOT bit-identical"
     )

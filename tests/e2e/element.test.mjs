@@ -3,10 +3,14 @@
 // WebAssembly instance, no request off the page's server, theming, size, keyboard and the JS API.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openSite } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
+import { runTorch } from './torch-reference.mjs';
+
+const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 const nb = notebook('002');
 const NOTEBOOK_W = entriesOf(printedAfter(nb, 'In [5]:')); // embedding.weight, 4 x 5
@@ -293,6 +297,75 @@ describe('<embedding-demo>', () => {
     }
   });
 
+  test("the printout of a table given in table= starts from the notebook's W, not a seed", async () => {
+    const { page } = env;
+    // The notebook's embedding.weight (seed 123, 4 x 5) as embedlab.show() sends it.
+    const { table } = runTorch(
+      `
+import base64, json, sys, torch
+a = json.load(sys.stdin)
+sys.path.insert(0, a['tests'])
+from safetensors_file import safetensors_bytes
+torch.manual_seed(123)
+w = torch.nn.Embedding(4, 5).weight.detach()
+data = safetensors_bytes([('nn.Embedding(4, 5).weight', 'F32', w.numpy())])
+print(json.dumps({'table': base64.b64encode(data).decode()}))
+`,
+      { tests: TESTS_DIR },
+    );
+    await openHost(
+      env,
+      'given',
+      `<embedding-demo id="given" view="printout" table="${table}"></embedding-demo>`,
+    );
+    const { code, printed, note } = await page.evaluate(() => {
+      const root = document.getElementById('given').shadowRoot;
+      const texts = (selector) => [...root.querySelectorAll(selector)].map((p) => p.textContent);
+      return {
+        code: texts('.printout-in').join('\n'),
+        printed: texts('.printout-out'),
+        note: root.querySelector('.printout .route-note').textContent,
+      };
+    });
+    assert.match(
+      code,
+      /# W: the notebook's own table, nn\.Embedding\(4, 5\)\.weight \(4 × 5\), as embedlab\.show\(\) got it\nwith torch\.no_grad\(\):\n {4}embedding\.weight\.copy_\(torch\.as_tensor\(W\)\.float\(\)\)/,
+    );
+    assert.doesNotMatch(code, /manual_seed|load_file|safetensors/);
+    assert.match(note, /runs in the notebook, where W is the table given to embedlab\.show\(\)/);
+    assert.equal(printed[0], printedAfter(nb, 'In [5]:'));
+  });
+
+  test("tokens: a notebook tokenizer's bytes of each id, shown as chips and in the token picker", async () => {
+    const { page } = env;
+    const base64 = (text) => Buffer.from(text).toString('base64');
+    await openHost(
+      env,
+      'tokens',
+      `<embedding-demo id="t" view="equation" ids="464, 3797"
+        tokens="${base64('The')} ${base64(' cat')}"></embedding-demo>
+      <embedding-demo id="bad" ids="1, 2" tokens="${base64('a')}"></embedding-demo>`,
+    );
+    const shown = await page.evaluate(() => {
+      const root = document.getElementById('t').shadowRoot;
+      const texts = (selector) => [...root.querySelectorAll(selector)].map((n) => n.textContent);
+      return {
+        chips: texts('.demo-tokens .token-chip .token-text'),
+        ids: texts('.demo-tokens .token-chip .token-id'),
+        picker: texts('[data-part="tokens"] [data-token]'),
+      };
+    });
+    assert.deepEqual(shown, {
+      chips: ['The', '·cat'],
+      ids: ['464', '3797'],
+      picker: ['The 464', '·cat 3797'],
+    });
+    assert.equal(
+      await page.evaluate(() => document.getElementById('bad').error),
+      'tokens holds 1 base64 parts for 2 ids: give one for each id',
+    );
+  });
+
   test('the benchmark view mounts the panel with its styles inside the shadow root only', async () => {
     const { page } = env;
     await openHost(env, 'benchmark', '<embedding-demo id="b" view="benchmark"></embedding-demo>');
@@ -439,6 +512,56 @@ describe('<embedding-demo>', () => {
     assert.equal(dark.text, dark.body);
     assert.notEqual(dark.text, light.text);
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test("the host page's root font size leaves the element's sizes as they are", async () => {
+    const { page } = env;
+    // The sizes of text and boxes in the shadow root, as the page lays them out.
+    const sizes = async (name, head) => {
+      await openHost(env, name, '<embedding-demo id="a" view="compare"></embedding-demo>', head);
+      return page.evaluate(() => {
+        const root = document.getElementById('a').shadowRoot;
+        const of = (selector) => {
+          const node = root.querySelector(selector);
+          return [getComputedStyle(node).fontSize, node.getBoundingClientRect().height];
+        };
+        return {
+          title: of('.demo-title'),
+          word: of('.verdict-word'),
+          cell: of('[data-box="lookup"] tbody td'),
+          demo: of('.demo'),
+        };
+      });
+    };
+    const plain = await sizes('root-default');
+    // The classic Notebook's root font size.
+    const notebook = await sizes('root-10px', '<style>html { font-size: 10px; }</style>');
+    assert.deepEqual(notebook, plain);
+  });
+
+  test("padding_idx starts the backward view's padding_idx, and a new one starts it anew", async () => {
+    const { page } = env;
+    await openHost(
+      env,
+      'padding',
+      '<embedding-demo id="p" view="backward" ids="2, 3, 1" padding_idx="1"></embedding-demo>',
+    );
+    const padding = () =>
+      page.evaluate(() => {
+        const root = document.getElementById('p').shadowRoot;
+        return {
+          input: root.querySelector('input[name="padding-idx"]').value,
+          notes: root.querySelector('.view-notes')?.textContent ?? '',
+        };
+      });
+    const first = await padding();
+    assert.equal(first.input, '1');
+    assert.match(first.notes, /padding_idx = 1: row 1 of the scatter-add gets no gradient/);
+    await page.evaluate(() => {
+      document.getElementById('p').padding_idx = '3';
+    });
+    await settle(page);
+    assert.equal((await padding()).input, '3');
   });
 
   test('a property set before the element is defined still reaches it', async () => {

@@ -1,13 +1,17 @@
 // A GGUF file as W: chosen on the page, token_embd.weight preselected in the list of its 2-D
 // tensors, the table read in the compute worker over its stored blocks (Q4_K, Q6_K, Q8_0, F16)
 // and dequantized as ggml does (values from tests/gguf_dequantize.py, NumPy written from ggml's
-// reference C code), the verdict; corrupt files are said under the file field.
+// reference C code), the verdict with the blocks each route decoded (counted here from the
+// shape), the tokens labelled from the file's own vocabulary; corrupt files are said under the
+// file field. <embedding-demo src="….gguf"> reads one the same way.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { demoCells, demoText, openHost } from './demo.mjs';
 import { errorText, openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
@@ -61,6 +65,34 @@ const pick = (rows, ids, cells) =>
   );
 const shownCells = (cells) => cells.map((row) => row.filter((cell) => cell !== '…'));
 
+// ggml's blocks: weights per block and bytes per block (1 value per "block" for F16).
+const BLOCKS = { Q4_K: [256, 144], Q6_K: [256, 210], Q8_0: [32, 34], F16: [1, 2] };
+
+// What the cost line says for n distinct ids into a V × d table of `kind`, counted by hand: the
+// lookup decodes the n rows' blocks, the product every one of the V rows'.
+function blocksSentence(kind, n, vocab, dim) {
+  const [values, bytes] = BLOCKS[kind];
+  const perRow = dim / values;
+  const what =
+    values === 1
+      ? `values converted (${kind})`
+      : `blocks decoded (${kind}, ${values} weights in ${bytes} bytes each)`;
+  return (
+    `${what}: the lookup ${n * perRow} (${n} rows x ${perRow}), ` +
+    `the product ${vocab * perRow} (all ${vocab} rows x ${perRow}), ${vocab / n} times as many`
+  );
+}
+
+// The token picker's buttons in the page, or in the shadow root of the element `demo` (a
+// selector): each token's text in the file's vocabulary, then its id.
+const pickerTokens = (page, demo = null) =>
+  page.evaluate((demo) => {
+    const root = demo ? document.querySelector(demo).shadowRoot : document;
+    return [...root.querySelectorAll('[data-part="tokens"] [data-token]')].map(
+      (b) => b.textContent,
+    );
+  }, demo);
+
 describe('a GGUF file on the page', () => {
   let env;
   before(async () => {
@@ -103,7 +135,17 @@ describe('a GGUF file on the page', () => {
         assertCellsClose(shownCells(cells), pick(values[kind], ids, cells), box);
       }
       assert.equal(await errorText(page, 'weights-error'), '');
-      if (kind === 'Q4_K') await saveScreenshot(page, 'gguf-1280.png');
+      const cost = await page.textContent('#results .verdict-cost');
+      assert.equal(cost, blocksSentence(kind, ids.length, 12, cols));
+      assert.deepEqual(
+        await pickerTokens(page),
+        ids.map((id) => `t${id} ${id}`),
+      );
+      if (kind === 'Q4_K') {
+        await saveScreenshot(page, 'gguf-1280.png');
+        await page.locator('#results .verdict').first().scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'gguf-verdict-1280.png');
+      }
     });
   }
 
@@ -127,5 +169,43 @@ describe('a GGUF file on the page', () => {
       );
       assert.match(await errorText(page, 'weights-error'), message);
     }
+  });
+});
+
+describe('<embedding-demo src="….gguf">', () => {
+  let env;
+  before(async () => {
+    env = await openSite();
+  });
+  after(async () => {
+    await env?.close();
+  });
+  afterEach(() => env.assertClean());
+
+  test('reads the file as the page does: its rows, the verdict, the blocks, its tokens', async () => {
+    const { page } = env;
+    await page.route(`${env.url}F16.gguf`, (route) =>
+      route.fulfill({
+        contentType: 'application/octet-stream',
+        body: readFileSync(fileOf('F16.gguf')),
+      }),
+    );
+    await openHost(
+      env,
+      'gguf',
+      `<embedding-demo id="file" src="F16.gguf" ids="${IDS.join(', ')}"></embedding-demo>
+      <embedding-demo id="tokens" src="F16.gguf" ids="${IDS.join(', ')}" view="equation"></embedding-demo>`,
+    );
+    const cells = await demoCells(page, '#file', 'lookup');
+    assertCellsClose(shownCells(cells), pick(values.F16, IDS, cells), 'lookup');
+    assert.equal(await demoText(page, '#file', '.verdict-word'), verdicts.F16);
+    assert.equal(
+      await demoText(page, '#file', '.verdict-cost'),
+      blocksSentence('F16', IDS.length, 12, 6),
+    );
+    assert.deepEqual(
+      await pickerTokens(page, '#tokens'),
+      IDS.map((id) => `t${id} ${id}`),
+    );
   });
 });

@@ -63,7 +63,8 @@ export function waitForOutputs(page, count, timeout = 60_000) {
 }
 
 // Each output in the page's order: { printed: the text of the last tensor printed before it,
-// verdict, error, title, lookup: its lookup table's rows ([[label, cell, ...], ...]) }.
+// verdict, error, title, lookup: its lookup table's rows ([[label, cell, ...], ...]), padding:
+// where its backward view's padding_idx starts (the element's padding_idx, or null) }.
 // A lookup drawn as a heatmap has its table behind "Numbers", which is opened first, as a
 // learner who reads its rows opens it, and drawn before the rows are read.
 export function readOutputs(page) {
@@ -88,6 +89,7 @@ export function readOutputs(page) {
         error: root.querySelector('#error:not([hidden])')?.textContent ?? null,
         title: root.querySelector('.demo-title')?.textContent ?? null,
         lookup: [...rows].map((row) => [...row.children].map((cell) => cell.textContent)),
+        padding: node.padding_idx,
       });
     }
     return outputs;

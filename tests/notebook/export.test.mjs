@@ -36,6 +36,11 @@ async function assertOutputs(page) {
     assert.equal(output.verdict, 'bit-identical', NAMES[k]);
     assertShowsPrinted(output, NAMES[k]);
   });
+  // The numpy table's cell gives padding_idx=0; the others none.
+  assert.deepEqual(
+    outputs.map((output) => output.padding),
+    [null, null, null, '0', null],
+  );
   return outputs;
 }
 

@@ -127,12 +127,36 @@ class Text(unittest.TestCase):
         def encode(self, text):
             return [self.IDS[word] for word in text.split()]
 
+    class SpacedWords(Words):
+        """With decode([id]) as Hugging Face's tokenizers have it: a word after a space."""
+
+        def decode(self, ids):
+            words = list(self.IDS)
+            return "".join(words[i] if i == 0 else " " + words[i] for i in ids)
+
+    class ByteWords(Words):
+        """With tiktoken's decode_single_token_bytes."""
+
+        def decode_single_token_bytes(self, token):
+            return ["The".encode(), " cät".encode(), b" \xe2"][token]
+
     def test_the_notebooks_tokenizer_gives_the_ids(self):
         shown = embedlab.show(
             np.eye(3, dtype=np.float32), text="the cat sat", tokenizer=self.Words()
         )
         self.assertEqual(attribute(shown, "ids"), "0, 1, 2")
         self.assertIn("'the cat sat'", attribute(shown, "label"))
+        self.assertIsNone(attribute(shown, "tokens"))  # encode alone: no chips
+
+    def test_the_tokens_bytes_go_to_the_element_for_its_chips(self):
+        table = np.eye(3, dtype=np.float32)
+        for tokenizer, expected in (
+            (self.SpacedWords(), [b"the", b" cat", b" sat"]),
+            (self.ByteWords(), [b"The", " cät".encode(), b" \xe2"]),
+        ):
+            shown = embedlab.show(table, text="the cat sat", tokenizer=tokenizer)
+            sent = [base64.b64decode(part) for part in attribute(shown, "tokens").split(" ")]
+            self.assertEqual(sent, expected)
 
     def test_text_without_a_tokenizer_or_with_ids(self):
         table = np.eye(3, dtype=np.float32)
@@ -263,6 +287,17 @@ class BadInput(unittest.TestCase):
         )
         with self.assertRaisesRegex(embedlab.EmbedlabInputError, r'view="train" is not one of'):
             embedlab.show(np.zeros((4, 2), np.float32), [0], view="train")
+
+    def test_padding_idx_reaches_the_element_counted_from_zero(self):
+        table = np.zeros((4, 2), np.float32)
+        self.assertIsNone(attribute(embedlab.show(table, [0]), "padding_idx"))
+        shown = embedlab.show(table, [0, 1], view="backward", padding_idx=-1)
+        self.assertEqual(attribute(shown, "padding_idx"), "3")
+        self.assertEqual(attribute(shown, "view"), "backward")
+        self.assertIn("padding_idx = 3", shown.text)
+        torch.manual_seed(123)
+        embedding = torch.nn.Embedding(4, 5, padding_idx=1)
+        self.assertEqual(attribute(embedlab.show(embedding, [2, 3, 1]), "padding_idx"), "1")
 
 
 if __name__ == "__main__":

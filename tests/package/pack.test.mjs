@@ -142,6 +142,8 @@ describe('the npm package', () => {
       'controls',
       'text',
       'tokenizer',
+      'padding_idx',
+      'tokens',
     ]);
     assert.equal(seen.resolved, pathToFileURL(path.join(installed, 'dist/element.mjs')).href);
     // What a browser bundle may reach: no node: module, no top-level await in a worker.

@@ -310,6 +310,9 @@ std::string gguf_header_json(const std::string& file, const std::string& name) {
   for (const GgufMetadata& m : h.metadata)
     metadata += std::string(metadata.size() > 1 ? ", " : "") + "[" + json_string(m.key) + ", " +
                 json_string(m.type + ": " + m.text) + "]";
+  std::string tokens = h.tokens.empty() ? "null" : "[";
+  for (std::size_t i = 0; i < h.tokens.size(); ++i)
+    tokens += (i ? ", " : "") + json_string(h.tokens[i]) + (i + 1 == h.tokens.size() ? "]" : "");
   try {
     table = json_string(choose_gguf_table(h, name).name);
   } catch (const InputError& e) {
@@ -318,7 +321,8 @@ std::string gguf_header_json(const std::string& file, const std::string& name) {
   return "{\"header\": {\"version\": " + std::to_string(h.version) + ", \"fileSize\": " +
          u64_json(h.file_size) + ", \"dataStart\": " + u64_json(h.data_start) +
          ", \"tensors\": " + tensors + "], \"metadata\": " + metadata + "], \"hasHead\": " +
-         (head ? "true" : "false") + ", \"table\": " + table + ", \"tableError\": " + error + "}}";
+         (head ? "true" : "false") + ", \"tokens\": " + tokens + ", \"table\": " + table +
+         ", \"tableError\": " + error + "}}";
 }
 
 // A table handle's run as the JS harness makes it: its description, its lookup, its product

@@ -93,7 +93,7 @@ async function reply(id, p, lab) {
   current = id;
   products += 1;
   try {
-    const { run, first } = startRun(lab, p, keeper);
+    const { run, finish, first } = startRun(lab, p, keeper);
     try {
       // A whole table's rows stay the keeper's for the next request: the page gets a copy.
       postMessage({ id, first }, matrixBuffers(first.lookup, first.weight.keptRows));
@@ -106,7 +106,7 @@ async function reply(id, p, lab) {
         postMessage({ id, stopped: run.progress });
         return;
       }
-      const last = onTable(p, () => run.result());
+      const last = onTable(p, () => finish());
       postMessage({ id, last }, matrixBuffers(last.product, last.heatmap));
     } finally {
       run.delete();

@@ -55,9 +55,11 @@ function checkTokenIds(ids, rows, tokenizer) {
 
 // input: { idsText (or ids, already parsed), vocabText, dimText, source (table-source.mjs), seedText,
 //          file: null | { key, name, format: 'npy' | 'safetensors' | 'gguf', tensor,
-//                         file (a File or Blob), rows, cols, dtype, conversion } | { name, error },
+//                         file (a File or Blob), rows, cols, dtype, conversion, tokens (a GGUF
+//                         file's vocabulary, or null) } | { name, error },
 //          tokenizer: absent, or { label, vocabSize } of the tokenizer that gave the ids }
-// Returns { ids, vocab, dim, tableKey, table }, plain data that a Web Worker can be sent; table
+// Returns { ids, vocab, dim, tableKey, table, labels }, plain data that a Web Worker can be sent;
+// labels: each id's token in the file's own vocabulary, or null where it has none; table
 // says how W is made: { source: 'seed', seed } | { source: 'tf' } |
 // { source: 'file', format, name, tensor, file, dtype, conversion }.
 export function plan(lab, input) {
@@ -74,8 +76,15 @@ export function plan(lab, input) {
     checkTokenIds(ids, file.rows, input.tokenizer);
     attempt(() => lab.checkIds(ids, file.rows));
     attempt(() => lab.checkSizes(ids.length, file.rows, file.cols, false, false));
-    const { key, rows, cols, error, ...table } = file;
-    return { ids, vocab: rows, dim: cols, tableKey: key, table: { source: 'file', ...table } };
+    const { key, rows, cols, error, tokens = null, ...table } = file;
+    return {
+      ids,
+      vocab: rows,
+      dim: cols,
+      tableKey: key,
+      table: { source: 'file', ...table },
+      labels: tokens && Array.from(ids, (id) => tokens[id]),
+    };
   }
   const vocabFromIds = input.vocabText.trim() === '';
   const vocab = vocabFromIds
@@ -125,7 +134,9 @@ export function onTable(p, fn) {
 // Both routes for plan p on its table (keeper: a table-keeper.mjs, which opens or keeps it), in
 // two parts: what comes at once (`first`: the lookup's rows and W's window, row-window.mjs), and
 // the run of the one-hot product, which streams the table a block of rows at a time (step() it
-// until done; its result() is `last`). Every part is plain data a worker can post.
+// until done; then finish() is `last`: its result, with `blocks`, what each route decoded of a
+// GGUF table's blocks as the core words it, else null). Every part is plain data a worker can
+// post.
 export function startRun(lab, p, keeper) {
   const { ids, vocab, dim } = p;
   return onTable(p, () => {
@@ -135,13 +146,22 @@ export function startRun(lab, p, keeper) {
     const weight = whole
       ? { rows: vocab, cols: dim, whole: keeper.allRows(p) }
       : { rows: vocab, cols: dim, kept: rows, keptRows: table.lookup(rows) };
+    const before = table.blocksDecoded();
     const run = table.startProduct(ids, { heatmap: whole ? null : HEATMAP_PIXELS });
-    return { run, first: { lookup: run.expected, weight } };
+    const lookupBlocks = table.blocksDecoded() - before;
+    const finish = () => {
+      const last = run.result();
+      const productBlocks = table.blocksDecoded() - before - lookupBlocks;
+      const blocks =
+        p.table.format === 'gguf' ? table.blocksDecodedNote(lookupBlocks, productBlocks) : null;
+      return { ...last, blocks };
+    };
+    return { run, finish, first: { lookup: run.expected, weight } };
   });
 }
 
 // The result the views draw, from startRun()'s parts; last: null while the product runs, else
-// { product, comparison, heatmap }. The one-hot matrix is handed to the views as cells
+// { product, comparison, heatmap, blocks }. The one-hot matrix is handed to the views as cells
 // (cells.mjs): only the module needs its n × V entries.
 export function resultOf(p, first, last = null) {
   return {
@@ -155,6 +175,8 @@ export function resultOf(p, first, last = null) {
     onehot: oneHotCells(p.ids, p.vocab),
     product: last?.product ?? null,
     comparison: last?.comparison ?? null,
+    blocks: last?.blocks ?? null,
+    labels: p.labels ?? null,
   };
 }
 
@@ -176,11 +198,11 @@ function givenResult(lab, p) {
 // Both routes for plan p at once, on the table keeper gives.
 export function run(lab, p, keeper) {
   if (p.table.routes) return givenResult(lab, p);
-  const { run: product, first } = startRun(lab, p, keeper);
+  const { run: product, finish, first } = startRun(lab, p, keeper);
   try {
     return onTable(p, () => {
       while (!product.done) product.step(64);
-      return resultOf(p, first, product.result());
+      return resultOf(p, first, finish());
     });
   } finally {
     product.delete();

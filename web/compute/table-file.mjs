@@ -78,6 +78,8 @@ export async function openTableFile(lab, file, name, key) {
         cols,
         dtype,
         conversion,
+        // A GGUF file's vocabulary names the rows of a table with a row for each of its tokens.
+        tokens: header.tokens?.length === rows ? header.tokens : null,
       };
     },
   };

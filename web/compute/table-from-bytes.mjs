@@ -8,7 +8,7 @@ import { openTableFile } from './table-file.mjs';
 let tables = 0; // each value read gets a key no other table has
 
 // The bytes of base64 text, or null where it is not base64.
-function decode(text) {
+export function base64Bytes(text) {
   try {
     return Uint8Array.from(atob(text.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
   } catch {
@@ -34,7 +34,7 @@ async function reading(attribute, read) {
 // plan()'s file input for table="…": a .safetensors file of one 2-D tensor (or a .npy file):
 // the session's file input with `bytes`, named after its tensor, or { name, error }.
 export async function readTableFromBase64(lab, text) {
-  const bytes = decode(text);
+  const bytes = base64Bytes(text);
   if (!bytes) return notBase64('table');
   return reading('table', async () => {
     const table = await openTableFile(lab, new Blob([bytes]), 'table', `table:${++tables}`);
@@ -52,7 +52,7 @@ export async function readTableFromBase64(lab, text) {
 // { key, name, rows: V, cols: d, routes: { lookup, product, kept, keptRows, heatmap }, float32
 // matrices }, or { name, error }.
 export async function readRoutesFromBase64(lab, text) {
-  const bytes = decode(text);
+  const bytes = base64Bytes(text);
   if (!bytes) return notBase64('routes');
   return reading('routes', () => {
     const source = { size: bytes.length, read: (at, length) => bytes.subarray(at, at + length) };

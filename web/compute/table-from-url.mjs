@@ -1,8 +1,8 @@
-// The table at a URL, for <embedding-demo src="...">: a .npy or .safetensors file, downloaded as
+// The table at a URL, for <embedding-demo src="...">: a .npy, .safetensors or GGUF file, downloaded as
 // a Blob (which the browser may keep on disk) and then read like a chosen file: its header here,
 // its rows where they lie by the compute worker (table-file.mjs, table-keeper.mjs).
 // src="model.safetensors#model.embed_tokens.weight" names the tensor where the file's names point
-// to none or to several.
+// to none or to several (a GGUF file's to token_embd.weight: src="model.gguf#output.weight").
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { openTableFile } from './table-file.mjs';
 

@@ -80,6 +80,8 @@ function openTable(lab, { vocab, dim, table }) {
       read: (offset, length) => bytes.subarray(offset, offset + length),
     };
     if (table.format === 'npy') return { table: lab.openNpyTable(bytes), source: null };
+    if (table.format === 'gguf')
+      return { table: lab.openGgufTable(source, table.tensor), source: null };
     return { table: lab.openSafetensorsTable(source, table.tensor), source: null };
   }
   if (typeof FileReaderSync === 'undefined') throw new FieldError('weights', CANNOT_READ_HERE);

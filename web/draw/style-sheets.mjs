@@ -12,9 +12,16 @@ export function styleSheet(css) {
   return parsed.get(css);
 }
 
+// The sheets measure in rem, the page's root font size. In a shadow root that is the host page's,
+// whatever it is (the classic Notebook's is 10px): there each rem becomes the 16px of the
+// browsers' default, so the element looks the same in any page.
+const REM = /(\d*\.?\d+)rem\b/g;
+const HOST_REM_PX = 16;
+export const inShadowUnits = (css) => css.replace(REM, (_, n) => `${Number(n) * HOST_REM_PX}px`);
+
 // Adds the sheet of `css` to root's (a document's or a shadow root's), once.
 export function adoptStyleSheet(root, css) {
-  const sheet = styleSheet(css);
+  const sheet = styleSheet(root instanceof ShadowRoot ? inShadowUnits(css) : css);
   if (!root.adoptedStyleSheets.includes(sheet))
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }

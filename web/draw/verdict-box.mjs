@@ -21,7 +21,8 @@ function stat(term, value, definition) {
 
 // comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
 // A grade with a difference PyTorch defines (grade.defined) shows why, and the grade of the rest.
-export function showVerdict(box, comparison, definitions) {
+// cost: what the routes cost, as the core words it (a GGUF table's blocks decoded), or null.
+export function showVerdict(box, comparison, definitions, cost = null) {
   const { grade } = comparison;
   const state = grade.defined ? 'defined' : grade.state;
   const all = count(comparison.elements);
@@ -34,7 +35,7 @@ export function showVerdict(box, comparison, definitions) {
   const reason = grade.defined ? [grade.defined.text] : [];
   // The same verdict again (most keystrokes) is left as it is: rebuilding it cost a layout, and
   // the live region would read it out once more.
-  const shown = JSON.stringify([state, grade.headline, grade.sentence, rows, reason]);
+  const shown = JSON.stringify([state, grade.headline, grade.sentence, rows, reason, cost]);
   box.removeAttribute('aria-busy');
   if (lastShown.get(box) !== shown) {
     lastShown.set(box, shown);
@@ -47,6 +48,7 @@ export function showVerdict(box, comparison, definitions) {
       ...reason.map((text) => element('p', 'verdict-reason', text)),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
+      ...(cost ? [element('p', 'verdict-cost', cost)] : []),
       element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`),
     );
   }

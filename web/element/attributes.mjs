@@ -4,6 +4,9 @@
 import { initialState } from '../model/state.mjs';
 import { DEFAULT_SOURCE, SOURCES } from '../model/table-source.mjs';
 import { DEFAULT_TOKENIZER, TEXT_DIM, TOKENIZER_NAMES } from '../tokenizers/catalog.mjs';
+import { VIEW_INPUTS } from '../model/view-inputs.mjs';
+import { base64Bytes } from '../compute/table-from-bytes.mjs';
+import { tokenLabel } from '../tokenizers/token-label.mjs';
 
 // The page's defaults are the element's: the notebook's ids, d and seed.
 const DEFAULT_INPUTS = initialState().inputs;
@@ -23,6 +26,8 @@ export const OBSERVED_ATTRIBUTES = Object.freeze([
   'controls',
   'text',
   'tokenizer',
+  'padding_idx',
+  'tokens',
 ]);
 
 // A bad attribute value; `attribute` names it.
@@ -52,6 +57,27 @@ function stepOf(text) {
   return Number(text);
 }
 
+// tokens="IHRoZQ== IGNhdA==": each id's bytes in base64, as a notebook's tokenizer gave them
+// (embedlab.show(text=, tokenizer=)), as their chips show them; null when absent.
+function tokenLabels(text) {
+  if (text === null) return null;
+  const parts = text.trim().split(/\s+/).filter(Boolean);
+  const bytes = parts.map(base64Bytes);
+  const k = bytes.indexOf(null);
+  if (k >= 0) {
+    throw new AttributeError(
+      'tokens',
+      `tokens must be each id's bytes in base64, separated by spaces: token ${k} is "${parts[k]}"`,
+    );
+  }
+  return bytes.map(tokenLabel);
+}
+
+const viewInputs = (padding) =>
+  padding === null
+    ? VIEW_INPUTS
+    : { backward: { 'padding-idx': padding }, bag: { 'padding-idx': padding } };
+
 // get(name): the attribute's text, or null when it is absent. The store's inputs, less the file,
 // unchecked: `source` is the weights attribute, or its default. With a text, the ids are its
 // tokens' and d starts small.
@@ -74,7 +100,10 @@ export function planInput(get) {
 // planInput(get); src is the file's URL when the weights come from one, else null; table the
 // file's bytes in base64 when the page gives them, routes both routes computed elsewhere (each
 // wins over those before it), else null; text is the text to
-// tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it.
+// tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it; tokens
+// the chips' texts of the ids a notebook's tokenizer gave (tokenLabels()), or null; views
+// the backward and bag views' inputs (model/view-inputs.mjs): padding_idx="1" is where their
+// padding_idx starts (the core checks it there).
 // views: the names `view` may take.
 export function readAttributes(get, views) {
   const input = planInput(get);
@@ -85,7 +114,7 @@ export function readAttributes(get, views) {
   if (input.source === 'file' && !src && !table && !routes) {
     throw new AttributeError(
       'src',
-      'weights="file" needs src="…": the URL of a .npy or .safetensors file holding W (V × d), ' +
+      'weights="file" needs src="…": the URL of a .npy, .safetensors or .gguf file holding W (V × d), ' +
         'or table="…": such a file\'s bytes in base64',
     );
   }
@@ -98,6 +127,8 @@ export function readAttributes(get, views) {
     routes: input.source === 'file' ? routes : null,
     text: get('text'),
     tokenizer: oneOf('tokenizer', get('tokenizer')?.trim() || DEFAULT_TOKENIZER, TOKENIZER_NAMES),
+    views: viewInputs(get('padding_idx')?.trim() || null),
+    tokens: tokenLabels(get('tokens')),
     input,
   };
 }

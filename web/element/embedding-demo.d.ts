@@ -74,6 +74,9 @@ export class EmbeddingDemoElement extends HTMLElement {
   text: string | null;
   /** EmbeddingDemoTokenizer, for text. Absent: "gpt2". */
   tokenizer: string | null;
+  /** The chips of the ids as a tokenizer elsewhere cut the text (a notebook's, through
+   * embedlab.show(text=, tokenizer=)): each id's bytes in base64, separated by spaces. */
+  tokens: string | null;
   /** The vocabulary size V. Absent: max id + 1, or with text the tokenizer's vocabulary size. */
   vocab: string | null;
   /** The embedding dimension d. Absent: 5, or 8 with text. */
@@ -82,7 +85,8 @@ export class EmbeddingDemoElement extends HTMLElement {
   seed: string | null;
   /** EmbeddingDemoWeights. Absent: "npy" when src, table or routes is set, else "seed". */
   weights: string | null;
-  /** The URL of a 2-D float32/float64 .npy file holding W, relative to the page. */
+  /** The URL of a .npy, .safetensors or GGUF file holding W, relative to the page
+   * ("model.gguf#output.weight" names a tensor). */
   src: string | null;
   /** W itself: a .safetensors file's bytes in base64, of one 2-D tensor (F32, F64, F16 or BF16),
    * read bit for bit (embedlab.show() in a notebook writes it). Wins over src. */
@@ -99,6 +103,9 @@ export class EmbeddingDemoElement extends HTMLElement {
   step: string | null;
   /** The element's title, in place of the view's. */
   label: string | null;
+  /** nn.Embedding's padding_idx, where the backward and bag views' padding_idx input starts:
+   * "1", or "-1" counted from the end. Absent: none. */
+  padding_idx: string | null;
   /** Whether the element shows inputs for idx, V, d, W and the seed (they edit the attributes). */
   controls: boolean;
 

@@ -7,7 +7,7 @@
 // included, are shown inside the element as text (role="alert"), never thrown at the host page.
 // Attributes: README.md in package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
-import { FieldError } from '../compute/plan.mjs';
+import { attempt, FieldError } from '../compute/plan.mjs';
 import { createSession } from '../compute/session.mjs';
 import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
@@ -25,6 +25,7 @@ import { elementStyleSheets } from './styles.mjs';
 
 const LOADING = 'Loading the embedding demo…';
 const VIEW_NAMES = Object.keys(VIEWS);
+const NOTEBOOK_TOKENIZER = 'notebook'; // the tokenizer of the tokens attribute
 
 const SKELETON = `
   <div class="demo" role="group" aria-labelledby="title">
@@ -86,6 +87,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #chips = null;
   #channel = null;
   #error = null;
+  #views = null; // the views' inputs (readAttributes()'s) the view was last built with
 
   constructor() {
     super();
@@ -188,11 +190,22 @@ export class EmbeddingDemoElement extends HTMLElement {
       if (!current()) return;
     }
     const attrs = readAttributes((name) => this.getAttribute(name), VIEW_NAMES);
-    if (this.#view?.name !== attrs.view) await this.#buildView(attrs.view);
+    // A view's form starts from the store's inputs: a new padding_idx builds it anew.
+    const views = JSON.stringify(attrs.views);
+    if (this.#view?.name !== attrs.view || this.#views !== views) {
+      this.#views = views;
+      this.#store.set({ views: attrs.views });
+      await this.#buildView(attrs.view);
+    }
     if (!current()) return;
     const title = attrs.label ?? VIEWS[attrs.view].title;
     if (!this.result) this.#showTitle(title, null);
-    const text = attrs.text === null ? this.#dropTokens() : await this.#tokenized(attrs, current);
+    const text =
+      attrs.text !== null
+        ? await this.#tokenized(attrs, current)
+        : attrs.tokens !== null
+          ? this.#givenTokens(attrs)
+          : this.#dropTokens();
     if (text === undefined || !current()) return;
     const given = attrs.routes ?? attrs.table;
     const file = given
@@ -203,7 +216,7 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (!current()) return;
     // With a text, V is the tokenizer's vocabulary size unless set.
     const vocabText =
-      text.tokens && this.getAttribute('vocab') === null
+      text.tokens?.vocabSize && this.getAttribute('vocab') === null
         ? String(text.tokens.vocabSize)
         : attrs.input.vocabText;
     const inputs = { ...attrs.input, vocabText, file };
@@ -234,11 +247,6 @@ export class EmbeddingDemoElement extends HTMLElement {
     let { tokens } = this.#store.get();
     if (tokens?.text !== text || tokens?.tokenizer !== tokenizer) {
       this.#channel ??= createTokenizeChannel();
-      this.#chips ??= createTokenChips(
-        this.#parts.tokens,
-        (step) => this.setAttribute('step', String(step)),
-        { pickOnHover: true },
-      );
       const title = this.#parts.title.textContent;
       const answer = await this.#channel.tokenize(
         tokenizer,
@@ -260,9 +268,44 @@ export class EmbeddingDemoElement extends HTMLElement {
         labels: answer.labels,
         vocabSize: answer.vocabSize,
       };
-      this.#chips.render(answer.ids, answer.labels, attrs.step);
+      this.#showChips(answer.ids, answer.labels, attrs.step);
     }
     return { text: { text, tokenizer }, tokens };
+  }
+
+  #showChips(ids, labels, step) {
+    this.#chips ??= createTokenChips(
+      this.#parts.tokens,
+      (picked) => this.setAttribute('step', String(picked)),
+      { pickOnHover: true },
+    );
+    this.#chips.render(ids, labels, step);
+  }
+
+  // The store's text and tokens for the tokens attribute: the ids as a notebook's tokenizer gave
+  // them, with the chips' texts it sent (readAttributes()), shown as a text's are.
+  #givenTokens(attrs) {
+    const given = `${attrs.input.idsText}\0${this.getAttribute('tokens')}`;
+    let { tokens } = this.#store.get();
+    if (tokens?.text !== given || tokens?.tokenizer !== NOTEBOOK_TOKENIZER) {
+      const ids = Array.from(attempt(() => this.#lab.parseIds(attrs.input.idsText)));
+      if (attrs.tokens.length !== ids.length) {
+        throw new AttributeError(
+          'tokens',
+          `tokens holds ${attrs.tokens.length} base64 parts for ${ids.length} ids: give one for each id`,
+        );
+      }
+      tokens = {
+        text: given,
+        tokenizer: NOTEBOOK_TOKENIZER,
+        tokenizerLabel: "the notebook's tokenizer",
+        ids,
+        labels: attrs.tokens,
+        vocabSize: null,
+      };
+      this.#showChips(ids, attrs.tokens, attrs.step);
+    }
+    return { text: { text: given, tokenizer: NOTEBOOK_TOKENIZER }, tokens };
   }
 
   // Without a text attribute: no chips, no text in the store.

@@ -37,6 +37,10 @@ export function tokenTexts(tokens, ids) {
   return tokens.labels;
 }
 
+// The texts that label a result's tokens: Text mode's (tokenTexts()), else those of the table
+// file's own vocabulary (a GGUF file's, result.labels), else null.
+export const labelsOf = (tokens, result) => tokenTexts(tokens, result.ids) ?? result.labels ?? null;
+
 // The values each mode draws in W's place and in out's, as (row, column) -> value.
 //   grads (backward): { G: Matrix (n × d), rows: Map(v -> Float32Array(d)) }, the rows of dW
 //   that some token adds to (the others are +0).

@@ -16,6 +16,10 @@ const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad
 // name with quotes, backslashes or other characters.
 const pythonString = (text) => (/^[\w.\-/]*$/.test(text) ? `'${text}'` : JSON.stringify(text));
 
+// A table the element was given (table= or routes=, as embedlab.show() gives a notebook's own W)
+// is no file the reader has: the script starts from their W.
+const givenTable = (table) => Boolean(table.bytes || table.routes);
+
 // Python's list of the ids: "[2, 3, 1]".
 const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
 
@@ -32,7 +36,8 @@ function torchEqual(a, b) {
 export function scriptSteps(lab, result) {
   const { ids, vocab, dim, weight, lookup, product, table } = result;
   const imports = ['import torch', 'import torch.nn.functional as F', 'from torch import nn'];
-  const file = table.source === 'file' ? table.format : null;
+  const given = givenTable(table);
+  const file = table.source === 'file' && !given ? table.format : null;
   if (file === 'npy') imports.push('import numpy as np');
   if (file === 'safetensors') imports.push('from safetensors.torch import load_file');
   const make = [];
@@ -54,6 +59,13 @@ export function scriptSteps(lab, result) {
     make.push(
       'with torch.no_grad():  # model.safetensors: the file you chose',
       `    embedding.weight.copy_(load_file('model.safetensors')[${pythonString(table.tensor)}].float())`,
+    );
+  }
+  if (given) {
+    make.push(
+      `# W: the notebook's own table, ${table.name} (${vocab} × ${dim}), as embedlab.show() got it`,
+      'with torch.no_grad():',
+      '    embedding.weight.copy_(torch.as_tensor(W).float())',
     );
   }
   make.push(`idx = torch.tensor(${pythonList(ids)})`);
@@ -189,7 +201,10 @@ function renderPrintout(body, lab, result) {
   const note = element(
     'p',
     'route-note',
-    'Each step prints the text under it: the whole script runs as it is in PyTorch.',
+    givenTable(result.table)
+      ? 'Each step prints the text under it: the whole script runs in the notebook, where W is ' +
+          'the table given to embedlab.show().'
+      : 'Each step prints the text under it: the whole script runs as it is in PyTorch.',
   );
   const cells = element('div', 'printout-steps');
   cells.append(...steps.map((step) => stepFigure(step, result)));

@@ -1,8 +1,8 @@
 // The one token picker, above the picture: every view follows the token it selects
 // (store.step). A radio group of the tokens (one tab stop; arrow keys, Home and End move), each
-// shown as its id (and its text in Text mode) in its own colour, with previous and next
-// buttons; beyond the tokens a group can show, a field to go to token k of n. The focus stays
-// on the picker when a button it was on turns disabled.
+// shown as its id (and its text, in Text mode or from a GGUF file's vocabulary) in its own
+// colour, with previous and next buttons; beyond the tokens a group can show, a field to go to
+// token k of n. The focus stays on the picker when a button it was on turns disabled.
 import {
   byData,
   element,
@@ -12,6 +12,7 @@ import {
   writeProperty,
 } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
+import { labelsOf } from '../model/picture-scene.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { tokenColor } from '../model/token-colors.mjs';
 
@@ -119,12 +120,7 @@ export const tokenPickerView = {
           return;
         n = result.ids.length;
         current = step;
-        // Text mode's chip texts, when the tokens are those of the result.
-        const labels =
-          text && text.ids.length === n && text.ids.every((id, k) => id === result.ids[k])
-            ? text.labels
-            : null;
-        render(result.ids, labels);
+        render(result.ids, labelsOf(text, result));
       },
     };
   },

@@ -61,7 +61,7 @@ export const verdictView = {
               : 'Fix the input to see both routes.',
           );
         } else if (result) {
-          showVerdict(box, result.comparison, lab.verdictDefinitions);
+          showVerdict(box, result.comparison, lab.verdictDefinitions, result.blocks);
         }
       },
     };

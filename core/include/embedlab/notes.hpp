@@ -3,12 +3,14 @@
 // nn.EmbeddingBag (padding_idx, scale_grad_by_freq, max_norm, repeated ids, rows no id asks for,
 // the cost of each route). Each note is one sentence that every front end prints as it is: the
 // CLI after "# ", the page as a list item. Numbers are written as count_text() writes them.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/matrix.hpp"
+#include "embedlab/table.hpp"
 #include "embedlab/verdict.hpp"
 
 namespace embedlab {
@@ -54,5 +56,10 @@ std::vector<std::string> bag_notes(const BagFacts& facts);
 // Under bag.weight.grad: where PyTorch 1.13's CPU kernel divides a row by another id's count
 // under scale_grad_by_freq (the values shown are the documented ones).
 std::vector<std::string> bag_gradient_notes(const BagFacts& facts);
+
+// What each route decoded of a table's stored blocks (table.blocks_decoded() counted around the
+// lookup and around the one-hot product): the lookup only its n rows' blocks, the product every
+// block of the table. Whole numbers without separators, as a reader checks them against V, d.
+std::string blocks_decoded_note(const Table& table, std::uint64_t lookup, std::uint64_t product);
 
 }  // namespace embedlab

@@ -18,7 +18,7 @@
 import { element, radioKeyTarget, writeProperty } from '../../draw/dom.mjs';
 import { slotsFor } from '../../model/picture-layout.mjs';
 import { count } from '../../model/format-number.mjs';
-import { MODES, rowLabel, sceneOf, tokenTexts } from '../../model/picture-scene.mjs';
+import { labelsOf, MODES, rowLabel, sceneOf } from '../../model/picture-scene.mjs';
 import { tokenColor } from '../../model/token-colors.mjs';
 import { paint, readPalette, shade } from '../../draw/picture-paint.mjs';
 import { onThemeChange } from '../../draw/theme-colors.mjs';
@@ -243,7 +243,7 @@ function createPictureView(root, { lab, onStep }) {
       // A token picked in a newer text than the result shown (its chips come first) waits.
       const step = Math.min(picked, result.ids.length - 1);
       const moved = state !== null && step !== state.step;
-      const texts = tokenTexts(tokens, result.ids);
+      const texts = labelsOf(tokens, result);
       const grads = state?.result === result ? state.grads : null;
       stepper.stop();
       view.state = { result, step, texts, grads };
