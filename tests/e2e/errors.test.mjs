@@ -204,6 +204,29 @@ describe('bad input', () => {
     await waitForVerdict(page, 'bit-identical');
   });
 
+  test('a list typed while the product streams leaves the views without a verdict, not broken', async () => {
+    const { page } = env;
+    await page.fill('#vocab', '2000');
+    await waitForWeightShape(page, '2000 × 5');
+    await page.fill('#ids', Array(40000).fill('1').join(' '));
+    // The lookup's rows are shown and the product streams W: the result has no comparison yet.
+    await page.waitForSelector('.stop-product:not([hidden])', { timeout: 60_000 });
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' [');
+    // While the list is typed: the product is cut short, and the verdict says so.
+    await page.waitForFunction(() =>
+      /input changed before the one-hot product ended/.test(
+        document.querySelector('#results .verdict')?.textContent,
+      ),
+    );
+    // After the pause, the list's error.
+    await waitForVerdict(page, 'no result');
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
   test('an id that makes the default V too large is an error of the ids, not of V or d', async () => {
     const { page } = env;
     await page.fill('#ids', '2, 99999999');
