@@ -330,7 +330,7 @@ describe('<embedding-demo>', () => {
       step: '1',
       focused: '3',
       checked: 'true',
-      title: 'Token 2 of 3: id 3',
+      title: 'idx[1] = 3 (position 1 of 0–2)',
     });
     await page.keyboard.press('End');
     await settle(page);
@@ -338,7 +338,7 @@ describe('<embedding-demo>', () => {
       step: '2',
       focused: '1',
       checked: 'true',
-      title: 'Token 3 of 3: id 1',
+      title: 'idx[2] = 1 (position 2 of 0–2)',
     });
     await page.keyboard.press('Home');
     await settle(page);
@@ -346,7 +346,7 @@ describe('<embedding-demo>', () => {
       step: '0',
       focused: '2',
       checked: 'true',
-      title: 'Token 1 of 3: id 2',
+      title: 'idx[0] = 2 (position 0 of 0–2)',
     });
   });
 
