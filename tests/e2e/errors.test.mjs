@@ -211,6 +211,13 @@ describe('bad input', () => {
     await page.fill('#ids', Array(40000).fill('1').join(' '));
     // The lookup's rows are shown and the product streams W: the result has no comparison yet.
     await page.waitForSelector('.stop-product:not([hidden])', { timeout: 60_000 });
+    // The stop button is drawn as the page's other buttons are, not as the browser's default.
+    const stop = await page.$eval('.stop-product', (button) => {
+      const style = getComputedStyle(button);
+      return { radius: style.borderTopLeftRadius, font: style.fontFamily };
+    });
+    const bodyFont = await page.$eval('body', (body) => getComputedStyle(body).fontFamily);
+    assert.deepEqual(stop, { radius: '999px', font: bodyFont });
     await page.focus('#ids');
     await page.keyboard.press('End');
     await page.keyboard.type(' [');

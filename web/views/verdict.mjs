@@ -35,7 +35,7 @@ export const verdictView = {
     // Outside the box, which each progress report rewrites: a focused button keeps its focus.
     const stopButton = document.createElement('button');
     stopButton.type = 'button';
-    stopButton.className = 'stop-product';
+    stopButton.className = 'try stop-product';
     stopButton.textContent = 'Stop the product';
     stopButton.hidden = true;
     stopButton.addEventListener('click', () => stop());
