@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto('http://127.0.0.1:8765/index.html');
+await page.waitForTimeout(2000);
+await page.fill('#vocab', '50257'); await page.fill('#dim', '768');
+await page.fill('#ids', Array.from({length: 20000}, (_, i) => i % 50257).join(', '));
+await page.waitForSelector('.stop-product:not([hidden])', { timeout: 60000 });
+await page.locator('#results .verdict').screenshot({ path: '/tmp/stop-verdict.png' });
+await page.locator('.stop-product').scrollIntoViewIfNeeded();
+await page.locator('.stop-product').evaluate((b) => b.parentElement.style.outline = '1px dotted gray'); await page.locator('.stop-product >> xpath=..').screenshot({ path: '/tmp/stop.png' });
+await browser.close();
