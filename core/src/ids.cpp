@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
 #include "quoted.hpp"
 
 namespace embedlab {
@@ -294,8 +295,8 @@ Index default_vocab(const Ids& ids, const Limits& limits) {
     throw InputError(Argument::ids,
                      "token " + std::to_string(largest - ids.begin() + 1) + " is " +
                          std::to_string(*largest) + ": the vocabulary size max(ids) + 1 = " +
-                         std::to_string(*largest + 1) + " would be over the limit of " +
-                         std::to_string(limits.max_vocab) + " rows; use a smaller id");
+                         count_text(*largest + 1) + " would be over the limit of " +
+                         count_text(limits.max_vocab) + " rows; use a smaller id");
   return *largest + 1;
 }
 

@@ -2,10 +2,12 @@
 
 #include <string>
 
+#include "embedlab/format.hpp"
+
 namespace embedlab {
 namespace {
 
-std::string mib(Index floats) { return std::to_string(floats * 4 / (1 << 20)) + " MiB"; }
+std::string mib(Index floats) { return count_text(floats * 4 / (1 << 20)) + " MiB"; }
 
 void check_positive(Index value, Argument argument, const char* what) {
   if (value < 1) {
@@ -16,8 +18,8 @@ void check_positive(Index value, Argument argument, const char* what) {
 
 void check_at_most(Index value, Index limit, Argument argument, const char* what) {
   if (value > limit) {
-    throw InputError(argument, std::string(what) + " = " + std::to_string(value) +
-                                   " is over the limit of " + std::to_string(limit));
+    throw InputError(argument, std::string(what) + " = " + count_text(value) +
+                                   " is over the limit of " + count_text(limit));
   }
 }
 
@@ -30,9 +32,9 @@ void check_elements(Index rows, Index cols, Argument argument, const char* what,
                                    std::to_string(cols) + ": a size cannot be negative");
   }
   if (!fits_whole(rows, cols, limits)) {
-    throw InputError(argument, std::string(what) + " would be " + std::to_string(rows) + " x " +
-                                   std::to_string(cols) + " floats, over the limit of " +
-                                   std::to_string(limits.max_elements) + " floats (" +
+    throw InputError(argument, std::string(what) + " would be " + count_text(rows) + " x " +
+                                   count_text(cols) + " floats, over the limit of " +
+                                   count_text(limits.max_elements) + " floats (" +
                                    mib(limits.max_elements) + ") that keeps memory bounded");
   }
 }
@@ -43,8 +45,8 @@ bool fits_whole(Index rows, Index cols, const Limits& limits) {
 
 void check_count(Index count, Argument argument, const char* things, const Limits& limits) {
   if (count > limits.max_ids) {
-    throw InputError(argument, "too many " + std::string(things) + ": " + std::to_string(count) +
-                                   " given, at most " + std::to_string(limits.max_ids) +
+    throw InputError(argument, "too many " + std::string(things) + ": " + count_text(count) +
+                                   " given, at most " + count_text(limits.max_ids) +
                                    " are accepted at once");
   }
 }

@@ -5,6 +5,7 @@
 
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/streamed.hpp"
@@ -60,7 +61,7 @@ void check_context(Index length, Index context_length) {
 void check_context_length(Index context_length, const Limits& limits) {
   if (context_length < 1 || context_length > limits.max_vocab) {
     throw InputError(Argument::vocab,
-                     "context_length must be between 1 and " + std::to_string(limits.max_vocab) +
+                     "context_length must be between 1 and " + count_text(limits.max_vocab) +
                          " (the position table's rows), got " + std::to_string(context_length));
   }
 }

@@ -284,7 +284,7 @@ class BadFiles(Files):
         huge = with_header(json.dumps(
             {"wte.weight": self.entry("BF16", (5_000_000, 1), (0, 10_000_000))}).encode(),
             bytes(10_000_000))
-        self.check_error(huge, "the vocabulary size V = 5000000 is over the limit of 4194304")
+        self.check_error(huge, "the vocabulary size V = 5,000,000 is over the limit of 4,194,304")
 
     def test_a_missing_name_lists_the_close_ones_and_several_candidates_are_listed(self):
         tensors = [("shared.weight", "F32", np.zeros((2, 2), np.float32)),

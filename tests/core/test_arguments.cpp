@@ -93,8 +93,8 @@ TEST_CASE("errors name the input the learner has to change", "[arguments]") {
 TEST_CASE("an id that makes the default V too large is an error of the ids", "[arguments]") {
   const auto [argument, message] = error_of([] { embedlab::default_vocab({3, 99'999'999}); });
   CHECK(argument == Argument::ids);
-  CHECK_THAT(message, Equals("token 2 is 99999999: the vocabulary size max(ids) + 1 = 100000000 "
-                             "would be over the limit of 4194304 rows; use a smaller id"));
+  CHECK_THAT(message, Equals("token 2 is 99999999: the vocabulary size max(ids) + 1 = 100,000,000 "
+                             "would be over the limit of 4,194,304 rows; use a smaller id"));
   CHECK(embedlab::default_vocab({3, 4'194'303}) == 4'194'304);
   // A default V within its limit can still make a V x d table held whole too large: that is the
   // ids' doing too.

@@ -12,17 +12,17 @@ using embedlab::InputError;
 
 TEST_CASE("shapes over the limits are refused with the limit and the reason") {
   CHECK_THROWS_WITH(embedlab::check_table_shape(5'000'000, 5),
-                    Contains("vocabulary size V = 5000000 is over the limit of 4194304"));
+                    Contains("vocabulary size V = 5,000,000 is over the limit of 4,194,304"));
   CHECK_THROWS_WITH(embedlab::check_table_shape(10, 100'000),
-                    Contains("embedding dimension d = 100000 is over the limit of 65536"));
+                    Contains("embedding dimension d = 100,000 is over the limit of 65,536"));
   CHECK_THROWS_WITH(embedlab::check_held_table(1'000'000, 8192),
-                    Contains("the embedding table (V x d) would be 1000000 x 8192 floats") &&
-                        Contains("over the limit of 67108864 floats (256 MiB)") &&
+                    Contains("the embedding table (V x d) would be 1,000,000 x 8,192 floats") &&
+                        Contains("over the limit of 67,108,864 floats (256 MiB)") &&
                         Contains("keeps memory bounded"));
   CHECK_THROWS_WITH(embedlab::check_onehot_shape(65536, 1'000'000),
-                    Contains("the one-hot matrix (n x V) would be 65536 x 1000000 floats"));
+                    Contains("the one-hot matrix (n x V) would be 65,536 x 1,000,000 floats"));
   CHECK_THROWS_WITH(embedlab::check_id_count(70'000),
-                    Contains("too many token ids: 70000 given, at most 65536"));
+                    Contains("too many token ids: 70,000 given, at most 65,536"));
   CHECK_THROWS_WITH(embedlab::check_table_shape(-3, 5),
                     Contains("vocabulary size V must be at least 1, got -3"));
 }
@@ -35,12 +35,12 @@ TEST_CASE("a table of any model's shape is within the limits: its rows are read 
   CHECK_FALSE(embedlab::fits_whole(128'256, 16'384));
   CHECK(embedlab::fits_whole(50'257, 768));
   CHECK_THROWS_WITH(embedlab::check_held_table(128'256, 16'384),
-                    Contains("the embedding table (V x d) would be 128256 x 16384 floats"));
+                    Contains("the embedding table (V x d) would be 128,256 x 16,384 floats"));
 }
 
 TEST_CASE("one wording for too many of anything, placed by argument") {
   CHECK_THROWS_WITH(embedlab::check_count(70'000, Argument::offsets, "bags"),
-                    Equals("too many bags: 70000 given, at most 65536 are accepted at once"));
+                    Equals("too many bags: 70,000 given, at most 65,536 are accepted at once"));
   CHECK_NOTHROW(embedlab::check_count(65'536, Argument::offsets, "bags"));
   try {
     embedlab::check_count(3, Argument::per_sample_weights, "per_sample_weights", {2});
@@ -60,7 +60,7 @@ TEST_CASE("results are bounded too: 65536 ids of a 8192-wide table would be 2 Gi
   const embedlab::Matrix w = embedlab::Matrix::Zero(1, 8192);
   const embedlab::Ids ids(65536, 0);
   CHECK_THROWS_WITH(embedlab::lookup(w, ids),
-                    Contains("the result (n x d) would be 65536 x 8192 floats"));
+                    Contains("the result (n x d) would be 65,536 x 8,192 floats"));
 }
 
 TEST_CASE("custom limits apply") {

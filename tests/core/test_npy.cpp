@@ -231,7 +231,7 @@ TEST_CASE("an empty array is refused") {
 TEST_CASE("a shape over the limits is refused before the data is read") {
   // No data follows: a limit error (not a truncation error) shows the shape was checked first.
   CHECK_THROWS_WITH(parse_npy(npy_file(dict("<f4", "(5000000, 4)"), "")),
-                    Contains("vocabulary size V = 5000000 is over the limit"));
+                    Contains("vocabulary size V = 5,000,000 is over the limit"));
   embedlab::Limits small;
   small.max_elements = 10;
   CHECK_THROWS_WITH(parse_npy(npy_file(dict("<f4", "(4, 4)"), std::string(64, '\0')), small),
@@ -306,8 +306,8 @@ TEST_CASE("a .npy file of any size opens as a table; held whole, it must fit the
   CHECK(rows(0, 1) == 0.0f);
   CHECK(rows(1, 1151) == 0.0f);
   CHECK_THROWS_WITH(embedlab::load_npy(path),
-                    Contains("the embedding table (V x d) would be 262144 x 1152 floats, over the "
-                             "limit of 67108864 floats"));
+                    Contains("the embedding table (V x d) would be 262,144 x 1,152 floats, over the "
+                             "limit of 67,108,864 floats"));
   std::remove(path.c_str());
 }
 

@@ -290,8 +290,8 @@ TEST_CASE("a table over the limits is refused before any of its bytes is read") 
   const std::string head = safetensors_file(json);
   const SafetensorsHeader h = embedlab::parse_safetensors_header(head, head.size() + 40000000);
   CHECK(message_of([&] { embedlab::choose_embedding_table(h); }) ==
-        "tensor 'wte.weight' [5000000, 4]: the vocabulary size V = 5000000 is over the limit of "
-        "4194304");
+        "tensor 'wte.weight' [5000000, 4]: the vocabulary size V = 5,000,000 is over the limit of "
+        "4,194,304");
   // A table is read where it lies, so its size is no limit; held whole, it is.
   embedlab::Limits small;
   small.max_elements = 10;
@@ -302,7 +302,7 @@ TEST_CASE("a table over the limits is refused before any of its bytes is read") 
                                                    std::string(40000000, '\0'), small);
              }),
              Equals("tensor 'wte.weight' [5000000, 4]: the embedding table (V x d) would be "
-                    "5000000 x 4 floats, over the limit of 10 floats (0 MiB) that keeps memory "
+                    "5,000,000 x 4 floats, over the limit of 10 floats (0 MiB) that keeps memory "
                     "bounded"));
 }
 

@@ -53,6 +53,48 @@ describe('<embedding-demo>', () => {
     );
   });
 
+  // The text an author writes inside the element, as the reference page's snippet does.
+  const FALLBACK =
+    'This embedlab demo appears once its script, /embedlab/element.mjs, has loaded. ' +
+    'If this text stays, the script could not be loaded from that path.';
+  // The size the fallback text takes on the page (0 × 0 once a shadow root hides it).
+  const fallbackBox = (page) =>
+    page.$eval('#a', (demo) => {
+      const range = document.createRange();
+      range.selectNodeContents(demo);
+      const { width, height } = range.getBoundingClientRect();
+      return { width, height, upgraded: demo.shadowRoot !== null };
+    });
+
+  test('the text inside the element shows where its script cannot load, and only there', async () => {
+    const { page } = env;
+    const body = `<embedding-demo id="a">${FALLBACK}</embedding-demo>`;
+    await openHost(env, 'fallback-loaded', body);
+    assert.deepEqual(await fallbackBox(page), { width: 0, height: 0, upgraded: true });
+
+    // A page in a sub-folder whose relative script path misses the embedlab/ folder.
+    const url = `${env.url}guide/fallback.html`;
+    await page.route(url, (route) =>
+      route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>guide</title>
+        <script type="module" src="embedlab/element.mjs"></script></head><body>${body}</body></html>`,
+      }),
+    );
+    const missing = page.waitForResponse((response) =>
+      response.url().endsWith('/guide/embedlab/element.mjs'),
+    );
+    await page.goto(url);
+    assert.equal((await missing).status(), 404);
+    await page.waitForLoadState('load');
+    const shown = await fallbackBox(page);
+    assert.equal(shown.upgraded, false);
+    assert.ok(shown.width > 0 && shown.height > 0, JSON.stringify(shown));
+    assert.equal((await page.textContent('#a')).trim(), FALLBACK);
+    // The browser reports the missing script: expected here.
+    env.problems.splice(0, env.problems.length, ...env.problems.filter((p) => !p.includes('404')));
+  });
+
   test("changing one element's attribute leaves the others as they were", async () => {
     const { page } = env;
     await openHost(
@@ -403,7 +445,7 @@ print(json.dumps({'table': base64.b64encode(data).decode()}))
       step: '1',
       focused: '3',
       checked: 'true',
-      title: 'Token 2 of 3: id 3',
+      title: 'idx[1] = 3 (position 1 of 0–2)',
     });
     await page.keyboard.press('End');
     await settle(page);
@@ -411,7 +453,7 @@ print(json.dumps({'table': base64.b64encode(data).decode()}))
       step: '2',
       focused: '1',
       checked: 'true',
-      title: 'Token 3 of 3: id 1',
+      title: 'idx[2] = 1 (position 2 of 0–2)',
     });
     await page.keyboard.press('Home');
     await settle(page);
@@ -419,7 +461,7 @@ print(json.dumps({'table': base64.b64encode(data).decode()}))
       step: '0',
       focused: '2',
       checked: 'true',
-      title: 'Token 1 of 3: id 2',
+      title: 'idx[0] = 2 (position 0 of 0–2)',
     });
   });
 

@@ -194,7 +194,7 @@ describe('the equation picture', () => {
     // The step-through below follows the same token.
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 2 of 3: id 3',
+      'idx[1] = 3 (position 1 of 0–2)',
     );
 
     const motion = () =>

@@ -31,6 +31,19 @@ describe('bad input', () => {
   });
   afterEach(() => env.assertClean());
 
+  // From now on, window.verdictTexts lists every text the verdict box shows, however briefly.
+  const recordVerdictTexts = (page) =>
+    page.evaluate(() => {
+      window.verdictTexts = [];
+      new MutationObserver(() =>
+        window.verdictTexts.push(document.querySelector('#results .verdict').textContent),
+      ).observe(document.querySelector('#results .verdict'), {
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
+    });
+
   async function expectError(errorId, expected, lastValid = 'idx = [2, 3, 1], V = 4, d = 5') {
     const { page } = env;
     // Waits for this message, not only for the box: a second error in the same box (a file
@@ -114,7 +127,7 @@ describe('bad input', () => {
       '#vocab',
       '5000000',
       'vocab-error',
-      'the vocabulary size V = 5000000 is over the limit of 4194304',
+      'the vocabulary size V = 5,000,000 is over the limit of 4,194,304',
     ],
     ['d = 0', '#dim', '0', 'dim-error', 'the embedding dimension d must be at least 1, got 0'],
     [
@@ -129,7 +142,7 @@ describe('bad input', () => {
       '#dim',
       '70000',
       'dim-error',
-      'the embedding dimension d = 70000 is over the limit of 65536',
+      'the embedding dimension d = 70,000 is over the limit of 65,536',
     ],
     [
       'a seed that is not a number',
@@ -172,7 +185,7 @@ describe('bad input', () => {
     await page.fill('#vocab', '1000000');
     await expectError(
       'vocab-error',
-      'the embedding table (V x d) would be 1000000 x 8000 floats, over the limit of 67108864 floats (256 MiB) that keeps memory bounded',
+      'the embedding table (V x d) would be 1,000,000 x 8,000 floats, over the limit of 67,108,864 floats (256 MiB) that keeps memory bounded',
       'idx = [2, 3, 1], V = 4, d = 8000',
     );
     await page.fill('#vocab', '');
@@ -185,7 +198,7 @@ describe('bad input', () => {
     await page.fill('#ids', Array(65537).fill('1').join(' '));
     await expectError(
       'ids-error',
-      'too many token ids: 65537 given, at most 65536 are accepted at once',
+      'too many token ids: 65,537 given, at most 65,536 are accepted at once',
     );
     await page.fill('#ids', '2, 3, 1');
     await expectRecovered('ids-error');
@@ -204,13 +217,47 @@ describe('bad input', () => {
     await waitForVerdict(page, 'bit-identical');
   });
 
+  test('a list typed while the product streams leaves the views without a verdict, not broken', async () => {
+    const { page } = env;
+    // n·V·d = 10,000 · 50,257 · 64: the product streams W for many seconds.
+    await page.fill('#dim', '64');
+    await page.fill('#vocab', '50257');
+    await waitForWeightShape(page, '50257 × 64');
+    await page.fill('#ids', Array(10000).fill('1').join(' '));
+    // The lookup's rows are shown and the product streams W: the result has no comparison yet.
+    await page.waitForSelector('.stop-product:not([hidden])', { timeout: 60_000 });
+    // The stop button is drawn as the page's other buttons are, not as the browser's default.
+    const stop = await page.$eval('.stop-product', (button) => {
+      const style = getComputedStyle(button);
+      return { radius: style.borderTopLeftRadius, font: style.fontFamily };
+    });
+    const bodyFont = await page.$eval('body', (body) => getComputedStyle(body).fontFamily);
+    assert.deepEqual(stop, { radius: '999px', font: bodyFont });
+    await recordVerdictTexts(page);
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' [');
+    // After the pause, the list's error; while it was typed, the product was cut short and the
+    // verdict said so.
+    await waitForVerdict(page, 'no result');
+    const texts = await page.evaluate(() => window.verdictTexts);
+    assert.ok(
+      texts.some((text) => /input changed before the one-hot product ended/.test(text)),
+      texts.join(' | '),
+    );
+    await page.fill('#ids', '2, 3, 1');
+    await page.fill('#vocab', '');
+    await page.fill('#dim', '5');
+    await waitForVerdict(page, 'bit-identical');
+  });
+
   test('an id that makes the default V too large is an error of the ids, not of V or d', async () => {
     const { page } = env;
     await page.fill('#ids', '2, 99999999');
     await expectError(
       'ids-error',
       'token 2 is 99999999: the vocabulary size max(ids) + 1 = ' +
-        '100000000 would be over the limit of 4194304 rows; use a smaller id',
+        '100,000,000 would be over the limit of 4,194,304 rows; use a smaller id',
     );
     assert.equal(await page.getAttribute('#vocab', 'aria-invalid'), null);
     assert.equal(await page.getAttribute('#dim', 'aria-invalid'), null);
@@ -223,8 +270,8 @@ describe('bad input', () => {
     await page.fill('#ids', '2, 99999');
     await expectError(
       'ids-error',
-      'the embedding table (V x d) would be 100000 x 768 floats, over ' +
-        'the limit of 67108864 floats (256 MiB) that keeps memory bounded',
+      'the embedding table (V x d) would be 100,000 x 768 floats, over ' +
+        'the limit of 67,108,864 floats (256 MiB) that keeps memory bounded',
       'idx = [2, 3, 1], V = 4, d = 768',
     );
     assert.equal(await page.getAttribute('#dim', 'aria-invalid'), null);
@@ -247,16 +294,7 @@ describe('bad input', () => {
 
   test('size limits are checked before anything says computing', async () => {
     const { page } = env;
-    await page.evaluate(() => {
-      window.verdictTexts = [];
-      new MutationObserver(() =>
-        window.verdictTexts.push(document.querySelector('#results .verdict').textContent),
-      ).observe(document.querySelector('#results .verdict'), {
-        childList: true,
-        subtree: true,
-        characterData: true,
-      });
-    });
+    await recordVerdictTexts(page);
     await page.fill('#dim', '8192');
     await waitForWeightShape(page, '4 × 8192');
     await page.fill('#vocab', '1048576');
@@ -269,8 +307,8 @@ describe('bad input', () => {
     const shown = `${await errorText(page, 'vocab-error')}${await errorText(page, 'dim-error')}`;
     assert.equal(
       shown,
-      'the embedding table (V x d) would be 1048576 x 8192 floats, over the ' +
-        'limit of 67108864 floats (256 MiB) that keeps memory bounded',
+      'the embedding table (V x d) would be 1,048,576 x 8,192 floats, over the ' +
+        'limit of 67,108,864 floats (256 MiB) that keeps memory bounded',
     );
     const texts = await page.evaluate(() => window.verdictTexts);
     assert.ok(!texts.some((text) => /computing/i.test(text)), texts.join(' | '));

@@ -104,7 +104,7 @@ describe('keyboard only', () => {
     await waitForVerdict(page, 'bit-identical');
     await page.focus('#weights-file');
     await tabTo('#results [data-part="tokens"] [aria-checked="true"]');
-    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.equal(await stepTitle(), 'idx[0] = 2 (position 0 of 0–2)');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-list li:first-child code'),
       '[0, 0, 1, 0]',
@@ -115,7 +115,7 @@ describe('keyboard only', () => {
     );
 
     await page.keyboard.press('ArrowRight');
-    assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
+    assert.equal(await stepTitle(), 'idx[1] = 3 (position 1 of 0–2)');
     assert.equal(
       await page.evaluate(() => document.activeElement.getAttribute('aria-checked')),
       'true',
@@ -145,23 +145,23 @@ describe('keyboard only', () => {
     assert.equal(await page.textContent('#matrices [data-box="linear"] thead th.current'), '3');
 
     await page.keyboard.press('End');
-    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await stepTitle(), 'idx[2] = 1 (position 2 of 0–2)');
     assert.ok(await page.isDisabled('#results [data-part="next"]'));
     await page.keyboard.press('ArrowRight'); // stays on the last token
-    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await stepTitle(), 'idx[2] = 1 (position 2 of 0–2)');
     await page.keyboard.press('Home');
-    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.equal(await stepTitle(), 'idx[0] = 2 (position 0 of 0–2)');
     assert.ok(await page.isDisabled('#results [data-part="prev"]'));
 
     // Tab leaves the group (one tab stop) for the next button; Enter and Space press it.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.part), 'next');
     await page.keyboard.press('Enter');
-    assert.equal(await stepTitle(), 'Token 2 of 3: id 3');
+    assert.equal(await stepTitle(), 'idx[1] = 3 (position 1 of 0–2)');
     assert.equal(await page.evaluate(() => document.activeElement.dataset.part), 'next');
     // At the last token the button is disabled; the focus moves to the chosen token, not away.
     await page.keyboard.press('Space');
-    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await stepTitle(), 'idx[2] = 1 (position 2 of 0–2)');
     assert.ok(await page.isDisabled('#results [data-part="next"]'));
     assert.equal(
       await page.evaluate(() => document.activeElement.getAttribute('aria-label')),

@@ -98,7 +98,7 @@ describe('large inputs', () => {
     await page.keyboard.press('End');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      `Token 64 of 64: id ${ids[63]}`,
+      `idx[63] = ${ids[63]} (position 63 of 0–63)`,
     );
     const work = await page.textContent('#step [data-part="detail"] table.work');
     assert.ok(
@@ -134,7 +134,7 @@ describe('large inputs', () => {
     for (let i = 0; i < 10; ++i) await page.keyboard.press('ArrowRight');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      `Token 11 of 100: id ${ids[10]}`,
+      `idx[10] = ${ids[10]} (position 10 of 0–99)`,
     );
     assert.deepEqual(await shownIndices('lookup'), [0, 1, 2, 10, 97, 98, 99]);
     assert.deepEqual(await shownIndices('product'), [0, 1, 2, 10, 97, 98, 99]);

@@ -80,4 +80,33 @@ describe('layout', () => {
     await page.fill('#dim', '5');
     await waitForShape(page, BOXES.weight, '4 × 5');
   });
+
+  // The placeholder's text against the room inside the field, in the field's own font.
+  const placeholderRoom = (page) =>
+    page.$eval('#vocab', (input) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = style.font;
+      const room =
+        input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: input.placeholder, width: context.measureText(input.placeholder).width, room };
+    });
+
+  test("V's placeholder, up to the largest V, is never cut off", async () => {
+    const { page } = env;
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 812 });
+      // The largest V a table may have: 4,194,304 rows (of d = 1, to stay small).
+      await page.fill('#dim', '1');
+      await page.fill('#ids', '2, 4194303');
+      await waitForShape(page, BOXES.weight, '4194304 × 1', 60_000);
+      const shown = await placeholderRoom(page);
+      assert.equal(shown.text, 'auto: 4,194,304');
+      assert.ok(shown.width <= shown.room, `${width} px: ${JSON.stringify(shown)}`);
+      await page.fill('#ids', '2, 3, 1');
+      await page.fill('#dim', '5');
+      await waitForShape(page, BOXES.weight, '4 × 5');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

@@ -94,11 +94,15 @@ describe('linked views', () => {
 
   test('pointing at a token in one view marks it in all of them; a click picks it', async () => {
     const { page } = env;
-    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.equal(await stepTitle(), 'idx[0] = 2 (position 0 of 0–2)');
     // A row of the lookup's output: token 1 (id 3).
     await page.hover('#results [data-box="lookup"] tbody tr[data-index="1"] td');
     assert.deepEqual(await linked(), everywhere(1, 3));
-    assert.equal(await stepTitle(), 'Token 1 of 3: id 2', 'hovering leaves the step alone');
+    assert.equal(
+      await stepTitle(),
+      'idx[0] = 2 (position 0 of 0–2)',
+      'hovering leaves the step alone',
+    );
     // W's row 1 belongs to token 2; W.T's column header 2 to token 0; a step button; the picture.
     await page.hover('#matrices [data-box="weight"] tbody tr[data-index="1"] th');
     assert.deepEqual(await linked(), everywhere(2, 1));
@@ -117,13 +121,13 @@ describe('linked views', () => {
     assert.deepEqual((await linked()).lookup, [0]);
 
     await page.click('#results [data-box="product"] tbody tr[data-index="2"] td');
-    assert.equal(await stepTitle(), 'Token 3 of 3: id 1');
+    assert.equal(await stepTitle(), 'idx[2] = 1 (position 2 of 0–2)');
     assert.equal(
       await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'),
       '1',
     );
     await page.click('#results .equation-figure text[data-token="0"]');
-    assert.equal(await stepTitle(), 'Token 1 of 3: id 2');
+    assert.equal(await stepTitle(), 'idx[0] = 2 (position 0 of 0–2)');
   });
 
   test('the product term by term: V products, the zeros dimmed, one survivor', async () => {
@@ -166,7 +170,7 @@ describe('linked views', () => {
     await page.waitForFunction(
       () =>
         document.querySelector('#step [data-part="detail"] .step-title')?.textContent ===
-        'Token 1 of 1: id 500',
+        'idx[0] = 500 (position 0 of 0–0)',
     );
     const big = await terms();
     assert.equal(big.survivor.length, 1);
@@ -189,10 +193,10 @@ describe('linked views', () => {
     await page.waitForFunction(() =>
       document
         .querySelector('#step [data-part="detail"] .step-title')
-        ?.textContent.includes('of 10,000'),
+        ?.textContent.includes('of 0–9,999'),
     );
     await page.fill('#results [data-part="index"]', '500');
-    assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
+    assert.equal(await stepTitle(), `idx[499] = ${ids[499]} (position 499 of 0–9,999)`);
     // The chosen token is marked in the tables and the picker, far from the ends.
     await openNumbers(page, BOXES.lookup);
     assert.equal(await page.getAttribute(`${BOXES.lookup} tr.current`, 'data-index'), '499');
@@ -204,17 +208,17 @@ describe('linked views', () => {
 
     await page.focus('#results [data-part="tokens"] [aria-checked="true"]');
     await page.keyboard.press('End');
-    assert.equal(await stepTitle(), `Token 10,000 of 10,000: id ${ids[9999]}`);
+    assert.equal(await stepTitle(), `idx[9999] = ${ids[9999]} (position 9,999 of 0–9,999)`);
     assert.equal(await page.inputValue('#results [data-part="index"]'), '10000');
     await page.keyboard.press('Home');
-    assert.equal(await stepTitle(), `Token 1 of 10,000: id ${ids[0]}`);
+    assert.equal(await stepTitle(), `idx[0] = ${ids[0]} (position 0 of 0–9,999)`);
     await page.keyboard.press('ArrowRight');
-    assert.equal(await stepTitle(), `Token 2 of 10,000: id ${ids[1]}`);
+    assert.equal(await stepTitle(), `idx[1] = ${ids[1]} (position 1 of 0–9,999)`);
     await page.fill('#results [data-part="index"]', '500');
     await shoot('#results', 'step-jump');
     // Out of range: nothing moves.
     await page.fill('#results [data-part="index"]', '10001');
-    assert.equal(await stepTitle(), `Token 500 of 10,000: id ${ids[499]}`);
+    assert.equal(await stepTitle(), `idx[499] = ${ids[499]} (position 499 of 0–9,999)`);
     await page.fill('#vocab', '');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
@@ -465,7 +469,7 @@ describe('linked views', () => {
     assert.equal(await band('lookup'), null);
     const lookupBox = await lookup.boundingBox();
     await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
-    assert.equal(await stepTitle(), `Token 64 of 64: id ${ids[63]}`);
+    assert.equal(await stepTitle(), `idx[63] = ${ids[63]} (position 63 of 0–63)`);
     await shoot('#matrices', 'heatmaps');
 
     for (const id of ['backward', 'bag']) {

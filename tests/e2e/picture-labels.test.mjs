@@ -148,13 +148,13 @@ describe("the picture's labels and keys", () => {
     assert.equal(figure.valuetext, 'token 1 of 3: idx[0] = 2 → W[2] → out[0]');
     assert.match(
       figure.description,
-      /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. Token 1 has id 2/,
+      /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. idx\[0\] = 2: /,
     );
     figure = await pick('ArrowRight');
     assert.equal(figure.valuetext, 'token 2 of 3: idx[1] = 3 → W[3] → out[1]');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 2 of 3: id 3',
+      'idx[1] = 3 (position 1 of 0–2)',
     );
     assert.equal((await pick('End')).valuetext, 'token 3 of 3: idx[2] = 1 → W[1] → out[2]');
     assert.equal((await pick('ArrowDown')).token, 'token 3 of 3', 'the last token stays');
@@ -173,7 +173,7 @@ describe("the picture's labels and keys", () => {
     assert.deepEqual(await marked(), [1]);
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 1 of 3: id 2',
+      'idx[0] = 2 (position 0 of 0–2)',
       'pointing picks nothing',
     );
     // Token 2's row of out, clicked.
@@ -181,7 +181,7 @@ describe("the picture's labels and keys", () => {
     await target.at(-1).click();
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 3 of 3: id 1',
+      'idx[2] = 1 (position 2 of 0–2)',
     );
     assert.equal((await readFigure(page)).token, 'token 3 of 3');
   });

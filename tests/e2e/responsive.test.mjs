@@ -317,8 +317,8 @@ describe('responsiveness', () => {
     await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
     assert.equal(
       await errorText(page, 'vocab-error'),
-      `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
-        '67108864 floats (256 MiB) that keeps memory bounded',
+      `the embedding table (V x d) would be 50,257 x 8,192 floats, over the limit of ` +
+        '67,108,864 floats (256 MiB) that keeps memory bounded',
     );
     await waitForVerdict(page, 'no result');
     assert.equal(await workerAnswers('error'), errorsBefore);
@@ -373,8 +373,8 @@ describe('without a worker', () => {
         await page.waitForFunction(() => !document.getElementById('vocab-error').hidden);
         assert.equal(
           await errorText(page, 'vocab-error'),
-          `the embedding table (V x d) would be ${GPT2_VOCAB} x 8192 floats, over the limit of ` +
-            '67108864 floats (256 MiB) that keeps memory bounded',
+          `the embedding table (V x d) would be 50,257 x 8,192 floats, over the limit of ` +
+            '67,108,864 floats (256 MiB) that keeps memory bounded',
         );
         env.assertClean();
       } finally {

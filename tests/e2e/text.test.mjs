@@ -147,7 +147,13 @@ describe('Text mode', () => {
     await waitForLookupRows(page, HELLO_WORLD.gpt2);
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 1 of 2: id 15496',
+      'idx[0] = 15496 (position 0 of 0–1)',
+    );
+    // " world" is one token: its leading space is drawn as "·", and the chips say so.
+    assert.equal(await page.textContent('.token-chip[data-token="1"] .token-text'), '·world');
+    assert.equal(
+      await page.textContent('#token-chips .token-legend'),
+      'In the chips, · is a space: it belongs to the token.',
     );
     await openNumbers(page, BOXES.weight); // W, GPT-2's 50,257 rows, as a heatmap and its numbers
     // Pointing: the light highlight of linked-views.mjs, the step left alone.
@@ -159,14 +165,14 @@ describe('Text mode', () => {
     );
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 1 of 2: id 15496',
+      'idx[0] = 15496 (position 0 of 0–1)',
     );
     // A click picks it.
     await page.click('.token-chip[data-token="1"]');
     await page.waitForSelector('.token-chip[data-token="1"][aria-checked="true"]');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 2 of 2: id 995',
+      'idx[1] = 995 (position 1 of 0–1)',
     );
     assert.equal(
       await page.getAttribute('#results [data-box="lookup"] tr.current', 'data-index'),
@@ -183,7 +189,7 @@ describe('Text mode', () => {
     assert.equal(await page.evaluate(() => document.activeElement.dataset.token), '0');
     assert.equal(
       await page.textContent('#step [data-part="detail"] .step-title'),
-      'Token 1 of 2: id 15496',
+      'idx[0] = 15496 (position 0 of 0–1)',
     );
     assert.equal(
       await page.getAttribute('#matrices [data-box="weight"] tr.current', 'data-index'),

@@ -73,7 +73,7 @@ describe('the tutorial and the reference', () => {
     assert.equal(await demoText(page, onehot, '.verdict-word'), 'bit-identical');
     assert.equal(
       await demoText(page, 'embedding-demo[view="step"]', '.step-title'),
-      'Token 1 of 3: id 2',
+      'idx[0] = 2 (position 0 of 0–2)',
     );
     assert.equal(
       await demoText(page, 'embedding-demo[view="printout"]', '.printout-out'),

@@ -99,7 +99,7 @@ class Positions(unittest.TestCase):
         self.assertIn("rows for positions 0..3 only", out.stderr)
         out = run("positions", "--ids", "1,2", "-d", "3", "--context-length", "0")
         self.assertEqual(out.returncode, 2)
-        self.assertIn("context_length must be between 1 and 4194304 (the position table's rows), "
+        self.assertIn("context_length must be between 1 and 4,194,304 (the position table's rows), "
                       "got 0", out.stderr)
 
     def test_ragged_rows(self):

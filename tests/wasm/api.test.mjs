@@ -236,11 +236,11 @@ test('core errors are EmbedlabError with the core message', () => {
   throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
   throwsEmbedlab(
     () => lab.seededTable(1, 2 ** 23, 4),
-    /vocabulary size V = 8388608 is over the limit/,
+    /vocabulary size V = 8,388,608 is over the limit/,
   );
   throwsEmbedlab(
     () => lab.seededTable(1, 2 ** 21, 64),
-    /the embedding table \(V x d\) would be 2097152 x 64 floats/,
+    /the embedding table \(V x d\) would be 2,097,152 x 64 floats/,
   );
   throwsEmbedlab(() => lab.npyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
 });
@@ -326,7 +326,7 @@ test('matrices whose shape does not match their data are refused', () => {
   );
   throwsEmbedlab(
     () => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
-    /^onehot would be 1048576 x 1048576 floats, over the limit of 67108864 floats/,
+    /^onehot would be 1,048,576 x 1,048,576 floats, over the limit of 67,108,864 floats/,
   );
 });
 
@@ -335,7 +335,7 @@ test('a result too large for WASM memory is refused before allocating, not an ab
   const onehot = { rows: 65536, cols: 1, data: new Float32Array(65536).fill(1) };
   throwsEmbedlab(
     () => lab.onehotProduct(onehot, lab.tfTable(1, 8192)),
-    /^the result \(n x d\) would be 65536 x 8192 floats, over the limit/,
+    /^the result \(n x d\) would be 65,536 x 8,192 floats, over the limit/,
   );
 });
 

@@ -402,7 +402,7 @@ test('a source that fails, or answers wrongly, is an error about the weights', (
   );
   throwsEmbedlab(
     () => lab.openSeededTable(1, 2 ** 20, 65),
-    /the embedding table \(V x d\) would be 1048576 x 65 floats/,
+    /the embedding table \(V x d\) would be 1,048,576 x 65 floats/,
     'vocab',
   );
   const table = lab.openSeededTable(1, 4, 2);

@@ -1,10 +1,11 @@
 // The element's optional inputs (the `controls` attribute): each edits one attribute of the
 // element, so attributes stay the one source of truth and a page can watch them.
 import { writeProperty } from '../draw/dom.mjs';
+import { autoVocabText } from '../model/format-number.mjs';
 
 const MARKUP = `
   <label class="control control-ids">idx <input name="ids" type="text" spellcheck="false"></label>
-  <label class="control">V <input name="vocab" type="text" inputmode="numeric" placeholder="auto" spellcheck="false"></label>
+  <label class="control control-vocab">V <input name="vocab" type="text" inputmode="numeric" placeholder="auto" spellcheck="false"></label>
   <label class="control">d <input name="dim" type="text" inputmode="numeric" spellcheck="false"></label>
   <label class="control">W <select name="weights">
     <option value="seed">torch.manual_seed</option>
@@ -53,7 +54,7 @@ export function createControls(form, host, errorId) {
       };
       for (const [name, value] of Object.entries(values))
         writeProperty(fields[name], 'value', value);
-      fields.vocab.placeholder = autoVocab === null ? 'auto' : `auto: ${autoVocab}`;
+      fields.vocab.placeholder = autoVocabText(autoVocab);
       fields.ids.readOnly = host.hasAttribute('text'); // the ids are the text's tokens
       const fromFile = input.source === 'file';
       for (const name of ['vocab', 'dim', 'seed']) fields[name].disabled = fromFile;

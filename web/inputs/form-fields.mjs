@@ -3,6 +3,7 @@
 // shows in V and d, read-only; in Text mode the ids field shows the text's tokens, read-only;
 // what was typed comes back afterwards, since the store kept it.
 import { writeProperty } from '../draw/dom.mjs';
+import { autoVocabText } from '../model/format-number.mjs';
 
 const KEYS = { ids: 'idsText', vocab: 'vocabText', dim: 'dimText', seed: 'seedText' };
 
@@ -37,11 +38,8 @@ export function bindFormFields(store, form, fields) {
     fields.ids.readOnly = text !== null;
     if (!text) writeProperty(fields.ids, 'value', inputs.idsText);
     else if (tokens) writeProperty(fields.ids, 'value', tokens.ids.join(', '));
-    const auto =
-      table === undefined && inputs.vocabText.trim() === '' && result
-        ? `auto: ${result.vocab}`
-        : 'auto';
-    writeProperty(fields.vocab, 'placeholder', auto);
+    const chosen = table === undefined && inputs.vocabText.trim() === '' && result;
+    writeProperty(fields.vocab, 'placeholder', autoVocabText(chosen ? result.vocab : null));
   }
   show(store.get());
   store.subscribe((state, changed) => {

@@ -7,6 +7,7 @@
 // not drawn; the ids field holds them all.
 import { element, radioKeyTarget } from '../draw/dom.mjs';
 import { count, plural } from '../model/format-number.mjs';
+import { marksLegend } from '../tokenizers/token-label.mjs';
 
 const CHIPS_SHOWN = 1000;
 
@@ -70,6 +71,8 @@ export function createTokenChips(container, onPick, { pickOnHover = false } = {}
           ),
         );
       }
+      const legend = marksLegend(labels.slice(0, CHIPS_SHOWN));
+      if (legend) chips.push(element('span', 'token-legend', legend));
       container.replaceChildren(...chips);
       this.select(step);
     },

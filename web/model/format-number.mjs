@@ -10,6 +10,9 @@ export const count = (n) => COUNT.format(n);
 // plural(1, 'row', 'rows') -> "1 row"; plural(1234, 'row', 'rows') -> "1,234 rows".
 export const plural = (n, one, many) => `${count(n)} ${n === 1 ? one : many}`;
 
+// The V field's placeholder while V is left empty: the V the ids chose (max id + 1), or none yet.
+export const autoVocabText = (vocab) => (vocab === null ? 'auto' : `auto: ${count(vocab)}`);
+
 // "34 of 154 MB", "1,536 of 3,072 bytes": progress through bytes of a file.
 export function bytesText(done, total) {
   if (total < 1e6) return `${count(done)} of ${count(total)} bytes`;

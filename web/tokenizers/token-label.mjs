@@ -12,6 +12,21 @@ const SHOWN = new Map([
   ['\t', '⇥'],
   ['\r', '␍'],
 ]);
+const SHOWN_NAMES = new Map([
+  ['·', 'a space'],
+  ['↵', 'a newline'],
+  ['⇥', 'a tab'],
+  ['␍', 'a carriage return'],
+]);
+
+// What the marks in these labels stand for, in a sentence, or '' where there are none: a
+// learner reads "·world" as a token that starts with a space.
+export function marksLegend(labels) {
+  const used = [...SHOWN_NAMES].filter(([mark]) => labels.some((label) => label.includes(mark)));
+  if (used.length === 0) return '';
+  const named = used.map(([mark, name]) => `${mark} is ${name}`).join(', ');
+  return `In the chips, ${named}: it belongs to the token.`;
+}
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const byteName = (byte) => `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`;

@@ -125,7 +125,11 @@ function renderDetail(detail, lab, result, current) {
   item(list, 'Same row?', verdict);
 
   detail.replaceChildren(
-    element('p', 'step-title', `Token ${count(current + 1)} of ${count(ids.length)}: id ${id}`),
+    element(
+      'p',
+      'step-title',
+      `idx[${current}] = ${id} (position ${count(current)} of 0–${count(ids.length - 1)})`,
+    ),
     list,
     workTable(ids.length, vocab, dim),
   );

@@ -35,7 +35,7 @@ export const verdictView = {
     // Outside the box, which each progress report rewrites: a focused button keeps its focus.
     const stopButton = document.createElement('button');
     stopButton.type = 'button';
-    stopButton.className = 'stop-product';
+    stopButton.className = 'try stop-product';
     stopButton.textContent = 'Stop the product';
     stopButton.hidden = true;
     stopButton.addEventListener('click', () => stop());
@@ -60,8 +60,16 @@ export const verdictView = {
               ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
               : 'Fix the input to see both routes.',
           );
-        } else if (result) {
+        } else if (result?.comparison) {
           showVerdict(box, result.comparison, lab.verdictDefinitions, result.blocks);
+        } else if (result) {
+          // The lookup's rows of a product that a change of input cut short, while it is typed.
+          showPending(
+            box,
+            'stopped',
+            'The input changed before the one-hot product ended: there is nothing to compare ' +
+              'yet. Finish the ids to start again.',
+          );
         }
       },
     };

@@ -62,14 +62,14 @@ export function createDescriber({ frame, description, counts }, modes) {
     const sentence = {
       product:
         `one_hot(idx), ${n} × ${vocab}, times W, ${vocab} × ${dim}, equals out, ${n} × ${dim}. ` +
-        `Token ${step + 1} has id ${id}: the 1 in column ${id} of its one-hot row picks row ${id} of W, ` +
+        `idx[${step}] = ${id}: the 1 in column ${id} of its one-hot row picks row ${id} of W, ` +
         `which becomes row ${step} of out; the other ${count(vocab - 1)} rows of W are multiplied by 0.`,
       lookup:
         `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
-        `Token ${step + 1} has id ${id}: row ${id} of W is copied into row ${step} of out.`,
+        `idx[${step}] = ${id}: row ${id} of W is copied into row ${step} of out.`,
       backward:
         `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
-        `is added into row idx[k] of dW, ${vocab} × ${dim}. Token ${step + 1} adds G[${step}] into dW[${id}].`,
+        `is added into row idx[k] of dW, ${vocab} × ${dim}. idx[${step}] = ${id} adds G[${step}] into dW[${id}].`,
     }[mode];
     writeProperty(description, 'textContent', sentence);
     const stat = ([className, [term, more], formula, amount]) => {
