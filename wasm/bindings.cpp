@@ -257,6 +257,15 @@ val check_sizes_js(double n, double vocab, double dim, bool vocab_from_ids, bool
   });
 }
 
+// n ids against the most one request takes: the core's message, for ids that come from elsewhere
+// (a tokenizer's) before anything else is made of them.
+val check_id_count_js(double n) {
+  return guarded([&] {
+    check_id_count(to_index(n, Argument::ids, "the number of ids n"), default_limits);
+    return val::undefined();
+  });
+}
+
 // Every argument name an error can carry, in the core's order.
 val argument_names_js() {
   val out = val::array();
@@ -299,6 +308,7 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("argumentNames", &argument_names_js);
   emscripten::function("parseSampleWeights", &parse_sample_weights_js);
   emscripten::function("checkSizes", &check_sizes_js);
+  emscripten::function("checkIdCount", &check_id_count_js);
   emscripten::function("embeddingBackward", &embedding_backward_js);
   emscripten::function("onehotBackward", &onehot_backward_js);
   emscripten::function("embeddingBag", &embedding_bag_js);

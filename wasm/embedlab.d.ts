@@ -745,6 +745,9 @@ export interface Embedlab {
    * the table) and the results. vocabFromIds: V is max(ids) + 1, so V's errors are errors of
    * 'ids'. Cheap: run it before any work is announced. */
   checkSizes(n: number, vocab: number, dim: number, vocabFromIds?: boolean, held?: boolean): void;
+  /** Throws, in the core's words, if n ids are more than one request takes (limits.maxIds): for
+   * ids that come from elsewhere, a tokenizer's, before anything is made of them. */
+  checkIdCount(n: number): void;
   /** Whether a file's first bytes (6 are enough) start as every .npy file does, "\x93NUMPY":
    * how to tell a .npy file from a .safetensors one. */
   hasNpyMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;

@@ -509,6 +509,9 @@ function makeApi(core) {
         ),
       );
     },
+    checkIdCount: (n) => {
+      unwrap(core.checkIdCount(number('checkIdCount', 'n', n)));
+    },
     hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
     hasGgufMagic: (firstBytes) =>
       core.hasGgufMagic(bytes('hasGgufMagic', 'firstBytes', firstBytes)),

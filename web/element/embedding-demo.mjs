@@ -248,14 +248,9 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (tokens?.text !== text || tokens?.tokenizer !== tokenizer) {
       this.#channel ??= createTokenizeChannel();
       const title = this.#parts.title.textContent;
-      const answer = await this.#channel.tokenize(
-        tokenizer,
-        text,
-        this.#lab.limits.maxIds,
-        (progress) => {
-          if (current()) this.#showTitle(progressMessage(progress), null);
-        },
-      );
+      const answer = await this.#channel.tokenize(tokenizer, text, this.#lab, (progress) => {
+        if (current()) this.#showTitle(progressMessage(progress), null);
+      });
       if (!answer) return undefined;
       this.#showTitle(title, null);
       this.#parts.tokens.classList.toggle('stale', Boolean(answer.error));

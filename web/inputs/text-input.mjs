@@ -63,7 +63,7 @@ export function createTextInput(lab, store, elements) {
     shown = null;
     describe();
     store.set({ text: { text: value, tokenizer: name } });
-    const answer = await channel.tokenize(name, value, lab.limits.maxIds, (progress) => {
+    const answer = await channel.tokenize(name, value, lab, (progress) => {
       status.textContent = progressMessage(progress);
     });
     if (!answer || !textMode()) return; // a newer request, or the mode was left meanwhile

@@ -24,8 +24,20 @@ function next() {
   if (running || queue.length === 0) return;
   running = queue.shift();
   worker ??= startWorker();
-  const { id: job, name, text, maxIds } = running;
-  worker.postMessage({ job, name, text, maxIds });
+  const { id: job, name, text, lab } = running;
+  worker.postMessage({ job, name, text, maxIds: lab.limits.maxIds });
+}
+
+// The worker's answer as the caller gets it: a text of too many tokens is an error of the text,
+// in the core's words for too many ids (the worker has no core to ask).
+function answerOf(job, data) {
+  if (data.tokenCount === undefined) return data;
+  try {
+    job.lab.checkIdCount(data.tokenCount);
+  } catch (error) {
+    return { error: error.message, textError: true };
+  }
+  throw new Error(`the worker counted ${data.tokenCount} tokens, within the core's limit`);
 }
 
 function finish(answer) {
@@ -44,7 +56,7 @@ function startWorker() {
   started.addEventListener('message', ({ data }) => {
     if (started !== worker || data.job !== running?.id) return;
     if (!data.progress) {
-      finish(data);
+      finish(answerOf(running, data));
       return;
     }
     running.phase = data.progress.phase;
@@ -80,20 +92,21 @@ function keepOrEnd(job) {
   }, KILL_AFTER_MS);
 }
 
-// Returns { tokenize(name, text, maxIds, onProgress) -> Promise<answer | null> }.
+// Returns { tokenize(name, text, lab, onProgress) -> Promise<answer | null> }: lab, the module,
+// has the core's limit on ids and its words for a text over it.
 // answer: { ids, labels, vocabSize } or { error, textError } (tokenizer-worker.mjs); null when a newer
 // request on the channel came first. onProgress({ name, phase, loaded?, total? }).
 export function createTokenizeChannel() {
   const channel = { latest: null };
   return {
-    tokenize(name, text, maxIds, onProgress) {
+    tokenize(name, text, lab, onProgress) {
       return new Promise((resolve) => {
         const job = {
           id: ++jobs,
           channel,
           name,
           text,
-          maxIds,
+          lab,
           onProgress,
           resolve,
           phase: null,

@@ -1,10 +1,19 @@
 // A text's tokens for the demo, or a TextError that says what is wrong with the text: it is
-// empty, it holds a lone surrogate (which has no UTF-8 bytes to tokenize), or it makes more
-// tokens than the core takes at once. tokenizer: adapters.mjs's createTokenizer().
+// empty, or it holds a lone surrogate (which has no UTF-8 bytes to tokenize). A text that makes
+// more tokens than the core takes at once is a TooManyTokens, which the page words as the core
+// does (client.mjs). tokenizer: adapters.mjs's createTokenizer().
 import { count } from '../model/format-number.mjs';
 import { tokenLabel } from './token-label.mjs';
 
 export class TextError extends Error {}
+
+// More tokens than one request takes: their count, for the core's message.
+export class TooManyTokens extends Error {
+  constructor(count) {
+    super(`${count} tokens`);
+    this.count = count;
+  }
+}
 
 // "U+D83D" for a UTF-16 code unit.
 const codeUnit = (text, index) => `U+${text.charCodeAt(index).toString(16).toUpperCase()}`;
@@ -24,15 +33,10 @@ function checkText(text) {
 }
 
 // Returns { ids: number[], labels: string[] }: each token's id and what its chip shows.
-// maxIds: the core's lab.limits.maxIds.
+// maxIds: the core's lab.limits.maxIds, sent by client.mjs.
 export function tokenize(tokenizer, text, maxIds) {
   checkText(text);
   const ids = tokenizer.encode(text);
-  if (ids.length > maxIds) {
-    throw new TextError(
-      `The text makes ${count(ids.length)} tokens, more than the ${count(maxIds)} ` +
-        'one request may hold: shorten it.',
-    );
-  }
+  if (ids.length > maxIds) throw new TooManyTokens(ids.length);
   return { ids, labels: ids.map((id) => tokenLabel(tokenizer.bytesOf(id))) };
 }

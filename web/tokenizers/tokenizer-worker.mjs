@@ -3,13 +3,14 @@
 // vocabulary nor a long text ever holds up the page. One request at a time:
 //   in:  { job, name, text, maxIds }
 //   out: { job, progress: { phase: 'download', loaded, total } | { phase: 'prepare' | 'encode' } }
-//        then { job, ids, labels, vocabSize } or { job, error, textError }
-// textError: the text is at fault (tokenize.mjs's TextError), not the loading.
+//        then { job, ids, labels, vocabSize } or { job, error, textError } or { job, tokenCount }
+// textError: the text is at fault (tokenize.mjs's TextError), not the loading. tokenCount: the
+// text makes more than maxIds tokens, which the page words as the core does (client.mjs).
 import { createTokenizer } from './adapters.mjs';
 import { TOKENIZERS } from './catalog.mjs';
 import { DATA_FILES, SIZES_FILE } from './data-files.mjs';
 import { parseTokenizerData } from './tokenizer-data.mjs';
-import { TextError, tokenize } from './tokenize.mjs';
+import { TextError, TooManyTokens, tokenize } from './tokenize.mjs';
 
 const loaded = new Map(); // name -> the adapter, kept for the worker's life
 let sizes = null; // tokenizer-sizes.json: name -> { bytes }
@@ -66,6 +67,7 @@ self.addEventListener('message', async ({ data: { job, name, text, maxIds } }) =
     const { ids, labels } = tokenize(tokenizer, text, maxIds);
     self.postMessage({ job, ids, labels, vocabSize: tokenizer.vocabSize });
   } catch (error) {
-    self.postMessage({ job, error: error.message, textError: error instanceof TextError });
+    if (error instanceof TooManyTokens) self.postMessage({ job, tokenCount: error.count });
+    else self.postMessage({ job, error: error.message, textError: error instanceof TextError });
   }
 });

@@ -482,7 +482,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers }) {
     if (wrong !== null) return;
     const done = [];
     for (const [k, line] of lines.entries()) {
-      const answer = await channel.tokenize(name, line, lab.limits.maxIds, (progress) => {
+      const answer = await channel.tokenize(name, line, lab, (progress) => {
         if (tokenized.key === key) parts.shape.textContent = tokenizers.progressMessage(progress);
       });
       if (!answer || tokenized.key !== key) return; // other lines came meanwhile
