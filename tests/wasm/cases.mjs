@@ -405,6 +405,8 @@ export function differentialCases() {
   }
   // Every size a request makes, checked before anything is made.
   add('checkSizes within the limits', ['checkSizes', 3, 50257, 768]);
+  add('checkIdCount at the limit', ['checkIdCount', 65536]);
+  add('checkIdCount over the limit', ['checkIdCount', 65537]);
   add('checkSizes V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5]);
   add('checkSizes default V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5, true]);
   add('checkSizes table too large from the ids', ['checkSizes', 3, 200000, 2048, true]);

@@ -547,6 +547,10 @@ std::string run(const std::vector<std::string>& a) {
                         a.size() > 4 && a.at(4) == "1" ? Argument::ids : Argument::vocab);
     return "{\"ok\": true}";
   }
+  if (op == "checkIdCount") {
+    check_id_count(std::stoll(a.at(1)), default_limits);
+    return "{\"ok\": true}";
+  }
   if (op == "hasNpyMagic")
     return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
   if (op == "hasGgufMagic")
