@@ -48,9 +48,9 @@ describe('keyboard only', () => {
     const names = passed.map((p) => p.name);
     // The skip link first; the header's links, if any, then the controls in reading order.
     assert.equal(names[0], 'Skip to the results');
-    // The Weights disclosure's summary, its controls, the four steps' Try buttons, then the token
+    // The Weights disclosure's summary, its controls, the story's Try buttons, then the token
     // picker's chosen token (its previous-token button is disabled on token 1).
-    assert.deepEqual(names.slice(-13), [
+    assert.deepEqual(names.slice(-16), [
       'from-ids',
       'ids',
       'vocab',
@@ -63,6 +63,9 @@ describe('keyboard only', () => {
       'Try 0, 0, 7',
       'Try the notebook: 2, 3, 1',
       'Try GPT-2: The cat sat',
+      "Try the chapter's batch",
+      'Try 40, 367, 2885, 1464',
+      'Try training on 1,2,3; 2,3,4; 0,1,2',
       '2',
     ]);
     for (const { name, ring } of passed)
