@@ -3,7 +3,14 @@
 // learner would not guess, said under them; one token picker.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import {
+  BOXES,
+  openSite,
+  tableCells,
+  waitForLookupRows,
+  waitForShape,
+  waitForVerdict,
+} from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 describe('the story on the first screen', () => {
@@ -53,7 +60,7 @@ describe('the story on the first screen', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test("step 1 shows one id's one-hot row; step 2 grows V, and the note says W was drawn anew", async () => {
+  test("step 1 shows one id's one-hot row; step 2 grows V, and the note says W is a new table", async () => {
     const { page } = env;
     await tryStep(1);
     await waitForLookupRows(page, [2]);
@@ -68,17 +75,44 @@ describe('the story on the first screen', () => {
     await waitForLookupRows(page, [0, 0, 7]);
     assert.deepEqual(await current(), [null, 'step', null, null, null, null, null]);
     // V went from 4 to 8 with the same seed: PyTorch draws the 40 values of W anew.
-    assert.match(
+    assert.equal(
       await note(),
-      /^W is now 8 × 5, drawn anew: nn\.Embedding fills its V·d values in blocks of 16/,
+      'A new shape means a new table: W is now 8 × 5, not 4 × 5, and PyTorch draws its 40 ' +
+        'numbers from seed 123 afresh, so the rows you saw can change too. V follows the ' +
+        'largest id unless you type one. Hold V = 4',
     );
     await tryStep(3);
     await waitForLookupRows(page, [2, 3, 1]);
     await waitForVerdict(page, 'bit-identical');
-    assert.match(await note(), /^W is now 4 × 5, drawn anew/);
+    assert.equal(await note(), '', 'the table the page began with: nothing to say');
     await page.fill('#ids', '3, 1');
     await waitForLookupRows(page, [3, 1]);
     assert.equal(await note(), '', 'the same shape: nothing to say');
+  });
+
+  test('typing ids one by one: the note stays only while V differs, and V can be held', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2');
+    await waitForLookupRows(page, [2]);
+    assert.match(await note(), /^A new shape means a new table: W is now 3 × 5, not 4 × 5/);
+    await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
+    assert.equal(await note(), '');
+    // Held, V stays 4 while the ids are typed from the start: W is the notebook's throughout.
+    const notebookW = await tableCells(page, BOXES.weight);
+    await page.fill('#ids', '2');
+    await waitForLookupRows(page, [2]);
+    await page.click('#shape-note .hold-vocab');
+    await waitForShape(page, BOXES.weight, '4 × 5');
+    assert.equal(await page.inputValue('#vocab'), '4');
+    assert.equal(await note(), '');
+    await page.fill('#ids', '2, 3');
+    await waitForLookupRows(page, [2, 3]);
+    await page.fill('#ids', '2, 3, 1');
+    await waitForLookupRows(page, [2, 3, 1]);
+    assert.deepEqual(await tableCells(page, BOXES.weight), notebookW);
+    await page.fill('#vocab', '');
+    await waitForVerdict(page, 'bit-identical');
   });
 
   test("step 4 takes a text through GPT-2's tokenizer, and the note says what Text mode set", async () => {

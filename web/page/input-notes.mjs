@@ -1,8 +1,9 @@
 // What the inputs did that a learner would not guess, said where it happens (under the inputs,
-// polite to screen readers): Text mode set V to the tokenizer's vocabulary and d small; a new
-// shape of a seeded table redrew W, its first rows included; and the source of W, in the
-// Weights disclosure's summary.
-import { writeProperty } from '../draw/dom.mjs';
+// polite to screen readers): Text mode set V to the tokenizer's vocabulary and d small; a seeded
+// table of another shape than the one the page began with is a new table, its first rows
+// included, with a button that holds V while ids are typed; and the source of W, in the Weights
+// disclosure's summary.
+import { element, writeProperty } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 import { TEXT_DIM, TOKENIZERS } from '../tokenizers/catalog.mjs';
 
@@ -12,8 +13,9 @@ function sourceText({ source, seedText, file }) {
   return `torch.manual_seed(${seedText.trim()})`;
 }
 
-// What the note says for the state, given the result shown before it ('' for nothing).
-function noteFor({ inputs, text, tokens, result }, before) {
+// What the note says for the state, given the seeded table the page began with (its seed and
+// shape): { text, holdVocab } ('' for nothing; holdVocab, the V a button may hold, or null).
+function noteFor({ inputs, text, tokens, result }, first) {
   if (
     text &&
     tokens &&
@@ -21,37 +23,61 @@ function noteFor({ inputs, text, tokens, result }, before) {
     inputs.vocabText === String(tokens.vocabSize) &&
     inputs.dimText === String(TEXT_DIM)
   ) {
-    return (
-      `Text mode set V = ${count(tokens.vocabSize)}, ${TOKENIZERS[tokens.tokenizer].label}'s ` +
-      `vocabulary, and d = ${TEXT_DIM}, small enough to read W's rows; change either above.`
-    );
+    return {
+      text:
+        `Text mode set V = ${count(tokens.vocabSize)}, ${TOKENIZERS[tokens.tokenizer].label}'s ` +
+        `vocabulary, and d = ${TEXT_DIM}, small enough to read W's rows; change either above.`,
+      holdVocab: null,
+    };
   }
-  const redrawn =
-    result &&
-    before &&
-    result.table.source === 'seed' &&
-    before.table.source === 'seed' &&
-    result.table.seed === before.table.seed &&
-    (result.vocab !== before.vocab || result.dim !== before.dim);
-  if (redrawn) {
-    return (
-      `W is now ${count(result.vocab)} × ${count(result.dim)}, drawn anew: nn.Embedding fills ` +
-      'its V·d values in blocks of 16 and draws the last, partial block again, so rows shown ' +
-      'before change too (as they would in PyTorch).'
-    );
-  }
-  return '';
+  const reshaped =
+    result?.table.source === 'seed' &&
+    result.table.seed === first?.seed &&
+    (result.vocab !== first.vocab || result.dim !== first.dim);
+  if (!reshaped) return { text: '', holdVocab: null };
+  const { vocab, dim } = result;
+  return {
+    text:
+      `A new shape means a new table: W is now ${count(vocab)} × ${count(dim)}, not ` +
+      `${count(first.vocab)} × ${count(first.dim)}, and PyTorch draws its ` +
+      `${count(vocab * dim)} numbers from seed ${first.seed} afresh, so the rows you saw can ` +
+      'change too. V follows the largest id unless you type one.',
+    // V came from the ids: a button holds the V the page began with.
+    holdVocab: inputs.vocabText.trim() === '' && vocab !== first.vocab ? first.vocab : null,
+  };
 }
+
+// The seeded table a note compares with: the first result's, and again after a new seed.
+const seededShape = (result) =>
+  result?.table.source === 'seed'
+    ? { seed: result.table.seed, vocab: result.vocab, dim: result.dim }
+    : null;
 
 // note: the paragraph under the inputs; summary: the Weights disclosure's summary text.
 export function showInputNotes(store, { note, summary }) {
-  let before = store.get().result;
+  let first = seededShape(store.get().result);
+  let shown = null;
+  const hold = element('button', 'try hold-vocab');
+  hold.type = 'button';
+  hold.addEventListener('click', () => {
+    const { inputs } = store.get();
+    store.set({ inputs: { ...inputs, vocabText: hold.dataset.vocab } });
+  });
   store.subscribe((state, changed) => {
     if (changed.has('inputs')) writeProperty(summary, 'textContent', sourceText(state.inputs));
     if (!changed.has('result') && !changed.has('tokens')) return;
-    const text = noteFor(state, before);
-    if (changed.has('result')) before = state.result;
-    writeProperty(note, 'textContent', text);
+    const seeded = seededShape(state.result);
+    if (!first || (seeded && seeded.seed !== first.seed)) first = seeded;
+    const { text, holdVocab } = noteFor(state, first);
+    const key = `${text}|${holdVocab}`;
+    if (key === shown) return;
+    shown = key;
+    note.replaceChildren(text);
+    if (holdVocab !== null) {
+      hold.dataset.vocab = String(holdVocab);
+      hold.textContent = `Hold V = ${count(holdVocab)}`;
+      note.append(' ', hold);
+    }
     writeProperty(note, 'hidden', text === '');
   });
 }
