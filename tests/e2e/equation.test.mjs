@@ -4,11 +4,17 @@
 // numbers from the notebook where cells are wide enough and in the line below the picture at
 // any width, a real "×" the size of the "="; the picture and the verdict inside the first screen
 // at 1280 × 900 and 375 × 812; a new token moves the glow and replays the flow, with no motion
-// under prefers-reduced-motion; the whole page stays under 3,000 elements at n = 64, V = 4096,
+// under prefers-reduced-motion; the whole page stays within its element budget at n = 64, V = 4096,
 // d = 64; and <embedding-demo view="equation"> draws the same picture in its shadow root.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, showLargeCase, waitForVerdict } from './harness.mjs';
+import {
+  openSite,
+  PAGE_ELEMENTS,
+  pageOverflow,
+  showLargeCase,
+  waitForVerdict,
+} from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { changed, misPainted, readFigure, readPicture } from './picture.mjs';
@@ -213,7 +219,7 @@ describe('the equation picture', () => {
     await page.click('#results button[aria-label="Previous token"]');
   });
 
-  test('n = 64, V = 4096, d = 64: drawn summarised, the page under 3,000 elements', async () => {
+  test('n = 64, V = 4096, d = 64: drawn summarised, the page within its element budget', async () => {
     const { page } = env;
     const ids = await showLargeCase(page);
     // The views below draw when scrolled to: each of them drawn, with its verdict.
@@ -223,7 +229,7 @@ describe('the equation picture', () => {
     }
     await page.locator('#benchmark').scrollIntoViewIfNeeded();
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    assert.ok(elements < 3000, `${elements} elements`);
+    assert.ok(elements < PAGE_ELEMENTS, `${elements} elements`);
     const picture = await page.$eval(
       '#results .equation-figure',
       (box) => box.getElementsByTagName('*').length,

@@ -72,6 +72,9 @@ describe('layout', () => {
     await page.fill('#dim', '24');
     await waitForShape(page, BOXES.weight, '4 × 24');
     assert.equal(await pageOverflow(env.page), 0);
+    // Measured where the learner sees it: a section off screen is not laid out
+    // (content-visibility: auto), and its boxes measure 0.
+    await page.locator('#matrices [data-box="weight"]').scrollIntoViewIfNeeded();
     const box = await page.$eval('#matrices [data-box="weight"]', (b) => ({
       scroll: b.scrollWidth,
       client: b.clientWidth,
