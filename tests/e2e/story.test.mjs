@@ -56,6 +56,17 @@ describe('the story on the first screen', () => {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await saveScreenshot(page, `first-screen-story-${width}.png`);
+      // Every step's words are shown whole, on a phone too.
+      const words = await page.$$eval('.story-step p', (paragraphs) =>
+        paragraphs.map((p) => ({
+          height: p.getBoundingClientRect().height,
+          clipped: p.scrollHeight > p.clientHeight || p.scrollWidth > p.clientWidth,
+        })),
+      );
+      assert.ok(words.length >= 7);
+      for (const [i, { height, clipped }] of words.entries()) {
+        assert.ok(height > 0 && !clipped, `${width} px: step ${i + 1}'s words`);
+      }
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   });
