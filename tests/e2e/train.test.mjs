@@ -531,9 +531,11 @@ describe('the Train view', () => {
     const { maxIds } = (await loadEmbedlab()).limits;
     // "a a a …": one token a word.
     await page.fill(field('batch-lines'), `the cat\n${'a '.repeat(maxIds)}a`);
+    // The core's words for too many ids.
+    const [most, given] = [maxIds, maxIds + 1].map((n) => n.toLocaleString('en-US'));
     await errorOf(
       'batch-lines',
-      `Line 2: The text makes ${(maxIds + 1).toLocaleString('en-US')} tokens, more than the`,
+      `Line 2: too many token ids: ${given} given, at most ${most} are accepted at once`,
     );
     await page.selectOption(field('batch-tokenizer'), 'gemma3');
     await errorOf(
