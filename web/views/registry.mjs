@@ -16,7 +16,7 @@ import { pictureView } from './picture/picture.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
-import { trainView } from './train.mjs';
+import { trainView } from './train/view.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
