@@ -15,7 +15,7 @@ import {
   TRAIN_INPUTS,
   trainRows,
 } from '../../web/model/train-inputs.mjs';
-import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
+import { changedLine, trainScript } from '../../web/model/train-script.mjs';
 import {
   batchLines,
   idsTextOf,
@@ -24,6 +24,7 @@ import {
   textShape,
 } from '../../web/model/train-text.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+import { scriptText } from '../../web/views/copy-script.mjs';
 import { createPlayer, createRun } from '../../web/views/train/run.mjs';
 
 describe('train-inputs', () => {

@@ -8,7 +8,8 @@ import { showPending, showVerdict } from '../../draw/verdict-box.mjs';
 import { plural, vectorText } from '../../model/format-number.mjs';
 import { ROW_CAP } from '../../model/shown-indices.mjs';
 import { trainRows } from '../../model/train-inputs.mjs';
-import { scriptText, trainScript } from '../../model/train-script.mjs';
+import { trainScript } from '../../model/train-script.mjs';
+import { copyScriptBar } from '../copy-script.mjs';
 
 // The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
 // an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
@@ -184,25 +185,10 @@ export function createTrainDrawing(root, { lab, embedded }) {
         return figure;
       }),
     );
-    const copy = element('button', 'copy-script', 'Copy the script');
-    copy.type = 'button';
-    copy.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(scriptText(script));
-        copy.textContent = 'Copied';
-      } catch {
-        getSelection().selectAllChildren(figures);
-        copy.textContent = 'Selected: press Ctrl+C';
-      }
-    });
-    const bar = element('div', 'printout-bar');
-    bar.append(
-      copy,
-      element(
-        'p',
-        'route-note',
-        `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
-      ),
+    const bar = copyScriptBar(
+      script,
+      figures,
+      `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
     );
     parts.printout.replaceChildren(bar, figures);
   }
