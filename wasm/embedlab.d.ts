@@ -649,6 +649,12 @@ export interface NextTokenStep {
   changed: { rows: Float64Array; causes: Uint8Array };
   /** untied: head.weight's rows whose bits changed; null when tied */
   headChanged: Float64Array | null;
+  /** embedding.weight.grad (V, d): the lookup's gradient, plus headGrad when tied */
+  grad: Matrix;
+  /** the head's own gradient dlogits.T @ embedding(seq[:-1]) (V, d), dense */
+  headGrad: Matrix;
+  /** optimizer.state[embedding.weight] after the step, each piece whole (V, d) */
+  state: { name: string; values: Matrix }[];
 }
 
 /** Next-token prediction through nn.Linear(d, V, bias=False), tied to the embedding or not. */

@@ -5,7 +5,9 @@
 //   optimizerCode(optimizer, params), parseBatches(text), checkTraining(vocab, dim, options)
 //   seededTraining(seed, vocab, dim, options), tableTraining(W, options) -> a TrainingHandle
 //   seededNextTokenTraining(seed, vocab, dim, head, optimizer) -> a NextTokenHandle: next-token
-//                                   prediction through a tied or untied head (next_token.hpp)
+//                                   prediction through a tied or untied head (next_token.hpp);
+//                                   each step() returns the loss, both gradients and the
+//                                   optimizer's state, for the page to show a row's update
 // A TrainingHandle holds both routes and the generator their upstream gradients come from, in
 // WASM memory; each step() draws G, steps both routes and returns copies of what changed.
 // The wrapper has checked the types of every argument; errors come back as values
@@ -254,6 +256,26 @@ class TrainingHandle {
   TrainingRun run_;
 };
 
+// optimizer.state[embedding.weight] whole: [{ name, values (V, d) }], row_state()'s pieces of
+// every row gathered in its order. Next-token training's gradients are dense, so each piece holds
+// one entry per row.
+val whole_state_to_js(const OptimizerState& state, Index vocab, Index dim) {
+  std::vector<RowState> pieces = row_state(state, 0);
+  std::vector<Matrix> whole(pieces.size(), Matrix(vocab, dim));
+  for (Index r = 0; r < vocab; ++r) {
+    const std::vector<RowState> row = row_state(state, r);
+    for (std::size_t k = 0; k < row.size(); ++k) whole[k].row(r) = row[k].values.row(0);
+  }
+  val out = val::array();
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    val entry = val::object();
+    entry.set("name", std::string(pieces[k].name));
+    entry.set("values", matrix_to_js(whole[k]));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
 // Next-token prediction through the output layer, tied or untied (next_token.hpp).
 class NextTokenHandle {
  public:
@@ -271,7 +293,9 @@ class NextTokenHandle {
   }
 
   // { step, inputs, targets, loss, embeddingWeight, headWeight, changed: { rows, causes },
-  //   headChanged (untied; null when tied) }
+  //   headChanged (untied; null when tied), grad (embedding.weight.grad), headGrad (the head's
+  //   own gradient, which tied is part of grad), state (optimizer.state[embedding.weight] after
+  //   the step, whole) }
   val step(const val& sequence) {
     return guarded([&] {
       const NextTokenStep s = run_.step(ids_from_js(sequence));
@@ -290,6 +314,11 @@ class NextTokenHandle {
       out.set("headWeight", matrix_to_js(run_.head_weight()));
       out.set("changed", changed);
       out.set("headChanged", tied ? val::null() : int64s_to_js(s.head_changed));
+      out.set("grad", matrix_to_js(s.embedding_grad));
+      out.set("headGrad", matrix_to_js(s.head_grad));
+      const Matrix& weight = run_.embedding_weight();
+      out.set("state",
+              whole_state_to_js(run_.embedding_optimizer().state(), weight.rows(), weight.cols()));
       return out;
     });
   }

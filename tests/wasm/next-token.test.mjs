@@ -2,8 +2,9 @@
 // this test: F.cross_entropy(head(embedding(seq[:-1])), seq[1:]) with the head tied or untied,
 // with SGD, SGD with momentum and Adam. Exactly: both tables as drawn (bits) and the rows of
 // embedding.weight each step changes. Up to rounding (the core's GEMM and exp against PyTorch's
-// BLAS and vectorised kernels): the loss and both weights after each step, within 2^-12 of the
-// largest magnitude, as the core grades rounding.
+// BLAS and vectorised kernels): the loss, embedding.weight.grad, the head's own gradient, the
+// optimizer's state and both weights after each step, within 2^-12 of the largest magnitude, as
+// the core grades rounding.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
@@ -43,11 +44,22 @@ for case in json.load(sys.stdin):
         seq = torch.tensor(seq)
         before = embedding.weight.detach().clone()
         opt.zero_grad()
-        loss = F.cross_entropy(head(embedding(seq[:-1])), seq[1:])
+        x = embedding(seq[:-1])
+        logits = head(x)
+        loss = F.cross_entropy(logits, seq[1:])
+        # the head's own gradient, which tied autograd adds into embedding.weight.grad unseen
+        dlogits, = torch.autograd.grad(loss, logits, retain_graph=True)
         loss.backward()
+        head_grad = dlogits.T @ x.detach() if case['head'] == 'tied' else head.weight.grad.clone()
+        grad = embedding.weight.grad.clone()
         opt.step()
         rows = (before.view(torch.int32) != embedding.weight.detach().view(torch.int32)).any(1)
+        flat = lambda t: t.detach().numpy().ravel().tolist()
         result['steps'].append({'loss': loss.item(),
+                                'grad': flat(grad),
+                                'headGrad': flat(head_grad),
+                                'state': {k: flat(v) for k, v in opt.state[embedding.weight].items()
+                                          if k != 'step' and v is not None},
                                 'weight': embedding.weight.detach().numpy().ravel().tolist(),
                                 'headWeight': head.weight.detach().numpy().ravel().tolist(),
                                 'changed': rows.nonzero().flatten().tolist()})
@@ -125,6 +137,17 @@ test('next-token training: the drawn tables and the changed rows are PyTorch, th
         assertRounding([step.loss], [theirs.loss], `${where} loss`);
         assertRounding(step.embeddingWeight.data, theirs.weight, `${where} embedding.weight`);
         assertRounding(step.headWeight.data, theirs.headWeight, `${where} head.weight`);
+        assertRounding(step.grad.data, theirs.grad, `${where} embedding.weight.grad`);
+        assertRounding(step.headGrad.data, theirs.headGrad, `${where} the head's gradient`);
+        assert.deepEqual(
+          step.state.map((piece) => piece.name),
+          Object.keys(theirs.state),
+          `${where} state`,
+        );
+        for (const { name, values } of step.state) {
+          assert.deepEqual([values.rows, values.cols], [c.V, c.d]);
+          assertRounding(values.data, theirs.state[name], `${where} state ${name}`);
+        }
         const causes = Array.from(step.changed.causes, (i) => lab.rowCauses[i].name);
         step.changed.rows.forEach((row, i) => {
           const expected = seq.slice(0, -1).includes(row)

@@ -1,6 +1,8 @@
 // The Train view's pure modules in Node: Python's float literals, torch.equal, the training in the
-// address and back, and the script's code around what the core prints (a stand-in lab whose
-// printing is visible). Every expected value is worked out by hand.
+// address and back, the script's code around what the core prints (a stand-in lab whose
+// printing is visible), and the run: the training following the store's steps and Play's timer
+// (a stand-in lab that records what it is asked, timers that fire when the test says). Every
+// expected value is worked out by hand.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { initialState } from '../../web/model/state.mjs';
@@ -13,7 +15,7 @@ import {
   TRAIN_INPUTS,
   trainRows,
 } from '../../web/model/train-inputs.mjs';
-import { changedLine, scriptText, trainScript } from '../../web/model/train-script.mjs';
+import { changedLine, trainScript } from '../../web/model/train-script.mjs';
 import {
   batchLines,
   idsTextOf,
@@ -22,6 +24,8 @@ import {
   textShape,
 } from '../../web/model/train-text.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
+import { scriptText } from '../../web/views/copy-script.mjs';
+import { createPlayer, createRun } from '../../web/views/train/run.mjs';
 
 describe('train-inputs', () => {
   test('floats as Python reads them, and nothing else', () => {
@@ -241,5 +245,161 @@ describe('train-script', () => {
     );
     assert.equal(script.length, 4);
     assert.doesNotMatch(scriptText(script), /opt_l\./);
+  });
+});
+
+describe('train run', () => {
+  class Refused extends Error {}
+  // A stand-in lab whose trainings count their steps and refuse id 9; calls lists what it did.
+  function standIn() {
+    const calls = [];
+    let made = 0;
+    const lab = {
+      seededTraining(seed, vocab, dim, options) {
+        const name = `t${++made}`;
+        calls.push(`open ${name} ${seed} ${vocab}x${dim} ${options.optimizer.name}`);
+        let steps = 0;
+        return {
+          step(batch) {
+            if (batch.includes(9)) throw new Refused(`id 9 of ${name}`);
+            const weight = { rows: 1, cols: 1, data: Float32Array.from([++steps]) };
+            calls.push(`${name} step ${steps} [${batch}]`);
+            return { step: steps, batch, embeddingWeight: weight, linearWeight: weight };
+          },
+          delete: () => calls.push(`delete ${name}`),
+        };
+      },
+    };
+    return { lab, calls, run: createRun(lab, (error) => error instanceof Refused) };
+  }
+  const plan = (batches, lr = 'sgd') => ({
+    seed: 1,
+    vocab: 10,
+    dim: 2,
+    batches,
+    options: { optimizer: { name: lr } },
+    key: JSON.stringify([1, 10, 2, lr]),
+  });
+
+  test('steps as far as asked, going on where it stands; fewer steps or new inputs start again', () => {
+    const { run, calls } = standIn();
+    const p = plan([[1], [2], [3]]);
+    assert.equal(run.follow(p, 0), false);
+    assert.equal(run.follow(p, 2), true);
+    assert.equal(run.follow(p, 2), false);
+    assert.equal(run.follow(p, 7), true, 'no more steps than batches');
+    assert.deepEqual(calls.splice(0), [
+      'open t1 1 10x2 sgd',
+      't1 step 1 [1]',
+      't1 step 2 [2]',
+      't1 step 3 [3]',
+    ]);
+    assert.equal(run.current.history.length, 3);
+    assert.equal(run.current.history[2].torchEqual, true);
+    assert.equal(run.canStep(p, 3), false);
+    run.follow(p, 1);
+    run.follow(plan([[1], [5]]), 2);
+    run.follow(plan([[4], [5]]), 2);
+    run.follow(plan([[4], [5]], 'adam'), 1);
+    assert.deepEqual(calls, [
+      'delete t1',
+      'open t2 1 10x2 sgd',
+      't2 step 1 [1]',
+      // the batch taken is the same: the training goes on
+      't2 step 2 [5]',
+      // a batch taken is another: the training starts again
+      'delete t2',
+      'open t3 1 10x2 sgd',
+      't3 step 1 [4]',
+      't3 step 2 [5]',
+      'delete t3',
+      'open t4 1 10x2 adam',
+      't4 step 1 [4]',
+    ]);
+  });
+
+  test("a batch the core refuses ends the training there; any other error is the page's bug", () => {
+    const { run } = standIn();
+    const p = plan([[1], [9], [3]]);
+    assert.equal(run.follow(p, 3), true);
+    assert.equal(run.current.history.length, 1);
+    assert.match(run.current.failed.message, /^id 9 of t1$/);
+    assert.equal(run.canStep(p, 1), false);
+    const broken = createRun(
+      {
+        seededTraining: () => ({
+          step: () => {
+            throw new TypeError('a bug');
+          },
+        }),
+      },
+      (error) => error instanceof Refused,
+    );
+    assert.throws(() => broken.follow(p, 1), TypeError);
+  });
+
+  // Timers that fire only when the test says: fire() runs the earliest, as the event loop would.
+  function manualTimers() {
+    const queue = new Map();
+    let next = 0;
+    return {
+      setTimeout(fn, ms) {
+        queue.set(++next, { fn, ms });
+        return next;
+      },
+      clearTimeout: (id) => queue.delete(id),
+      pending: () => [...queue.values()].map(({ ms }) => ms),
+      fire() {
+        const [id, { fn }] = queue.entries().next().value;
+        queue.delete(id);
+        fn();
+      },
+    };
+  }
+
+  test('Play: the first step at once, the next an interval later, until advance() says no', () => {
+    const timers = manualTimers();
+    const heard = [];
+    let steps = 0;
+    const player = createPlayer({
+      timers,
+      interval: 900,
+      advance: () => (steps < 2 ? (++steps, true) : false),
+      onChange: (playing) => heard.push(playing),
+    });
+    player.start();
+    player.start(); // already playing: nothing more
+    assert.deepEqual([player.playing, heard, timers.pending()], [true, [true], [0]]);
+    timers.fire();
+    assert.deepEqual([steps, timers.pending()], [1, [900]]);
+    timers.fire();
+    timers.fire();
+    assert.deepEqual(
+      [steps, player.playing, heard, timers.pending()],
+      [2, false, [true, false], []],
+    );
+  });
+
+  test('Play: stop() clears the timer; a stop() inside advance() (the step failed) ends it', () => {
+    const timers = manualTimers();
+    const heard = [];
+    const player = createPlayer({
+      timers,
+      advance: () => {
+        player.stop();
+        return true;
+      },
+      onChange: (playing) => heard.push(playing),
+    });
+    player.stop(); // not playing: nothing to hear
+    player.start();
+    timers.fire();
+    assert.deepEqual([player.playing, heard, timers.pending()], [false, [true, false], []]);
+    player.start();
+    player.stop();
+    assert.deepEqual(
+      [player.playing, heard.slice(2), timers.pending()],
+      [false, [true, false], []],
+    );
   });
 });

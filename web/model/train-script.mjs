@@ -82,6 +82,3 @@ export function trainScript(lab, setup, steps) {
   }
   return script;
 }
-
-// The script as one text, to copy.
-export const scriptText = (script) => `${script.map((step) => step.code.join('\n')).join('\n')}\n`;

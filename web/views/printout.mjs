@@ -7,6 +7,7 @@
 import { element } from '../draw/dom.mjs';
 import { transposed } from '../model/cells.mjs';
 import { scrollRegion } from '../draw/scroll-region.mjs';
+import { copyScriptBar, scriptText } from './copy-script.mjs';
 import { tokenNodes } from './linking.mjs';
 import { markBusy } from './verdict.mjs';
 
@@ -164,52 +165,24 @@ function stepFigure({ code, printed, rows }, result) {
   return figure;
 }
 
-const COPY = 'Copy the script';
-const resets = new WeakMap(); // button -> the timer that puts COPY back
-
-// Copies text, saying so on the button for a while; where the clipboard is refused, selects the
-// script so that the learner can copy it by hand.
-async function copy(button, text, script) {
-  try {
-    await navigator.clipboard.writeText(text);
-    button.textContent = 'Copied';
-  } catch {
-    getSelection().selectAllChildren(script);
-    button.textContent = 'Selected: press Ctrl+C';
-  }
-  clearTimeout(resets.get(button));
-  resets.set(
-    button,
-    setTimeout(() => {
-      button.textContent = COPY;
-    }, 2000),
-  );
-}
-
 const shown = new WeakMap(); // body -> the script and printed texts it shows
 
 function renderPrintout(body, lab, result) {
   const steps = scriptSteps(lab, result);
-  const text = `${steps.map((step) => step.code.join('\n')).join('\n')}\n`;
   // The same input computed again (a field left, say) keeps the button the learner may be on.
-  const all = `${text}\0${steps.map((step) => step.printed).join('\0')}`;
+  const all = `${scriptText(steps)}\0${steps.map((step) => step.printed).join('\0')}`;
   if (shown.get(body) === all) return;
   shown.set(body, all);
-  const bar = element('div', 'printout-bar');
-  const button = element('button', 'copy-script', COPY);
-  button.type = 'button';
-  const note = element(
-    'p',
-    'route-note',
+  const cells = element('div', 'printout-steps');
+  cells.append(...steps.map((step) => stepFigure(step, result)));
+  const bar = copyScriptBar(
+    steps,
+    cells,
     givenTable(result.table)
       ? 'Each step prints the text under it: the whole script runs in the notebook, where W is ' +
           'the table given to embedlab.show().'
       : 'Each step prints the text under it: the whole script runs as it is in PyTorch.',
   );
-  const cells = element('div', 'printout-steps');
-  cells.append(...steps.map((step) => stepFigure(step, result)));
-  button.addEventListener('click', () => copy(button, text, cells));
-  bar.append(button, note);
   body.replaceChildren(bar, cells);
 }
 

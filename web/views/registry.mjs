@@ -18,7 +18,7 @@ import { positionsView } from './positions.mjs';
 import { printoutView } from './printout.mjs';
 import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
-import { trainView } from './train.mjs';
+import { trainView } from './train/view.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 

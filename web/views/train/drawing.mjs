@@ -1,0 +1,249 @@
+// What the Train view draws from its training: the buttons and their status, where W comes from,
+// the Linear route's verdict, W with the rows the last step changed lit in the colour of why, a
+// rows × steps timeline, the optimizer state of the picked row, and the training as a PyTorch
+// script that prints what the view shows.
+import { byData, element } from '../../draw/dom.mjs';
+import { causeOf, drawLegend, drawTimeline, drawWeights } from '../../draw/train-picture.mjs';
+import { showPending, showVerdict } from '../../draw/verdict-box.mjs';
+import { plural, vectorText } from '../../model/format-number.mjs';
+import { ROW_CAP } from '../../model/shown-indices.mjs';
+import { trainRows } from '../../model/train-inputs.mjs';
+import { trainScript } from '../../model/train-script.mjs';
+import { copyScriptBar } from '../copy-script.mjs';
+
+// The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
+// an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
+const WEIGHT_COLS = 5;
+const weightCols = (d) =>
+  d <= WEIGHT_COLS
+    ? Array.from({ length: d }, (_, j) => j)
+    : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null];
+
+const MARKUP = `
+  <div class="train-bar">
+    <button type="button" class="train-button" data-action="step">Step</button>
+    <button type="button" class="train-button" data-action="play" aria-pressed="false">Play</button>
+    <button type="button" class="train-button" data-action="reset">Reset</button>
+    <p class="train-status" data-part="status" aria-live="polite"></p>
+  </div>
+  <p class="route-note view-code" data-part="origin"></p>
+  <h3 class="train-verdict-title" data-part="verdict-title"></h3>
+  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  <ul class="train-legend" data-part="legend" aria-label="Why a row changed"></ul>
+  <div class="train-grid">
+    <div class="matrix-item">
+      <h3><code>embedding.weight</code>, lit where the step changed it</h3>
+      <div class="table-box" data-box="weights"></div>
+      <p class="route-note" data-part="more"></p>
+    </div>
+    <div class="matrix-item">
+      <h3>Which rows each step changed</h3>
+      <div class="table-box" data-box="timeline"></div>
+    </div>
+    <div class="matrix-item train-state">
+      <h3 data-part="state-title">Optimizer state</h3>
+      <div data-part="state"></div>
+    </div>
+  </div>
+  <details class="printout-details train-printout">
+    <summary>Show the PyTorch script of this training and what it prints</summary>
+    <div class="printout" data-part="printout"></div>
+  </details>`;
+
+// The view's output appended to root: { buttons (by data-action), printout (the details),
+// drawButtons(p, run, train), draw(spec) }.
+export function createTrainDrawing(root, { lab, embedded }) {
+  const template = document.createElement('template');
+  template.innerHTML = MARKUP;
+  const parts = byData(template.content, 'part');
+  const boxes = byData(template.content, 'box');
+  const buttons = byData(template.content, 'action');
+  const printout = template.content.querySelector('details');
+  root.append(template.content);
+  printout.open = embedded;
+  // The tied head moves rows only in next-token training (the core's last cause), which this
+  // view's side-by-side training does not run.
+  drawLegend(
+    parts.legend,
+    lab.rowCauses.filter(({ name }) => name !== 'head'),
+  );
+
+  function setPlaying(playing) {
+    buttons.play.textContent = playing ? 'Pause' : 'Play';
+    buttons.play.setAttribute('aria-pressed', String(playing));
+  }
+
+  // p: the plan, or null where the inputs are wrong; run: the run's current training.
+  function drawButtons(p, run, train) {
+    const total = p?.batches.length ?? 0;
+    const taken = run?.history.length ?? 0;
+    buttons.step.disabled = !p || taken >= total || Boolean(run?.failed);
+    buttons.play.disabled = !p || total === 0;
+    buttons.reset.disabled = train.steps === 0;
+    parts.status.textContent = !p
+      ? ''
+      : taken === 0
+        ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
+        : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
+          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
+  }
+
+  function drawOrigin(p) {
+    parts.origin.replaceChildren(
+      element(
+        'code',
+        '',
+        `torch.manual_seed(${p.seed}); embedding = nn.Embedding(${p.vocab}, ${p.dim}` +
+          `${p.options.paddingIdx === null ? '' : `, padding_idx=${p.options.paddingIdx}`}` +
+          `${p.options.sparse ? ', sparse=True' : ''})`,
+      ),
+      p.lines
+        ? `: V is ${p.tokenizerLabel}'s vocabulary, d as said under the batches, the seed the page's. `
+        : ": V, d and the seed are the page's. ",
+      'Step k draws G = torch.randn(len(batch k), d) after the table, as ',
+      element('code', 'nowrap', 'embedlab train'),
+      ' does.',
+    );
+  }
+
+  function drawVerdict(training, last) {
+    parts['verdict-title'].replaceChildren(
+      `The Linear route ${last ? `after step ${last.step}` : 'before training'}: `,
+      element('code', '', 'embedding.weight'),
+      ' against ',
+      element('code', '', 'linear.weight.T'),
+    );
+    if (!last) {
+      showPending(
+        parts.verdict,
+        'step 0',
+        'Both routes start from the same W. Step trains the first batch ' +
+          'and compares embedding.weight with linear.weight.T, bit by bit.',
+      );
+    } else if (!last.verdict) {
+      showPending(
+        parts.verdict,
+        'no Linear route',
+        `linear.weight cannot be trained with this optimizer: ${training.linearRefusal}`,
+      );
+    } else {
+      showVerdict(parts.verdict, last.verdict, lab.verdictDefinitions);
+    }
+  }
+
+  function drawState(training, picked, padding, info) {
+    const { step, state } = training.rowState(picked);
+    parts['state-title'].replaceChildren(
+      element('code', '', `optimizer.state`),
+      ` of row ${picked}`,
+      padding === picked ? ' (padding_idx)' : '',
+    );
+    const list = element('dl', 'train-state-list');
+    const entry = (term, value) => list.append(element('dt', '', term), element('dd', '', value));
+    entry('step', String(step));
+    for (const { name, values } of state) {
+      if (values.rows === 0) entry(`${name}[${picked}]`, 'no entry for this row yet');
+      for (let r = 0; r < values.rows; ++r) {
+        entry(
+          values.rows > 1 ? `${name}[${picked}], entry ${r + 1}` : `${name}[${picked}]`,
+          vectorText(lab, values.data, r * values.cols, values.cols),
+        );
+      }
+    }
+    const note = element(
+      'p',
+      'route-note',
+      state.length === 0
+        ? `torch.optim.${info.className} has made no state for this row: ${step === 0 ? 'it makes it at the first step' : 'it keeps none with these options'}.`
+        : 'Pick another row of W to see its state.',
+    );
+    parts.state.replaceChildren(list, note);
+  }
+
+  function drawPrintout(p, training, history) {
+    const script = trainScript(
+      lab,
+      {
+        seed: p.seed,
+        vocab: p.vocab,
+        dim: p.dim,
+        paddingIdx: p.options.paddingIdx,
+        sparse: p.options.sparse,
+        optimizer: p.options.optimizer,
+        weight: training.weight,
+        linearRefusal: training.linearRefusal,
+        lines: p.lines?.map((line) => line.text) ?? null,
+      },
+      history,
+    );
+    const figures = element('div', 'printout-steps');
+    figures.append(
+      ...script.map(({ code, printed }) => {
+        const figure = element('figure');
+        figure.append(element('pre', 'printout-in', code.join('\n')));
+        if (printed !== undefined) figure.append(element('pre', 'printout-out', printed));
+        return figure;
+      }),
+    );
+    const bar = copyScriptBar(
+      script,
+      figures,
+      `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
+    );
+    parts.printout.replaceChildren(bar, figures);
+  }
+
+  // spec: { p (the plan), run (the run's current training), picked (a row), lit (a step was
+  // just taken: its rows light up), info (the optimizer's entry in lab.optimizers), focused
+  // (the row whose button has the keyboard's focus, or undefined) }.
+  function draw({ p, run, picked, lit, info, focused }) {
+    const { training, history } = run;
+    const last = history.at(-1) ?? null;
+    const weight = last ? last.embeddingWeight : training.weight;
+    const padding = training.paddingRow;
+    drawOrigin(p);
+    drawVerdict(training, last);
+    // Every row a batch names stays in view, with the padding row and the picked one.
+    const named = p.batches.flatMap((b) => Array.from(b));
+    const keep = [...named, picked, ...(padding === null ? [] : [padding])];
+    const rows = trainRows(p.vocab, ROW_CAP, keep);
+    drawWeights(boxes.weights, {
+      lab,
+      weight,
+      rows,
+      cols: weightCols(p.dim),
+      changed: last?.changed ?? null,
+      causes: lab.rowCauses,
+      picked,
+      padding,
+      caption: last
+        ? `embedding.weight after step ${last.step}`
+        : 'embedding.weight before training',
+      lit,
+    });
+    const hidden = last
+      ? last.changed.rows.length -
+        rows.filter((r) => r !== null && causeOf(last.changed, r) !== undefined).length
+      : 0;
+    parts.more.textContent =
+      hidden > 0
+        ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
+          'out of view: weight decay and optimizer state reach every row.'
+        : '';
+    parts.more.hidden = hidden === 0;
+    // A row's button redrawn keeps the keyboard's focus.
+    if (focused !== undefined)
+      boxes.weights.querySelector(`.row-pick[data-row="${focused}"]`)?.focus();
+    drawTimeline(boxes.timeline, {
+      rows,
+      batches: p.batches,
+      history: history.map((s) => s.changed),
+      causes: lab.rowCauses,
+      picked,
+    });
+    drawState(training, picked, padding, info);
+    if (printout.open) drawPrintout(p, training, history);
+  }
+
+  return { buttons, printout, setPlaying, drawButtons, draw };
+}
