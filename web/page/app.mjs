@@ -58,9 +58,9 @@ function typingPause(idsField, refresh) {
   };
 }
 
-// Each of these sections' views, redrawn by the store: the first screen at once, the others
-// deferred.
-async function buildSections(sections, store, context) {
+// Each section's views, redrawn by the store: the first screen at once, the others deferred.
+async function buildSections(store, context) {
+  const sections = [...document.querySelectorAll('section[data-views]')];
   const built = await Promise.all(
     sections.map(async (section) => {
       const views = await buildViews(section.dataset.views.split(' '), section, context);
@@ -146,27 +146,14 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
-  const context = {
+  await buildSections(store, {
     store,
     lab,
     computeView: session.computeView,
     stop: session.stop,
     tokenizers: VIEW_TOKENIZERS,
     embedded: false,
-  };
-  // The first screen and its verdict first; the sections below are built once it is painted,
-  // aria-busy until then (deferred-redraw.mjs clears it when a section has drawn).
-  const sections = [...document.querySelectorAll('section[data-views]')];
-  const below = sections.filter((section) => section.id !== FIRST_SCREEN);
-  for (const section of below) section.setAttribute('aria-busy', 'true');
-  await buildSections(
-    sections.filter((section) => !below.includes(section)),
-    store,
-    context,
-  );
-  session.refresh();
-  await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
-  await buildSections(below, store, context);
+  });
   linkViews(document.body, store);
 
   // The inputs, the source, the token, the training and the section in the address
@@ -181,6 +168,7 @@ async function start(lab) {
     );
   });
 
+  session.refresh();
   // Sections off screen are laid out late (content-visibility): scroll once the page has settled.
   if (linked.view)
     requestAnimationFrame(() => requestAnimationFrame(() => byId(linked.view).scrollIntoView()));
