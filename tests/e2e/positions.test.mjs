@@ -9,6 +9,7 @@ import { openSite, pageOverflow } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView } from './view-form.mjs';
+import { CHAPTER_BATCH } from '../chapter-batch.mjs';
 
 const TORCH_POSITIONS = `
 import json, sys, torch
@@ -24,17 +25,7 @@ print(json.dumps({'pos': p.tolist(), 'tokens': t.reshape(-1, a['d']).tolist(), '
                   'shape': list((t + p).shape)}))
 `;
 
-// The chapter's first batch (the page's default), as PyTorch takes it.
-const ROWS = [
-  [40, 367, 2885, 1464],
-  [1807, 3619, 402, 271],
-  [10899, 2138, 257, 7026],
-  [15632, 438, 2016, 257],
-  [922, 5891, 1576, 438],
-  [568, 340, 373, 645],
-  [1049, 5975, 284, 502],
-  [284, 3285, 326, 11],
-];
+const ROWS = CHAPTER_BATCH; // the page's default batch
 const torch = runTorch(TORCH_POSITIONS, { seed: 123, V: 50257, d: 16, context: 4, rows: ROWS });
 // The rows a summarised table of 32 rows shows: the first and last three.
 const SHOWN = [0, 1, 2, 29, 30, 31];
