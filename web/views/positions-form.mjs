@@ -93,14 +93,20 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
     }
   }
 
+  // What the last computation read: this view's inputs and the page's checkpoint. The page's
+  // other inputs (its ids, at every keystroke) and the other views' leave it as it is.
+  let computedFor = null;
   return {
     output,
-    update(state, changed) {
+    update(state) {
       if (state.views[kind] !== typed) {
         typed = state.views[kind];
         form.write(typed);
       }
-      if (changed.has('views') || changed.has('inputs')) update(state);
+      const checkpoint = checkpointOf(state);
+      if (computedFor?.views === state.views[kind] && computedFor.checkpoint === checkpoint) return;
+      computedFor = { views: state.views[kind], checkpoint };
+      update(state);
     },
   };
 }
