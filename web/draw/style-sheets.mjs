@@ -17,11 +17,19 @@ export function styleSheet(css) {
 // browsers' default, so the element looks the same in any page.
 const REM = /(\d*\.?\d+)rem\b/g;
 const HOST_REM_PX = 16;
-export const inShadowUnits = (css) => css.replace(REM, (_, n) => `${Number(n) * HOST_REM_PX}px`);
+const inShadow = new Map(); // CSS text -> its sheet in a shadow root's units
+
+// The sheet of `css` for a shadow root: parsed once per page, like styleSheet()'s.
+export function shadowStyleSheet(css) {
+  if (!inShadow.has(css)) {
+    inShadow.set(css, styleSheet(css.replace(REM, (_, n) => `${Number(n) * HOST_REM_PX}px`)));
+  }
+  return inShadow.get(css);
+}
 
 // Adds the sheet of `css` to root's (a document's or a shadow root's), once.
 export function adoptStyleSheet(root, css) {
-  const sheet = styleSheet(root instanceof ShadowRoot ? inShadowUnits(css) : css);
+  const sheet = root instanceof ShadowRoot ? shadowStyleSheet(css) : styleSheet(css);
   if (!root.adoptedStyleSheets.includes(sheet))
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }

@@ -5,9 +5,9 @@
 // font size).
 import pageCss from '../styles/base.css';
 import pictureCss from '../styles/picture.css';
-import { inShadowUnits, styleSheet } from '../draw/style-sheets.mjs';
+import { shadowStyleSheet } from '../draw/style-sheets.mjs';
 import textModeCss from '../styles/text-mode.css';
 import elementCss from './element.css';
 
 export const elementStyleSheets = () =>
-  [pageCss, pictureCss, textModeCss, elementCss].map((css) => styleSheet(inShadowUnits(css)));
+  [pageCss, pictureCss, textModeCss, elementCss].map(shadowStyleSheet);
