@@ -76,7 +76,7 @@ function tokenLabels(text) {
 const viewInputs = (padding) =>
   padding === null
     ? VIEW_INPUTS
-    : { backward: { 'padding-idx': padding }, bag: { 'padding-idx': padding } };
+    : { ...VIEW_INPUTS, backward: { 'padding-idx': padding }, bag: { 'padding-idx': padding } };
 
 // get(name): the attribute's text, or null when it is absent. The store's inputs, less the file,
 // unchecked: `source` is the weights attribute, or its default. With a text, the ids are its
