@@ -70,6 +70,19 @@ describe('the Train view', () => {
   afterEach(() => env.assertClean());
 
   const field = (name) => `${VIEW} [name="${name}"]`;
+  // The error shown under a field, with the field's aria-invalid, or null where none is shown.
+  const fieldError = (name) =>
+    env.page.evaluate((selector) => {
+      const input = document.querySelector(selector);
+      const box = document.getElementById(input.getAttribute('aria-describedby'));
+      return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
+    }, field(name));
+  // Resolves once the field is marked invalid.
+  const invalid = (name) =>
+    env.page.waitForFunction(
+      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
+      field(name),
+    );
 
   // The page at url, scrolled to the Train view once it shows a table.
   async function openTrain(url) {
@@ -222,31 +235,22 @@ describe('the Train view', () => {
     const { page } = env;
     await page.selectOption(field('optimizer'), 'adam');
     await page.setChecked(field('sparse'), true);
-    const errorOf = (name) =>
-      page.evaluate((selector) => {
-        const input = document.querySelector(selector);
-        const box = document.getElementById(input.getAttribute('aria-describedby'));
-        return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
-      }, field(name));
-    await page.waitForFunction(
-      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      field('optimizer'),
-    );
-    assert.deepEqual(await errorOf('optimizer'), [
+    await invalid('optimizer');
+    assert.deepEqual(await fieldError('optimizer'), [
       'Adam does not support sparse gradients, please consider SparseAdam instead',
       'true',
     ]);
     assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
     await page.setChecked(field('sparse'), false);
     await waitForStep(0);
-    assert.equal(await errorOf('optimizer'), null);
+    assert.equal(await fieldError('optimizer'), null);
 
     await page.fill(field('lr'), '0.0x1');
-    await page.waitForFunction(
-      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      field('lr'),
-    );
-    assert.deepEqual(await errorOf('lr'), ['lr must be a number, e.g. 0.001; got "0.0x1"', 'true']);
+    await invalid('lr');
+    assert.deepEqual(await fieldError('lr'), [
+      'lr must be a number, e.g. 0.001; got "0.0x1"',
+      'true',
+    ]);
     await page.fill(field('lr'), '-1');
     await page.waitForFunction(
       (selector) =>
@@ -256,11 +260,8 @@ describe('the Train view', () => {
     );
     await page.fill(field('lr'), '0.001');
     await page.fill(field('batches'), '1, 2; 6');
-    await page.waitForFunction(
-      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      field('batches'),
-    );
-    assert.deepEqual(await errorOf('batches'), [
+    await invalid('batches');
+    assert.deepEqual(await fieldError('batches'), [
       'batch 2: index out of range in self: id 6 at position 1 is not ' +
         'below the vocabulary size V = 6 (valid ids are 0..5)',
       'true',
@@ -783,29 +784,21 @@ describe('the Train view', () => {
     assert.equal(await page.inputValue(field('head')), 'tied');
     assert.deepEqual({ lit: await litRows(), losses: await losses() }, before);
 
-    const errorOf = (name) =>
-      page.evaluate((selector) => {
-        const input = document.querySelector(selector);
-        const box = document.getElementById(input.getAttribute('aria-describedby'));
-        return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
-      }, field(name));
-    const invalid = (name) =>
-      page.waitForFunction(
-        (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-        field(name),
-      );
     link.searchParams.set('head', 'shared');
     await page.goto('about:blank');
     await page.goto(link.href);
     await waitForVerdict(page, 'bit-identical');
     await page.locator(VIEW).scrollIntoViewIfNeeded();
     await invalid('head');
-    assert.deepEqual(await errorOf('head'), ['head is none, untied or tied; got "shared"', 'true']);
+    assert.deepEqual(await fieldError('head'), [
+      'head is none, untied or tied; got "shared"',
+      'true',
+    ]);
     assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
     await page.selectOption(field('head'), 'untied');
     await page.fill(field('batches'), '1, 2; 3');
     await invalid('batches');
-    assert.deepEqual(await errorOf('batches'), [
+    assert.deepEqual(await fieldError('batches'), [
       'batch 2 is the single id 3: with a head, each batch is a sequence whose next ids are ' +
         'predicted (inputs seq[:-1], targets seq[1:]), so it needs at least 2 ids',
       'true',
