@@ -16,6 +16,7 @@ import {
   trainRows,
 } from '../../web/model/train-inputs.mjs';
 import { changedLine, trainScript } from '../../web/model/train-script.mjs';
+import { hyperparameters, pythonNumber, updateLines } from '../../web/model/train-update.mjs';
 import {
   batchLines,
   idsTextOf,
@@ -174,6 +175,7 @@ describe('train-script', () => {
   };
   const matrix = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
   const setup = {
+    head: 'none',
     seed: 7,
     vocab: 4,
     dim: 2,
@@ -269,16 +271,36 @@ describe('train run', () => {
           delete: () => calls.push(`delete ${name}`),
         };
       },
+      // Its steps carry what a next-token step carries, the batch aside.
+      seededNextTokenTraining(seed, vocab, dim, { head, optimizer }) {
+        const name = `n${++made}`;
+        calls.push(`open ${name} ${seed} ${vocab}x${dim} ${head} ${optimizer.name}`);
+        let steps = 0;
+        return {
+          step: (sequence) => ({
+            step: ++steps,
+            inputs: sequence.slice(0, -1),
+            loss: 1 / steps,
+            grad: 'g',
+            headGrad: 'h',
+            state: 's',
+            headWeight: 'H',
+            embeddingWeight: 'W',
+          }),
+          delete: () => calls.push(`delete ${name}`),
+        };
+      },
     };
     return { lab, calls, run: createRun(lab, (error) => error instanceof Refused) };
   }
-  const plan = (batches, lr = 'sgd') => ({
+  const plan = (batches, lr = 'sgd', head = 'none') => ({
+    head,
     seed: 1,
     vocab: 10,
     dim: 2,
     batches,
     options: { optimizer: { name: lr } },
-    key: JSON.stringify([1, 10, 2, lr]),
+    key: JSON.stringify([head, 1, 10, 2, lr]),
   });
 
   test('steps as far as asked, going on where it stands; fewer steps or new inputs start again', () => {
@@ -316,6 +338,45 @@ describe('train run', () => {
       'open t4 1 10x2 adam',
       't4 step 1 [4]',
     ]);
+  });
+
+  test('with a head, next-token training; of its steps before the last two, only what the view draws stays', () => {
+    const { run, calls } = standIn();
+    const p = plan(
+      [
+        [1, 2],
+        [2, 3],
+        [3, 4],
+      ],
+      'adam',
+      'tied',
+    );
+    run.follow(p, 3);
+    assert.deepEqual(calls, ['open n1 1 10x2 tied adam']);
+    const history = run.current.history;
+    assert.deepEqual(
+      history.map((s) => [s.batch, s.loss, s.embeddingWeight, 'grad' in s, 'state' in s]),
+      [
+        [[1, 2], 1, 'W', false, false],
+        [[2, 3], 1 / 2, 'W', true, true],
+        [[3, 4], 1 / 3, 'W', true, true],
+      ],
+    );
+    assert.equal(history[0].headWeight, undefined);
+    assert.equal(history[0].torchEqual, false, 'no Linear route beside');
+    run.follow(
+      plan(
+        [
+          [1, 2],
+          [2, 3],
+          [3, 4],
+        ],
+        'adam',
+        'untied',
+      ),
+      1,
+    );
+    assert.deepEqual(calls.slice(1), ['delete n1', 'open n2 1 10x2 untied adam']);
   });
 
   test("a batch the core refuses ends the training there; any other error is the page's bug", () => {
@@ -401,5 +462,257 @@ describe('train run', () => {
       [player.playing, heard.slice(2), timers.pending()],
       [false, [true, false], []],
     );
+  });
+});
+
+describe('train-script with a head', () => {
+  const lab = {
+    formatTensor: (m) => `P(${Array.from(m.data).join(',')})`,
+    formatElements: (values) => values.map((x) => x.toFixed(4)),
+    optimizerCode: (o, params) => `torch.optim.X(${params}, ${o.name})`,
+  };
+  const matrix = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
+  const setup = {
+    seed: 3,
+    vocab: 5,
+    dim: 2,
+    optimizer: { name: 'sgd' },
+    weight: matrix([1, 2]),
+    lines: null,
+  };
+  const steps = [
+    {
+      step: 1,
+      batch: Float64Array.from([4, 0, 1]),
+      loss: 1.5,
+      embeddingWeight: matrix([6]),
+      changed: { rows: Float64Array.from([0, 4]), causes: Uint8Array.from([0, 0]) },
+    },
+  ];
+
+  test('tied: the head takes W itself, one optimizer over the embedding; each step prints its loss', () => {
+    const script = trainScript(lab, { ...setup, head: 'tied' }, steps);
+    assert.deepEqual(script[0].code.slice(4, 10), [
+      'V, d = 5, 2',
+      'torch.manual_seed(3)',
+      'embedding = nn.Embedding(V, d)',
+      'head = nn.Linear(d, V, bias=False)',
+      'head.weight = embedding.weight  # tied: one Parameter, used at both ends',
+      'opt = torch.optim.X(embedding.parameters(), sgd)',
+    ]);
+    assert.deepEqual(script[2].code, [
+      'seq = torch.tensor([4, 0, 1])',
+      'before = embedding.weight.detach().clone()',
+      'opt.zero_grad()',
+      'loss = F.cross_entropy(head(embedding(seq[:-1])), seq[1:])',
+      'print(loss)',
+    ]);
+    assert.deepEqual(
+      script.slice(1).map((s) => s.printed),
+      ['P(1,2)', 'tensor(1.5000, grad_fn=<NllLossBackward0>)', 'P(6)\nstep 1 changed rows [0, 4]'],
+    );
+    assert.equal(script[3].code[0], 'loss.backward(); opt.step()');
+  });
+
+  test('untied: the head is drawn right after the table, and the optimizer takes both', () => {
+    const code = trainScript(lab, { ...setup, head: 'untied' }, steps)[0].code;
+    assert.deepEqual(code.slice(7, 9), [
+      'head = nn.Linear(d, V, bias=False)',
+      'opt = torch.optim.X(list(embedding.parameters()) + list(head.parameters()), sgd)',
+    ]);
+    assert.ok(!code.some((line) => line.startsWith('head.weight =')));
+  });
+
+  test('the head goes into the address as typed, and reads back', () => {
+    const train = { ...TRAIN_INPUTS, hyper: {}, head: 'tied' };
+    assert.deepEqual(trainParams(train), [['head', 'tied']]);
+    assert.deepEqual(trainFromParams(new URLSearchParams('head=untied')), {
+      ...TRAIN_INPUTS,
+      hyper: {},
+      head: 'untied',
+    });
+  });
+});
+
+describe('train-update', () => {
+  const vec = (values) => `[${Array.from(values).join(', ')}]`;
+  const f = (...values) => Float32Array.from(values);
+  const sgd = {
+    name: 'sgd',
+    className: 'SGD',
+    arguments: [
+      { name: 'lr', default: 0.1 },
+      { name: 'momentum', default: 0 },
+      { name: 'dampening', default: 0 },
+      { name: 'weight_decay', default: 0 },
+      { name: 'nesterov', default: false },
+      { name: 'maximize', default: false },
+    ],
+  };
+  const adam = {
+    name: 'adam',
+    className: 'Adam',
+    arguments: [
+      { name: 'lr', default: 0.001 },
+      { name: 'betas', default: [0.9, 0.999] },
+      { name: 'eps', default: 1e-8 },
+      { name: 'weight_decay', default: 0 },
+      { name: 'amsgrad', default: false },
+      { name: 'maximize', default: false },
+    ],
+  };
+  // Values a step could have had: they are only written into the lines, never computed with.
+  const row = {
+    r: 2,
+    t: 2,
+    before: f(1, 2),
+    after: f(0.5, 1.5),
+    grad: f(0.25, -0.5),
+    headGrad: null,
+    named: true,
+    stateBefore: {},
+    stateAfter: {},
+  };
+
+  test('numbers as Python writes them; the defaults under what was typed', () => {
+    assert.deepEqual([0.9, 1e-8, 0.001, 1, 2.5e-5].map(pythonNumber), [
+      '0.9',
+      '1e-08',
+      '0.001',
+      '1',
+      '2.5e-05',
+    ]);
+    assert.deepEqual(hyperparameters(adam, { name: 'adam', lr: 0.5 }), {
+      lr: 0.5,
+      betas: [0.9, 0.999],
+      eps: 1e-8,
+      weight_decay: 0,
+      amsgrad: false,
+      maximize: false,
+    });
+  });
+
+  test("plain SGD: g, where it comes from, and W[r] −= lr·g; tied, the head's share of g", () => {
+    const h = hyperparameters(sgd, { lr: 0.5 });
+    assert.deepEqual(updateLines(sgd, h, row, vec), [
+      {
+        rule: 'g = embedding.weight.grad[2]',
+        numbers: "[0.25, -0.5]: the lookup's: the row is an input",
+      },
+      { rule: 'W[2] ← W[2] − 0.5·g', numbers: '[1, 2] − 0.5·[0.25, -0.5] = [0.5, 1.5]' },
+    ]);
+    const tied = updateLines(sgd, h, { ...row, headGrad: f(0.125, 0), named: false }, vec);
+    assert.equal(
+      tied[0].numbers,
+      "[0.25, -0.5]: all of it the head's: the lookup reaches only the input rows",
+    );
+    const both = updateLines(sgd, h, { ...row, headGrad: f(0.125, 0) }, vec);
+    assert.equal(both[0].numbers, "[0.25, -0.5]: the lookup's share plus the head's, [0.125, 0]");
+    const untouched = updateLines(sgd, h, { ...row, named: false }, vec);
+    assert.equal(
+      untouched[0].numbers,
+      '[0.25, -0.5]: zero: the lookup reaches only the input rows',
+    );
+  });
+
+  test('SGD with momentum: the buffer starts as g, then v ← μ·v + g; nesterov and weight decay', () => {
+    const h = hyperparameters(sgd, { lr: 0.5, momentum: 0.9 });
+    const first = updateLines(
+      sgd,
+      h,
+      { ...row, t: 1, stateAfter: { momentum_buffer: f(0.25, -0.5) } },
+      vec,
+    );
+    assert.deepEqual(first.slice(1), [
+      { rule: 'v ← g (the first step: the buffer starts as g)', numbers: 'v = [0.25, -0.5]' },
+      { rule: 'W[2] ← W[2] − 0.5·v', numbers: '[1, 2] − 0.5·[0.25, -0.5] = [0.5, 1.5]' },
+    ]);
+    const later = {
+      ...row,
+      stateBefore: { momentum_buffer: f(1, 1) },
+      stateAfter: { momentum_buffer: f(1.15, 0.4) },
+    };
+    assert.deepEqual(updateLines(sgd, h, later, vec).slice(1), [
+      {
+        rule: 'v ← 0.9·v + g',
+        numbers: '0.9·[1, 1] + [0.25, -0.5] = [1.149999976158142, 0.4000000059604645]',
+      },
+      {
+        rule: 'W[2] ← W[2] − 0.5·v',
+        numbers: '[1, 2] − 0.5·[1.149999976158142, 0.4000000059604645] = [0.5, 1.5]',
+      },
+    ]);
+    const nesterov = hyperparameters(sgd, {
+      lr: 0.5,
+      momentum: 0.9,
+      dampening: 0,
+      nesterov: true,
+      weight_decay: 0.01,
+    });
+    const lines = updateLines(
+      sgd,
+      nesterov,
+      { ...later, stateAfter: { momentum_buffer: f(2, 2) } },
+      vec,
+    );
+    assert.deepEqual(
+      lines.map((l) => l.rule),
+      [
+        'g = embedding.weight.grad[2]',
+        'g ← g + 0.01·W[2]',
+        'v ← 0.9·v + g',
+        'W[2] ← W[2] − 0.5·(g + 0.9·v)',
+      ],
+    );
+    assert.equal(lines[3].numbers, '[1, 2] − 0.5·([0.25, -0.5] + 0.9·[2, 2]) = [0.5, 1.5]');
+  });
+
+  test("Adam: m and v from 0 at the first step, the bias corrections at step t; AdamW's decay", () => {
+    const h = hyperparameters(adam, { lr: 0.05 });
+    const lines = updateLines(
+      adam,
+      h,
+      { ...row, t: 1, stateAfter: { exp_avg: f(3, 4), exp_avg_sq: f(5, 6) } },
+      vec,
+    );
+    assert.deepEqual(lines.slice(1), [
+      { rule: 'm ← 0.9·m + (1 − 0.9)·g', numbers: '0.9·0 + (1 − 0.9)·[0.25, -0.5] = [3, 4]' },
+      {
+        rule: 'v ← 0.999·v + (1 − 0.999)·g²',
+        numbers: '0.999·0 + (1 − 0.999)·[0.25, -0.5]² = [5, 6]',
+      },
+      {
+        rule: 'W[2] ← W[2] − 0.05/(1 − 0.9^1)·m / (√v/√(1 − 0.999^1) + 1e-08)',
+        numbers: '[1, 2] − 0.05/(1 − 0.9^1)·[3, 4] / (√[5, 6]/√(1 − 0.999^1) + 1e-08) = [0.5, 1.5]',
+      },
+    ]);
+    const adamw = { ...adam, name: 'adamw', className: 'AdamW' };
+    const decayed = updateLines(
+      adamw,
+      hyperparameters(adamw, { weight_decay: 0.01 }),
+      { ...row, stateAfter: { exp_avg: f(3, 4), exp_avg_sq: f(5, 6) } },
+      vec,
+    );
+    assert.deepEqual(decayed[1], {
+      rule: 'W[2] ← W[2]·(1 − 0.001·0.01) (decoupled weight decay)',
+      numbers: '[1, 2]·(1 − 0.001·0.01)',
+    });
+  });
+
+  test('another optimizer: its state and the row, before and after, without a rule', () => {
+    const adagrad = { name: 'adagrad', className: 'Adagrad', arguments: [] };
+    const lines = updateLines(
+      adagrad,
+      {},
+      { ...row, stateBefore: { sum: f(1, 1) }, stateAfter: { sum: f(2, 2) } },
+      vec,
+    );
+    assert.deepEqual(lines.slice(1), [
+      { rule: 'sum[2]', numbers: '[1, 1] → [2, 2]' },
+      {
+        rule: "W[2]: torch.optim.Adagrad's rule is not written out here",
+        numbers: '[1, 2] → [0.5, 1.5]',
+      },
+    ]);
   });
 });

@@ -55,9 +55,10 @@ export const TRAIN_FIELDS = Object.freeze({
   maximize: 'maximize',
 });
 
-// The Train view's batches typed as text: errors of the view's own (no argument of the core),
-// by the field a FieldError names.
-export const TRAIN_TEXT_FIELDS = Object.freeze({
+// The Train view's errors of its own (no argument of the core), by the field a FieldError names:
+// its head, and its batches typed as text.
+export const TRAIN_OWN_FIELDS = Object.freeze({
+  head: 'head',
   lines: 'batch-lines',
   tokenizer: 'batch-tokenizer',
 });

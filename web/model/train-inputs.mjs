@@ -3,6 +3,9 @@
 // training step for step. Pure: no DOM, no WebAssembly; the optimizers, their hyperparameters
 // and PyTorch's defaults come from the core (lab.optimizers), never from here.
 //
+//   head            'none': each step's upstream gradient G is drawn at random (no objective),
+//                   and nn.Linear on one-hot rows trains beside; 'untied' or 'tied': next-token
+//                   prediction through nn.Linear(d, V, bias=False), its own weight or W itself
 //   batchesFrom     'ids': the batches are batchesText; 'text': each line of linesText, tokenized
 //   batchesText     "1,2; 3,3; 0,1": batches separated by semicolons
 //   linesText       "the cat\nthe dog": one batch per line (train-text.mjs)
@@ -15,6 +18,7 @@
 //   paddingIdxText  padding_idx as typed, '' for none
 //   steps           how many batches have been stepped through
 export const TRAIN_INPUTS = Object.freeze({
+  head: 'none',
   batchesFrom: 'ids',
   batchesText: '1,2; 3,3; 0,1',
   linesText: 'the cat sat\non the mat',
@@ -76,10 +80,14 @@ export function torchEqual(a, b) {
   return true;
 }
 
-// The address parameters of a training, only those that differ from TRAIN_INPUTS: batches,
+// The Train view's heads, in the order it offers them (train.head).
+export const TRAIN_HEADS = Object.freeze(['none', 'untied', 'tied']);
+
+// The address parameters of a training, only those that differ from TRAIN_INPUTS: head, batches,
 // batches_from, batch_lines, batch_tokenizer, opt (the optimizer), opt.NAME (each hyperparameter
 // changed), sparse, padding_idx, steps.
 const PARAMS = {
+  head: 'head',
   batches: 'batchesText',
   batches_from: 'batchesFrom',
   batch_lines: 'linesText',

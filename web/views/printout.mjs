@@ -151,13 +151,16 @@ function printedOut(printed, role, count) {
   return out;
 }
 
-function stepFigure({ code, printed, rows }, result) {
+// A step of a script as a figure: its code, and what it prints under it, each a box that scrolls
+// and says so. result: the page's, read only for a step whose printed rows stand for tokens or
+// ids (rows).
+export function stepFigure({ code, printed, rows }, result) {
   const figure = element('figure');
   const input = element('pre', 'printout-in', code.join('\n'));
   figure.append(input);
   scrollRegion(input, () => `Python: ${code.at(-1)}`);
   if (printed !== undefined) {
-    const count = rows === 'vocab' ? result.vocab : result.ids.length;
+    const count = rows && (rows === 'vocab' ? result.vocab : result.ids.length);
     const out = printedOut(printed, rows, count);
     figure.append(out);
     scrollRegion(out, () => `Printed by ${code.at(-1)}`);

@@ -1,8 +1,10 @@
 // What the Train view draws from its training: the buttons and their status, where W comes from,
-// the Linear route's verdict, W with the rows the last step changed lit in the colour of why, a
-// rows × steps timeline, the optimizer state of the picked row, and the training as a PyTorch
-// script that prints what the view shows.
+// W with the rows the last step changed lit in the colour of why, a rows × steps timeline, and
+// the training as a PyTorch script that prints what the view shows. Without a head, the Linear
+// route's verdict and the optimizer state of the picked row; with one (head-drawing.mjs), why
+// the rows moved, the loss, the rows as points and the picked row's update.
 import { byData, element } from '../../draw/dom.mjs';
+import { tableRegions } from '../../draw/scroll-region.mjs';
 import { causeOf, drawLegend, drawTimeline, drawWeights } from '../../draw/train-picture.mjs';
 import { showPending, showVerdict } from '../../draw/verdict-box.mjs';
 import { plural, vectorText } from '../../model/format-number.mjs';
@@ -10,6 +12,15 @@ import { ROW_CAP } from '../../model/shown-indices.mjs';
 import { trainRows } from '../../model/train-inputs.mjs';
 import { trainScript } from '../../model/train-script.mjs';
 import { copyScriptBar } from '../copy-script.mjs';
+import { stepFigure } from '../printout.mjs';
+import {
+  drawLoss,
+  drawPoints,
+  drawUpdate,
+  headOrigin,
+  lossText,
+  whyText,
+} from './head-drawing.mjs';
 
 // The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
 // an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
@@ -27,9 +38,27 @@ const MARKUP = `
     <p class="train-status" data-part="status" aria-live="polite"></p>
   </div>
   <p class="route-note view-code" data-part="origin"></p>
-  <h3 class="train-verdict-title" data-part="verdict-title"></h3>
-  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  <div data-part="side-by-side">
+    <h3 class="train-verdict-title" data-part="verdict-title"></h3>
+    <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  </div>
+  <p class="train-why" data-part="why" aria-live="polite"></p>
   <ul class="train-legend" data-part="legend" aria-label="Why a row changed"></ul>
+  <div class="train-charts" data-part="charts">
+    <div class="matrix-item train-chart">
+      <h3>The loss, step by step</h3>
+      <svg class="train-chart-svg" data-part="loss"></svg>
+      <ol class="train-losses" data-part="losses" aria-label="The loss of each step"></ol>
+      <p class="route-note">The loss and the weights are float32 as PyTorch computes them; its
+        BLAS sums the products in another order, so PyTorch's may differ in the last bits. The
+        lookup, and the rows a step changes, are exact.</p>
+    </div>
+    <div class="matrix-item train-chart">
+      <h3>The rows of <code>embedding.weight</code> as points</h3>
+      <svg class="train-chart-svg" data-part="points"></svg>
+      <p class="route-note" data-part="points-note"></p>
+    </div>
+  </div>
   <div class="train-grid">
     <div class="matrix-item">
       <h3><code>embedding.weight</code>, lit where the step changed it</h3>
@@ -60,13 +89,8 @@ export function createTrainDrawing(root, { lab, embedded }) {
   const buttons = byData(template.content, 'action');
   const printout = template.content.querySelector('details');
   root.append(template.content);
+  tableRegions(root);
   printout.open = embedded;
-  // The tied head moves rows only in next-token training (the core's last cause), which this
-  // view's side-by-side training does not run.
-  drawLegend(
-    parts.legend,
-    lab.rowCauses.filter(({ name }) => name !== 'head'),
-  );
 
   function setPlaying(playing) {
     buttons.play.textContent = playing ? 'Pause' : 'Play';
@@ -75,6 +99,7 @@ export function createTrainDrawing(root, { lab, embedded }) {
 
   // p: the plan, or null where the inputs are wrong; run: the run's current training.
   function drawButtons(p, run, train) {
+    const last = run?.history.at(-1);
     const total = p?.batches.length ?? 0;
     const taken = run?.history.length ?? 0;
     buttons.step.disabled = !p || taken >= total || Boolean(run?.failed);
@@ -85,10 +110,15 @@ export function createTrainDrawing(root, { lab, embedded }) {
       : taken === 0
         ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
         : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
-          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
+          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}` +
+          `${last?.loss === undefined ? '' : `, loss ${lossText(lab, last.loss)}`}.`;
   }
 
   function drawOrigin(p) {
+    if (p.head !== 'none') {
+      parts.origin.replaceChildren(...headOrigin(p));
+      return;
+    }
     parts.origin.replaceChildren(
       element(
         'code',
@@ -164,6 +194,7 @@ export function createTrainDrawing(root, { lab, embedded }) {
     const script = trainScript(
       lab,
       {
+        head: p.head,
         seed: p.seed,
         vocab: p.vocab,
         dim: p.dim,
@@ -171,24 +202,20 @@ export function createTrainDrawing(root, { lab, embedded }) {
         sparse: p.options.sparse,
         optimizer: p.options.optimizer,
         weight: training.weight,
-        linearRefusal: training.linearRefusal,
+        linearRefusal: training.linearRefusal ?? null,
         lines: p.lines?.map((line) => line.text) ?? null,
       },
       history,
     );
     const figures = element('div', 'printout-steps');
-    figures.append(
-      ...script.map(({ code, printed }) => {
-        const figure = element('figure');
-        figure.append(element('pre', 'printout-in', code.join('\n')));
-        if (printed !== undefined) figure.append(element('pre', 'printout-out', printed));
-        return figure;
-      }),
-    );
+    figures.append(...script.map((step) => stepFigure(step, null)));
     const bar = copyScriptBar(
       script,
       figures,
-      `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
+      `The steps taken so far (${history.length}): each prints the text under it in PyTorch` +
+        (p.head === 'none'
+          ? '.'
+          : ', where the loss and the weights may differ in a rare last digit (see the loss).'),
     );
     parts.printout.replaceChildren(bar, figures);
   }
@@ -200,9 +227,19 @@ export function createTrainDrawing(root, { lab, embedded }) {
     const { training, history } = run;
     const last = history.at(-1) ?? null;
     const weight = last ? last.embeddingWeight : training.weight;
-    const padding = training.paddingRow;
+    const padding = training.paddingRow ?? null;
+    const head = p.head !== 'none';
+    parts['side-by-side'].hidden = head;
+    parts.charts.hidden = !head;
+    parts.why.hidden = !head;
+    // The tied head's cause shows only where it can move a row.
+    drawLegend(
+      parts.legend,
+      lab.rowCauses.filter(({ name }) => name !== 'head' || p.head === 'tied'),
+    );
     drawOrigin(p);
-    drawVerdict(training, last);
+    if (!head) drawVerdict(training, last);
+    else parts.why.textContent = whyText(lab, p, last, info);
     // Every row a batch names stays in view, with the padding row and the picked one.
     const named = p.batches.flatMap((b) => Array.from(b));
     const keep = [...named, picked, ...(padding === null ? [] : [padding])];
@@ -228,7 +265,9 @@ export function createTrainDrawing(root, { lab, embedded }) {
     parts.more.textContent =
       hidden > 0
         ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
-          'out of view: weight decay and optimizer state reach every row.'
+          (p.head === 'tied'
+            ? "out of view: the tied head's gradient reaches every row."
+            : 'out of view: weight decay and optimizer state reach every row.')
         : '';
     parts.more.hidden = hidden === 0;
     // A row's button redrawn keeps the keyboard's focus.
@@ -241,7 +280,13 @@ export function createTrainDrawing(root, { lab, embedded }) {
       causes: lab.rowCauses,
       picked,
     });
-    drawState(training, picked, padding, info);
+    if (head) {
+      drawLoss(lab, { svg: parts.loss, list: parts.losses }, p, history);
+      drawPoints(lab, { svg: parts.points, note: parts['points-note'] }, p, run, rows, picked);
+      drawUpdate(lab, { title: parts['state-title'], body: parts.state }, p, run, picked, info);
+    } else {
+      drawState(training, picked, padding, info);
+    }
     if (printout.open) drawPrintout(p, training, history);
   }
 

@@ -3,7 +3,7 @@
 // The store is the source of truth: a link's inputs, or Reset's, are shown as they are stored.
 import { FieldError } from '../../compute/plan.mjs';
 import { element, writeProperty } from '../../draw/dom.mjs';
-import { TRAIN_FIELDS, TRAIN_TEXT_FIELDS } from '../../model/error-fields.mjs';
+import { TRAIN_FIELDS, TRAIN_OWN_FIELDS } from '../../model/error-fields.mjs';
 
 const MARKUP = (id) => `
   <form class="view-controls train-controls" novalidate autocomplete="off">
@@ -39,15 +39,24 @@ const MARKUP = (id) => `
       </div>
     </div>
     <div class="view-field">
+      <label for="${id}-head">head</label>
+      <select id="${id}-head" name="head" aria-describedby="${id}-head-error">
+        <option value="none">none: random G</option>
+        <option value="untied">untied</option>
+        <option value="tied">tied</option>
+      </select>
+      <p class="error" id="${id}-head-error" role="alert" hidden></p>
+    </div>
+    <div class="view-field">
       <label for="${id}-optimizer">optimizer</label>
       <select id="${id}-optimizer" name="optimizer" aria-describedby="${id}-optimizer-error"></select>
       <p class="error" id="${id}-optimizer-error" role="alert" hidden></p>
     </div>
     <div class="train-hyper" data-part="hyper"></div>
-    <div class="view-field train-flag">
+    <div class="view-field train-flag" data-part="sparse">
       <label class="py-name"><input type="checkbox" name="sparse"> sparse=True</label>
     </div>
-    <div class="view-field">
+    <div class="view-field" data-part="padding-idx">
       <label for="${id}-padding-idx" class="py-name">padding_idx</label>
       <input id="${id}-padding-idx" name="padding-idx" type="text" inputmode="numeric"
              placeholder="none" spellcheck="false" aria-describedby="${id}-padding-idx-error">
@@ -118,6 +127,7 @@ export function createTrainForm(root, { lab, tokenizers, id, onInput }) {
       }
     }
     return {
+      head: form.elements.head.value,
       batchesFrom: form.elements['batches-from'].value,
       batchesText: form.elements.batches.value,
       linesText: form.elements['batch-lines'].value,
@@ -152,6 +162,10 @@ export function createTrainForm(root, { lab, tokenizers, id, onInput }) {
       writeProperty(form.elements.optimizer, 'value', info.name);
       writeProperty(form.elements['padding-idx'], 'value', train.paddingIdxText);
       form.elements.sparse.checked = train.sparse;
+      writeProperty(form.elements.head, 'value', train.head);
+      // sparse=True and padding_idx are nn.Embedding's alone: the head's training takes neither.
+      part('sparse').hidden = train.head !== 'none';
+      part('padding-idx').hidden = train.head !== 'none';
       if (shownOptimizer !== info.name) {
         shownOptimizer = info.name;
         part('hyper').replaceChildren(
@@ -174,7 +188,7 @@ export function createTrainForm(root, { lab, tokenizers, id, onInput }) {
       const field =
         error === null ? null : error instanceof FieldError ? error.field : error.argument;
       const input =
-        field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_TEXT_FIELDS[field]];
+        field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_OWN_FIELDS[field]];
       for (const box of form.querySelectorAll('.error')) {
         const mine = input && box.id === input.getAttribute('aria-describedby');
         writeProperty(box, 'textContent', mine ? error.message : '');

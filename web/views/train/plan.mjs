@@ -3,7 +3,7 @@
 import { FieldError, wholeNumber } from '../../compute/plan.mjs';
 import { EmbedlabError } from '../../embedlab/embedlab.mjs';
 import { count } from '../../model/format-number.mjs';
-import { pythonFloat, pythonPair, TRAIN_BUDGET } from '../../model/train-inputs.mjs';
+import { pythonFloat, pythonPair, TRAIN_BUDGET, TRAIN_HEADS } from '../../model/train-inputs.mjs';
 import { idsTextOf } from '../../model/train-text.mjs';
 
 // The batches typed as ids, each checked against V.
@@ -46,14 +46,32 @@ function optimizerOf(info, hyper) {
   return optimizer;
 }
 
-// { seed, vocab, dim, batches, options, lines, tokenizerLabel, key (what makes one training
-// differ from another, the batches aside) }, or a FieldError / EmbedlabError for the input at
-// fault. info: the optimizer's entry in lab.optimizers. text: null for batches typed as ids; for
+// With a head, each batch is a sequence whose ids but the last predict its ids but the first:
+// one of a single id has nothing to predict. Said before any step, under the batches.
+function checkSequences(batches) {
+  const short = batches.findIndex((batch) => batch.length < 2);
+  if (short < 0) return;
+  throw new FieldError(
+    'ids',
+    `batch ${short + 1} is the single id ${batches[short][0]}: with a head, each batch is a ` +
+      'sequence whose next ids are predicted (inputs seq[:-1], targets seq[1:]), so it needs at ' +
+      'least 2 ids',
+  );
+}
+
+// { head, seed, vocab, dim, batches, options, lines, tokenizerLabel, key (what makes one
+// training differ from another, the batches aside) }, or a FieldError / EmbedlabError for the
+// input at fault. With a head, sparse=True and padding_idx are not the head's: options keeps
+// neither. info: the optimizer's entry in lab.optimizers. text: null for batches typed as ids; for
 // batches typed as text, { label, vocab, dim, lines: [{ text, ids, labels }] } (train-text.mjs's
 // shape).
 export function planTraining(lab, { result, train }, info, text) {
   const { table } = result;
   const { vocab, dim } = text ?? result;
+  const { head } = train;
+  if (!TRAIN_HEADS.includes(head)) {
+    throw new FieldError('head', `head is none, untied or tied; got "${head}"`);
+  }
   if (table.source !== 'seed') {
     throw new FieldError(
       null,
@@ -78,15 +96,24 @@ export function planTraining(lab, { result, train }, info, text) {
       throw new FieldError('lines', error.message);
     throw error;
   }
+  if (head !== 'none') {
+    try {
+      checkSequences(batches);
+    } catch (error) {
+      if (text) throw new FieldError('lines', error.message);
+      throw error;
+    }
+  }
   const optimizer = optimizerOf(info, train.hyper);
   const paddingIdx =
-    train.paddingIdxText.trim() === ''
+    head !== 'none' || train.paddingIdxText.trim() === ''
       ? null
       : wholeNumber(train.paddingIdxText, 'padding_idx', 'padding_idx');
-  const options = { optimizer, sparse: train.sparse, paddingIdx };
+  const options = { optimizer, sparse: head === 'none' && train.sparse, paddingIdx };
   lab.checkTraining(vocab, dim, options);
   const seed = table.seed;
   return {
+    head,
     seed,
     vocab,
     dim,
@@ -94,6 +121,6 @@ export function planTraining(lab, { result, train }, info, text) {
     options,
     lines: text?.lines ?? null,
     tokenizerLabel: text?.label ?? null,
-    key: JSON.stringify([seed, vocab, dim, options]),
+    key: JSON.stringify([head, seed, vocab, dim, options]),
   };
 }

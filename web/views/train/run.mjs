@@ -6,6 +6,21 @@ import { torchEqual } from '../../model/train-inputs.mjs';
 // Between two steps of Play: long enough to read which rows lit up.
 export const PLAY_INTERVAL_MS = 900;
 
+// A training of plan p: both routes on random upstream gradients (head 'none'), or next-token
+// prediction through the head.
+const open = (lab, p) =>
+  p.head === 'none'
+    ? lab.seededTraining(p.seed, p.vocab, p.dim, p.options)
+    : lab.seededNextTokenTraining(p.seed, p.vocab, p.dim, {
+        head: p.head,
+        optimizer: p.options.optimizer,
+      });
+
+// What a next-token step keeps once two newer steps are taken: the view draws the last step's
+// update from it and the step before (their gradients and optimizer state, (V, d) each), and of
+// the older ones only their loss, weight and changed rows.
+const HEAVY = ['grad', 'headGrad', 'state', 'headWeight'];
+
 // The training of a plan (plan.mjs), stepped as far as the store asks. isInputError(error): the
 // core's refusal of a batch (an EmbedlabError), which ends the training there; anything else is
 // a bug and is thrown on.
@@ -32,7 +47,7 @@ export function createRun(lab, isInputError) {
         discard();
         run = {
           key: p.key,
-          training: lab.seededTraining(p.seed, p.vocab, p.dim, p.options),
+          training: open(lab, p),
           history: [],
           failed: null,
         };
@@ -41,9 +56,13 @@ export function createRun(lab, isInputError) {
       let stepped = false;
       while (!run.failed && run.history.length < wanted) {
         try {
-          const s = run.training.step(p.batches[run.history.length]);
-          s.torchEqual = s.linearWeight !== null && torchEqual(s.embeddingWeight, s.linearWeight);
+          const batch = p.batches[run.history.length];
+          const s = run.training.step(batch);
+          s.batch ??= batch;
+          s.torchEqual = Boolean(s.linearWeight) && torchEqual(s.embeddingWeight, s.linearWeight);
           run.history.push(s);
+          const old = run.history.at(-3);
+          if (old) for (const key of HEAVY) delete old[key];
           stepped = true;
         } catch (error) {
           if (!isInputError(error)) throw error;
