@@ -126,13 +126,6 @@ export interface DefinedDifference {
 /** The pairs of routes a comparison is graded for, each with its own reasons. */
 export type RoutePair = 'lookup' | 'backward' | 'bag' | 'training' | 'sparse_training' | 'head';
 
-/** bothRoutes()'s result: the lookup, the one-hot product and how they compare. */
-export interface BothRoutes {
-  lookup: Matrix;
-  product: Matrix;
-  comparison: Comparison;
-}
-
 export interface LinearParams {
   /** (outFeatures, inFeatures) */
   weight: Matrix;
@@ -174,13 +167,6 @@ export interface BagResult {
   maxRows: Float64Array;
 }
 
-export interface RenormResult {
-  /** a copy of W with the rows over max_norm scaled down */
-  weight: Matrix;
-  /** the ids whose rows were scaled, ascending */
-  scaledRows: Float64Array;
-}
-
 /** One tensor of a .safetensors file, as its header lists it. */
 export interface SafetensorsTensor {
   name: string;
@@ -207,7 +193,7 @@ export interface SafetensorsHeader {
   tensors: SafetensorsTensor[];
   /** "__metadata__": [key, value] pairs sorted by key */
   metadata: [string, string][];
-  /** the tensor called name, or the one safetensorsTable picks without a name; or null */
+  /** the tensor called name, or the one openSafetensorsTable opens without a name; or null */
   table: string | null;
   /** where table is null, why: several candidates, none, or one that cannot be a table */
   tableError: string | null;
@@ -229,28 +215,6 @@ export interface GgufHeader {
   tokens: string[] | null;
   table: string | null;
   tableError: string | null;
-}
-
-/** safetensorsTable's result: where the chosen table lies in the file, and its reader. */
-export interface SafetensorsTableReader {
-  name: string;
-  dtype: string;
-  /** V and d */
-  rows: number;
-  cols: number;
-  /** the table's bytes are [begin, end) of the file: read them in blocks of whole rows */
-  begin: number;
-  end: number;
-  /** the bytes of one row in the file: d * the dtype's size */
-  rowBytes: number;
-  /** "BF16 (bfloat16), converted to float32 exactly", "F32 (float32), as stored", ... */
-  conversion: string;
-  /** The next rows in file order, as whole rows of bytes; returns the rows read so far. */
-  addRows(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): number;
-  /** The (V, d) float32 table once every row is read; frees the reader's WASM memory. */
-  finish(): Matrix;
-  /** Frees the reader's WASM memory without a table (a read given up). */
-  discard(): void;
 }
 
 /** safetensorsIndex's result. */
@@ -406,19 +370,20 @@ export interface Table {
     ids: IdsLike,
     options?: StreamOptions | null,
   ): Finished & Partial<ProductResult> & { lookup: Matrix };
-  /** lookup, product and their comparison: bothRoutes() on the table, the same bits. */
-  bothRoutes(ids: IdsLike): BothRoutes;
   /** A pass over W for its heatmap alone (options.heatmap). */
   startHeatmap(options?: StreamOptions | null): ProductRun;
   heatmap(options?: StreamOptions | null): Finished & Partial<ProductResult>;
-  /** nn.EmbeddingBag on the table: the rows the bags name, read once. */
-  /** nn.EmbeddingBag on W, with the core's notes on the bags (padding_idx, mode 'max', the
-   * work of each route), as the CLI prints them. */
+  /** F.embedding_bag on the table (bag b starts at offsets[b]), the rows the bags name read
+   * once, with the core's notes on the bags (padding_idx, mode 'max', the work of each route),
+   * as the CLI prints them. */
   embeddingBag(
     ids: IdsLike,
     offsets: IdsLike,
     options?: BagOptions | null,
   ): BagResult & { notes: string[] };
+  /** The multi-hot matrix M (B, V) whose product with the table gives the sum or mean bags
+   * (an error for mode 'max'), held whole. */
+  bagMatrix(ids: IdsLike, offsets: IdsLike, options?: BagOptions | null): Matrix;
   /** The bags' output at once (expected), and M W streamed (mode sum or mean). */
   startBagProduct(
     ids: IdsLike,
@@ -684,65 +649,19 @@ export interface Embedlab {
   defaultVocab(ids: IdsLike): number;
   /** Throws "index out of range in self: ..." for an id outside [0, vocab). */
   checkIds(ids: IdsLike, vocab: number): void;
-  /** torch.manual_seed(seed); nn.Embedding(vocab, dim).weight, bit for bit: (vocab, dim). */
-  seededTable(seed: number, vocab: number, dim: number): Matrix;
   /** torch.manual_seed(seed); torch.randn(rows, cols). */
   randn(seed: number, rows: number, cols: number): Matrix;
-  /** The TensorFlow notebook's table: every entry of row i is 0.11 * i. */
-  tfTable(vocab: number, dim: number): Matrix;
-  /** A 2-D float32/float64 .npy file's contents (float64 is rounded to float32). */
-  npyTable(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Matrix;
   /** torch.manual_seed(seed); nn.Linear(inFeatures, outFeatures, bias)'s parameters. */
   linearInit(seed: number, inFeatures: number, outFeatures: number, bias?: boolean): LinearParams;
-  /** The embedding forward pass: rows W[ids[k]], (n, d). */
-  lookup(W: MatrixLike, ids: IdsLike): Matrix;
-  /** F.one_hot(ids, vocab).float(): (n, vocab). */
-  oneHot(ids: IdsLike, vocab: number): Matrix;
-  /** onehot (n, V) times W (V, d) as a real dense GEMM: (n, d). */
-  onehotProduct(onehot: MatrixLike, W: MatrixLike): Matrix;
-  /** How nn.Linear stores the same parameters: W transposed, (d, V). */
-  linearWeight(W: MatrixLike): Matrix;
   /** expected (the lookup) vs actual (the one-hot product), element by element and bit by bit,
    *  graded with the reasons of `pair` (default 'lookup'). */
   compare(expected: MatrixLike, actual: MatrixLike, pair?: RoutePair): Comparison;
-  /** The page's request in one call: lookup(W, ids), the dense product oneHot(ids, W.rows) · W
-   *  and compare() of the two, without the (n, V) one-hot leaving the module. */
-  bothRoutes(W: MatrixLike, ids: IdsLike): BothRoutes;
   /** PyTorch's printing of a tensor: "tensor([[ 0.3374, -0.1778], ...])". M may also be the
    *  cells of a tensor not held whole, whose at(i, j) is called for the printed elements only. */
   formatTensor(M: MatrixLike | Cells, options?: FormatOptions | null): string;
   /** Each of values as PyTorch prints an element of a tensor whose shown elements are `shown`
    *  (they choose fixed, integer-valued or scientific notation), without padding. */
   formatElements(shown: IdsLike, values?: IdsLike, options?: { integer?: boolean }): string[];
-  /** dL/dW (vocab, d) of the lookup for an upstream gradient G (n, d): a deterministic scatter-add. */
-  embeddingBackward(
-    ids: IdsLike,
-    G: MatrixLike,
-    vocab: number,
-    options?: EmbeddingOptions | null,
-  ): Matrix;
-  /** dL/dW (V, d) of the one-hot product: onehot^T (V, n) times G (n, d) as a dense GEMM. */
-  onehotBackward(onehot: MatrixLike, G: MatrixLike): Matrix;
-  /** F.embedding_bag: each bag of ids (bag b starts at offsets[b]) reduced to one row. */
-  embeddingBag(
-    W: MatrixLike,
-    ids: IdsLike,
-    offsets: IdsLike,
-    options?: BagOptions | null,
-  ): BagResult;
-  /** The multi-hot matrix M (B, V) with M x W = the sum or mean bags (not for mode 'max'). */
-  bagMatrix(ids: IdsLike, offsets: IdsLike, vocab: number, options?: BagOptions | null): Matrix;
-  /** dL/dW (vocab, d) of embeddingBag for G (B, d); forward is embeddingBag's result for the same input. */
-  embeddingBagBackward(
-    ids: IdsLike,
-    offsets: IdsLike,
-    G: MatrixLike,
-    forward: BagResult,
-    vocab: number,
-    options?: BagOptions | null,
-  ): Matrix;
-  /** nn.Embedding(max_norm=maxNorm, norm_type=normType)'s renormalisation of the rows ids look up. */
-  embeddingRenorm(W: MatrixLike, ids: IdsLike, maxNorm: number, normType?: number): RenormResult;
   /** per_sample_weights as typed: "1, 0.5, 2" or "[1, 0.5, 2]"; empty text gives no weights. */
   parseSampleWeights(weightsText: string): SampleWeights;
   /** Throws if a request for n ids into a (V, d) table handle would make a matrix over the
@@ -771,14 +690,6 @@ export interface Embedlab {
     fileSize: number,
     name?: string,
   ): SafetensorsHeader;
-  /** The table to load, the tensor called name or (empty) the one the file's names point to,
-   * checked to be 2-D F32, F64, F16 or BF16 within the limits, and a reader that converts its
-   * bytes to float32 a block of rows at a time: memory for the table, never for the file. */
-  safetensorsTable(
-    headerBytes: Uint8Array | ArrayBuffer | ArrayBufferView,
-    fileSize: number,
-    name?: string,
-  ): SafetensorsTableReader;
   /** A table drawn as torch.manual_seed(seed); nn.Embedding(vocab, dim) draws it, held in memory. */
   openSeededTable(seed: number, vocab: number, dim: number): Table;
   /** torch.manual_seed(seed); nn.Embedding(vocab, dim); nn.Embedding(contextLength, dim): both
@@ -810,7 +721,6 @@ export interface Embedlab {
    * table's, the tensor called name or the one named like an embedding table; open that shard's
    * file with openSafetensorsTable(source, table.tensor). Errors: text that is not an index. */
   safetensorsIndex(text: string, name?: string): SafetensorsIndex;
-  /** The size limits every function checks before allocating. */
   /** "1,2; 3,3; 0,1" -> one Float64Array per batch (batches separated by semicolons, each read
    * as parseIds reads ids; messages begin "batch 2: "). */
   parseBatches(text: string): Float64Array[];
@@ -840,6 +750,7 @@ export interface Embedlab {
   readonly optimizers: readonly OptimizerInfo[];
   /** Why a row changes in a step: TrainingStep.changed.causes index this. */
   readonly rowCauses: readonly RowCause[];
+  /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
   /** What the grades' words mean: { identical, value }. */
   readonly verdictDefinitions: Readonly<{ identical: string; value: string }>;

@@ -45,7 +45,6 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   weightsText: 'per_sample_weights',
   maxNorm: 'max_norm',
   normType: 'norm_type',
-  onehot: 'onehot',
   expected: 'compared',
   actual: 'compared',
   pair: 'compared',
@@ -261,98 +260,11 @@ function byteSource(where, value) {
   };
 }
 
-function optionalNumber(where, what, value) {
-  return value === undefined || value === null ? null : number(where, what, value);
-}
-
-function optionalNumbers(where, what, value) {
-  return value === undefined || value === null ? null : numbers(where, what, value);
-}
-
 // An options argument: undefined, null or an object.
 function options(where, value) {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object') fail(where, 'options', 'an object', value);
   return value;
-}
-
-// Every key present, as the bindings read them.
-function embeddingOptions(where, value) {
-  const { paddingIdx = null, scaleGradByFreq = false } = options(where, value);
-  return {
-    paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
-    scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
-  };
-}
-
-// mode left out (null) is the core's default, nn.EmbeddingBag's.
-function bagOptions(where, value) {
-  const {
-    mode = null,
-    includeLastOffset = false,
-    paddingIdx = null,
-    perSampleWeights = null,
-    scaleGradByFreq = false,
-  } = options(where, value);
-  return {
-    mode: mode === null ? null : string(where, 'mode', mode),
-    includeLastOffset: boolean(where, 'includeLastOffset', includeLastOffset),
-    paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
-    perSampleWeights: optionalNumbers(where, 'perSampleWeights', perSampleWeights),
-    scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
-  };
-}
-
-// What embeddingBag returned.
-function bagForward(where, value) {
-  if (value === null || typeof value !== 'object') {
-    fail(where, 'forward', 'what embeddingBag returned', value);
-  }
-  matrix(where, 'forward.output', value.output);
-  numbers(where, 'forward.bagSize', value.bagSize);
-  numbers(where, 'forward.maxRows', value.maxRows);
-  return value;
-}
-
-// A table reader the wrapper did not finish or discard frees its WASM memory when collected.
-const abandonedReaders = new FinalizationRegistry((reader) => reader.delete());
-
-// safetensorsTable()'s result: the bindings' SafetensorsTableReader behind checked methods, its
-// WASM memory (the (V, d) table) freed by finish() or discard().
-function tableReader({ reader, ...table }) {
-  let open = true;
-  const close = (self) => {
-    open = false;
-    abandonedReaders.unregister(self);
-    reader.delete();
-  };
-  const check = (what) => {
-    if (!open) {
-      throw new EmbedlabError(
-        `safetensorsTable: ${what}() after finish() or discard(): ` +
-          'read the table again with a new safetensorsTable()',
-        null,
-      );
-    }
-  };
-  const self = Object.freeze({
-    ...table,
-    addRows(rowBytes) {
-      check('addRows');
-      return unwrap(reader.addRows(bytes('addRows', 'bytes', rowBytes)));
-    },
-    finish() {
-      check('finish');
-      const weight = unwrap(reader.finish());
-      close(self);
-      return weight;
-    },
-    discard() {
-      if (open) close(self);
-    },
-  });
-  abandonedReaders.register(self, reader, self);
-  return self;
 }
 
 // What the bindings return on failure: { embedlabError: message, argument }.
@@ -370,14 +282,6 @@ function makeApi(core) {
     checkIds: (ids, vocab) => {
       unwrap(core.checkIds(numbers('checkIds', 'ids', ids), number('checkIds', 'vocab', vocab)));
     },
-    seededTable: (seed, vocab, dim) =>
-      unwrap(
-        core.seededTable(
-          number('seededTable', 'seed', seed),
-          number('seededTable', 'vocab', vocab),
-          number('seededTable', 'dim', dim),
-        ),
-      ),
     randn: (seed, rows, cols) =>
       unwrap(
         core.randn(
@@ -386,9 +290,6 @@ function makeApi(core) {
           number('randn', 'cols', cols),
         ),
       ),
-    tfTable: (vocab, dim) =>
-      unwrap(core.tfTable(number('tfTable', 'vocab', vocab), number('tfTable', 'dim', dim))),
-    npyTable: (data) => unwrap(core.npyTable(bytes('npyTable', 'bytes', data))),
     linearInit: (seed, inFeatures, outFeatures, bias = true) =>
       unwrap(
         core.linearInit(
@@ -398,18 +299,6 @@ function makeApi(core) {
           boolean('linearInit', 'bias', bias),
         ),
       ),
-    lookup: (W, ids) =>
-      unwrap(core.lookup(matrix('lookup', 'W', W), numbers('lookup', 'ids', ids))),
-    oneHot: (ids, vocab) =>
-      unwrap(core.oneHot(numbers('oneHot', 'ids', ids), number('oneHot', 'vocab', vocab))),
-    onehotProduct: (onehot, W) =>
-      unwrap(
-        core.onehotProduct(
-          matrix('onehotProduct', 'onehot', onehot),
-          matrix('onehotProduct', 'W', W),
-        ),
-      ),
-    linearWeight: (W) => unwrap(core.linearWeight(matrix('linearWeight', 'W', W))),
     compare: (expected, actual, pair = 'lookup') =>
       unwrap(
         core.compare(
@@ -418,8 +307,6 @@ function makeApi(core) {
           string('compare', 'pair', pair),
         ),
       ),
-    bothRoutes: (W, ids) =>
-      unwrap(core.bothRoutes(matrix('bothRoutes', 'W', W), numbers('bothRoutes', 'ids', ids))),
     formatElements: (shown, values = shown, { integer = false } = {}) =>
       unwrap(
         core.formatElements(
@@ -442,62 +329,11 @@ function makeApi(core) {
         ),
       );
     },
-    embeddingBackward: (ids, G, vocab, opts) =>
-      unwrap(
-        core.embeddingBackward(
-          numbers('embeddingBackward', 'ids', ids),
-          matrix('embeddingBackward', 'G', G),
-          number('embeddingBackward', 'vocab', vocab),
-          embeddingOptions('embeddingBackward', opts),
-        ),
-      ),
-    onehotBackward: (onehot, G) =>
-      unwrap(
-        core.onehotBackward(
-          matrix('onehotBackward', 'onehot', onehot),
-          matrix('onehotBackward', 'G', G),
-        ),
-      ),
-    embeddingBag: (W, ids, offsets, opts) =>
-      unwrap(
-        core.embeddingBag(
-          matrix('embeddingBag', 'W', W),
-          numbers('embeddingBag', 'ids', ids),
-          numbers('embeddingBag', 'offsets', offsets),
-          bagOptions('embeddingBag', opts),
-        ),
-      ),
-    bagMatrix: (ids, offsets, vocab, opts) =>
-      unwrap(
-        core.bagMatrix(
-          numbers('bagMatrix', 'ids', ids),
-          numbers('bagMatrix', 'offsets', offsets),
-          number('bagMatrix', 'vocab', vocab),
-          bagOptions('bagMatrix', opts),
-        ),
-      ),
-    embeddingBagBackward: (ids, offsets, G, forward, vocab, opts) =>
-      unwrap(
-        core.embeddingBagBackward(
-          numbers('embeddingBagBackward', 'ids', ids),
-          numbers('embeddingBagBackward', 'offsets', offsets),
-          matrix('embeddingBagBackward', 'G', G),
-          bagForward('embeddingBagBackward', forward),
-          number('embeddingBagBackward', 'vocab', vocab),
-          bagOptions('embeddingBagBackward', opts),
-        ),
-      ),
-    embeddingRenorm: (W, ids, maxNorm, normType = 2) =>
-      unwrap(
-        core.embeddingRenorm(
-          matrix('embeddingRenorm', 'W', W),
-          numbers('embeddingRenorm', 'ids', ids),
-          number('embeddingRenorm', 'maxNorm', maxNorm),
-          number('embeddingRenorm', 'normType', normType),
-        ),
-      ),
     parseSampleWeights: (weightsText) =>
       unwrap(core.parseSampleWeights(string('parseSampleWeights', 'weightsText', weightsText))),
+    checkIdCount: (n) => {
+      unwrap(core.checkIdCount(number('checkIdCount', 'n', n)));
+    },
     checkSizes: (n, vocab, dim, vocabFromIds = false, held = true) => {
       unwrap(
         core.checkSizes(
@@ -538,16 +374,6 @@ function makeApi(core) {
           string('safetensorsHeader', 'name', name),
         ),
       ),
-    safetensorsTable: (headerBytes, fileSize, name = '') =>
-      tableReader(
-        unwrap(
-          core.safetensorsTable(
-            bytes('safetensorsTable', 'headerBytes', headerBytes),
-            number('safetensorsTable', 'fileSize', fileSize),
-            string('safetensorsTable', 'name', name),
-          ),
-        ),
-      ),
     ...tableApi(core, {
       EmbedlabError,
       unwrap,
@@ -560,9 +386,6 @@ function makeApi(core) {
       string,
       boolean,
       options,
-      embeddingOptions,
-      bagOptions,
-      bagForward,
       byteSource,
     }),
     ...trainingApi(core, {

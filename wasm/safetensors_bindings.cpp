@@ -1,14 +1,11 @@
-// Embind bindings of the core's .safetensors reader (embedlab/safetensors.hpp), linked into the
-// page's module beside bindings.cpp and wrapped by embedlab.mjs. The caller reads the file's
-// pieces itself (File.slice in a browser, a fetch stream, fs in Node) and hands each over, so
-// nothing here ever holds more of the file than the header and one block of rows:
+// Embind bindings of the core's .safetensors header reader (embedlab/safetensors.hpp), linked
+// into the page's module beside bindings.cpp and wrapped by embedlab.mjs: what a file holds,
+// before its table is opened (openSafetensorsTable, table_bindings.cpp). The caller reads the
+// header's bytes itself (File.slice in a browser, fs in Node) and hands them over:
 //   hasNpyMagic(firstBytes) -> whether the file is a .npy one
 //   safetensorsHeaderSize(firstBytes, fileSize) -> 8 + N, the bytes that hold the header
 //   safetensorsHeader(headerBytes, fileSize, name) -> its tensors, metadata and the table it would
 //     pick (the tensor called name, checked to be one)
-//   safetensorsTable(headerBytes, fileSize, name) -> the chosen table's place in the file and a
-//     SafetensorsTableReader, which converts the table's rows in file order, a block at a time,
-//     into the one (V, d) float32 table it holds in WASM memory, and hands it out on finish().
 //   safetensorsIndex(text, name) -> a sharded checkpoint's index and the shard of its table
 // Errors come back as values (js_values.hpp); the core's all name Argument::weights.
 #include <emscripten/bind.h>
@@ -16,7 +13,6 @@
 
 #include <algorithm>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "embedlab/error.hpp"
@@ -47,42 +43,6 @@ val shape_to_js(const std::vector<Index>& shape) {
   for (const Index n : shape) out.call<void>("push", static_cast<double>(n));
   return out;
 }
-
-// A table being read: rows arrive in file order, each block converted straight into `table_`,
-// so the memory is the table's and one block's.
-class SafetensorsTableReader {
- public:
-  explicit SafetensorsTableReader(SafetensorsEntry entry)
-      : entry_(std::move(entry)), table_(entry_.shape[0], entry_.shape[1]) {}
-
-  // The next rows, as whole rows of the file's bytes. Returns the rows read so far.
-  val add_rows(const val& bytes) {
-    return guarded([&] {
-      const std::string block = bytes_from_js(bytes);
-      convert_safetensors_rows(entry_, rows_read_, block, table_);
-      rows_read_ += static_cast<Index>(block.size()) / safetensors_row_bytes(entry_);
-      return val(static_cast<double>(rows_read_));
-    });
-  }
-
-  // A copy of the table, once every row has been read (the wrapper then deletes the reader).
-  val finish() {
-    return guarded([&] {
-      if (rows_read_ != table_.rows())
-        throw InputError(Argument::weights,
-                         "tensor '" + entry_.name + "' has " + std::to_string(entry_.shape[0]) +
-                             " rows, and only " + std::to_string(rows_read_) +
-                             " were read: read all of its bytes, " + std::to_string(entry_.begin) +
-                             " to " + std::to_string(entry_.end) + " of the file, before finish()");
-      return js::matrix_to_js(table_);
-    });
-  }
-
- private:
-  SafetensorsEntry entry_;
-  Matrix table_;  // (V, d), filled up to rows_read_
-  Index rows_read_ = 0;
-};
 
 bool has_npy_magic_js(const val& first_bytes) { return has_npy_magic(bytes_from_js(first_bytes)); }
 
@@ -131,29 +91,6 @@ val safetensors_header_js(const val& header_bytes, double file_size, const std::
   });
 }
 
-// { name, dtype, rows, cols, begin, end, rowBytes, conversion, reader }: the tensor called name
-// (empty: the one the reader picks), checked to be a table within the limits, and its reader,
-// which holds the (V, d) table's memory from now on.
-val safetensors_table_js(const val& header_bytes, double file_size, const std::string& name) {
-  return guarded([&] {
-    const std::string bytes = bytes_from_js(header_bytes);
-    const SafetensorsHeader header = parse_safetensors_header(bytes, file_size_from_js(file_size));
-    const SafetensorsEntry& entry = choose_embedding_table(header, name);
-    check_held_safetensors_table(entry);  // the reader holds the table whole
-    val out = val::object();
-    out.set("name", entry.name);
-    out.set("dtype", entry.dtype);
-    out.set("rows", static_cast<double>(entry.shape[0]));
-    out.set("cols", static_cast<double>(entry.shape[1]));
-    out.set("begin", number(entry.begin));
-    out.set("end", number(entry.end));
-    out.set("rowBytes", static_cast<double>(safetensors_row_bytes(entry)));
-    out.set("conversion", dtype_conversion_text(entry.dtype));
-    out.set("reader", val(SafetensorsTableReader(entry)));
-    return out;
-  });
-}
-
 // A sharded checkpoint's model.safetensors.index.json, as text: { weightMap: [[tensor, shard]] (in
 // the index's order), shards (each once), table: { tensor, shard } (the tensor called name, or
 // the one named like an embedding table) or null and tableError: why there is none }.
@@ -188,12 +125,8 @@ val safetensors_index_js(const std::string& text, const std::string& name) {
 
 EMSCRIPTEN_BINDINGS(embedlab_safetensors) {
   using namespace embedlab;
-  emscripten::class_<SafetensorsTableReader>("SafetensorsTableReader")
-      .function("addRows", &SafetensorsTableReader::add_rows)
-      .function("finish", &SafetensorsTableReader::finish);
   emscripten::function("hasNpyMagic", &has_npy_magic_js);
   emscripten::function("safetensorsHeaderSize", &safetensors_header_size_js);
   emscripten::function("safetensorsHeader", &safetensors_header_js);
-  emscripten::function("safetensorsTable", &safetensors_table_js);
   emscripten::function("safetensorsIndex", &safetensors_index_js);
 }

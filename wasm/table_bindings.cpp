@@ -293,6 +293,15 @@ class TableHandle {
     });
   }
 
+  // The multi-hot M (B, V) whose product with this table gives the sum or mean bags, held whole.
+  val bag_matrix(const val& ids, const val& offsets, const val& bag_options) const {
+    return guarded([&] {
+      return matrix_to_js(embedlab::bag_matrix(ids_from_js(ids),
+                                               int64s_from_js(offsets, Argument::offsets, "offset"),
+                                               table_.rows(), bag_options_from_js(bag_options)));
+    });
+  }
+
   // The lookup's gradient (a scatter-add) now, and a run of onehot^T G that compares with it.
   val start_backward(const val& ids, const val& grad, const val& embedding_options,
                      const val& view) const {
@@ -397,6 +406,7 @@ EMSCRIPTEN_BINDINGS(embedlab_tables) {
       .function("startHeatmap", &TableHandle::start_heatmap)
       .function("startBagProduct", &TableHandle::start_bag_product)
       .function("embeddingBag", &TableHandle::embedding_bag)
+      .function("bagMatrix", &TableHandle::bag_matrix)
       .function("startBackward", &TableHandle::start_backward)
       .function("bagBackward", &TableHandle::bag_backward)
       .function("renorm", &TableHandle::renorm)

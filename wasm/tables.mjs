@@ -23,11 +23,54 @@ export function tableApi(core, checks) {
     string,
     boolean,
     options,
-    embeddingOptions,
-    bagOptions,
-    bagForward,
     byteSource,
   } = checks;
+
+  function optionalNumber(where, what, value) {
+    return value === undefined || value === null ? null : number(where, what, value);
+  }
+
+  function optionalNumbers(where, what, value) {
+    return value === undefined || value === null ? null : numbers(where, what, value);
+  }
+
+  // Every key present, as the bindings read them.
+  function embeddingOptions(where, value) {
+    const { paddingIdx = null, scaleGradByFreq = false } = options(where, value);
+    return {
+      paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
+      scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
+    };
+  }
+
+  // mode left out (null) is the core's default, nn.EmbeddingBag's.
+  function bagOptions(where, value) {
+    const {
+      mode = null,
+      includeLastOffset = false,
+      paddingIdx = null,
+      perSampleWeights = null,
+      scaleGradByFreq = false,
+    } = options(where, value);
+    return {
+      mode: mode === null ? null : string(where, 'mode', mode),
+      includeLastOffset: boolean(where, 'includeLastOffset', includeLastOffset),
+      paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
+      perSampleWeights: optionalNumbers(where, 'perSampleWeights', perSampleWeights),
+      scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
+    };
+  }
+
+  // What embeddingBag returned.
+  function bagForward(where, value) {
+    if (value === null || typeof value !== 'object') {
+      fail(where, 'forward', 'what table.embeddingBag returned', value);
+    }
+    matrix(where, 'forward.output', value.output);
+    numbers(where, 'forward.bagSize', value.bagSize);
+    numbers(where, 'forward.maxRows', value.maxRows);
+    return value;
+  }
 
   // A handle behind checked methods: delete() frees it, and a method after that is refused.
   function owned(handle, what) {
@@ -137,6 +180,14 @@ export function tableApi(core, checks) {
   function table(handle) {
     const info = handle.info();
     const own = owned(handle, 'table');
+    // A method of (ids, offsets, options) on the bags.
+    const bags = (method) => (ids, offsets, opts) =>
+      own.call(
+        method,
+        numbers(method, 'ids', ids),
+        numbers(method, 'offsets', offsets),
+        bagOptions(method, opts),
+      );
     const self = {
       ...info,
       lookup: (ids) => own.call('lookup', numbers('lookup', 'ids', ids)),
@@ -155,23 +206,14 @@ export function tableApi(core, checks) {
         const [onProgress, rest] = progressCallback('product', opts);
         return finish(self.startProduct(ids, rest), onProgress, (r) => ({ lookup: r.expected }));
       },
-      bothRoutes: (ids) => {
-        const { lookup, product, comparison } = self.product(ids);
-        return { lookup, product, comparison };
-      },
       startHeatmap: (opts) =>
         productRun(own.call('startHeatmap', streamOptions('startHeatmap', opts)), 'startHeatmap'),
       heatmap: (opts) => {
         const [onProgress, rest] = progressCallback('heatmap', opts);
         return finish(self.startHeatmap(rest), onProgress, () => ({}));
       },
-      embeddingBag: (ids, offsets, opts) =>
-        own.call(
-          'embeddingBag',
-          numbers('embeddingBag', 'ids', ids),
-          numbers('embeddingBag', 'offsets', offsets),
-          bagOptions('embeddingBag', opts),
-        ),
+      embeddingBag: bags('embeddingBag'),
+      bagMatrix: bags('bagMatrix'),
       startBagProduct: (ids, offsets, opts, streamOpts) =>
         productRun(
           own.call(

@@ -30,21 +30,26 @@ function timeUpdate([field, value]) {
   });
 }
 
-// In the page: the median ms of the module's work alone (both routes, one call, W made once)
-// for the page's inputs.
+// In the page: the median ms of the module's work alone (both routes, one call, the table opened
+// once) for the page's inputs.
 async function timeRun(count) {
   const { loadEmbedlab } = await import('./embedlab/embedlab.mjs');
   const lab = await loadEmbedlab();
   const value = (id) => document.getElementById(id).value;
   const ids = lab.parseIds(value('ids'));
-  const W = lab.seededTable(Number(value('seed')), Number(value('vocab')), Number(value('dim')));
-  lab.bothRoutes(W, ids);
+  const table = lab.openSeededTable(
+    Number(value('seed')),
+    Number(value('vocab')),
+    Number(value('dim')),
+  );
+  table.product(ids);
   const times = [];
   for (let i = 0; i < count; ++i) {
     const start = performance.now();
-    lab.bothRoutes(W, ids);
+    table.product(ids);
     times.push(performance.now() - start);
   }
+  table.delete();
   return times.sort((a, b) => a - b)[Math.floor(count / 2)];
 }
 

@@ -314,11 +314,12 @@ describe('the npm package in each tool authors build with', () => {
     writeFileSync(
       path.join(dir, 'src/good.ts'),
       `
-      import { loadEmbedlab, EmbedlabError, type Matrix } from 'embedlab';
+      import { loadEmbedlab, EmbedlabError, type Matrix, type Table } from 'embedlab';
       import type { EmbeddingDemoElement } from 'embedlab/element';
       const demo: EmbeddingDemoElement | null = document.querySelector('embedding-demo');
       loadEmbedlab({ wasmURL: '/static/embedlab-core.wasm' }).then((lab) => {
-        const rows: Matrix = lab.lookup(lab.seededTable(123, 4, 5), [2, 3, 1]);
+        const table: Table = lab.openSeededTable(123, 4, 5);
+        const rows: Matrix = table.lookup([2, 3, 1]);
         if (demo) demo.ids = String(rows.rows);
       }, (error: unknown) => error instanceof EmbedlabError);
     `,
@@ -327,7 +328,7 @@ describe('the npm package in each tool authors build with', () => {
       path.join(dir, 'src/bad.ts'),
       `
       import { loadEmbedlab } from 'embedlab';
-      loadEmbedlab().then((lab) => lab.lookup('W', [1]));
+      loadEmbedlab().then((lab) => lab.compare('W', { rows: 1, cols: 1, data: [1] }));
     `,
     );
     const tsc = (resolution, file) => {

@@ -95,8 +95,8 @@ describe('the npm package', () => {
       `
       import { loadEmbedlab } from 'embedlab';
       const lab = await loadEmbedlab();
-      const W = lab.seededTable(123, 4, 5);
-      const rows = lab.lookup(W, lab.parseIds('tensor([2, 3, 1])'));
+      const table = lab.openSeededTable(123, 4, 5);
+      const rows = table.lookup(lab.parseIds('tensor([2, 3, 1])'));
       console.log(JSON.stringify({
         printed: lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
         first: Array.from(rows.data.slice(0, 5), (x) => x.toFixed(4)),

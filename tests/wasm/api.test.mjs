@@ -1,4 +1,5 @@
-// What only the JS API has: the notebook's numbers through the whole WASM chain, errors as
+// What only the JS API has: the notebook's numbers through the whole WASM chain (table handles,
+// their lookups, products, gradients and bags, to values worked out by hand), errors as
 // EmbedlabError, argument checks, results that are copies, and one shared instance.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -6,7 +7,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { notebook, printedAfter } from '../notebooks.mjs';
-import { numpyF4 } from './cases.mjs';
+import { oneHotCells } from '../../web/model/cells.mjs';
+import { npyOf, numpyF4 } from './cases.mjs';
 import { assertThrowsEmbedlab, importEmbedlab, siteDir } from './harness.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
@@ -34,8 +36,19 @@ function throwsEmbedlab(f, pattern) {
   });
 }
 
+// The whole of a table handle's rows.
+function rowsOf(table) {
+  try {
+    return table.rowsAt(0, table.rows);
+  } finally {
+    table.delete();
+  }
+}
+
+const float32 = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(values) });
+
 test('seed 123, 4 x 5 gives the notebook table to 4 decimals', () => {
-  const W = lab.seededTable(123, 4, 5);
+  const W = rowsOf(lab.openSeededTable(123, 4, 5));
   assert.deepEqual([W.rows, W.cols], [4, 5]);
   assert.ok(W.data instanceof Float32Array);
   assert.deepEqual(fourDecimals(W), [
@@ -66,73 +79,64 @@ test('the notebook walk-through prints as the notebook does', () => {
   const ids = lab.parseIds('torch.tensor([2, 3, 1])');
   const vocab = lab.defaultVocab(ids);
   assert.equal(vocab, 4);
-  const W = lab.seededTable(123, vocab, 5);
+  const table = lab.openSeededTable(123, vocab, 5);
   const param = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
-  assert.equal(lab.formatTensor(W, param), notebookEmbedding);
+  assert.equal(lab.formatTensor(table.rowsAt(0, vocab), param), notebookEmbedding);
   const linear = lab.linearInit(123, vocab, 5, false);
   assert.equal(linear.bias, null);
   assert.equal(lab.formatTensor(linear.weight, param), notebookLinear);
-  const onehot = lab.oneHot(ids, vocab);
-  assert.equal(lab.formatTensor(onehot, { integer: true }), notebookOneHot);
-  const product = lab.onehotProduct(onehot, W);
+  assert.equal(lab.formatTensor(oneHotCells(ids, vocab), { integer: true }), notebookOneHot);
+  const { lookup, product, comparison } = table.product(ids);
+  table.delete();
   assert.equal(lab.formatTensor(product, { suffixes: ['grad_fn=<MmBackward0>'] }), notebookProduct);
-  const rows = lab.lookup(W, ids);
   assert.equal(
-    lab.formatTensor(rows, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
+    lab.formatTensor(lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
     notebookLookup,
   );
-  const verdict = lab.compare(rows, product);
-  assert.equal(verdict.identical, true);
-  assert.equal(verdict.bitIdentical, 15);
-  assert.equal(verdict.grade.headline, 'bit-identical');
-  assert.equal(verdict.grade.defined, null);
-  const both = lab.bothRoutes(W, ids);
-  assert.equal(
-    lab.formatTensor(both.lookup, { suffixes: ['grad_fn=<EmbeddingBackward0>'] }),
-    notebookLookup,
-  );
-  assert.equal(
-    lab.formatTensor(both.product, { suffixes: ['grad_fn=<MmBackward0>'] }),
-    notebookProduct,
-  );
-  assert.deepEqual(both.comparison, verdict);
+  assert.equal(comparison.identical, true);
+  assert.equal(comparison.bitIdentical, 15);
+  assert.equal(comparison.grade.headline, 'bit-identical');
+  assert.equal(comparison.grade.defined, null);
+  assert.deepEqual(lab.compare(lookup, product), comparison);
 });
 
-test('the lookup copies rows of W and linearWeight transposes it', () => {
-  const W = lab.randn(5, 6, 3);
-  const rows = lab.lookup(W, [5, 0, 5]);
+test('a lookup copies rows of W', () => {
+  const table = lab.openSeededTable(5, 6, 3);
+  const W = table.rowsAt(0, 6);
+  const rows = table.lookup([5, 0, 5]);
+  table.delete();
   assert.deepEqual(Array.from(rows.data), [
     ...W.data.slice(15, 18),
     ...W.data.slice(0, 3),
     ...W.data.slice(15, 18),
   ]);
-  const T = lab.linearWeight(W);
-  assert.deepEqual([T.rows, T.cols], [3, 6]);
-  assert.equal(T.data[2 * 6 + 4], W.data[4 * 3 + 2]);
 });
 
-test('tfTable row i holds 0.11 * i as float32', () => {
-  const W = lab.tfTable(4, 2);
+test('the TensorFlow table: row i holds 0.11 * i as float32', () => {
+  const W = rowsOf(lab.openTfTable(4, 2));
   assert.deepEqual(Array.from(W.data), [0, 0, 0.11, 0.11, 0.22, 0.22, 0.33, 0.33].map(Math.fround));
 });
 
-test('npyTable reads what numpy wrote, from a Uint8Array or an ArrayBuffer', () => {
-  const expected = { rows: 2, cols: 3, data: Float32Array.from([0.5, -1.25, 3, 1e-3, -0, 65504]) };
-  assert.deepEqual(lab.npyTable(new Uint8Array(numpyF4)), expected);
+test('a .npy table holds what numpy wrote, from a Uint8Array or an ArrayBuffer', () => {
+  const expected = float32(2, 3, [0.5, -1.25, 3, 1e-3, -0, 65504]);
+  assert.deepEqual(rowsOf(lab.openNpyTable(new Uint8Array(numpyF4))), expected);
   const buffer = new Uint8Array(numpyF4).buffer;
-  assert.deepEqual(lab.npyTable(buffer), expected);
-  assert.ok(Object.is(lab.npyTable(buffer).data[4], -0));
+  assert.deepEqual(rowsOf(lab.openNpyTable(buffer)), expected);
+  assert.ok(Object.is(rowsOf(lab.openNpyTable(buffer)).data[4], -0));
 });
 
 test('ids and matrix data may be plain arrays or other typed arrays', () => {
-  const W = { rows: 3, cols: 2, data: [1, 2, 3, 4, 5, 6] };
-  const expected = { rows: 2, cols: 2, data: Float32Array.from([5, 6, 1, 2]) };
-  assert.deepEqual(lab.lookup(W, [2, 0]), expected);
-  assert.deepEqual(lab.lookup(W, Int32Array.from([2, 0])), expected);
-  assert.deepEqual(
-    lab.lookup({ ...W, data: Float64Array.from(W.data) }, new Uint8Array([2, 0])),
-    expected,
+  const table = lab.openNpyTable(npyOf(float32(3, 2, [1, 2, 3, 4, 5, 6])));
+  const expected = float32(2, 2, [5, 6, 1, 2]);
+  assert.deepEqual(table.lookup([2, 0]), expected);
+  assert.deepEqual(table.lookup(Int32Array.from([2, 0])), expected);
+  assert.deepEqual(table.lookup(new Uint8Array([2, 0])), expected);
+  table.delete();
+  const comparison = lab.compare(
+    { rows: 2, cols: 2, data: [5, 6, 1, 2] },
+    { rows: 2, cols: 2, data: Float64Array.from([5, 6, 1, 2]) },
   );
+  assert.equal(comparison.identical, true);
 });
 
 // dL/dW for out = W[ids]: G's rows added into their ids' rows in position order, in float32.
@@ -146,75 +150,84 @@ function naiveScatterAdd(ids, G, vocab) {
   return { rows: vocab, cols: G.cols, data: grad };
 }
 
-test('embeddingBackward is the scatter-add, and the one-hot GEMM agrees with it', () => {
+// A table's backward pass for G, held whole: { scatter, gemm, comparison }.
+function backward(vocab, ids, G, options) {
+  const table = lab.openTfTable(vocab, G.cols);
+  try {
+    const { scatter, gemm, comparison } = table.backward(ids, G, options);
+    return { scatter: scatter.whole, gemm: gemm.whole, comparison };
+  } finally {
+    table.delete();
+  }
+}
+
+test("a table's backward is the scatter-add, and the one-hot GEMM agrees with it", () => {
   const ids = [3, 0, 3, 3, 1, 3, 0]; // id 3 four times: the GEMM may add in another order
   const G = lab.randn(11, ids.length, 6);
-  const grad = lab.embeddingBackward(ids, G, 5);
-  assert.deepEqual(grad, naiveScatterAdd(ids, G, 5));
-  const viaGemm = lab.onehotBackward(lab.oneHot(ids, 5), G);
-  assert.deepEqual([viaGemm.rows, viaGemm.cols], [5, 6]);
-  viaGemm.data.forEach((x, i) => assert.ok(Math.abs(x - grad.data[i]) <= 1e-5 * (1 + Math.abs(x))));
+  const { scatter, gemm } = backward(5, ids, G);
+  assert.deepEqual(scatter, naiveScatterAdd(ids, G, 5));
+  assert.deepEqual([gemm.rows, gemm.cols], [5, 6]);
+  gemm.data.forEach((x, i) => assert.ok(Math.abs(x - scatter.data[i]) <= 1e-5 * (1 + Math.abs(x))));
   const twice = [2, 0, 2, 1];
-  const G2 = lab.randn(12, twice.length, 6);
-  assert.ok(
-    lab.compare(lab.embeddingBackward(twice, G2, 3), lab.onehotBackward(lab.oneHot(twice, 3), G2))
-      .identical,
-  );
+  assert.ok(backward(3, twice, lab.randn(12, twice.length, 6)).comparison.identical);
 });
 
-test('embeddingBackward options: padding row left at zero, gradients scaled by frequency', () => {
+test("a table's backward options: padding row left at zero, gradients scaled by frequency", () => {
   const ids = [1, 2, 1, 0];
   const G = { rows: 4, cols: 2, data: [1, 2, 3, 4, 5, 6, 7, 8] };
   assert.deepEqual(
-    Array.from(lab.embeddingBackward(ids, G, 3, { paddingIdx: -1 }).data),
+    Array.from(backward(3, ids, G, { paddingIdx: -1 }).scatter.data),
     [7, 8, 6, 8, 0, 0],
   );
   assert.deepEqual(
-    Array.from(lab.embeddingBackward(ids, G, 3, { scaleGradByFreq: true }).data),
+    Array.from(backward(3, ids, G, { scaleGradByFreq: true }).scatter.data),
     [7, 8, 3, 4, 3, 4],
   );
 });
 
-test('embeddingBag sums, averages and maxes each bag, and its backward checks the forward', () => {
-  const W = { rows: 3, cols: 2, data: [1, 10, 2, 20, 4, -5] };
+test('a table sums, averages and maxes each bag, and its backward checks the forward', () => {
+  const table = lab.openNpyTable(npyOf(float32(3, 2, [1, 10, 2, 20, 4, -5])));
   const ids = [0, 2, 1, 1, 2];
   const offsets = [0, 2, 2]; // bags [0, 2], [], [1, 1, 2]
-  const sum = lab.embeddingBag(W, ids, offsets, { mode: 'sum' });
+  const sum = table.embeddingBag(ids, offsets, { mode: 'sum' });
   assert.deepEqual(Array.from(sum.output.data), [5, 5, 0, 0, 8, 35]);
   assert.deepEqual(Array.from(sum.bagSize), [2, 0, 3]);
   assert.deepEqual(
-    Array.from(lab.embeddingBag(W, ids, offsets).output.data),
+    Array.from(table.embeddingBag(ids, offsets).output.data),
     [2.5, 2.5, 0, 0, 8 / 3, 35 / 3].map(Math.fround),
   );
-  const max = lab.embeddingBag(W, ids, offsets, { mode: 'max' });
+  const max = table.embeddingBag(ids, offsets, { mode: 'max' });
   assert.deepEqual(Array.from(max.output.data), [4, 10, 0, 0, 4, 20]);
   assert.deepEqual(Array.from(max.maxRows), [2, 0, -1, -1, 2, 1]);
-  const M = lab.bagMatrix(ids, offsets, 3, { mode: 'sum' });
+  const M = table.bagMatrix(ids, offsets, { mode: 'sum' });
   assert.deepEqual(Array.from(M.data), [1, 0, 1, 0, 0, 0, 0, 2, 1]);
   const G = { rows: 3, cols: 2, data: [1, 1, 1, 1, 1, 1] };
   assert.deepEqual(
-    Array.from(lab.embeddingBagBackward(ids, offsets, G, max, 3, { mode: 'max' }).data),
+    Array.from(table.bagBackward(ids, offsets, G, max, { mode: 'max' }).whole.data),
     [0, 1, 0, 1, 2, 0],
   );
   const G2 = { rows: 2, cols: 2, data: [1, 1, 1, 1] };
   throwsEmbedlab(
-    () => lab.embeddingBagBackward(ids, [0, 2], G2, max, 3, { mode: 'max' }),
+    () => table.bagBackward(ids, [0, 2], G2, max, { mode: 'max' }),
     /^the forward result does not belong to these bags/,
   );
   throwsEmbedlab(
-    () => lab.embeddingBag(W, ids, offsets, { mode: 'median' }),
+    () => table.embeddingBag(ids, offsets, { mode: 'median' }),
     /^mode must be 'sum', 'mean' or 'max', got 'median'$/,
   );
+  table.delete();
 });
 
-test('embeddingRenorm scales rows over max_norm in a copy and names them', () => {
-  const W = { rows: 3, cols: 2, data: Float32Array.from([3, 4, 0.3, 0.4, 6, 8]) };
-  const { weight, scaledRows } = lab.embeddingRenorm(W, [2, 0, 1], 1);
+test('renorm scales rows over max_norm in a new table and names them', () => {
+  const table = lab.openNpyTable(npyOf(float32(3, 2, [3, 4, 0.3, 0.4, 6, 8])));
+  const { table: renormed, scaledRows } = table.renorm([2, 0, 1], 1);
   assert.deepEqual(Array.from(scaledRows), [0, 2]);
-  assert.deepEqual(Array.from(W.data), [3, 4, 0.3, 0.4, 6, 8].map(Math.fround));
+  const weight = rowsOf(renormed);
+  assert.deepEqual(Array.from(table.rowsAt(0, 3).data), [3, 4, 0.3, 0.4, 6, 8].map(Math.fround));
   assert.ok(Math.abs(Math.hypot(weight.data[0], weight.data[1]) - 1) < 1e-6);
   assert.deepEqual(Array.from(weight.data.slice(2, 4)), [0.3, 0.4].map(Math.fround));
-  throwsEmbedlab(() => lab.embeddingRenorm(W, [0], 0), /^max_norm must be a positive number/);
+  throwsEmbedlab(() => table.renorm([0], 0), /^max_norm must be a positive number/);
+  table.delete();
 });
 
 test('limits are the core defaults', () => {
@@ -228,65 +241,74 @@ test('core errors are EmbedlabError with the core message', () => {
   throwsEmbedlab(() => lab.parseIds('2, x'), /^token 2 is "x", which is not an integer/);
   throwsEmbedlab(() => lab.parseIds('-1'), /^token 1 is "-1": token ids must be >= 0/);
   throwsEmbedlab(() => lab.parseIds(''), /^no token ids/);
-  const W = lab.seededTable(123, 4, 5);
+  const table = lab.openSeededTable(123, 4, 5);
   throwsEmbedlab(
-    () => lab.lookup(W, [2, 4]),
+    () => table.lookup([2, 4]),
     /^index out of range in self: id 4 at position 2 is not below the vocabulary size V = 4/,
   );
+  table.delete();
   throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
   throwsEmbedlab(
-    () => lab.seededTable(1, 2 ** 23, 4),
+    () => lab.checkIdCount(65537),
+    /^too many token ids: 65537 given, at most 65536 are accepted at once$/,
+  );
+  lab.checkIdCount(65536);
+  throwsEmbedlab(
+    () => lab.openSeededTable(1, 2 ** 23, 4),
     /vocabulary size V = 8,388,608 is over the limit/,
   );
   throwsEmbedlab(
-    () => lab.seededTable(1, 2 ** 21, 64),
+    () => lab.openSeededTable(1, 2 ** 21, 64),
     /the embedding table \(V x d\) would be 2,097,152 x 64 floats/,
   );
-  throwsEmbedlab(() => lab.npyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
+  throwsEmbedlab(() => lab.openNpyTable(new Uint8Array([1, 2, 3])), /^not a \.npy file/);
 });
 
 test('numbers that are not whole, or too large for int64, are refused', () => {
-  throwsEmbedlab(() => lab.seededTable(1.5, 4, 5), /^the seed must be a whole number, got 1\.5$/);
   throwsEmbedlab(
-    () => lab.seededTable(1, NaN, 5),
+    () => lab.openSeededTable(1.5, 4, 5),
+    /^the seed must be a whole number, got 1\.5$/,
+  );
+  throwsEmbedlab(
+    () => lab.openSeededTable(1, NaN, 5),
     /^the vocabulary size V must be a whole number, got NaN$/,
   );
   throwsEmbedlab(
-    () => lab.tfTable(4, Infinity),
+    () => lab.openTfTable(4, Infinity),
     /^the embedding dimension d must be a whole number, got Infinity$/,
   );
   throwsEmbedlab(
-    () => lab.seededTable(2 ** 64, 4, 5),
+    () => lab.openSeededTable(2 ** 64, 4, 5),
     /^the seed = 18446744073709552000 is too large: it must fit in int64$/,
   );
+  const table = lab.openTfTable(4, 2);
   throwsEmbedlab(
-    () => lab.lookup(lab.tfTable(4, 2), [1, 0.5]),
+    () => table.lookup([1, 0.5]),
     /^the id at position 2 must be a whole number, got 0\.5$/,
   );
+  table.delete();
   throwsEmbedlab(() => lab.checkIds([1e300], 4), /^the id at position 1 = 1e\+300 is too large/);
 });
 
 test('arguments of the wrong type are refused with the argument named', () => {
-  const W = lab.tfTable(4, 2);
+  const table = lab.openTfTable(4, 2);
+  const W = table.rowsAt(0, 4);
   throwsEmbedlab(() => lab.parseIds(42), /^parseIds: text must be a string, got number 42$/);
   throwsEmbedlab(
-    () => lab.lookup(W, '2, 3'),
+    () => table.lookup('2, 3'),
     /^lookup: ids must be an array of numbers, got the string "2, 3"$/,
   );
   throwsEmbedlab(
-    () => lab.lookup(W, new BigInt64Array(2)),
+    () => table.lookup(new BigInt64Array(2)),
     /^lookup: ids must be an array of numbers, got a BigInt64Array$/,
   );
-  throwsEmbedlab(() => lab.lookup({ rows: 4 }, [1]), /^lookup: W must be a matrix/);
-  throwsEmbedlab(
-    () => lab.onehotProduct(W, null),
-    /^onehotProduct: W must be a matrix .*, got null$/,
-  );
-  throwsEmbedlab(() => lab.seededTable('123', 4, 5), /^seededTable: seed must be a number/);
+  throwsEmbedlab(() => lab.compare({ rows: 4 }, W), /^compare: expected must be a matrix/);
+  throwsEmbedlab(() => lab.compare(W, null), /^compare: actual must be a matrix .*, got null$/);
+  throwsEmbedlab(() => lab.openSeededTable('123', 4, 5), /^openSeededTable: seed must be a number/);
   throwsEmbedlab(() => lab.linearInit(1, 4, 5, 'yes'), /^linearInit: bias must be true or false/);
   throwsEmbedlab(
-    () => lab.npyTable('w.npy'),
-    /^npyTable: bytes must be a Uint8Array or ArrayBuffer/,
+    () => lab.openNpyTable('w.npy'),
+    /^openNpyTable: bytes must be a Uint8Array or ArrayBuffer/,
   );
   throwsEmbedlab(
     () => lab.formatTensor(W, { suffixes: 'requires_grad=True' }),
@@ -298,76 +320,80 @@ test('arguments of the wrong type are refused with the argument named', () => {
   );
   throwsEmbedlab(() => lab.formatTensor(W, 'integer'), /^formatTensor: options must be an object/);
   throwsEmbedlab(
-    () => lab.embeddingBackward([0], W, 4, { paddingIdx: '1' }),
-    /^embeddingBackward: paddingIdx must be a number, got the string "1"$/,
+    () => table.startBackward([0], W, { paddingIdx: '1' }),
+    /^startBackward: paddingIdx must be a number, got the string "1"$/,
   );
   throwsEmbedlab(
-    () => lab.embeddingBag(W, [0], [0], { perSampleWeights: 0.5 }),
+    () => table.embeddingBag([0], [0], { perSampleWeights: 0.5 }),
     /^embeddingBag: perSampleWeights must be an array of numbers/,
   );
   throwsEmbedlab(
-    () => lab.embeddingBagBackward([0], [0], W, {}, 4),
-    /^embeddingBagBackward: forward.output must be a matrix/,
+    () => table.bagBackward([0], [0], W, {}),
+    /^bagBackward: forward.output must be a matrix/,
   );
+  table.delete();
 });
 
 test('matrices whose shape does not match their data are refused', () => {
+  const W = { rows: 1, cols: 2, data: [1, 2] };
   throwsEmbedlab(
-    () => lab.lookup({ rows: 4, cols: 5, data: new Float32Array(12) }, [1]),
-    /^W\.data holds 12 numbers, but W is 4 x 5 = 20$/,
+    () => lab.compare({ rows: 4, cols: 5, data: new Float32Array(12) }, W),
+    /^expected\.data holds 12 numbers, but expected is 4 x 5 = 20$/,
   );
   throwsEmbedlab(
-    () => lab.linearWeight({ rows: -1, cols: 5, data: [] }),
-    /^W would be -1 x 5: a size cannot be negative$/,
+    () => lab.compare({ rows: -1, cols: 5, data: [] }, W),
+    /^expected would be -1 x 5: a size cannot be negative$/,
   );
   throwsEmbedlab(
-    () => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, lab.tfTable(1, 2)),
+    () => lab.compare({ rows: 1.5, cols: 2, data: [1, 2, 3] }, W),
     /^expected\.rows must be a whole number, got 1\.5$/,
   );
   throwsEmbedlab(
-    () => lab.onehotProduct({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, lab.tfTable(1, 1)),
-    /^onehot would be 1,048,576 x 1,048,576 floats, over the limit of 67,108,864 floats/,
+    () => lab.compare({ rows: 2 ** 20, cols: 2 ** 20, data: [] }, W),
+    /^expected would be 1,048,576 x 1,048,576 floats, over the limit of 67,108,864 floats/,
   );
 });
 
 test('a result too large for WASM memory is refused before allocating, not an abort', () => {
-  // (65536 x 1) times (1 x 8192): tiny inputs, a 2 GiB result, more than the module may use.
-  const onehot = { rows: 65536, cols: 1, data: new Float32Array(65536).fill(1) };
+  // 65536 rows of a (1, 8192) table: tiny inputs, a 2 GiB result, more than the module may use.
+  const table = lab.openTfTable(1, 8192);
   throwsEmbedlab(
-    () => lab.onehotProduct(onehot, lab.tfTable(1, 8192)),
+    () => table.lookup(new Array(65536).fill(0)),
     /^the result \(n x d\) would be 65,536 x 8,192 floats, over the limit/,
   );
+  table.delete();
 });
 
 test('the module keeps working after errors', () => {
   for (let i = 0; i < 100; ++i) {
-    throwsEmbedlab(() => lab.lookup(lab.tfTable(4, 3), [i + 4]), /index out of range/);
+    const table = lab.openTfTable(4, 3);
+    throwsEmbedlab(() => table.lookup([i + 4]), /index out of range/);
+    table.delete();
   }
-  throwsEmbedlab(
-    () =>
-      lab.onehotProduct(
-        { rows: 65536, cols: 1, data: new Float32Array(65536) },
-        lab.tfTable(1, 8192),
-      ),
-    /over the limit/,
-  );
-  assert.deepEqual(fourDecimals(lab.lookup(lab.seededTable(123, 4, 5), [1])), [
+  const wide = lab.openTfTable(1, 8192);
+  throwsEmbedlab(() => wide.product(new Array(65536).fill(0)), /over the limit/);
+  wide.delete();
+  const table = lab.openSeededTable(123, 4, 5);
+  assert.deepEqual(fourDecimals(table.lookup([1])), [
     '1.3010',
     '1.2753',
     '-0.2010',
     '-0.1606',
     '-0.4015',
   ]);
+  table.delete();
 });
 
 test('results are copies that survive memory growth and do not alias', () => {
-  const before = lab.lookup(lab.seededTable(123, 4, 5), [0, 1]);
-  const big = lab.tfTable(4096, 4096); // 64 MiB: memory grows
+  const table = lab.openSeededTable(123, 4, 5);
+  const before = table.lookup([0, 1]);
+  const big = rowsOf(lab.openTfTable(4096, 4096)); // 64 MiB: memory grows
   assert.equal(big.data.length, 4096 * 4096);
   assert.equal(before.data.length, 10);
   assert.equal(before.data[0].toFixed(4), '0.3374');
   before.data[0] = 42;
-  assert.equal(lab.lookup(lab.seededTable(123, 4, 5), [0]).data[0].toFixed(4), '0.3374');
+  assert.equal(table.lookup([0]).data[0].toFixed(4), '0.3374');
+  table.delete();
 });
 
 test('every loadEmbedlab() shares one instance', async () => {

@@ -16,21 +16,23 @@ import { chromiumPath } from '../tools.mjs';
 async function exercise(wrapperUrl) {
   const { loadEmbedlab, EmbedlabError } = await import(wrapperUrl);
   const [lab, again] = await Promise.all([loadEmbedlab(), loadEmbedlab()]);
-  const W = lab.seededTable(123, 4, 5);
-  const rows = lab.lookup(W, lab.parseIds('tensor([2, 3, 1])'));
+  const table = lab.openSeededTable(123, 4, 5);
+  const rows = table.lookup(lab.parseIds('tensor([2, 3, 1])'));
   let error = null;
   try {
-    lab.lookup(W, [4]);
+    table.lookup([4]);
   } catch (e) {
     error = { isEmbedlabError: e instanceof EmbedlabError, message: e.message };
   }
-  return {
+  const result = {
     shared: lab === again,
-    table: Array.from(W.data, (x) => x.toFixed(4)),
+    table: Array.from(table.rowsAt(0, 4).data, (x) => x.toFixed(4)),
     firstRow: Array.from(rows.data.slice(0, 5), (x) => x.toFixed(4)),
-    identical: lab.compare(rows, lab.onehotProduct(lab.oneHot([2, 3, 1], 4), W)).identical,
+    identical: table.product([2, 3, 1]).comparison.identical,
     error,
   };
+  table.delete();
+  return result;
 }
 
 const expected = {

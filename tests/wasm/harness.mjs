@@ -95,11 +95,13 @@ export function runNative(cases) {
 }
 
 // The same result shapes as native_reference prints, from the JS API.
-// embeddingBagBackward's cases give W in place of forward and vocab (the forward is run first).
-// safetensorsTable's give the blocks of the table's bytes to read, in order.
+// A table handle's opener is given the ids its lookup and product run with, last. A method of a
+// handle ('table.backward', ...) is given the table first: a .npy file's bytes, or V for a table
+// whose rows the method does not read (openTfTable(V, d), d from G or 1); table.rowsAt a
+// .safetensors file and a tensor's name. table.bagBackward runs table.embeddingBag for the
+// forward first; table.backward's last argument asks for onehot^T G beside the scatter-add.
 // The training functions' give the optimizer spread out (its name, its hyperparameters, the
 // training's options) and the batches as text, last.
-// A table handle's opener is given the ids its lookup and product run with, last.
 const adapters = {
   openSeededTable: (lab, seed, vocab, dim, ids) =>
     tableRun(lab.openSeededTable(seed, vocab, dim), ids),
@@ -109,14 +111,38 @@ const adapters = {
     tableRun(lab.openSafetensorsTable(memorySource(file), name), ids),
   openGgufTable: (lab, file, name, ids) =>
     tableRun(lab.openGgufTable(memorySource(file), name), ids),
-  embeddingBagBackward: (lab, W, ids, offsets, G, options) =>
-    lab.embeddingBagBackward(
-      ids,
-      offsets,
-      G,
-      lab.embeddingBag(W, ids, offsets, options),
-      W.rows,
-      options,
+  'table.backward': (lab, vocab, ids, G, options, gemm) =>
+    withTable(lab.openTfTable(vocab, G.cols), (table) => {
+      const run = table.backward(ids, G, options);
+      return {
+        backward: {
+          scatter: matrixText(run.scatter.whole),
+          gemm: gemm ? matrixText(run.gemm.whole) : null,
+        },
+      };
+    }),
+  'table.embeddingBag': (lab, file, ids, offsets, options) =>
+    withTable(lab.openNpyTable(file), (table) => table.embeddingBag(ids, offsets, options)),
+  'table.bagBackward': (lab, file, ids, offsets, G, options) =>
+    withTable(
+      lab.openNpyTable(file),
+      (table) =>
+        table.bagBackward(ids, offsets, G, table.embeddingBag(ids, offsets, options), options)
+          .whole,
+    ),
+  'table.bagMatrix': (lab, vocab, ids, offsets, options) =>
+    withTable(lab.openTfTable(vocab, 1), (table) => table.bagMatrix(ids, offsets, options)),
+  'table.renorm': (lab, file, ids, maxNorm, normType) =>
+    withTable(lab.openNpyTable(file), (table) => {
+      const { table: renormed, scaledRows } = table.renorm(ids, maxNorm, normType);
+      return withTable(renormed, () => ({
+        weight: renormed.rowsAt(0, renormed.rows),
+        scaledRows,
+      }));
+    }),
+  'table.rowsAt': (lab, file, name, first, count) =>
+    withTable(lab.openSafetensorsTable(memorySource(file), name), (table) =>
+      table.rowsAt(first, count),
     ),
   parseBatches: (lab, text) => ({ batches: lab.parseBatches(text).map((ids) => Array.from(ids)) }),
   optimizerCode: (lab, name, hyper, params) => lab.optimizerCode({ name, ...hyper }, params),
@@ -175,17 +201,16 @@ const adapters = {
       run.delete();
     }
   },
-  safetensorsTable: (lab, headerBytes, fileSize, name, blocks) => {
-    const reader = lab.safetensorsTable(headerBytes, fileSize, name);
-    try {
-      const { addRows, finish, discard, ...table } = reader;
-      const rowsRead = blocks.map((block) => reader.addRows(block));
-      return { table: { ...table, rowsRead, weight: matrixText(reader.finish()) } };
-    } finally {
-      reader.discard();
-    }
-  },
 };
+
+// f(table), then the table deleted.
+function withTable(table, f) {
+  try {
+    return f(table);
+  } finally {
+    table.delete();
+  }
+}
 
 // A file's bytes as a table source, read a range at a time.
 // A positions handle's embed() and top 3 ids for batch, with what more(positions) adds; deleted.
@@ -215,10 +240,10 @@ export function memorySource(bytes) {
   return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
 }
 
-// What native_reference prints for a table: its description, lookup, product (a 3 x 4 heatmap of
-// W gathered on the way, blocks of 512 rows) and comparison.
+// What native_reference prints for a table: its description, its rows, the lookup, the product
+// (a 3 x 4 heatmap of W gathered on the way, blocks of 512 rows) and their comparison.
 function tableRun(table, ids) {
-  try {
+  return withTable(table, () => {
     const { lookup, product, comparison, heatmap } = table.product(ids, {
       blockRows: 512,
       heatmap: { rows: 3, cols: 4 },
@@ -227,15 +252,14 @@ function tableRun(table, ids) {
     return {
       tableRun: {
         info: { rows, cols, dtype, name, conversion, inMemory, storedBytes },
+        weight: matrixText(table.rowsAt(0, rows)),
         lookup: matrixText(lookup),
         product: matrixText(product),
         comparison: comparisonText(comparison),
         heatmap: matrixText(heatmap),
       },
     };
-  } finally {
-    table.delete();
-  }
+  });
 }
 
 // What native_reference prints for a training: its start, then each batch's step with every
@@ -283,9 +307,8 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if (typeof result === 'string') return { string: result };
   if (typeof result === 'boolean') return { boolean: result };
   if ('tensors' in result) return { header: result };
-  if ('tableRun' in result) return result;
+  if ('tableRun' in result || 'backward' in result) return result;
   if ('weightMap' in result) return { index: result };
-  if ('table' in result) return result; // safetensorsTable's adapter
   if ('training' in result || 'batches' in result) return result;
   if ('positions' in result || 'nextToken' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };

@@ -6,19 +6,18 @@
 // booleans (0/1) in decimal, ids as a comma list, text and bytes as hex, a matrix as
 // "ROWSxCOLS:" followed by 8 hex digits (the float32's bits) per element, an options object as
 // "key=value;key=value" (values encoded the same way; a list of strings as a comma list of hex;
-// null options left out; a list of byte strings as a comma list of hex). embeddingBagBackward
-// takes W in place of forward and vocab, and runs embedding_bag for the forward;
-// safetensorsTable takes the header's bytes, the file's size, the name and the table's bytes
-// in blocks, and reads them in order as a caller of the WASM reader does. A table handle's
-// opener (openSeededTable, ...) takes its own arguments and then the ids its lookup and
-// product run with (table_run_json). seededTraining and tableTraining take their arguments with
-// the optimizer spread out (its name, its hyperparameters as options, the training's options)
-// and then the batches as text, and step through every batch (training_json).
+// null options left out). A table handle's opener (openSeededTable, ...) takes its own arguments
+// and then the ids its lookup and product run with (table_run_json). A method of a handle
+// ("table.backward", ...) takes the table first, as harness.mjs says, and runs here on the
+// core's whole-matrix functions, so that the module's handle is held against them.
+// seededTraining and tableTraining take their arguments with the optimizer spread out (its name,
+// its hyperparameters as options, the training's options) and then the batches as text, and
+// step through every batch (training_json).
 // Results: {"ids": [...]}, {"number": x}, {"ok": true}, {"matrix": "..."}, {"string": "..."},
-// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"routes": {...}}, {"bag": {...}},
-// {"strings": [...]},
+// {"weight": "...", "bias": "..." or null}, {"compare": {...}}, {"backward": {...}},
+// {"bag": {...}}, {"strings": [...]},
 // {"renorm": {...}}, {"weights": {"values": [...], "literals": [...]}}, {"boolean": b},
-// {"header": {...}}, {"table": {...}}, {"tableRun": {...}}, {"index": {...}},
+// {"header": {...}}, {"tableRun": {...}}, {"index": {...}},
 // {"batches": [[...], ...]}, {"training": {...}}, or
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
@@ -50,7 +49,6 @@
 #include "embedlab/max_norm.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
-#include "embedlab/routes.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
 #include "embedlab/sample_weights.hpp"
@@ -265,30 +263,6 @@ std::string header_json(const SafetensorsHeader& header, const std::string& name
          metadata + "], \"table\": " + table + ", \"tableError\": " + table_error + "}";
 }
 
-// Chooses the table, then converts its blocks in order into a (V, d) table.
-std::string table_json(const std::string& header_bytes, std::uint64_t file_size,
-                       const std::string& name, const std::string& blocks) {
-  const SafetensorsHeader header = parse_safetensors_header(header_bytes, file_size);
-  const SafetensorsEntry& e = choose_embedding_table(header, name);
-  check_held_safetensors_table(e);
-  const Index row_bytes = safetensors_row_bytes(e);
-  Matrix table(e.shape[0], e.shape[1]);
-  std::string rows_read = "[";
-  Index rows = 0;
-  for (const std::string& hex : split(blocks, ',')) {
-    const std::string block = from_hex(hex);
-    convert_safetensors_rows(e, rows, block, table);
-    rows += static_cast<Index>(block.size()) / row_bytes;
-    rows_read += (rows_read.size() > 1 ? ", " : "") + std::to_string(rows);
-  }
-  return "{\"table\": {\"name\": " + json_string(e.name) + ", \"dtype\": " + json_string(e.dtype) +
-         ", \"rows\": " + std::to_string(e.shape[0]) + ", \"cols\": " + std::to_string(e.shape[1]) +
-         ", \"begin\": " + u64_json(e.begin) + ", \"end\": " + u64_json(e.end) +
-         ", \"rowBytes\": " + std::to_string(row_bytes) + ", \"conversion\": " +
-         json_string(dtype_conversion_text(e.dtype)) + ", \"rowsRead\": " + rows_read +
-         "], \"weight\": " + matrix_json(table) + "}}";
-}
-
 // A whole GGUF file's header as the module's ggufHeader gives it (wasm/gguf_bindings.cpp).
 std::string gguf_header_json(const std::string& file, const std::string& name) {
   const GgufHeader h = read_gguf_header(*memory_source(file));
@@ -325,8 +299,8 @@ std::string gguf_header_json(const std::string& file, const std::string& name) {
          ", \"tableError\": " + error + "}}";
 }
 
-// A table handle's run as the JS harness makes it: its description, its lookup, its product
-// streamed in blocks of 512 rows with a 3 x 4 heatmap of W, and their comparison.
+// A table handle's run as the JS harness makes it: its description, its rows, its lookup, its
+// product streamed in blocks of 512 rows with a 3 x 4 heatmap of W, and their comparison.
 std::string table_run_json(const Table& t, const std::string& name, const Ids& ids,
                            std::string conversion = {}) {
   const Matrix rows = lookup(t, ids);
@@ -338,13 +312,16 @@ std::string table_run_json(const Table& t, const std::string& name, const Ids& i
   product.run();
   const std::string dtype(stored_float_name(t.dtype()));
   if (conversion.empty()) conversion = dtype_conversion_text(dtype);
+  Matrix weight(t.rows(), t.cols());
+  t.read_rows(0, t.rows(), weight.data());
   return "{\"tableRun\": {\"info\": {\"rows\": " + std::to_string(t.rows()) +
          ", \"cols\": " + std::to_string(t.cols()) + ", \"dtype\": " + json_string(dtype) +
          ", \"name\": " + (name.empty() ? "null" : json_string(name)) +
          ", \"conversion\": " + json_string(conversion) +
          ", \"inMemory\": " + (t.in_memory() ? "true" : "false") +
-         ", \"storedBytes\": " + u64_json(t.stored_bytes()) + "}, \"lookup\": " +
-         matrix_json(rows) + ", \"product\": " + matrix_json(product.result()) +
+         ", \"storedBytes\": " + u64_json(t.stored_bytes()) +
+         "}, \"weight\": " + matrix_json(weight) + ", \"lookup\": " + matrix_json(rows) +
+         ", \"product\": " + matrix_json(product.result()) +
          ", \"comparison\": " + graded_json(rows, product.result(), RoutePair::lookup) +
          ", \"heatmap\": " + matrix_json(product.downsample()) + "}}";
 }
@@ -458,36 +435,16 @@ std::string run(const std::vector<std::string>& a) {
     check_ids(ids_of(a.at(1)), std::stoll(a.at(2)));
     return "{\"ok\": true}";
   }
-  if (op == "seededTable") {
-    TorchGenerator gen(std::stoll(a.at(1)));
-    return "{\"matrix\": " + matrix_json(init_embedding(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
-  }
   if (op == "randn") {
     TorchGenerator gen(std::stoll(a.at(1)));
     return "{\"matrix\": " + matrix_json(torch_randn(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
   }
-  if (op == "tfTable")
-    return "{\"matrix\": " + matrix_json(tf_fixed_weights(std::stoll(a.at(1)), std::stoll(a.at(2)))) + "}";
-  if (op == "npyTable") return "{\"matrix\": " + matrix_json(parse_npy(from_hex(a.at(1)))) + "}";
   if (op == "linearInit") {
     TorchGenerator gen(std::stoll(a.at(1)));
     const bool bias = a.at(4) == "1";
     const LinearParams p = init_linear(gen, std::stoll(a.at(2)), std::stoll(a.at(3)), bias);
     return "{\"weight\": " + matrix_json(p.weight) +
            ", \"bias\": " + (bias ? matrix_json(p.bias) : "null") + "}";
-  }
-  if (op == "lookup")
-    return "{\"matrix\": " + matrix_json(lookup(matrix_of(a.at(1)), ids_of(a.at(2)))) + "}";
-  if (op == "oneHot")
-    return "{\"matrix\": " + matrix_json(one_hot(ids_of(a.at(1)), std::stoll(a.at(2)))) + "}";
-  if (op == "onehotProduct")
-    return "{\"matrix\": " + matrix_json(onehot_product(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
-  if (op == "linearWeight") return "{\"matrix\": " + matrix_json(linear_weight(matrix_of(a.at(1)))) + "}";
-  if (op == "bothRoutes") {
-    const Routes routes = both_routes(matrix_of(a.at(1)), ids_of(a.at(2)));
-    return "{\"routes\": {\"lookup\": " + matrix_json(routes.lookup) + ", \"product\": " +
-           matrix_json(routes.product) + ", \"comparison\": " +
-           graded_json(routes.lookup, routes.product, RoutePair::lookup) + "}}";
   }
   if (op == "compare") {
     const RoutePair pair = a.size() > 3 ? parse_route_pair(from_hex(a.at(3))) : RoutePair::lookup;
@@ -503,33 +460,6 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "formatTensor")
     return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
-  if (op == "embeddingBackward")
-    return "{\"matrix\": " + matrix_json(embedding_backward(ids_of(a.at(1)), matrix_of(a.at(2)), std::stoll(a.at(3)),
-                                                           embedding_options_of(options_of(a.at(4))))) + "}";
-  if (op == "onehotBackward")
-    return "{\"matrix\": " + matrix_json(onehot_backward(matrix_of(a.at(1)), matrix_of(a.at(2)))) + "}";
-  if (op == "embeddingBag") {
-    const BagOutput bags = embedding_bag(matrix_of(a.at(1)), ids_of(a.at(2)), ids_of(a.at(3)),
-                                         bag_options_of(options_of(a.at(4))));
-    return "{\"bag\": {\"output\": " + matrix_json(bags.output) + ", \"bagSize\": " +
-           ids_json(bags.bag_size) + ", \"maxRows\": " + ids_json(bags.max_rows) + "}}";
-  }
-  if (op == "bagMatrix")
-    return "{\"matrix\": " + matrix_json(bag_matrix(ids_of(a.at(1)), ids_of(a.at(2)), std::stoll(a.at(3)),
-                                                  bag_options_of(options_of(a.at(4))))) + "}";
-  if (op == "embeddingBagBackward") {
-    const Matrix weight = matrix_of(a.at(1));
-    const Ids ids = ids_of(a.at(2)), offsets = ids_of(a.at(3));
-    const BagOptions options = bag_options_of(options_of(a.at(5)));
-    const BagOutput forward = embedding_bag(weight, ids, offsets, options);
-    return "{\"matrix\": " + matrix_json(embedding_bag_backward(ids, offsets, matrix_of(a.at(4)), forward,
-                                                              weight.rows(), options)) + "}";
-  }
-  if (op == "embeddingRenorm") {
-    Matrix weight = matrix_of(a.at(1));
-    const Ids scaled = embedding_renorm(weight, ids_of(a.at(2)), std::stod(a.at(3)), std::stod(a.at(4)));
-    return "{\"renorm\": {\"weight\": " + matrix_json(weight) + ", \"scaledRows\": " + ids_json(scaled) + "}}";
-  }
   if (op == "parseSampleWeights") {
     const SampleWeights w = parse_sample_weights(from_hex(a.at(1)));
     std::string values = "[", texts = "[", literals = "[";
@@ -551,6 +481,56 @@ std::string run(const std::vector<std::string>& a) {
     check_id_count(std::stoll(a.at(1)), default_limits);
     return "{\"ok\": true}";
   }
+  if (op == "table.backward") {
+    const Matrix grad = matrix_of(a.at(3));
+    const Table t(tf_fixed_weights(std::stoll(a.at(1)), grad.cols()));  // as the module opens it
+    const Ids ids = ids_of(a.at(2));
+    const Matrix scatter =
+        embedding_backward(ids, grad, t.rows(), embedding_options_of(options_of(a.at(4))));
+    return "{\"backward\": {\"scatter\": " + matrix_json(scatter) + ", \"gemm\": " +
+           (a.at(5) == "1" ? matrix_json(onehot_backward(one_hot(ids, t.rows()), grad)) : "null") +
+           "}}";
+  }
+  if (op == "table.embeddingBag") {
+    const BagOutput bags = embedding_bag(parse_npy(from_hex(a.at(1))), ids_of(a.at(2)),
+                                         ids_of(a.at(3)), bag_options_of(options_of(a.at(4))));
+    return "{\"bag\": {\"output\": " + matrix_json(bags.output) +
+           ", \"bagSize\": " + ids_json(bags.bag_size) +
+           ", \"maxRows\": " + ids_json(bags.max_rows) + "}}";
+  }
+  if (op == "table.bagBackward") {
+    const Matrix weight = parse_npy(from_hex(a.at(1)));
+    const Ids ids = ids_of(a.at(2)), offsets = ids_of(a.at(3));
+    const BagOptions options = bag_options_of(options_of(a.at(5)));
+    const BagOutput forward = embedding_bag(weight, ids, offsets, options);
+    return "{\"matrix\": " +
+           matrix_json(embedding_bag_backward(ids, offsets, matrix_of(a.at(4)), forward,
+                                              weight.rows(), options)) +
+           "}";
+  }
+  if (op == "table.bagMatrix") {
+    const Table t(tf_fixed_weights(std::stoll(a.at(1)), 1));  // as the module opens it
+    return "{\"matrix\": " +
+           matrix_json(bag_matrix(ids_of(a.at(2)), ids_of(a.at(3)), t.rows(),
+                                  bag_options_of(options_of(a.at(4))))) +
+           "}";
+  }
+  if (op == "table.renorm") {
+    Matrix weight = parse_npy(from_hex(a.at(1)));
+    const Ids scaled =
+        embedding_renorm(weight, ids_of(a.at(2)), std::stod(a.at(3)), std::stod(a.at(4)));
+    return "{\"renorm\": {\"weight\": " + matrix_json(weight) +
+           ", \"scaledRows\": " + ids_json(scaled) + "}}";
+  }
+  if (op == "table.rowsAt") {
+    const std::string file = from_hex(a.at(1));
+    const SafetensorsEntry entry =
+        open_safetensors_table(memory_source(file), from_hex(a.at(2))).entry;
+    const Matrix whole = convert_safetensors_table(
+        entry, std::string_view(file).substr(entry.begin, entry.end - entry.begin));
+    return "{\"matrix\": " +
+           matrix_json(whole.middleRows(std::stoll(a.at(3)), std::stoll(a.at(4)))) + "}";
+  }
   if (op == "hasNpyMagic")
     return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
   if (op == "hasGgufMagic")
@@ -565,7 +545,6 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "safetensorsHeader")
     return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2))),
                                           a.size() > 3 ? from_hex(a.at(3)) : std::string()) + "}";
-  if (op == "safetensorsTable") return table_json(from_hex(a.at(1)), std::stoull(a.at(2)), from_hex(a.at(3)), a.at(4));
   if (op == "safetensorsIndex") {
     const SafetensorsIndex index = parse_safetensors_index(from_hex(a.at(1)));
     std::string map = "[", shards = "[", table = "null", error = "null";

@@ -1,15 +1,15 @@
-// What only the JS API of the .safetensors reader has (differential.test.mjs compares its results
-// and messages with the native core): a file on disk read as a caller reads it, a header and
-// then a block of rows at a time, to values worked out by hand; the reader's life (finish(),
-// discard(), and the WASM memory given back); its arguments' types.
+// What only the JS API of .safetensors files has (differential.test.mjs compares its results and
+// messages with the native core): a file on disk read as a caller reads it, its header and then
+// its table through a handle, to values worked out by hand; a table's WASM memory given back;
+// the arguments' types.
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { safetensors, safetensorsFile } from './cases.mjs';
-import { assertThrowsEmbedlab, importEmbedlab } from './harness.mjs';
+import { safetensors } from './cases.mjs';
+import { assertThrowsEmbedlab, importEmbedlab, memorySource } from './harness.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
@@ -35,30 +35,40 @@ function sameValues(actual, expected) {
   );
 }
 
-// The file's bytes [begin, end), read from disk as a reader in a page reads them with File.slice.
+// The file's bytes [begin, end), read from disk as a page reads them with File.slice.
 function readRange(fd, begin, end) {
   const bytes = new Uint8Array(end - begin);
   assert.equal(readSync(fd, bytes, 0, bytes.length, begin), bytes.length);
   return bytes;
 }
 
-// Header in two steps, then the table a row at a time: what the page does, on a file on disk.
+// Header in two steps, then the table through a handle that reads the file where it lies: what
+// the page does, on a file on disk. { header, table: its description, weight: its rows }.
 function readTable(file, size, name) {
   const fd = openSync(file, 'r');
   try {
     const headerBytes = readRange(fd, 0, lab.safetensorsHeaderSize(readRange(fd, 0, 8), size));
-    const header = lab.safetensorsHeader(headerBytes, size);
-    const reader = lab.safetensorsTable(headerBytes, size, name);
-    for (let at = reader.begin; at < reader.end; at += reader.rowBytes) {
-      reader.addRows(readRange(fd, at, at + reader.rowBytes));
-    }
-    return { header, reader, weight: reader.finish() };
+    const header = lab.safetensorsHeader(headerBytes, size, name);
+    const table = lab.openSafetensorsTable(
+      { size, read: (offset, length) => readRange(fd, offset, offset + length) },
+      name,
+    );
+    const weight = table.rowsAt(0, table.rows);
+    const described = {
+      name: table.name,
+      rows: table.rows,
+      cols: table.cols,
+      dtype: table.dtype,
+      conversion: table.conversion,
+    };
+    table.delete();
+    return { header, table: described, weight };
   } finally {
     closeSync(fd);
   }
 }
 
-test('a file on disk is read a header and a row at a time, to the values worked out by hand', () => {
+test('a file on disk is read a header and then its table, to the values worked out by hand', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-safetensors-'));
   try {
     const file = path.join(dir, 'model.safetensors');
@@ -71,7 +81,7 @@ test('a file on disk is read a header and a row at a time, to the values worked 
       { format: 'pt' },
     );
     writeFileSync(file, bytes);
-    const { header, reader, weight } = readTable(file, bytes.length, '');
+    const { header, table, weight } = readTable(file, bytes.length, '');
     assert.equal(header.table, 'model.embed_tokens.weight');
     assert.deepEqual(
       header.tensors.map((t) => [t.name, t.dtype, t.shape, t.candidate]),
@@ -82,65 +92,27 @@ test('a file on disk is read a header and a row at a time, to the values worked 
       ],
     );
     assert.deepEqual(header.metadata, [['format', 'pt']]);
-    assert.deepEqual(
-      [reader.name, reader.rows, reader.cols, reader.rowBytes, reader.end - reader.begin],
-      ['model.embed_tokens.weight', 3, 2, 4, 12],
-    );
-    assert.equal(reader.conversion, 'BF16 (bfloat16), converted to float32 exactly');
-    assert.deepEqual([weight.rows, weight.cols], [3, 2]);
+    assert.deepEqual(table, {
+      name: 'model.embed_tokens.weight',
+      rows: 3,
+      cols: 2,
+      dtype: 'BF16',
+      conversion: 'BF16 (bfloat16), converted to float32 exactly',
+    });
     sameValues(weight.data, BF16_VALUES);
     const f16 = readTable(file, bytes.length, 'lm_head.weight');
-    assert.equal(f16.reader.conversion, 'F16 (float16), converted to float32 exactly');
+    assert.equal(f16.header.table, 'lm_head.weight');
+    assert.equal(f16.table.conversion, 'F16 (float16), converted to float32 exactly');
     sameValues(f16.weight.data, F16_VALUES);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('finish() wants every row; the reader stays usable after a failed call', () => {
-  const file = safetensors([['wte.weight', 'BF16', [3, 2], u2(BF16_BITS)]]);
-  const headerBytes = file.subarray(0, file.length - 12);
-  const rows = file.subarray(file.length - 12);
-  const reader = lab.safetensorsTable(headerBytes, file.length);
-  assert.equal(reader.addRows(rows.subarray(0, 4)), 1);
-  throwsEmbedlab(
-    () => reader.finish(),
-    /^tensor 'wte.weight' has 3 rows, and only 1 were read: read all of its bytes/,
-    'weights',
-  );
-  throwsEmbedlab(
-    () => reader.addRows(rows.subarray(4, 7)),
-    /not a whole number of rows/,
-    'weights',
-  );
-  assert.equal(
-    reader.addRows(rows.subarray(4).buffer.slice(rows.byteOffset + 4, rows.byteOffset + 12)),
-    3,
-  );
-  sameValues(reader.finish().data, BF16_VALUES);
-  throwsEmbedlab(
-    () => reader.finish(),
-    /^safetensorsTable: finish\(\) after finish\(\) or discard\(\)/,
-    null,
-  );
-  throwsEmbedlab(
-    () => reader.addRows(rows),
-    /^safetensorsTable: addRows\(\) after finish\(\)/,
-    null,
-  );
-  reader.discard(); // no effect after finish()
-});
-
-test("discard() gives the table's WASM memory back", () => {
-  // 17 tables of 8192 x 4096 float32 (128 MiB each) would be more than the module's 2 GiB if
-  // one of them stayed. Only the header is handed over. (finish() frees through the same call.)
-  const [V, d] = [8192, 4096];
-  const json = JSON.stringify({
-    'wte.weight': { dtype: 'BF16', shape: [V, d], data_offsets: [0, V * d * 2] },
-  });
-  const headerBytes = safetensorsFile(json);
-  for (let i = 0; i < 17; ++i)
-    lab.safetensorsTable(headerBytes, headerBytes.length + V * d * 2).discard();
+test("delete() gives a table's WASM memory back", () => {
+  // 9 tables of 8192 x 8192 float32 (256 MiB each) would be more than the module's 2 GiB if
+  // one of them stayed.
+  for (let i = 0; i < 9; ++i) lab.openTfTable(8192, 8192).delete();
 });
 
 test('arguments of the wrong type are refused, about the weights', () => {
@@ -166,17 +138,10 @@ test('arguments of the wrong type are refused, about the weights', () => {
     'weights',
   );
   throwsEmbedlab(
-    () => lab.safetensorsTable(file, file.length, 7),
-    /^safetensorsTable: name must be a string, got number 7$/,
+    () => lab.openSafetensorsTable(memorySource(file), 7),
+    /^openSafetensorsTable: name must be a string, got number 7$/,
     'weights',
   );
-  const reader = lab.safetensorsTable(file, file.length, 'wte.weight');
-  throwsEmbedlab(
-    () => reader.addRows([0, 0, 128, 63]),
-    /^addRows: bytes must be a Uint8Array or ArrayBuffer, got an Array$/,
-    'weights',
-  );
-  reader.discard();
   throwsEmbedlab(
     () => lab.hasNpyMagic(null),
     /^hasNpyMagic: firstBytes must be a Uint8Array/,

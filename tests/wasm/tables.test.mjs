@@ -1,13 +1,15 @@
-// Table handles (wasm/tables.mjs) against the typed-array functions of the same module: every
-// operation on a handle gives the bits its typed-array twin gives on the same table (NaNs of
-// several payloads, Infs and -0.0 included, in blocks that do and do not divide V), the
-// heatmap follows the page's rule, a source is read only where needed, and runs report progress,
-// stop, and are freed. differential.test.mjs checks the handles against the native core.
+// Table handles (wasm/tables.mjs) against naive references of the core's rules (naive.mjs):
+// a table's rows and lookups are its stored bits, a product, a gradient and a bag follow the
+// order of additions the core's headers state (NaNs of several payloads, Infs and -0.0 included,
+// in blocks that do and do not divide V), the heatmap follows the page's rule, a source is read
+// only where needed, and runs report progress, stop, and are freed. differential.test.mjs holds
+// the handles against the native core, bit for bit.
 //
 // One thing WebAssembly leaves open: the payload and sign of a NaN that arithmetic makes. V8
 // gives different ones from its baseline and its optimising compiler, so the same product run
-// twice in one process can end a column holding several NaNs with another NaN. Products are
-// therefore compared bit for bit where they are not NaN and NaN for NaN where they are.
+// twice in one process can end a column holding several NaNs with another NaN. Results of
+// arithmetic are therefore compared bit for bit where they are not NaN and NaN for NaN where
+// they are.
 import assert from 'node:assert/strict';
 import {
   closeSync,
@@ -25,6 +27,7 @@ import { test } from 'node:test';
 
 import { generator, safetensors } from './cases.mjs';
 import { assertThrowsEmbedlab, importEmbedlab, memorySource } from './harness.mjs';
+import { fma32, gemmRule } from './naive.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
@@ -99,48 +102,83 @@ const SHAPES = [
   [600, 3, 3000],
 ];
 
-test("lookup, product and both routes: a handle gives the typed-array functions' bits", () => {
+// A (rows, cols) float32 matrix of the given bits, read without going through JS numbers.
+const ofBits = (rows, cols, valueBits) => ({
+  rows,
+  cols,
+  data: new Float32Array(valueBits.buffer),
+});
+
+// The rows W[ids[k]], copied as bits.
+function gathered(W, valueBits, ids) {
+  const out = new Uint32Array(ids.length * W.cols);
+  ids.forEach((id, k) => out.set(valueBits.subarray(id * W.cols, (id + 1) * W.cols), k * W.cols));
+  return ofBits(ids.length, W.cols, out);
+}
+
+// F.one_hot(ids, vocab).float(), row-major.
+function oneHot(ids, vocab) {
+  const out = new Float32Array(ids.length * vocab);
+  ids.forEach((id, k) => {
+    out[k * vocab + id] = 1;
+  });
+  return out;
+}
+
+// a (m, k) @ b (k, n) by the GEMM's rule, as a matrix.
+const product = (a, b, m, k, n) => ({ rows: m, cols: n, data: gemmRule(a, b, m, k, n) });
+
+// A (rows, cols) matrix transposed.
+function transposed(data, rows, cols) {
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; ++i)
+    for (let j = 0; j < cols; ++j) out[j * rows + i] = data[i * cols + j];
+  return out;
+}
+
+test('a lookup is the rows of W, a product its one-hot GEMM, whatever the blocks of rows', () => {
   const rng = generator(1);
   for (const [vocab, dim, n] of SHAPES) {
-    const bytes = npyBytes(vocab, dim, specialBits(rng, vocab, dim));
-    const W = lab.npyTable(bytes);
-    const table = lab.openNpyTable(bytes);
+    const valueBits = specialBits(rng, vocab, dim);
+    const W = ofBits(vocab, dim, valueBits);
+    const table = lab.openNpyTable(npyBytes(vocab, dim, valueBits));
     const ids = randomIds(rng, n, vocab);
     if (n > 2) ids[1] = ids[0];
     const what = `V = ${vocab}, d = ${dim}, n = ${n}`;
-    sameBits(table.lookup(ids), lab.lookup(W, ids), what);
-    const whole = lab.onehotProduct(lab.oneHot(ids, vocab), W);
+    sameBits(table.rowsAt(0, vocab), W, what);
+    const rows = gathered(W, valueBits, ids);
+    sameBits(table.lookup(ids), rows, what);
+    const expected = product(oneHot(ids, vocab), W.data, n, vocab, dim);
     for (const blockRows of [512, 1024, 1536, 0]) {
-      const { product, lookup, comparison } = table.product(ids, { blockRows });
-      sameValues(product, whole, `${what}, blocks of ${blockRows}`);
-      sameBits(lookup, lab.lookup(W, ids), what);
-      assert.deepEqual(comparison, lab.compare(lookup, product));
+      const { product: streamed, lookup, comparison } = table.product(ids, { blockRows });
+      sameValues(streamed, expected, `${what}, blocks of ${blockRows}`);
+      sameBits(lookup, rows, what);
+      assert.deepEqual(comparison, lab.compare(lookup, streamed));
     }
-    const routes = table.bothRoutes(ids);
-    const typed = lab.bothRoutes(W, ids);
-    sameValues(routes.product, typed.product, what);
-    assert.deepEqual(routes.comparison, lab.compare(routes.lookup, routes.product));
     table.delete();
   }
 });
 
-test('a seeded, a TensorFlow and a .safetensors table are the typed-array tables', () => {
+test('a seeded table is held in memory; a .safetensors table converts BF16 exactly', () => {
   const seeded = lab.openSeededTable(123, 600, 7);
-  sameBits(seeded.rowsAt(0, 600), lab.seededTable(123, 600, 7));
   assert.deepEqual(
     [seeded.rows, seeded.cols, seeded.dtype, seeded.name, seeded.inMemory],
     [600, 7, 'F32', null, true],
   );
+  const all = Array.from({ length: 600 }, (_, i) => i);
+  sameBits(seeded.rowsAt(0, 600), seeded.lookup(all));
   seeded.delete();
-  const tf = lab.openTfTable(5, 2);
-  sameBits(tf.rowsAt(0, 5), lab.tfTable(5, 2));
-  tf.delete();
-  // BF16, every bit pattern: the reader's table, and the handle's rows converted as it reads them.
-  const every = new Uint8Array(Uint16Array.from({ length: 65536 }, (_, k) => k).buffer);
-  const file = safetensors([['model.embed_tokens.weight', 'BF16', [256, 256], every]]);
-  const reader = lab.safetensorsTable(file, file.length);
-  reader.addRows(file.subarray(reader.begin, reader.end));
-  const W = reader.finish();
+  // BF16, every bit pattern: a float32's top half, its bits followed by 16 zero bits (NaNs as
+  // they are, as PyTorch converts them).
+  const every = Uint16Array.from({ length: 65536 }, (_, k) => k);
+  const file = safetensors([
+    ['model.embed_tokens.weight', 'BF16', [256, 256], new Uint8Array(every.buffer)],
+  ]);
+  const W = ofBits(
+    256,
+    256,
+    Uint32Array.from(every, (b) => b << 16),
+  );
   const table = lab.openSafetensorsTable(memorySource(file));
   assert.deepEqual(
     [table.name, table.dtype, table.conversion],
@@ -150,27 +188,42 @@ test('a seeded, a TensorFlow and a .safetensors table are the typed-array tables
   const ids = [255, 127, 0, 255, 128];
   sameValues(
     table.product(ids, { blockRows: 512 }).product,
-    lab.onehotProduct(lab.oneHot(ids, 256), W),
+    product(oneHot(ids, 256), W.data, ids.length, 256, 256),
   );
   table.delete();
 });
+
+// dL/dW (V, d) of the lookup: row v adds G's rows k with ids[k] == v in increasing k from +0;
+// scaled by frequency, each is fma(G(k, j), float(1 / count(v)), acc); the padding row stays 0.
+function scatterAdd(ids, G, vocab, { paddingIdx = null, scaleGradByFreq = false } = {}) {
+  const d = G.cols;
+  const out = new Float32Array(vocab * d);
+  const padding = paddingIdx === null ? -1 : (paddingIdx + vocab) % vocab;
+  const count = new Map();
+  ids.forEach((v) => count.set(v, (count.get(v) ?? 0) + 1));
+  ids.forEach((v, k) => {
+    if (v === padding) return;
+    const s = scaleGradByFreq ? Math.fround(1 / count.get(v)) : 1;
+    for (let j = 0; j < d; ++j) out[v * d + j] = fma32(G.data[k * d + j], s, out[v * d + j]);
+  });
+  return { rows: vocab, cols: d, data: out };
+}
 
 test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
   const rng = generator(2);
   for (const [vocab, dim, n] of SHAPES) {
     const table = lab.openSeededTable(7, vocab, dim);
     const ids = randomIds(rng, n, vocab);
-    const G = lab.npyTable(npyBytes(n, dim, specialBits(rng, n, dim)));
+    const G = ofBits(n, dim, specialBits(rng, n, dim));
+    const whole = product(transposed(oneHot(ids, vocab), n, vocab), G.data, vocab, n, dim);
     for (const options of [{}, { paddingIdx: ids[0], scaleGradByFreq: true }]) {
       const what = `V = ${vocab}, d = ${dim}, n = ${n}, ${JSON.stringify(options)}`;
       const { scatter, gemm, comparison, stopped } = table.backward(ids, G, options, {
         blockRows: 512,
       });
       assert.equal(stopped, false);
-      const expectedScatter = lab.embeddingBackward(ids, G, vocab, options);
-      const expectedGemm = lab.onehotBackward(lab.oneHot(ids, vocab), G);
-      sameBits(scatter.whole, expectedScatter, what);
-      sameValues(gemm.whole, expectedGemm, what);
+      sameValues(scatter.whole, scatterAdd(ids, G, vocab, options), what);
+      sameValues(gemm.whole, whole, what);
       // The plain comparison's, but where the padding row alone differs by more than rounding,
       // the run's grade says PyTorch defines that difference.
       const plain = lab.compare(scatter.whole, gemm.whole, 'backward');
@@ -190,7 +243,6 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
     assert.equal(view.whole, null);
     const kept = [...new Set([...ids, vocab - 1])].sort((a, b) => a - b);
     assert.deepEqual(Array.from(view.kept), kept);
-    const whole = lab.onehotBackward(lab.oneHot(ids, vocab), G);
     kept.forEach((row, k) => {
       const expected = {
         rows: 1,
@@ -208,44 +260,109 @@ test('the gradients: scatter-add and onehot^T G, whole or as a view', () => {
   }
 });
 
+// F.embedding_bag's forward, padding_idx left out: sum adds the rows in position order from +0,
+// mean divides by float(size), max keeps the first largest; and the multi-hot M whose product
+// with W gives sum and mean.
+function naiveBags(W, ids, offsets, { mode, paddingIdx }) {
+  const d = W.cols;
+  const ends = [...offsets.slice(1), ids.length];
+  const output = new Float32Array(offsets.length * d);
+  const maxRows = mode === 'max' ? new Array(offsets.length * d).fill(-1) : [];
+  const M = new Float32Array(offsets.length * W.rows);
+  offsets.forEach((begin, b) => {
+    const members = ids.slice(begin, ends[b]).filter((v) => v !== paddingIdx);
+    members.forEach((v, i) => {
+      M[b * W.rows + v] += 1;
+      for (let j = 0; j < d; ++j) {
+        const x = W.data[v * d + j];
+        const at = b * d + j;
+        if (mode !== 'max') output[at] = Math.fround(output[at] + x);
+        else if (i === 0 || x > output[at]) [output[at], maxRows[at]] = [x, v];
+      }
+    });
+    if (mode === 'mean' && members.length > 0) {
+      for (let j = 0; j < d; ++j)
+        output[b * d + j] = Math.fround(output[b * d + j] / members.length);
+      for (let v = 0; v < W.rows; ++v) M[b * W.rows + v] /= members.length;
+    }
+  });
+  return { output: { rows: offsets.length, cols: d, data: output }, maxRows, M };
+}
+
+// The bags' dL/dW: sum and mean add each id's G(bag) in position order, mean's scaled by
+// float(1 / size) in an fma; max gives G(b, j) to the row that was the maximum.
+function naiveBagBackward(forward, ids, offsets, G, vocab, { mode, paddingIdx }) {
+  const d = G.cols;
+  const out = new Float32Array(vocab * d);
+  const ends = [...offsets.slice(1), ids.length];
+  offsets.forEach((begin, b) => {
+    if (mode === 'max') {
+      for (let j = 0; j < d; ++j) {
+        const v = forward.maxRows[b * d + j];
+        if (v >= 0) out[v * d + j] = Math.fround(out[v * d + j] + G.data[b * d + j]);
+      }
+      return;
+    }
+    const members = ids.slice(begin, ends[b]).filter((v) => v !== paddingIdx);
+    const s = mode === 'mean' ? Math.fround(1 / members.length) : 1;
+    for (const v of members) {
+      for (let j = 0; j < d; ++j) out[v * d + j] = fma32(s, G.data[b * d + j], out[v * d + j]);
+    }
+  });
+  return { rows: vocab, cols: d, data: out };
+}
+
 test('nn.EmbeddingBag: forward, M W streamed and the backward view', () => {
   const rng = generator(3);
-  const bytes = npyBytes(300, 6, specialBits(rng, 300, 6));
-  const W = lab.npyTable(bytes);
-  const table = lab.openNpyTable(bytes);
+  const valueBits = specialBits(rng, 300, 6);
+  const W = ofBits(300, 6, valueBits);
+  const table = lab.openNpyTable(npyBytes(300, 6, valueBits));
   const ids = [3, 299, 3, 9, 299, 2, 0];
   const offsets = [0, 2, 2, 5];
+  const G = lab.randn(4, 4, 6);
   for (const mode of ['sum', 'mean', 'max']) {
     const options = { mode, paddingIdx: 9 };
+    const naive = naiveBags(W, ids, offsets, options);
     const forward = table.embeddingBag(ids, offsets, options);
-    const typed = lab.embeddingBag(W, ids, offsets, options);
-    sameBits(forward.output, typed.output, mode);
-    assert.deepEqual(Array.from(forward.maxRows), Array.from(typed.maxRows));
-    const G = lab.randn(4, 4, 6);
-    sameBits(
+    sameValues(forward.output, naive.output, mode);
+    assert.deepEqual(Array.from(forward.maxRows), naive.maxRows);
+    sameValues(
       table.bagBackward(ids, offsets, G, forward, options).whole,
-      lab.embeddingBagBackward(ids, offsets, G, typed, 300, options),
+      naiveBagBackward(forward, ids, offsets, G, 300, options),
       mode,
     );
     if (mode === 'max') continue;
-    const { product, bags, comparison } = table.bagProduct(ids, offsets, options, {
+    const M = table.bagMatrix(ids, offsets, options);
+    sameBits(M, { rows: offsets.length, cols: 300, data: naive.M }, mode);
+    const {
+      product: streamed,
+      bags,
+      comparison,
+    } = table.bagProduct(ids, offsets, options, {
       blockRows: 512,
     });
-    const M = lab.bagMatrix(ids, offsets, 300, options);
-    sameValues(product, lab.onehotProduct(M, W), mode);
-    sameBits(bags, typed.output, mode);
-    assert.deepEqual(comparison, lab.compare(bags, product, 'bag'));
+    sameValues(streamed, product(naive.M, W.data, offsets.length, 300, 6), mode);
+    sameBits(bags, forward.output, mode);
+    assert.deepEqual(comparison, lab.compare(bags, streamed, 'bag'));
   }
   table.delete();
 });
 
-test('max_norm makes a new table with the renormalised rows; the old one stays', () => {
+test('max_norm makes a new table with the rows over it scaled to it; the old one stays', () => {
   const table = lab.openSeededTable(5, 40, 8);
-  const { table: renormed, scaledRows } = table.renorm([3, 7, 3], 1.5);
-  const typed = lab.embeddingRenorm(lab.seededTable(5, 40, 8), [3, 7, 3], 1.5);
-  assert.deepEqual(Array.from(scaledRows), Array.from(typed.scaledRows));
-  sameBits(renormed.rowsAt(0, 40), typed.weight);
-  sameBits(table.rowsAt(0, 40), lab.seededTable(5, 40, 8));
+  const before = table.rowsAt(0, 40);
+  const norm = (m, row) => Math.hypot(...m.data.subarray(row * 8, (row + 1) * 8));
+  const { table: renormed, scaledRows } = table.renorm([3, 7, 3, 20], 1.5);
+  const over = [3, 7, 20].filter((row) => norm(before, row) > 1.5);
+  assert.ok(over.length >= 2, `rows over max_norm: ${over}`);
+  assert.deepEqual(Array.from(scaledRows), over);
+  const after = renormed.rowsAt(0, 40);
+  for (let row = 0; row < 40; ++row) {
+    const rowOf = (m) => ({ rows: 1, cols: 8, data: m.data.subarray(row * 8, (row + 1) * 8) });
+    if (over.includes(row)) assert.ok(Math.abs(norm(after, row) - 1.5) < 1e-5, `row ${row}`);
+    else sameBits(rowOf(after), rowOf(before), `row ${row}`);
+  }
+  sameBits(table.rowsAt(0, 40), before);
   renormed.delete();
   table.delete();
 });

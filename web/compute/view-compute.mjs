@@ -31,7 +31,7 @@ function backward(lab, table, { ids, vocab, dim, seed, paddingIdx }) {
 
 // Bag: the bags of W's rows, and for sum and mean the multi-hot M (B × V) times W, streamed a
 // block of W's rows a step like the one-hot product; max has no product form.
-function bag(lab, table, { ids, vocab, offsets, mode, weights, paddingIdx }) {
+function bag(lab, table, { ids, offsets, mode, weights, paddingIdx }) {
   const options = { mode, paddingIdx, perSampleWeights: weights?.values ?? null };
   const forward = table.embeddingBag(ids, offsets, options);
   const bags = forward.output.rows;
@@ -48,7 +48,7 @@ function bag(lab, table, { ids, vocab, offsets, mode, weights, paddingIdx }) {
       const { product, comparison } = run.result();
       return {
         forward,
-        multihot: lab.bagMatrix(ids, offsets, vocab, options),
+        multihot: table.bagMatrix(ids, offsets, options),
         product,
         comparison,
         bags,

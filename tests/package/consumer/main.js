@@ -4,8 +4,9 @@ import 'embedlab/element';
 import { loadEmbedlab } from 'embedlab';
 
 loadEmbedlab().then((lab) => {
-  const W = lab.seededTable(123, 4, 5);
-  const rows = lab.lookup(W, lab.parseIds('tensor([2, 3, 1])'));
+  const table = lab.openSeededTable(123, 4, 5);
+  const rows = table.lookup(lab.parseIds('tensor([2, 3, 1])'));
+  table.delete();
   document.getElementById('api').textContent = lab.formatTensor(rows, {
     suffixes: ['grad_fn=<EmbeddingBackward0>'],
   });

@@ -17,11 +17,17 @@ export const GRAD_BUDGET = 1 << 20;
 // first `m` tokens' rows of G are added: Map(v -> Float32Array(d)).
 function gradRows(lab, { distinct, compact }, G, m) {
   const d = G.cols;
-  const dW = lab.embeddingBackward(
-    compact.subarray(0, m),
-    { rows: m, cols: d, data: G.data.subarray(0, m * d) },
-    distinct.length,
-  );
+  // A table handle's scatter-add: its rows do not enter the gradient, and its one-hot route is
+  // never stepped.
+  const table = lab.openTfTable(distinct.length, d);
+  const run = table.startBackward(compact.subarray(0, m), {
+    rows: m,
+    cols: d,
+    data: G.data.subarray(0, m * d),
+  });
+  const dW = run.scatter.whole;
+  run.delete();
+  table.delete();
   const reached = new Set(compact.subarray(0, m));
   return new Map(
     distinct.flatMap((v, i) => (reached.has(i) ? [[v, dW.data.subarray(i * d, (i + 1) * d)]] : [])),
