@@ -331,9 +331,6 @@ function makeApi(core) {
     },
     parseSampleWeights: (weightsText) =>
       unwrap(core.parseSampleWeights(string('parseSampleWeights', 'weightsText', weightsText))),
-    checkIdCount: (n) => {
-      unwrap(core.checkIdCount(number('checkIdCount', 'n', n)));
-    },
     checkSizes: (n, vocab, dim, vocabFromIds = false, held = true) => {
       unwrap(
         core.checkSizes(

@@ -250,7 +250,7 @@ test('core errors are EmbedlabError with the core message', () => {
   throwsEmbedlab(() => lab.checkIds([1, 9], 4), /^index out of range in self: id 9/);
   throwsEmbedlab(
     () => lab.checkIdCount(65537),
-    /^too many token ids: 65537 given, at most 65536 are accepted at once$/,
+    /^too many token ids: 65,537 given, at most 65,536 are accepted at once$/,
   );
   lab.checkIdCount(65536);
   throwsEmbedlab(

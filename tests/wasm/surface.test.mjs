@@ -62,6 +62,7 @@ const SURFACE = {
     'openTfTable',
     'openNpyTable',
     'openSafetensorsTable',
+    'openCheckpointPositions',
     'openGgufTable',
   ],
   training: [
@@ -94,6 +95,7 @@ const TABLE_METHODS = [
   'bagBackward',
   'renorm',
   'blocksDecoded',
+  'blocksDecodedNote',
   'delete',
 ];
 
