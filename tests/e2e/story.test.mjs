@@ -186,6 +186,7 @@ describe('the story on the first screen', () => {
     await page.waitForFunction(
       () => document.querySelector('#train [name="batches"]')?.value === '1,2,3; 2,3,4; 0,1,2',
     );
+    assert.equal(await page.inputValue('#train [name="head"]'), 'tied');
     assert.deepEqual(await current(), [null, null, null, null, null, null, 'step']);
   });
 });
