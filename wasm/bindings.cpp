@@ -19,6 +19,7 @@
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
 #include "embedlab/sample_weights.hpp"
+#include "embedlab/tied_head.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/verdict.hpp"
 #include "js_values.hpp"
@@ -167,6 +168,7 @@ val limits_js() {
   out.set("maxVocab", static_cast<double>(default_limits.max_vocab));
   out.set("maxDim", static_cast<double>(default_limits.max_dim));
   out.set("maxElements", static_cast<double>(default_limits.max_elements));
+  out.set("maxConfigBytes", static_cast<double>(kMaxConfigBytes));
   return out;
 }
 

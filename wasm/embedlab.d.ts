@@ -640,6 +640,8 @@ export interface Limits {
   maxVocab: number;
   maxDim: number;
   maxElements: number;
+  /** The bytes of a config.json the core parses (1 MiB): read at most one more of the file. */
+  maxConfigBytes: number;
 }
 
 export interface Embedlab {

@@ -98,6 +98,8 @@ const StreamProgress& StreamedHead::run() {
 }
 
 HeadTying head_tying(const SafetensorsHeader& header, std::string_view config_text) {
+  if (config_text.size() > kMaxConfigBytes)
+    throw InputError(Argument::weights, "config.json is over 1 MiB: not a model's config.json");
   if (!config_text.empty()) {
     nlohmann::json config;
     try {

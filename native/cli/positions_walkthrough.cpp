@@ -62,20 +62,17 @@ const SafetensorsEntry& position_entry(const SafetensorsHeader& header, const st
                        "positions, such as Llama, has no such table)");
 }
 
-// The text of the config.json beside a checkpoint, or "" when there is none.
+// The text of the config.json beside a checkpoint, or "" when there is none: at most one byte
+// over what head_tying() takes, so that a huge file is refused without being read.
 std::string read_config_beside(const std::string& path) {
   const auto slash = path.find_last_of('/');
-  const std::string config =
-      (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "config.json";
-  std::ifstream file(config, std::ios::binary | std::ios::ate);
+  std::ifstream file((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "config.json",
+                     std::ios::binary);
   if (!file) return "";
-  constexpr std::streamoff kLargest = std::streamoff{1} << 20;  // a model's config is a few KB
-  if (file.tellg() > kLargest)
-    throw InputError(Argument::weights, config + " is over 1 MiB: not a model's config.json");
-  file.seekg(0);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
+  std::string text(kMaxConfigBytes + 1, '\0');
+  file.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(file.gcount()));
+  return text;
 }
 
 PositionInput make_position_input(const TableOptions& table, const PositionOptions& options) {

@@ -179,6 +179,12 @@ TEST_CASE("a checkpoint ties unless it stores an output layer or its config says
   const auto [argument, message] = error_of([&] { embedlab::head_tying(header, "[1]"); });
   CHECK(argument == Argument::weights);
   CHECK(message == "config.json holds the array [1], not an object of settings");
+  // 1 MiB of spaces is still a config's size (whitespace around an object); one byte more is not.
+  const std::string padded = R"({"tie_word_embeddings": false})";
+  CHECK(!embedlab::head_tying(header, padded + std::string((1 << 20) - padded.size(), ' ')).tied);
+  CHECK(embedlab::test::message_of([&] {
+          embedlab::head_tying(header, padded + std::string((1 << 20) - padded.size() + 1, ' '));
+        }) == "config.json is over 1 MiB: not a model's config.json");
 }
 
 // Little-endian float32 bytes.

@@ -4,7 +4,7 @@
 // GPT-2-shaped checkpoint (wte, wpe, no lm_head) chosen as W is said to tie, one with an
 // lm_head.weight not to. Screenshots at 1280 and 375 px.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView } from './view-form.mjs';
 import { CHAPTER_BATCH } from '../chapter-batch.mjs';
+import { decode } from 'gpt-tokenizer/encoding/r50k_base';
 
 const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-head-'));
@@ -134,6 +135,77 @@ describe('head view', () => {
       tying,
     );
     assert.match(await page.textContent(tying), /'lm_head\.weight'/);
+    await page.check('input[name="source"][value="seed"]');
+    await page.fill(input('batch'), batch);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).textContent.includes('one Parameter'),
+      tying,
+    );
+  });
+
+  test("the ids are GPT-2's tokens, as the gpt-tokenizer package decodes them, once the list is seen", async () => {
+    const { page } = env;
+    const note = `${view} [data-part="top-tokens"]`;
+    await page.locator(`${view} [data-part="top"]`).scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).textContent.startsWith('Each token as GPT-2'),
+      note,
+    );
+    assert.match(await page.textContent(note), /· is a space/);
+    const spelled = await page.$$eval(`${view} [data-token-of]`, (texts) =>
+      texts.map((text) => [Number(text.dataset.tokenOf), text.textContent]),
+    );
+    assert.ok(spelled.length >= 6 * 6, `${spelled.length} token texts`);
+    // Plain printable ASCII tokens: the chip shows the text with a space as '·'.
+    const plain = spelled.filter(([id]) => /^[\x20-\x7e]+$/.test(decode([id])));
+    assert.ok(plain.length >= 20, `${plain.length} plain tokens`);
+    for (const [id, text] of plain)
+      assert.equal(text, decode([id]).replaceAll(' ', '·'), `id ${id}`);
+    // The inputs of positions 0 and 1: 40 is "I", 367 " H".
+    const inputs = await page.$$eval(`${view} .bag-label [data-token-of]`, (texts) =>
+      texts.slice(0, 2).map((text) => text.textContent),
+    );
+    assert.deepEqual(inputs, ['I', '·H']);
+  });
+
+  test("a config.json chosen with the checkpoint decides, as Hugging Face's tie_word_embeddings does", async () => {
+    const { page } = env;
+    const file = (name, text) => ({
+      name,
+      mimeType: 'application/json',
+      buffer: Buffer.from(text),
+    });
+    const checkpoint = {
+      name: 'gpt2-tied.safetensors',
+      mimeType: 'application/octet-stream',
+      buffer: readFileSync(path.join(dir, 'gpt2-tied.safetensors')),
+    };
+    const tying = `${view} [data-part="tying"]`;
+    const batch = await page.inputValue(input('batch'));
+    await page.fill(input('batch'), '63,1,2; 5,4,3');
+    await page.setInputFiles('#weights-file', [
+      checkpoint,
+      file('config.json', '{"tie_word_embeddings": false}'),
+    ]);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector).dataset.tied === 'false',
+      tying,
+    );
+    assert.match(await page.textContent(tying), /config\.json says "tie_word_embeddings": false/);
+    await page.setInputFiles('#weights-file', [checkpoint, file('config.json', '[1]')]);
+    await page.waitForFunction(() =>
+      document.querySelector('#head [role="alert"]:not([hidden])')?.textContent.includes('[1]'),
+    );
+    assert.match(
+      await page.textContent('#head [role="alert"]:not([hidden])'),
+      /config\.json holds the array \[1\], not an object of settings/,
+    );
+    await page.setInputFiles('#weights-file', file('config.json', '{}'));
+    await page.waitForFunction(() => !document.querySelector('#weights-error').hidden);
+    assert.match(
+      await page.textContent('#weights-error'),
+      /config\.json holds a model's settings, not its table: choose it together with/,
+    );
     await page.check('input[name="source"][value="seed"]');
     await page.fill(input('batch'), batch);
     await page.waitForFunction(

@@ -233,7 +233,13 @@ test('renorm scales rows over max_norm in a new table and names them', () => {
 test('limits are the core defaults', () => {
   assert.deepEqual(
     { ...lab.limits },
-    { maxIds: 65536, maxVocab: 1 << 22, maxDim: 1 << 16, maxElements: 1 << 26 },
+    {
+      maxIds: 65536,
+      maxVocab: 1 << 22,
+      maxDim: 1 << 16,
+      maxElements: 1 << 26,
+      maxConfigBytes: 1 << 20,
+    },
   );
 });
 

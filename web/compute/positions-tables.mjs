@@ -86,9 +86,9 @@ export function createPositionTables(lab) {
     );
   }
 
-  // A checkpoint File (fileKey: a key no other file has): work runs again after each tensor it
-  // needed is read.
-  async function checkpoint(file, fileKey, work) {
+  // A checkpoint { file, key (no other file's), configText (its config.json's, or '') }: work runs
+  // again after each tensor it needed is read.
+  async function checkpoint({ file, key: fileKey, configText = '' }, work) {
     if (kept?.key !== fileKey) {
       kept?.positions?.delete();
       const ranges = [];
@@ -98,7 +98,7 @@ export function createPositionTables(lab) {
     for (;;) {
       entry.source.missed = null;
       try {
-        entry.positions ??= lab.openCheckpointPositions(entry.source);
+        entry.positions ??= lab.openCheckpointPositions(entry.source, configText);
         return work(entry.positions);
       } catch (error) {
         const miss = entry.source.missed;

@@ -1,13 +1,19 @@
 // Where W comes from (model/table-source.mjs): PyTorch's initialisation with a seed, the
 // TensorFlow notebook's fixed table, or a file (chosen or dropped): a .npy file, a model's
 // .safetensors file, or a sharded model's model.safetensors.index.json chosen with the shard that
-// holds the table. Of a .safetensors file only the header is read here; the compute worker reads
+// holds the table, each with the model's config.json if the learner chooses it too (whether the
+// model ties its output layer: the head view). Of a .safetensors file only the header is read here; the compute worker reads
 // the table's rows where they lie (compute/table-keeper.mjs). The choice and the file go into the
 // store's inputs; the shape fields show a file's shape (inputs/form-fields.mjs).
 import { EmbedlabError } from '../embedlab/embedlab.mjs';
 import { isIndexFile, openTableFile, shardOfIndex } from '../compute/table-file.mjs';
 import { count } from '../model/format-number.mjs';
 import { createTensorPicker } from './tensor-picker.mjs';
+
+const isConfigFile = (file) => file.name.toLowerCase() === 'config.json';
+const CONFIG_ALONE =
+  "config.json holds a model's settings, not its table: choose it together with the model's " +
+  '.safetensors file';
 
 // elements: { form, file, dropZone, fileName, tensorField, tensor, tensorStatus }.
 export function createWeightsInput(lab, store, elements) {
@@ -45,7 +51,7 @@ export function createWeightsInput(lab, store, elements) {
   function pick(table, tensor) {
     let input;
     try {
-      input = table.table(tensor);
+      input = { ...table.table(tensor), configText: table.configText };
     } catch (error) {
       picker.failed();
       failed(table.name, error);
@@ -55,25 +61,30 @@ export function createWeightsInput(lab, store, elements) {
     use(input, `${input.name}: ${count(input.rows)} × ${count(input.cols)}`);
   }
 
-  // files: what was chosen or dropped: one table file, or an index and its shards.
-  async function load(files) {
+  // files: what was chosen or dropped: one table file, or an index and its shards, and with
+  // either the model's config.json.
+  async function load(chosenFiles) {
     const load = ++loads;
     const current = () => load === loads; // false once a later choice replaced this one
     opened = null;
     picker.hide();
+    const config = chosenFiles.find(isConfigFile);
+    const files = chosenFiles.filter((f) => f !== config);
     const index = files.find((f) => isIndexFile(f.name));
-    let chosen = files[0];
+    let chosen = files[0] ?? config;
     let tensor = '';
     fileName.textContent = (index ?? chosen).name;
     try {
+      if (files.length === 0) throw new EmbedlabError(CONFIG_ALONE, 'weights');
       if (index) ({ shard: chosen, tensor } = await shardOfIndex(lab, index, files));
       const table = await openTableFile(lab, chosen, chosen.name, `file:${load}`);
+      const configText = config ? await config.slice(0, lab.limits.maxConfigBytes + 1).text() : '';
       if (!current()) return;
       if (table.format === 'npy') {
         use(table.input, `${chosen.name}: ${count(table.input.rows)} × ${count(table.input.cols)}`);
         return;
       }
-      opened = { ...table, name: chosen.name };
+      opened = { ...table, name: chosen.name, configText };
       const wanted = tensor || table.header.table;
       picker.list(table.header, wanted);
       pick(opened, wanted ?? '');

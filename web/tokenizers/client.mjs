@@ -6,6 +6,7 @@
 // text, or loading a tokenizer no request wants), when the worker is ended and started afresh.
 import { startModuleWorker } from '../compute/start-worker.mjs';
 import { DEFAULT_TOKENIZER, TOKENIZERS } from './catalog.mjs';
+import { marksLegend } from './token-label.mjs';
 
 const KILL_AFTER_MS = 1000;
 
@@ -24,8 +25,8 @@ function next() {
   if (running || queue.length === 0) return;
   running = queue.shift();
   worker ??= startWorker();
-  const { id: job, name, text, lab } = running;
-  worker.postMessage({ job, name, text, maxIds: lab.limits.maxIds });
+  const { id: job, name, text, ids, lab } = running;
+  worker.postMessage(ids ? { job, name, ids } : { job, name, text, maxIds: lab.limits.maxIds });
 }
 
 // The worker's answer as the caller gets it: a text of too many tokens is an error of the text,
@@ -92,35 +93,38 @@ function keepOrEnd(job) {
   }, KILL_AFTER_MS);
 }
 
-// Returns { tokenize(name, text, lab, onProgress) -> Promise<answer | null> }: lab, the module,
-// has the core's limit on ids and its words for a text over it.
-// answer: { ids, labels, vocabSize } or { error, textError } (tokenizer-worker.mjs); null when a newer
-// request on the channel came first. onProgress({ name, phase, loaded?, total? }).
+// Returns { tokenize(name, text, lab, onProgress), label(name, ids, lab, onProgress) }, each
+// -> Promise<answer | null>: lab, the module, has the core's limit on ids and its words for a
+// text over it. answer: { ids, labels, vocabSize } or { error, textError } (tokenizer-worker.mjs);
+// null when a newer request on the channel came first. label() gives the labels of the ids
+// (null past the vocabulary) instead of tokenizing a text. onProgress({ name, phase, loaded?, total? }).
 export function createTokenizeChannel() {
   const channel = { latest: null };
+  const request = (name, text, ids, lab, onProgress) =>
+    new Promise((resolve) => {
+      const job = {
+        id: ++jobs,
+        channel,
+        name,
+        text,
+        ids,
+        lab,
+        onProgress,
+        resolve,
+        phase: null,
+        timer: 0,
+      };
+      channel.latest = job;
+      for (let i = queue.length - 1; i >= 0; --i) {
+        if (queue[i].channel === channel) settle(queue.splice(i, 1)[0], null);
+      }
+      queue.push(job);
+      if (running?.channel === channel) keepOrEnd(running);
+      next();
+    });
   return {
-    tokenize(name, text, lab, onProgress) {
-      return new Promise((resolve) => {
-        const job = {
-          id: ++jobs,
-          channel,
-          name,
-          text,
-          lab,
-          onProgress,
-          resolve,
-          phase: null,
-          timer: 0,
-        };
-        channel.latest = job;
-        for (let i = queue.length - 1; i >= 0; --i) {
-          if (queue[i].channel === channel) settle(queue.splice(i, 1)[0], null);
-        }
-        queue.push(job);
-        if (running?.channel === channel) keepOrEnd(running);
-        next();
-      });
-    },
+    tokenize: (name, text, lab, onProgress) => request(name, text, null, lab, onProgress),
+    label: (name, ids, lab, onProgress) => request(name, null, ids, lab, onProgress),
   };
 }
 
@@ -137,10 +141,12 @@ export function progressMessage({ name, phase, loaded, total }) {
 }
 
 // What the views are handed to tokenize with (their context's `tokenizers`; views/ import no
-// tokenizer): the catalog, its default, a channel of a view's own, and the words of progress.
+// tokenizer): the catalog, its default, a channel of a view's own, the words of progress and the
+// sentence that says what a chip's marks stand for.
 export const VIEW_TOKENIZERS = Object.freeze({
   catalog: TOKENIZERS,
   defaultName: DEFAULT_TOKENIZER,
   openChannel: createTokenizeChannel,
   progressMessage,
+  marksLegend,
 });

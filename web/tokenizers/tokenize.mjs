@@ -40,3 +40,8 @@ export function tokenize(tokenizer, text, maxIds) {
   if (ids.length > maxIds) throw new TooManyTokens(ids.length);
   return { ids, labels: ids.map((id) => tokenLabel(tokenizer.bytesOf(id))) };
 }
+
+// What the chips of these ids show (tokenLabel()), null for an id past the vocabulary: the
+// tokens a table's rows stand for, such as the head's largest logits.
+export const labelsOfIds = (tokenizer, ids) =>
+  ids.map((id) => (id < tokenizer.vocabSize ? tokenLabel(tokenizer.bytesOf(id)) : null));

@@ -1,7 +1,8 @@
 // The tokenizer worker (a module Web Worker, client.mjs starts it): loads a tokenizer's files
 // from beside itself the first time it is asked for (data-files.mjs), then tokenizes, so that neither a 5 MB
-// vocabulary nor a long text ever holds up the page. One request at a time:
-//   in:  { job, name, text, maxIds }
+// vocabulary nor a long text ever holds up the page. One request at a time, a text to tokenize or
+// ids to label:
+//   in:  { job, name, text, maxIds } or { job, name, ids }
 //   out: { job, progress: { phase: 'download', loaded, total } | { phase: 'prepare' | 'encode' } }
 //        then { job, ids, labels, vocabSize } or { job, error, textError } or { job, tokenCount }
 // textError: the text is at fault (tokenize.mjs's TextError), not the loading. tokenCount: the
@@ -10,7 +11,7 @@ import { createTokenizer } from './adapters.mjs';
 import { TOKENIZERS } from './catalog.mjs';
 import { DATA_FILES, SIZES_FILE } from './data-files.mjs';
 import { parseTokenizerData } from './tokenizer-data.mjs';
-import { TextError, TooManyTokens, tokenize } from './tokenize.mjs';
+import { TextError, TooManyTokens, labelsOfIds, tokenize } from './tokenize.mjs';
 
 const loaded = new Map(); // name -> the adapter, kept for the worker's life
 let sizes = null; // tokenizer-sizes.json: name -> { bytes }
@@ -59,12 +60,14 @@ async function tokenizerFor(name, report) {
   return loaded.get(name);
 }
 
-self.addEventListener('message', async ({ data: { job, name, text, maxIds } }) => {
+self.addEventListener('message', async ({ data: { job, name, text, ids: given, maxIds } }) => {
   const report = (progress) => self.postMessage({ job, progress });
   try {
     const tokenizer = await tokenizerFor(name, report);
     report({ phase: 'encode' });
-    const { ids, labels } = tokenize(tokenizer, text, maxIds);
+    const { ids, labels } = given
+      ? { ids: given, labels: labelsOfIds(tokenizer, given) }
+      : tokenize(tokenizer, text, maxIds);
     self.postMessage({ job, ids, labels, vocabSize: tokenizer.vocabSize });
   } catch (error) {
     if (error instanceof TooManyTokens) self.postMessage({ job, tokenCount: error.count });

@@ -47,7 +47,58 @@ const OUTPUT = `
   <p class="route-note">The tokens whose rows of <var>W</var> have the largest dot product with
     <var>h</var>, token id (logit), largest first. <var>h</var> is the token’s own row plus its
     position’s, so the larger <var>d</var>, the likelier the token itself comes first.</p>
+  <p class="route-note" data-part="top-tokens" role="status"></p>
   <ol class="bags top-logits" data-part="top" aria-label="Top logits per position"></ol>`;
+
+// A chip's token text, filled in by createTokenTexts() once the tokenizer has spelled it.
+function tokenText(id) {
+  const text = element('span', 'token-text');
+  text.dataset.tokenOf = String(id);
+  return text;
+}
+
+// The top logits' tokens spelled by the tokenizer whose models have a table of V rows (GPT-2's
+// for V = 50,257); with none, the ids stand alone. Asked for only once the list has been on
+// screen: a tokenizer's vocabulary is megabytes, which the page's first verdict must not wait for.
+function createTokenTexts(list, note, { lab, tokenizers }) {
+  const channel = tokenizers.openChannel();
+  let seen = false;
+  let wanted = null; // the V of the table last shown
+  async function spell(vocab) {
+    const fit = Object.entries(tokenizers.catalog).find(([, s]) => s.tableRows.includes(vocab));
+    if (!fit) {
+      note.textContent = '';
+      return;
+    }
+    const [name, spec] = fit;
+    const ids = [...new Set(Array.from(list.querySelectorAll('[data-token-of]'), tokenIdOf))];
+    const answer = await channel.label(name, ids, lab, (progress) => {
+      note.textContent = tokenizers.progressMessage(progress);
+    });
+    if (!answer) return;
+    if (answer.error) {
+      note.textContent = answer.error;
+      return;
+    }
+    const labels = new Map(ids.map((id, i) => [id, answer.labels[i]]));
+    for (const text of list.querySelectorAll('[data-token-of]'))
+      text.textContent = labels.get(tokenIdOf(text)) ?? '';
+    note.textContent =
+      `Each token as ${spec.label}’s tokenizer spells it. ` + tokenizers.marksLegend(answer.labels);
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    seen = true;
+    observer.disconnect();
+    if (wanted !== null) spell(wanted);
+  });
+  observer.observe(list);
+  return (vocab) => {
+    wanted = vocab;
+    if (seen) spell(vocab);
+  };
+}
+const tokenIdOf = (text) => Number(text.dataset.tokenOf);
 
 // h @ rows.T with each logit's d products added one at a time, left to right, in float32: another
 // order than the core's GEMM, as PyTorch's BLAS sums in yet another.
@@ -65,7 +116,7 @@ function inOrder(h, rows) {
   return { rows: h.rows, cols: rows.rows, data };
 }
 
-function createHeadView(root, lab, store) {
+function createHeadView(root, { lab, store, tokenizers }) {
   const view = createPositionsForm(root, {
     kind: 'head',
     controls: positionControls('of the head', TOP_K),
@@ -101,6 +152,7 @@ function createHeadView(root, lab, store) {
   tableRegions(view.output);
   const parts = byData(view.output, 'part');
   const boxes = byData(view.output, 'box');
+  const spellTokens = createTokenTexts(parts.top, parts['top-tokens'], { lab, tokenizers });
 
   function show(output, { info, ids, head, comparison }) {
     const { vocab, dim, checkpoint } = info;
@@ -154,22 +206,23 @@ function createHeadView(root, lab, store) {
         const chips = element('span', 'bag-ids');
         chips.append(
           ...top.map((t, k) => {
-            const chip = element('span', 'bag-id', `${t.id} (${texts[k].trim()})`);
+            const chip = element('span', 'bag-id');
+            chip.append(tokenText(t.id), `${t.id} (${texts[k].trim()})`);
             chip.dataset.id = String(t.id);
             return chip;
           }),
         );
-        li.append(
-          element(
-            'span',
-            'bag-label',
-            `logits[${Math.floor(i / T)}, ${i % T}], input id ${ids[i]}`,
-          ),
-          chips,
+        const label = element(
+          'span',
+          'bag-label',
+          `logits[${Math.floor(i / T)}, ${i % T}], input id ${ids[i]} `,
         );
+        label.append(tokenText(ids[i]));
+        li.append(label, chips);
         return li;
       }),
     );
+    spellTokens(vocab);
   }
 
   return view;
@@ -177,7 +230,7 @@ function createHeadView(root, lab, store) {
 
 export const headView = {
   title: 'The tied output layer',
-  build(container, { lab, store }) {
-    return createHeadView(container, lab, store);
+  build(container, context) {
+    return createHeadView(container, context);
   },
 };

@@ -80,7 +80,7 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
         : { batch, checkpoint: null, ...seededArgs() };
       const run = (positions) => work(positions, args, form);
       const drawn = checkpoint
-        ? await tables.checkpoint(checkpoint.file, checkpoint.key, run)
+        ? await tables.checkpoint(checkpoint, run)
         : tables.seeded(args, run);
       if (mine !== latest) return;
       form.clear();

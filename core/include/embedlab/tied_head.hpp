@@ -16,6 +16,7 @@
 //
 // A checkpoint ties when it stores no output layer of its own (no lm_head.weight or
 // output.weight), or when its config.json says tie_word_embeddings: head_tying() decides.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,10 +73,13 @@ struct HeadTying {
   bool tied = true;
   std::string reason;
 };
+// A model's config.json is a few KB; a text over this is refused before it is parsed, and front
+// ends read at most one byte more than this of a file named config.json.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 // From the file's tensor names and, when not empty, the text of the config.json beside it (its
 // tie_word_embeddings, when it has one, decides: Hugging Face ties by it and ignores a stored
 // lm_head.weight). An InputError (of weights) when config_text is not a JSON object or its
-// tie_word_embeddings is not a boolean.
+// tie_word_embeddings is not a boolean, or when it is over kMaxConfigBytes.
 HeadTying head_tying(const SafetensorsHeader& header, std::string_view config_text = {});
 
 }  // namespace embedlab
