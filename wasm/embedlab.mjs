@@ -275,6 +275,23 @@ function unwrap(result) {
   return result;
 }
 
+// The argument checks the table, training and positions APIs (tables.mjs, training.mjs,
+// positions.mjs) share with this file's functions, so that every function words its errors alike.
+const checks = Object.freeze({
+  EmbedlabError,
+  unwrap,
+  fail,
+  describe,
+  number,
+  numbers,
+  matrix,
+  bytes,
+  string,
+  boolean,
+  options,
+  byteSource,
+});
+
 function makeApi(core) {
   return Object.freeze({
     parseIds: (text) => unwrap(core.parseIds(string('parseIds', 'text', text))),
@@ -371,32 +388,9 @@ function makeApi(core) {
           string('safetensorsHeader', 'name', name),
         ),
       ),
-    ...tableApi(core, {
-      EmbedlabError,
-      unwrap,
-      fail,
-      describe,
-      number,
-      numbers,
-      matrix,
-      bytes,
-      string,
-      boolean,
-      options,
-      byteSource,
-    }),
-    ...trainingApi(core, {
-      EmbedlabError,
-      unwrap,
-      describe,
-      number,
-      numbers,
-      matrix,
-      string,
-      boolean,
-      options,
-    }),
-    ...positionsApi(core, { EmbedlabError, unwrap, number, string, options, byteSource }),
+    ...tableApi(core, checks),
+    ...trainingApi(core, checks),
+    ...positionsApi(core, checks),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),

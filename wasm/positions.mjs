@@ -8,38 +8,25 @@
 //
 // positionsApi(core, checks) gives the function embedlab.mjs's API spreads in.
 
-// A handle nobody deleted frees its WASM memory when it is collected.
-const abandoned = new FinalizationRegistry((handle) => handle.delete());
+import { handleLife } from './handles.mjs';
 
 export function positionsApi(core, checks) {
-  const { EmbedlabError, unwrap, number, string, options, byteSource } = checks;
+  const { unwrap, number, string, options, byteSource } = checks;
+
+  const { owned, register } = handleLife(checks);
 
   function positions(handle) {
-    const info = handle.info();
-    let open = true;
-    const call = (method, ...args) => {
-      if (!open) {
-        throw new EmbedlabError(`positions: ${method}() after delete(): open them again`, null);
-      }
-      return unwrap(handle[method](...args));
-    };
-    const self = {
-      ...info,
-      embed: (batch) => call('embed', string('embed', 'ids', batch)),
+    const own = owned(handle, 'positions', 'open them again');
+    const self = Object.freeze({
+      ...handle.info(),
+      embed: (batch) => own.call('embed', string('embed', 'ids', batch)),
       head: (batch, opts) => {
         const { topK = 5 } = options('head', opts);
-        return call('head', string('head', 'ids', batch), number('head', 'topK', topK));
+        return own.call('head', string('head', 'ids', batch), number('head', 'topK', topK));
       },
-      delete: () => {
-        if (!open) return;
-        open = false;
-        abandoned.unregister(self);
-        handle.delete();
-      },
-    };
-    Object.freeze(self);
-    abandoned.register(self, handle, self);
-    return self;
+      delete: () => own.delete(self),
+    });
+    return register(self, handle);
   }
 
   return {

@@ -7,8 +7,7 @@
 // tableApi(core, checks) gives the functions embedlab.mjs's API spreads in: checks are its
 // argument checkers, so both files refuse arguments with the same words.
 
-// A handle nobody deleted frees its WASM memory when it is collected.
-const abandoned = new FinalizationRegistry((handle) => handle.delete());
+import { handleLife } from './handles.mjs';
 
 export function tableApi(core, checks) {
   const {
@@ -72,33 +71,9 @@ export function tableApi(core, checks) {
     return value;
   }
 
-  // A handle behind checked methods: delete() frees it, and a method after that is refused.
-  function owned(handle, what) {
-    let open = true;
-    const self = {
-      call(method, ...args) {
-        if (!open) {
-          throw new EmbedlabError(
-            `${what}: ${method}() after delete(): open the table again`,
-            null,
-          );
-        }
-        return unwrap(handle[method](...args));
-      },
-      delete(owner) {
-        if (!open) return;
-        open = false;
-        abandoned.unregister(owner);
-        handle.delete();
-      },
-    };
-    return self;
-  }
-
-  function register(owner, handle) {
-    abandoned.register(owner, handle, owner);
-    return owner;
-  }
+  const life = handleLife(checks);
+  const owned = (handle, what) => life.owned(handle, what, 'open the table again');
+  const { register } = life;
 
   // { blockRows, heatmap: { rows, cols } or null } -> what the bindings read.
   function streamOptions(where, value) {

@@ -9,8 +9,7 @@
 // trainingApi(core, checks) gives the functions embedlab.mjs's API spreads in, and the constants
 // optimizers and rowCauses; checks are its argument checkers.
 
-// A training nobody deleted frees its WASM memory when it is collected.
-const abandoned = new FinalizationRegistry((handle) => handle.delete());
+import { handleLife } from './handles.mjs';
 
 export function trainingApi(core, checks) {
   const { EmbedlabError, unwrap, describe, number, numbers, matrix, string, boolean, options } =
@@ -72,59 +71,38 @@ export function trainingApi(core, checks) {
     };
   }
 
+  const { owned, register } = handleLife(checks);
+
   function training(handle) {
     const { steps: taken, ...info } = handle.info();
     let steps = taken;
-    let open = true;
-    const call = (method, ...args) => {
-      if (!open)
-        throw new EmbedlabError(`training: ${method}() after delete(): start a new training`, null);
-      return unwrap(handle[method](...args));
-    };
+    const own = owned(handle, 'training', 'start a new training');
     const self = Object.freeze({
       ...info,
       get steps() {
         return steps;
       },
       step: (batch) => {
-        const result = call('step', numbers('step', 'ids', batch));
+        const result = own.call('step', numbers('step', 'ids', batch));
         steps = result.step;
         return result;
       },
-      rowState: (row) => call('rowState', number('rowState', 'row', row)),
-      delete() {
-        if (!open) return;
-        open = false;
-        abandoned.unregister(self);
-        handle.delete();
-      },
+      rowState: (row) => own.call('rowState', number('rowState', 'row', row)),
+      delete: () => own.delete(self),
     });
-    abandoned.register(self, handle, self);
-    return self;
+    return register(self, handle);
   }
 
   // Next-token prediction through the output layer: each step(sequence) trains
   // F.cross_entropy(head(embedding(seq[:-1])), seq[1:]).
   function nextTokenTraining(handle) {
-    const info = handle.info();
-    let open = true;
+    const own = owned(handle, 'training', 'start a new training');
     const self = Object.freeze({
-      ...info,
-      step: (sequence) => {
-        if (!open) {
-          throw new EmbedlabError('training: step() after delete(): start a new training', null);
-        }
-        return unwrap(handle.step(numbers('step', 'ids', sequence)));
-      },
-      delete() {
-        if (!open) return;
-        open = false;
-        abandoned.unregister(self);
-        handle.delete();
-      },
+      ...handle.info(),
+      step: (sequence) => own.call('step', numbers('step', 'ids', sequence)),
+      delete: () => own.delete(self),
     });
-    abandoned.register(self, handle, self);
-    return self;
+    return register(self, handle);
   }
 
   return {
