@@ -75,7 +75,9 @@ describe('the equation picture', () => {
     await waitForVerdict(env.page, 'bit-identical');
   }
 
-  // The bottoms of the picture and the verdict, and the viewport's height.
+  // The bottoms of the picture and the verdict's grade, and the viewport's height. On a phone the
+  // verdict's box goes on below the first screen: the picture's rows are as tall as its cells are
+  // wide, wide enough for their numbers.
   const firstScreen = () =>
     env.page.evaluate(() => ({
       picture: document.querySelector('#results .equation-figure svg').getBoundingClientRect()
@@ -83,7 +85,7 @@ describe('the equation picture', () => {
       counts: document
         .querySelector('#results .equation-figure .equation-counts')
         .getBoundingClientRect().bottom,
-      verdict: document.querySelector('#results .verdict').getBoundingClientRect().bottom,
+      verdict: document.querySelector('#results .verdict-word').getBoundingClientRect().bottom,
       top: document.querySelector('#results .equation-figure svg').getBoundingClientRect().top,
       height: innerHeight,
     }));
@@ -315,38 +317,80 @@ describe('the equation picture', () => {
     await waitForVerdict(page, 'bit-identical');
   });
 
-  test("in a 720 px article column, the element's picture shows W's and out's numbers at 11 px", async () => {
-    const { page } = env;
-    await page.setViewportSize({ width: 1000, height: 900 });
-    await openHost(
-      env,
-      'equation-column',
-      '<article style="max-width: 720px; margin: 0 auto"><p>Text before.</p>' +
-        '<embedding-demo id="e" view="equation" ids="2, 3, 1"></embedding-demo></article>',
-    );
-    const { cells, texts } = await readPicture(page, '#e');
-    const values = cells.filter((c) => c.grid === 'weight' || c.grid === 'out');
-    assert.equal(values.length, (V + IDS.length) * D);
-    assert.ok(
-      values.every((c) => typeof c.text === 'string' && c.text.length > 0),
-      'every cell of W and out has its number',
-    );
-    const fonts = await page.evaluate(() =>
-      document
-        .getElementById('e')
-        .shadowRoot.querySelector('.equation-canvas')
-        .scene.cells.map((c) => c.font),
-    );
-    for (const font of fonts) {
-      const px = Number(font.match(/(\d+)px/)[1]);
-      assert.ok(px >= 11, `a number at ${px} px`);
-    }
-    // The widest number, "-1.8061" (7 characters of 0.6 em at 11 px), fits inside its cell.
-    const cell = (await readPicture(page, '#e')).cell;
-    assert.ok(cell >= 7 * 0.6 * 11, `cells of ${cell} px`);
-    assert.ok(texts.some((t) => t.text === 'W'));
-    await saveScreenshot(page.locator('#e'), 'element-equation-720.png');
-  });
+  // An article column (720 and 480 px in a 1000 px window) and phones (375 and 320 px, the
+  // column padded by 16 px): fewer of d's columns where the width asks, each cell with its number.
+  for (const [viewport, column, columns] of [
+    [1000, 720, [0, 1, 2, 3, 4]],
+    [1000, 480, [0, 4]],
+    [375, 375, [0]],
+    [320, 320, [0]],
+  ]) {
+    test(`in a ${column} px column, the element's picture shows its numbers at 11 px or more`, async () => {
+      const { page } = env;
+      await page.setViewportSize({ width: viewport, height: 900 });
+      await openHost(
+        env,
+        `equation-column-${column}`,
+        `<article style="max-width: ${column}px; margin: 0 auto; padding: 0 16px; box-sizing: border-box">` +
+          '<p>Text before.</p><embedding-demo id="e" view="equation" ids="2, 3, 1"></embedding-demo></article>',
+        '<style>body { margin: 0 }</style>',
+      );
+      const { cells, texts } = await readPicture(page, '#e');
+      const scene = await page.evaluate(() => {
+        const root = document.getElementById('e').shadowRoot;
+        const canvas = root.querySelector('.equation-canvas');
+        return {
+          cell: canvas.scene.cell,
+          cells: canvas.scene.cells.map(({ grid, x, width, font, column }) => ({
+            grid,
+            x,
+            width,
+            font,
+            column,
+          })),
+          shownDims: canvas.scene.shownDims,
+          zoom: root.querySelector('.equation-picture').style.zoom,
+          room: root.querySelector('.equation-figure').clientWidth,
+        };
+      });
+      assert.deepEqual(scene.shownDims, columns, 'the columns of W and out drawn');
+      const values = cells.filter((c) => c.grid === 'weight' || c.grid === 'out');
+      assert.equal(values.length, (V + IDS.length) * columns.length);
+      // W's numbers are the notebook's, column by column.
+      for (const k of [0, 1, 2]) {
+        const row = values.filter((c) => c.grid === 'out' && c.k === k).map((c) => c.text);
+        assert.deepEqual(
+          row,
+          columns.map((j) => NOTEBOOK_LOOKUP[k][j]),
+          `out[${k}]`,
+        );
+      }
+      const ones = cells.filter((c) => c.grid === 'onehot');
+      assert.equal(ones.length, IDS.length * V);
+      assert.ok(
+        ones.every((c) => c.text === (c.one ? '1' : '0')),
+        'every one-hot cell has its digit',
+      );
+      for (const { grid, font } of scene.cells) {
+        const px = Number(font.match(/(\d+)px/)[1]);
+        assert.ok(px >= 11, `a number of ${grid} at ${px} px`);
+      }
+      // The widest number, "-1.8061" (7 characters of 0.6 em at 11 px), fits inside its cell,
+      // and the picture inside the element, unshrunk.
+      assert.ok(scene.cell >= 7 * 0.6 * 11, `cells of ${scene.cell} px`);
+      assert.equal(scene.zoom, '');
+      const right = Math.max(...scene.cells.map((c) => c.x + c.width));
+      assert.ok(right <= scene.room, `the grids end at ${right} of ${scene.room} px`);
+      assert.ok(texts.some((t) => t.text === 'W'));
+      // The line below the picture spells the whole row, whatever the columns drawn.
+      assert.equal(
+        (await readFigure(page, '#e')).detail,
+        `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`,
+      );
+      await saveScreenshot(page.locator('#e'), `element-equation-${column}.png`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+  }
 
   test('<embedding-demo view="equation"> draws the picture in its shadow root', async () => {
     const { page } = env;

@@ -9,7 +9,14 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { BOXES, openSite, waitForLookupRows, waitForShape, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
-import { misPainted, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
+import {
+  PAGE_PICTURE,
+  misPainted,
+  readFigure,
+  readPicture,
+  setMode,
+  torchBackward,
+} from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
@@ -115,18 +122,27 @@ describe("the picture's modes", () => {
       await setMode(page, 'backward');
       const picture = await readPicture(page);
       const figure = await readFigure(page);
+      // The columns drawn: all 5 at 1280 px, fewer on a phone, where each cell holds its number.
+      const dims = await page.$eval(`${PAGE_PICTURE} .equation-canvas`, (c) => c.scene.shownDims);
+      assert.deepEqual(dims, width === 1280 ? [0, 1, 2, 3, 4] : [0]);
       const values = (name) => {
         const cells = grid(picture.cells, name);
-        return Array.from({ length: cells.length / 5 }, (_, r) =>
-          cells.slice(5 * r, 5 * r + 5).map((c) => c.value),
+        const n = dims.length;
+        return Array.from({ length: cells.length / n }, (_, r) =>
+          cells.slice(n * r, n * r + n).map((c) => c.value),
         );
       };
+      const columns = (rows) => rows.map((row) => dims.map((j) => row[j]));
       assert.deepEqual(
         values('upstream'),
-        torch.G,
+        columns(torch.G),
         'G where out is: torch.randn(3, 5) after torch.manual_seed(0)',
       );
-      assert.deepEqual(values('grad'), torch.grad, 'dW where W is: the scatter-add, bit for bit');
+      assert.deepEqual(
+        values('grad'),
+        columns(torch.grad),
+        'dW where W is: the scatter-add, bit for bit',
+      );
       // Row 2 of dW adds two rows of G: its values are G[0] + G[2] in float32, not either row.
       assert.notDeepEqual(torch.grad[2], torch.G[0]);
       assert.notDeepEqual(torch.grad[2], torch.G[2]);

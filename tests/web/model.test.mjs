@@ -90,6 +90,7 @@ describe('picture-layout', () => {
       tokens: [0, 1, 2],
       vocab: [0, 1, 2, 3],
       dim: [0, 1, 2, 3, 4],
+      dimCount: 5,
     });
     const ids = [5, 40, 7, 8, 9, 10, 11, 12, 99];
     const slots = slotsFor({ ids, vocab: 100, dim: 768 }, 4);
@@ -150,11 +151,24 @@ describe('picture-layout', () => {
       [layout(720, 300, slots, [2, 3, 1]).cell, layout(720, 300, slots, [2, 3, 1]).onehotCell],
       [54, 22],
     );
-    // 600 px: even so (600 − 84.4 − 88) / 10 = 42.7 < 50: equal cells, (600 − 84.4) / 14.
-    assert.deepEqual(
-      [layout(600, 300, slots, [2, 3, 1]).cell, layout(600, 300, slots, [2, 3, 1]).onehotCell],
-      [36, 36],
-    );
+    // Narrower, fewer of d's columns, each with its number. 600 px: all 5 columns would be
+    // (600 − 84.4 − 88) / 10 = 42.7 px < 50; columns 0, 1, …, 4 (3.5 cells) leave
+    // (600 − 84.4 − 88) / 7 = 61 px, of which the height allows (250 − 16 − 34) / 4 rows = 50.
+    const narrow = (width) => {
+      const at = layout(width, 250, slots, [2, 3, 1]);
+      return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers];
+    };
+    assert.deepEqual(narrow(600), [[0, 1, null, 4], 50, 22, 26, true]);
+    // 480 px: columns 0, 1, …, 4 with one-hot columns of 22 px: (480 − 84.4 − 88) / 7 = 43.9;
+    // with 15 px, operators of 16 px and labels padded by 5: (480 − 58.4 − 60) / 7 = 51.7.
+    assert.deepEqual(narrow(480), [[0, 1, null, 4], 50, 15, 16, true]);
+    // A 375 px phone's 343: column 0 alone, (343 − 84.4 − 88) / 3 = 56.9.
+    assert.deepEqual(narrow(343), [[0, null], 50, 22, 26, true]);
+    // A 320 px phone's column of 270 px: (270 − 84.4 − 88) / 3 = 32.5 px; one-hot columns of
+    // 15 px, operators of 16 px and labels padded by 5 px: (270 − 58.4 − 60) / 3 = 50.5.
+    assert.deepEqual(narrow(270), [[0, null], 50, 15, 16, true]);
+    // Too narrow even for one column: all of them, as bare colours.
+    assert.deepEqual(narrow(200), [[0, 1, 2, 3, 4], 9, 9, 26, false]);
     assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
   });
 

@@ -9,10 +9,14 @@ const DIM_CAP = 6; // columns drawn in full up to this many, else the first 3 an
 const MAX_CELL = 56; // px
 const MIN_CELL = 9;
 export const NUMBER_CELL = 50; // px: wide enough for "-1.8061" in 11 px monospace
-// px: a one-hot column narrowed, where that lets W's and out's cells hold their numbers: its
-// 0 or 1 still at 12 px.
-export const ONEHOT_NARROW = 22;
-export const OPERATOR = 26; // px for "·" and "="
+// Where W's and out's cells would be too narrow for their numbers, the one-hot's columns narrow
+// first (px: its 0 or 1 still at 12 px), then they, the operators' room (px) and the room
+// around the row labels (px) narrow further.
+const NARROWED = [
+  { onehot: null, operator: 26, labelPad: 8 }, // one-hot cells as wide as the others
+  { onehot: 22, operator: 26, labelPad: 8 },
+  { onehot: 15, operator: 16, labelPad: 5 },
+];
 export const HEADER = 16; // px above the grids: column indices
 export const FOOTER = 34; // px below: each grid's name and shape
 
@@ -28,7 +32,8 @@ function picked(size, cap, keep) {
 }
 
 // What the picture draws of a result (ids, vocab, dim) for token `step`:
-// { tokens, vocab, dim }, shown-index lists with null for a gap.
+// { tokens, vocab, dim }, shown-index lists with null for a gap, and dimCount: d, of which
+// layout() may draw fewer columns.
 export function slotsFor({ ids, vocab, dim }, step) {
   const tokens = picked(ids.length, TOKEN_CAP, [step - 1, step, step + 1]);
   return {
@@ -38,8 +43,20 @@ export function slotsFor({ ids, vocab, dim }, step) {
       VOCAB_CAP,
       tokens.filter((k) => k !== null).map((k) => ids[k]),
     ),
-    dim: dim <= DIM_CAP ? picked(dim, DIM_CAP, []) : [0, 1, 2, null, dim - 2, dim - 1],
+    dim: dimWindows(dim)[0],
+    dimCount: dim,
   };
+}
+
+// The columns of W and out a picture may draw, widest first: all of them (or the first 3 and
+// the last 2), then fewer, the first column always among them: a narrow picture shows fewer
+// columns with their numbers rather than all of them as bare colours.
+function dimWindows(dim) {
+  const windows = [dim <= DIM_CAP ? picked(dim, DIM_CAP, []) : [0, 1, 2, null, dim - 2, dim - 1]];
+  if (dim > 4) windows.push([0, 1, null, dim - 1]);
+  if (dim > 2) windows.push([0, null, dim - 1]);
+  if (dim > 1) windows.push([0, null]);
+  return windows;
 }
 
 // The most rows, in units (a gap: half), the picture can draw for n tokens and V rows of W,
@@ -77,49 +94,72 @@ function offsets(slots, cell, start) {
 
 const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
 export const LABEL_CHAR = 6.2; // px per character of a 10 px monospace label
-// Room for the longest label.
-const labelWidth = (labels) =>
-  Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + 8;
+// Room for the longest label, and `pad` px.
+const labelWidth = (labels, pad) =>
+  Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + pad;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
-// `largestCell` px, `left` px in from the left edge: the cell size (and the one-hot columns'
-// width, narrower where that lets W's and out's cells hold numbers), the offsets of every row and
-// column, the widths of the label columns, the total size (left included) and the grids' middle.
-// rowLabels[k]: what labels token k's row (its id, or its text in Text mode).
+// `largestCell` px, `left` px in from the left edge: the cell size, the one-hot columns' width
+// and the operators' room (narrower where that lets W's and out's cells hold numbers), the
+// offsets of every row and column, the widths of the label columns, the total size (left
+// included) and the grids' middle. rowLabels[k]: what labels token k's row (its id, or its text
+// in Text mode). Where even then the cells are too narrow for numbers, fewer of d's columns are
+// drawn (dimWindows()); the geometry's `slots` are those drawn, and `numbers` says whether the
+// values' cells hold their numbers.
 export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL, left = 0) {
-  const tokenLabels = labelWidth(slots.tokens.map((k) => (k === null ? null : rowLabels[k])));
-  const vocabLabels = labelWidth(slots.vocab);
-  const fixed = tokenLabels + vocabLabels + 2 * OPERATOR + 4;
-  const down = Math.max(units(slots.tokens), units(slots.vocab));
-  // The cell for one-hot columns `onehot` px wide (all cells alike when null).
-  const cellWith = (onehot) =>
-    Math.floor(
-      Math.max(
-        MIN_CELL,
-        Math.min(
-          largestCell,
-          onehot === null
-            ? (width - fixed) / (units(slots.vocab) + 2 * units(slots.dim))
-            : (width - fixed - onehot * units(slots.vocab)) / (2 * units(slots.dim)),
-          (maxHeight - HEADER - FOOTER) / down,
-        ),
-      ),
-    );
-  let cell = cellWith(null);
-  let onehotCell = cell;
-  // Too narrow for W's and out's numbers: narrower one-hot columns, where that gives them room.
-  if (cell < NUMBER_CELL && cellWith(ONEHOT_NARROW) >= NUMBER_CELL) {
-    cell = cellWith(ONEHOT_NARROW);
-    onehotCell = ONEHOT_NARROW;
+  const tried = [];
+  for (const dim of dimWindows(slots.dimCount)) {
+    for (const narrowed of NARROWED) {
+      const at = geometry(
+        width,
+        maxHeight,
+        { ...slots, dim },
+        rowLabels,
+        largestCell,
+        left,
+        narrowed,
+      );
+      if (at.numbers) return at;
+      tried.push(at);
+    }
   }
+  return tried[0];
+}
+
+function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowed) {
+  const { operator, labelPad } = narrowed;
+  const tokenLabels = labelWidth(
+    slots.tokens.map((k) => (k === null ? null : rowLabels[k])),
+    labelPad,
+  );
+  const vocabLabels = labelWidth(slots.vocab, labelPad);
+  const fixed = tokenLabels + vocabLabels + 2 * operator + 4;
+  const down = Math.max(units(slots.tokens), units(slots.vocab));
+  const onehot = narrowed.onehot;
+  const cell = Math.floor(
+    Math.max(
+      MIN_CELL,
+      Math.min(
+        largestCell,
+        onehot === null
+          ? (width - fixed) / (units(slots.vocab) + 2 * units(slots.dim))
+          : (width - fixed - onehot * units(slots.vocab)) / (2 * units(slots.dim)),
+        (maxHeight - HEADER - FOOTER) / down,
+      ),
+    ),
+  );
+  const onehotCell = onehot ?? cell;
   const gridHeight = Math.ceil(down * cell);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
   const onehotX = offsets(slots.vocab, onehotCell, left + tokenLabels);
-  const weightX = offsets(slots.dim, cell, onehotX.end + OPERATOR + vocabLabels);
-  const outX = offsets(slots.dim, cell, weightX.end + OPERATOR);
+  const weightX = offsets(slots.dim, cell, onehotX.end + operator + vocabLabels);
+  const outX = offsets(slots.dim, cell, weightX.end + operator);
   return {
+    slots,
     cell,
     onehotCell,
+    operator,
+    numbers: cell >= NUMBER_CELL,
     width: outX.end + 2,
     height: heightOf(down, cell),
     tokenY: offsets(slots.tokens, cell, top(slots.tokens)),

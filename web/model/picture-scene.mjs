@@ -7,19 +7,13 @@
 //                                      dW sits where W does, G where out does
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
-import {
-  FOOTER,
-  HEADER,
-  LABEL_CHAR,
-  NUMBER_CELL,
-  OPERATOR,
-  thinLabels,
-} from './picture-layout.mjs';
+import { FOOTER, HEADER, LABEL_CHAR, thinLabels } from './picture-layout.mjs';
 import { count } from './format-number.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];
 const DIGIT_CELL = 15; // px: wide enough for the one-hot's 0 and 1
 const LABEL_FONT = 10; // px: the labels' font size, their height in a column of them
+const NAME_CHAR = 7.2; // px per character of a grid's name (12 px monospace)
 const TEXT_LABEL = 10; // characters of a token's text a row label shows
 
 // A token's row label: its id, or in Text mode its text, cut with an ellipsis when long.
@@ -78,6 +72,7 @@ export function sceneOf(result, slots, at, options) {
   const scene = {
     mode,
     cell,
+    numbers: at.numbers, // whether the values' cells hold their numbers
     cells: [],
     texts: [],
     tokens: [],
@@ -214,7 +209,7 @@ export function sceneOf(result, slots, at, options) {
     ) || 1;
   // The notation: that of the values in W's place (and G's) drawn, as PyTorch prints them.
   scene.notation = scaled.map((c) => c.value);
-  if (cell >= NUMBER_CELL) {
+  if (at.numbers) {
     const numbers = formatElements(
       scene.notation,
       valued.map((c) => c.value),
@@ -229,12 +224,15 @@ export function sceneOf(result, slots, at, options) {
   // The operators, and each grid's name and shape below it.
   const operator = (x, symbol) => symbol && text(x, at.middle, 'operator', symbol);
   const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['', '←'] }[mode];
-  operator(at.onehotX.end + OPERATOR / 2, first);
-  operator(at.weightX.end + OPERATOR / 2, second);
+  operator(at.onehotX.end + at.operator / 2, first);
+  operator(at.weightX.end + at.operator / 2, second);
   const footY = at.height - FOOTER + 14;
+  // Centred under its grid, but kept inside the picture where the grid is narrower than its name.
   const caption = (x, name, shape) => {
-    text(x, footY, 'name', name);
-    text(x, footY + 14, 'shape', shape);
+    const half = (name.length * NAME_CHAR) / 2;
+    const within = Math.min(Math.max(x, half), at.width - half);
+    text(within, footY, 'name', name);
+    text(within, footY + 14, 'shape', shape);
   };
   const middle = (xs) => (xs.at[0] + xs.end) / 2;
   const n = ids.length;

@@ -60,7 +60,7 @@ export const backwardMode = {
   story: (result, step, slots) => backwardStory(result, backwardSteps(slots.tokens)),
   // Each drawn token's row of G slides back into its row of dW, which shows its running sum
   // (from the core: the scatter-add of the tokens so far); a skipped run of tokens adds at once.
-  player({ lab, result, step, scene, at, slots, grads, colors }) {
+  player({ lab, result, step, scene, at, slots, wanted, grads, colors }) {
     const { ids, dim } = result;
     const steps = backwardSteps(slots.tokens);
     const after = steps.map((s) => gradRows(lab, grads.ranks, grads.G, s.to + 1));
@@ -117,13 +117,20 @@ export const backwardMode = {
         // The selected token's row of dW as it accumulates.
         const id = ids[step];
         const terms = grads.positions.get(id).filter((position) => position < added);
-        const row = terms.length > 0 ? texts[done][drawn.indexOf(id)] : zeroTexts;
+        // Spelled in the columns slotsFor() picks, also where fewer are drawn.
+        const sum = rows.get(id);
+        const [row] = rowTexts(lab, scene, [
+          Float32Array.from(
+            wanted.dim.filter((j) => j !== null),
+            (j) => sum?.[j] ?? 0,
+          ),
+        ]);
         return {
           arrows: added,
           detail:
             `${count(added)} of ${count(ids.length)} rows of G added into dW, ` +
             `${count(added * dim)} additions so far; dW[${id}] = ${terms.length > 0 ? `${termsOf(terms)} = ` : ''}` +
-            vectorOf(row, slots.dim),
+            vectorOf(row, wanted.dim),
         };
       },
     };

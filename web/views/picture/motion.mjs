@@ -1,7 +1,6 @@
 // What the picture's modes share to draw a frame of Play on the scene that shade() has just
 // shaded (draw/picture-paint.mjs): rows on their way (ghosts), values that change as terms
 // are added, and the texts of those values.
-import { NUMBER_CELL } from '../../model/picture-layout.mjs';
 import { valueColors } from '../../draw/picture-paint.mjs';
 
 // Slow in, slow out: where a move is at `progress` (0 to 1).
@@ -36,7 +35,7 @@ export function showValue(scene, c, value, text, colors) {
   c.shown = value;
   c.fill = fill;
   c.ink = ink;
-  c.text = scene.cell >= NUMBER_CELL ? text : undefined;
+  c.text = scene.numbers ? text : undefined;
 }
 
 // A cell whose sum has no term yet: empty.
@@ -47,9 +46,9 @@ export function pending(c, colors) {
 }
 
 // The texts of a series of value rows, in the picture's notation (PyTorch's, by the core), in
-// one call: rows[i] is a Float32Array of the drawn columns' values.
+// one call: rows[i] is a Float32Array of the values of some columns, the same for every row.
 export function rowTexts(lab, scene, rows) {
-  const width = scene.shownDims.length;
+  const width = rows[0]?.length ?? 0;
   const all = lab.formatElements(
     scene.notation,
     rows.flatMap((row) => [...row]),

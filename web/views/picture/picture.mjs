@@ -122,14 +122,15 @@ function createPictureView(root, { lab, onStep }) {
     if (view.state) select();
   });
   // mode: the toggle's; state: { result, step, texts (Text mode's token texts, or null), grads };
-  // drawn: { scene, slots, at, labels }, what the picture shows now.
+  // drawn: { scene, slots, wanted (slotsFor()'s: the drawn slots may have fewer columns), at,
+  // labels }, what the picture shows now.
   const view = { mode: 'product', state: null, drawn: null };
 
   const stepper = createStepper(parts.stepper, figure, {
     begin() {
       const { colors } = palette();
-      const { scene, at, slots } = view.drawn;
-      return MODE[view.mode].player({ lab, ...view.state, scene, at, slots, colors });
+      const { scene, at, slots, wanted } = view.drawn;
+      return MODE[view.mode].player({ lab, ...view.state, scene, at, slots, wanted, colors });
     },
     show(player, index, moved) {
       const { result, step } = view.state;
@@ -175,10 +176,11 @@ function createPictureView(root, { lab, onStep }) {
         radios[MODES.indexOf('product')].checked = true;
       }
     }
-    const slots = slotsFor(result, step);
+    const wanted = slotsFor(result, step);
     const rowLabels = {};
-    for (const k of slots.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
-    const at = size.fit(result, slots, rowLabels);
+    for (const k of wanted.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
+    const at = size.fit(result, wanted, rowLabels);
+    const { slots } = at; // fewer of d's columns where the width leaves no room for numbers
     const scene = sceneOf(result, slots, at, {
       mode: view.mode,
       step,
@@ -186,7 +188,7 @@ function createPictureView(root, { lab, onStep }) {
       texts,
       grads: state.grads,
     });
-    view.drawn = { scene, slots, at, labels: overlay.drawRows(scene, at) };
+    view.drawn = { scene, slots, wanted, at, labels: overlay.drawRows(scene, at) };
     stepper.story(MODE[view.mode].story(result, step, slots));
     select();
   }

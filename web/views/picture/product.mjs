@@ -26,11 +26,14 @@ export const productMode = {
   },
   story: (result, step, slots) =>
     productStory(result, step, productSteps(slots.vocab, result.ids[step])),
-  player({ lab, result, step, scene, at, slots, colors }) {
+  player({ lab, result, step, scene, at, slots, wanted, colors }) {
     const id = result.ids[step];
     const steps = productSteps(slots.vocab, id);
     const sums = runningSums(result.weight, scene.shownDims, id, steps);
     const texts = rowTexts(lab, scene, sums);
+    // The line below spells the columns slotsFor() picks, also where fewer are drawn.
+    const wantedDims = wanted.dim.filter((j) => j !== null);
+    const spelled = rowTexts(lab, scene, runningSums(result.weight, wantedDims, id, steps));
     const stepOf = new Map(slots.vocab.map((v, r) => [v, r])); // a drawn row's step: its slot
     const tokenY = scene.tokenY.get(step);
     const template = slots.vocab.find((v) => v !== null); // a drawn row: where a run's ghost copies its cells
@@ -68,7 +71,7 @@ export const productMode = {
           );
         }
         return {
-          detail: `out[${step}] so far = ${added < 0 ? '[…]' : vectorOf(texts[added], slots.dim)}`,
+          detail: `out[${step}] so far = ${added < 0 ? '[…]' : vectorOf(spelled[added], wanted.dim)}`,
         };
       },
     };

@@ -15,30 +15,20 @@ function pathOf(mode, { result, step, texts }) {
     : `${start} → W[${id}] → out[${step}]`;
 }
 
-// The numbers of a drawn row (grid's cells that `mine` picks), as the scene has them or, where
-// the cells are too narrow for numbers, from the core.
-function rowNumbers(lab, scene, grid, mine) {
-  const row = scene.cells.filter((c) => c.grid === grid && mine(c));
-  return row[0].number !== undefined
-    ? row.map((c) => c.number)
-    : lab.formatElements(
-        scene.notation,
-        row.map((c) => c.value),
-      );
-}
-
-// The line below the picture at rest: the token's way and the values it ends with.
-// drawn: { scene, slots }.
+// The line below the picture at rest: the token's way and the values it ends with, in the
+// columns slotsFor() picks (a narrow picture draws fewer), in the notation of the values drawn.
+// drawn: { scene, wanted (slotsFor()'s slots) }.
 export function restingDetail(lab, mode, state, drawn) {
   const { result, step, grads } = state;
-  const { scene, slots } = drawn;
+  const { scene, wanted } = drawn;
   const id = result.ids[step];
+  const value =
+    mode === 'backward' ? (j) => grads.rows.get(id)?.[j] ?? 0 : (j) => result.weight.at(id, j);
+  const row = lab.formatElements(scene.notation, wanted.dim.filter((j) => j !== null).map(value));
   if (mode === 'backward') {
-    const row = rowNumbers(lab, scene, 'grad', (c) => c.v === id);
-    return `${pathOf(mode, state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ${vectorOf(row, slots.dim)}`;
+    return `${pathOf(mode, state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ${vectorOf(row, wanted.dim)}`;
   }
-  const row = rowNumbers(lab, scene, 'weight', (c) => c.v === id);
-  return `${pathOf(mode, state)} = ${vectorOf(row, slots.dim)}`;
+  return `${pathOf(mode, state)} = ${vectorOf(row, wanted.dim)}`;
 }
 
 // What stays the same while the token, the mode and the shape do: the slider's name and value,
