@@ -93,6 +93,29 @@ describe('positions view', () => {
     await page.waitForFunction(() => innerWidth === 375);
     assert.equal(await pageOverflow(page), 0);
     await saveScreenshot(page.locator(view), 'positions-375.png');
+    // d = 16 columns scroll sideways on a phone: each such box says so with a shade at the edge
+    // with more beyond it, and its row labels stay where they are while the values move.
+    const boxes = page.locator(`${view} .table-box[data-scrolls]`);
+    assert.ok((await boxes.count()) >= 3, 'the tables of 16 columns scroll');
+    const box = boxes.first();
+    await box.scrollIntoViewIfNeeded();
+    const shades = await box.evaluate((b) => getComputedStyle(b).backgroundImage);
+    assert.equal(shades.match(/radial-gradient/g)?.length, 2, shades);
+    const at = () =>
+      box.evaluate((b) => ({
+        label: b.querySelector('tbody th').getBoundingClientRect().left,
+        value: b.querySelector('tbody td').getBoundingClientRect().left,
+        box: b.getBoundingClientRect().left,
+      }));
+    const before = await at();
+    await box.evaluate((b) => {
+      b.scrollLeft = b.scrollWidth;
+    });
+    await page.waitForFunction((b) => b.scrollLeft > 0, await box.elementHandle());
+    const after = await at();
+    assert.equal(after.label, before.label, 'the row label stays');
+    assert.ok(after.value < before.value - 50, 'the values scroll');
+    assert.ok(Math.abs(after.label - after.box) <= 1, 'at the left edge of its box');
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

@@ -1,7 +1,8 @@
 // A box whose content can be wider (or taller) than the box scrolls inside it; while it does, it
 // must be reachable by keyboard, or a learner without a pointer could never see its far side.
 // While its content overflows, such a box is a focusable, named region (tabindex="0",
-// role="region", aria-label); otherwise it is a plain box, out of the tab order. Checked after
+// role="region", aria-label) marked data-scrolls, which the style sheet shows as shades at the
+// edges with more beyond them; otherwise it is a plain box, out of the tab order. Checked after
 // layout (a ResizeObserver), never by forcing one: the box and whatever it holds are watched.
 
 const labels = new WeakMap(); // box -> label(): its accessible name while it scrolls
@@ -20,10 +21,12 @@ function update(box) {
     box.setAttribute('tabindex', '0');
     box.setAttribute('role', 'region');
     box.setAttribute('aria-label', labels.get(box)());
+    box.dataset.scrolls = '';
   } else {
     box.removeAttribute('tabindex');
     box.removeAttribute('role');
     box.removeAttribute('aria-label');
+    delete box.dataset.scrolls;
   }
 }
 
