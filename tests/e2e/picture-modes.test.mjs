@@ -157,6 +157,14 @@ describe("the picture's modes", () => {
       // An arrow from each row of G to its row of dW: two of them end on row 2.
       assert.deepEqual(figure.backArrows, [0, 1, 2]);
       assert.match(figure.detail, /^G\[0\] → dW\[2\]: dW\[2\] = G\[0\] \+ G\[2\] = \[/);
+      // The section, the picture's equation and the verdict are the gradient's: dW is V × d.
+      assert.equal(await page.textContent('#results-title'), 'Backward: two routes, one gradient');
+      assert.equal(
+        await page.textContent(`${PAGE_PICTURE} .picture-formula`),
+        'dW = one_hot(idx)ᵀ @ G',
+      );
+      await waitForVerdict(page, 'bit-identical');
+      assert.match(await page.textContent('#results .verdict'), /All 20 elements/);
       assert.match(figure.description, /drawn with seed 0/);
       assert.match(figure.counts, /additions \(scatter-add\) n·d = 15/);
       assert.deepEqual(misPainted(picture.cells), []);
@@ -165,6 +173,10 @@ describe("the picture's modes", () => {
         `picture-backward-${width}.png`,
       );
     }
+    // Back to the product: the forward pass's heading and verdict, over n × d elements.
+    await setMode(page, 'product');
+    assert.equal(await page.textContent('#results-title'), 'Two routes, one result');
+    assert.match(await page.textContent('#results .verdict'), /All 15 elements/);
   });
 
   test('a G too big to draw here (n·d over 2^20): Backward is off, and says where to look', async () => {

@@ -15,6 +15,8 @@
 //            { state: 'failed', field, message }: a FieldError's field and message |
 //            { state: 'typing' }: an error that waits for the learner to pause
 //   step     the token every view follows, from 0
+//   pictureMode  what the picture shows (picture-scene.mjs's MODES): 'product', 'lookup', or
+//            'backward', where the verdict below it is that of the gradient dW
 //   hovered  the token under the pointer or the focus, or null: a light mark everywhere
 //   train    the Train view's inputs and the steps taken (train-inputs.mjs)
 //   views    the backward and bag views' own inputs (view-inputs.mjs)
@@ -37,6 +39,7 @@ export function initialState(inputs = {}) {
     result: null,
     status: { state: 'ready' },
     step: 0,
+    pictureMode: 'product',
     hovered: null,
     train: TRAIN_INPUTS,
     views: VIEW_INPUTS,

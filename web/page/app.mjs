@@ -13,6 +13,7 @@ import { count } from '../model/format-number.mjs';
 import { createStore, initialState } from '../model/state.mjs';
 import { readUrlState, urlFor } from '../model/url-state.mjs';
 import { linkViews } from '../views/linking.mjs';
+import { pictureTitle } from '../views/picture/picture.mjs';
 import { buildViews } from '../views/registry.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { showInputNotes } from './input-notes.mjs';
@@ -155,6 +156,11 @@ async function start(lab) {
     embedded: false,
   });
   linkViews(document.body, store);
+
+  // The picture's section is headed by what its mode compares.
+  store.subscribe(({ pictureMode }, changed) => {
+    if (changed.has('pictureMode')) byId('results-title').textContent = pictureTitle(pictureMode);
+  });
 
   // The inputs, the source, the token, the training and the section in the address
   // (model/url-state.mjs).

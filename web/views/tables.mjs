@@ -252,12 +252,23 @@ const LINEAR = box(
 const operator = (symbol, name) =>
   `<span class="operator" role="img" aria-label="${name}">${symbol}</span>`;
 
+// Under the picture in backward mode, where the verdict is the gradient's, the forward pass's
+// tables give way to a pointer to the Backward view's (its section on the page).
+const GRADIENT_NOTE = `<p class="route-note" data-part="gradient-note" hidden>The picture shows
+  the gradient: both routes of <var>dW</var>, <code>embedding.weight.grad</code> and
+  <code>onehot.T @ G</code>, side by side, are in <a href="#backward">Backward</a>.</p>`;
+
 // A view of tables in constant markup (its boxes above), redrawn for each new result or token.
-function tablesView(title, markup) {
+// followsPicture: the forward tables give way to GRADIENT_NOTE while the picture is in backward
+// mode.
+function tablesView(title, markup, { followsPicture = false } = {}) {
   return {
     title,
     build(container, { store, lab }) {
       container.append(fragment(markup));
+      const tables = container.firstElementChild;
+      if (followsPicture) container.append(fragment(GRADIENT_NOTE));
+      const note = container.querySelector('[data-part="gradient-note"]');
       const boxes = byData(container, 'box');
       tableRegions(container);
       const hooks = {
@@ -278,6 +289,11 @@ function tablesView(title, markup) {
             );
           }
           if (changed.has('hovered') || changed.has('result')) linkHeatmaps(boxes, hovered);
+          if (note && changed.has('pictureMode')) {
+            const gradient = state.pictureMode === 'backward';
+            tables.hidden = gradient;
+            note.hidden = !gradient;
+          }
           markBusy(container, state);
         },
       };
@@ -288,6 +304,7 @@ function tablesView(title, markup) {
 export const routesView = tablesView(
   'Lookup and one-hot product',
   `<div class="side-by-side">${LOOKUP}${PRODUCT}</div>`,
+  { followsPicture: true },
 );
 export const matricesView = tablesView(
   'The matrices',

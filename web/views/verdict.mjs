@@ -5,6 +5,8 @@
 import { writeProperty } from '../draw/dom.mjs';
 import { showPending, showVerdict } from '../draw/verdict-box.mjs';
 import { inputsText } from '../model/describe.mjs';
+import { count } from '../model/format-number.mjs';
+import { gradientComparison } from './picture/backward.mjs';
 
 // A text whose tokens have not come yet (the tokenizer loads or reads it): the result shown is
 // that of the tokens before.
@@ -24,7 +26,7 @@ export function markBusy(node, state) {
   else node.removeAttribute('aria-busy');
 }
 
-const SHOWN_KEYS = ['status', 'result', 'text', 'tokens'];
+const SHOWN_KEYS = ['status', 'result', 'text', 'tokens', 'pictureMode'];
 
 export const verdictView = {
   title: 'Do both routes agree?',
@@ -60,6 +62,17 @@ export const verdictView = {
               ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
               : 'Fix the input to see both routes.',
           );
+        } else if (result && state.pictureMode === 'backward') {
+          // The picture shows the gradient: the verdict is dW's, not the forward pass's.
+          const comparison = gradientComparison(lab, result);
+          if (comparison) showVerdict(box, comparison, lab.verdictDefinitions);
+          else
+            showPending(
+              box,
+              'no result',
+              `dW would be ${count(result.vocab)} × ${count(result.dim)}: the Backward view ` +
+                'below compares both routes of the gradient at this size.',
+            );
         } else if (result?.comparison) {
           showVerdict(box, result.comparison, lab.verdictDefinitions, result.blocks);
         } else if (result) {

@@ -2,6 +2,7 @@
 // idx[k] of dW = dL/dW, in position order (the lookup's gradient, a scatter-add), so that an id
 // that repeats collects several rows of G. G is the Backward view's: torch.manual_seed(seed);
 // torch.randn(n, d), with the same default seed; the core draws G and adds the rows.
+import { MAIN_THREAD_FLOATS, MAIN_THREAD_MULTIPLY_ADDS } from '../../compute/positions-tables.mjs';
 import { count } from '../../model/format-number.mjs';
 import { backwardStory, backwardSteps, termsOf } from '../../model/picture-play.mjs';
 import { ease, ghostOf, markRow, rowTexts, showValue, vectorOf } from './motion.mjs';
@@ -47,9 +48,32 @@ export function backwardGrads(lab, { ids, dim }) {
   return { G, ranks, positions, rows: gradRows(lab, ranks, G, ids.length), seed: GRAD_SEED };
 }
 
+// The verdict of the gradient: the lookup's dW (a scatter-add) against one_hot(idx).T @ G, graded
+// by the core over all V × d elements, for the picture's G; null where dW or the product is over
+// what the page computes on its main thread (the Backward view computes it in the worker).
+const gradientVerdicts = new WeakMap(); // result -> its gradient's comparison, or null
+export function gradientComparison(lab, result) {
+  if (!gradientVerdicts.has(result)) {
+    const { ids, vocab, dim } = result;
+    const within =
+      ids.length * dim <= GRAD_BUDGET &&
+      vocab * dim <= MAIN_THREAD_FLOATS &&
+      ids.length * vocab * dim <= MAIN_THREAD_MULTIPLY_ADDS;
+    let comparison = null;
+    if (within) {
+      const table = lab.openTfTable(vocab, dim); // the gradient does not read W
+      ({ comparison } = table.backward(ids, lab.randn(GRAD_SEED, ids.length, dim)));
+      table.delete();
+    }
+    gradientVerdicts.set(result, comparison);
+  }
+  return gradientVerdicts.get(result);
+}
+
 export const backwardMode = {
   label: 'Backward',
-  name: 'G = dL/dout flows back into dW',
+  title: 'Backward: two routes, one gradient', // the heading of the section that shows the picture
+  name: 'dW = one_hot(idx)ᵀ @ G',
   counts({ ids, vocab, dim }) {
     const n = ids.length;
     return [

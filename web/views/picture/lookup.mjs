@@ -8,6 +8,7 @@ import { ease, ghostOf, markRow, pending } from './motion.mjs';
 
 export const lookupMode = {
   label: 'Lookup',
+  title: 'Two routes, one result', // the heading of the section that shows the picture
   name: 'idx → W[idx] = out',
   counts({ ids, dim }) {
     const n = ids.length;

@@ -1,7 +1,8 @@
 // The picture on the first screen: both routes and the backward pass on one canvas, as cell
 // grids whose values are colours on a diverging scale (--eq-neg, --eq-zero, --eq-pos, which
 // follow light and dark mode), with numbers where a cell is wide enough. A toggle picks the mode
-// (Product: one_hot(idx) × W = out; Lookup: idx → W[idx] = out; Backward: G flows back into dW)
+// (Product: one_hot(idx) × W = out; Lookup: idx → W[idx] = out; Backward: dW = one_hot(idx)ᵀ @ G,
+// G flowing back into dW; the mode is the store's pictureMode, which the verdict below follows)
 // and a stepper goes through its steps, one row at a time, with Play, Prev and Next
 // (stepper.mjs; each mode's steps in product.mjs, lookup.mjs, backward.mjs); the picture at
 // rest is its last step. prefers-reduced-motion gets the same steps without movement. The selected token k is marked in its own
@@ -31,6 +32,10 @@ import { createStepper, stepperParts } from './stepper.mjs';
 import { createDescriber, restingDetail } from './words.mjs';
 
 const MODE = { product: productMode, lookup: lookupMode, backward: backwardMode };
+
+// The heading of the section that shows the picture in `mode`: the verdict below it is the
+// gradient's in backward mode.
+export const pictureTitle = (mode) => MODE[mode].title;
 let pictures = 0; // numbers the pictures: their ids are unique in a document
 
 // The bar above the picture: the mode toggle and the stepper. The token is picked with the one
@@ -81,8 +86,10 @@ function createFigure(number) {
   frame.append(cells, svg);
   const detail = element('p', 'picture-detail');
   const counts = element('figcaption', 'equation-counts');
+  const formula = element('p', 'picture-formula'); // the mode's equation, left of the tools
+  bar.prepend(formula);
   figure.append(bar, frame, stepper.story, detail, counts, description);
-  return { figure, radios, stepper, frame, canvas, svg, detail, counts, description };
+  return { figure, radios, stepper, frame, canvas, svg, detail, counts, description, formula };
 }
 
 // The page's colours and fonts for the canvas, read at the first paint (getComputedStyle forces
@@ -108,11 +115,11 @@ function createPalette(figure, onChange) {
   };
 }
 
-// root: an empty element the picture fills; onStep(k) when the learner picks another token.
-// Returns { render(state) } for the store's state.
-function createPictureView(root, { lab, onStep }) {
+// root: an empty element the picture fills; onStep(k) when the learner picks another token,
+// onMode(mode) when another mode. Returns { render(state) } for the store's state.
+function createPictureView(root, { lab, onStep, onMode }) {
   const parts = createFigure(++pictures);
-  const { figure, radios, frame, canvas, svg, detail } = parts;
+  const { figure, radios, frame, canvas, svg, detail, formula } = parts;
   root.append(figure);
   const overlay = createOverlay(svg);
   const size = createCanvasSize(figure, { frame, canvas, svg });
@@ -158,10 +165,7 @@ function createPictureView(root, { lab, onStep }) {
   });
   for (const radio of radios) {
     radio.addEventListener('change', () => {
-      if (!radio.checked) return;
-      view.mode = radio.value;
-      stepper.stop();
-      if (view.state) draw();
+      if (radio.checked) onMode(radio.value);
     });
   }
 
@@ -176,6 +180,7 @@ function createPictureView(root, { lab, onStep }) {
         radios[MODES.indexOf('product')].checked = true;
       }
     }
+    writeProperty(formula, 'textContent', MODE[view.mode].name);
     const wanted = slotsFor(result, step);
     const rowLabels = {};
     for (const k of wanted.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
@@ -240,8 +245,12 @@ function createPictureView(root, { lab, onStep }) {
   }).observe(figure);
 
   return {
-    render({ result, step: picked, tokens }) {
+    render({ result, step: picked, tokens, pictureMode }) {
       const { state } = view;
+      if (pictureMode !== view.mode) {
+        view.mode = pictureMode;
+        radios[MODES.indexOf(pictureMode)].checked = true;
+      }
       // A token picked in a newer text than the result shown (its chips come first) waits.
       const step = Math.min(picked, result.ids.length - 1);
       const moved = state !== null && step !== state.step;
@@ -258,6 +267,8 @@ function createPictureView(root, { lab, onStep }) {
           ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view`
           : '';
       }
+      // Set after this update of the store's listeners, not during it.
+      if (tooBig && pictureMode === 'backward') queueMicrotask(() => onMode('product'));
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
       figure.classList.toggle('drawn', true); // add() rewrites the class even when it is there
@@ -270,10 +281,17 @@ function createPictureView(root, { lab, onStep }) {
 export const pictureView = {
   title: 'one_hot(idx) × W = out',
   build(container, { store, lab }) {
-    const picture = createPictureView(container, { lab, onStep: (k) => store.set({ step: k }) });
+    const picture = createPictureView(container, {
+      lab,
+      onStep: (k) => store.set({ step: k }),
+      onMode: (mode) => store.set({ pictureMode: mode }),
+    });
     return {
       update(state, changed) {
-        if (state.result && ['result', 'step', 'tokens'].some((key) => changed.has(key)))
+        if (
+          state.result &&
+          ['result', 'step', 'tokens', 'pictureMode'].some((key) => changed.has(key))
+        )
           picture.render(state);
       },
     };

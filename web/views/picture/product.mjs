@@ -9,6 +9,7 @@ import { ease, ghostOf, markRow, pending, rowTexts, showValue, vectorOf } from '
 
 export const productMode = {
   label: 'Product',
+  title: 'Two routes, one result', // the heading of the section that shows the picture
   name: 'one_hot(idx) × W = out',
   // The work of the whole batch: [class, [term, what a phone leaves out of it], formula, amount].
   counts({ ids, vocab, dim }) {
