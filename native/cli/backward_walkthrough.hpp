@@ -1,11 +1,10 @@
 #pragma once
 // The backward walk-through: the gradient of the lookup (a scatter-add) next to the gradient of
 // the one-hot product (onehot^T @ G), for an upstream gradient G drawn like torch.randn.
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "table_source.hpp"
 #include "upstream_gradient.hpp"

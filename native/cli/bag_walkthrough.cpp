@@ -81,21 +81,21 @@ void describe_bags(const Ids& ids, const Ids& offsets, Index bags, std::ostream&
   for (Index b = 0; b < bags; ++b) {
     const Index begin = offsets[b];
     const Index end = b + 1 < static_cast<Index>(offsets.size()) ? offsets[b + 1]
-                                                                  : static_cast<Index>(ids.size());
+                                                                 : static_cast<Index>(ids.size());
     const Ids members(ids.begin() + begin, ids.begin() + end);
-    out << "# bag " << b << " = idx[" << begin << ":" << end << "] = [" << list_text(members)
-        << "]" << (members.empty() ? ": empty, a row of zeros" : "") << "\n";
+    out << "# bag " << b << " = idx[" << begin << ":" << end << "] = [" << list_text(members) << "]"
+        << (members.empty() ? ": empty, a row of zeros" : "") << "\n";
   }
 }
 
 }  // namespace
 
 void add_bag_options(CLI::App& command, BagWalkOptions& options) {
-  command.add_option("--offsets", options.offsets_text,
-                     "where each bag starts in --ids, beginning with 0, e.g. 0,2")
+  command
+      .add_option("--offsets", options.offsets_text,
+                  "where each bag starts in --ids, beginning with 0, e.g. 0,2")
       ->capture_default_str();
-  command.add_option("--mode", options.mode, "how a bag's rows are reduced")
-      ->capture_default_str();
+  command.add_option("--mode", options.mode, "how a bag's rows are reduced")->capture_default_str();
   command.add_option("--per-sample-weights", options.per_sample_weights_text,
                      "one weight per id, multiplying its row (mode sum only), e.g. 1,0.5,2");
   command.add_flag("--include-last-offset", options.include_last_offset,
@@ -128,15 +128,16 @@ void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream
                                                     options, printed_rows(t.vocab, d));
 
   if (t.kind == TableKind::seeded) {
-    out << "# torch.manual_seed(" << t.seed << "); bag = torch.nn.EmbeddingBag(" << t.vocab
-        << ", " << d << module_arguments(o) << ")\n";
+    out << "# torch.manual_seed(" << t.seed << "); bag = torch.nn.EmbeddingBag(" << t.vocab << ", "
+        << d << module_arguments(o) << ")\n";
   } else {
     out << "# " << t.origin << "\n# nn.EmbeddingBag options: " << module_arguments(o).substr(2)
         << "\n";
   }
   out << "# idx = torch.tensor([" << list_text(t.ids) << "]), offsets = torch.tensor(["
       << list_text(offsets) << "]), V = " << t.vocab << ", d = " << d << "\n";
-  if (!weights.literals.empty()) out << "# psw = torch.tensor([" << join(weights.literals) << "])\n";
+  if (!weights.literals.empty())
+    out << "# psw = torch.tensor([" << join(weights.literals) << "])\n";
   out << "\n";
 
   print_step(out, "bag.weight", format_tensor(weight, parameter_style()));
@@ -147,8 +148,8 @@ void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream
   describe_bags(t.ids, offsets, bags, out);
   out << "\n";
 
-  const BagFacts facts{t.ids, t.vocab, d, options.mode, o.padding_idx, o.scale_grad_by_freq,
-                      forward.bag_size};
+  const BagFacts facts{
+      t.ids, t.vocab, d, options.mode, o.padding_idx, o.scale_grad_by_freq, forward.bag_size};
   if (options.mode == BagMode::max) {
     print_notes(out, bag_notes(facts));
     out << "\n";
@@ -158,8 +159,8 @@ void print_bag_walkthrough(const Input& t, const BagWalkOptions& o, std::ostream
     const Encoding m = bag_encoding(t.ids, offsets, t.vocab, options);
     std::map<std::pair<Index, Index>, float> entries;
     for (const EncodingEntry& e : m.entries) entries[{e.row, e.col}] = e.value;
-    print_step(out, multi_hot_code(t.ids, bag_of, bags, t.vocab, weights,
-                                   options.mode == BagMode::mean),
+    print_step(out,
+               multi_hot_code(t.ids, bag_of, bags, t.vocab, weights, options.mode == BagMode::mean),
                format_tensor(bags, t.vocab, [&](Index i, Index j) {
                  const auto it = entries.find({i, j});
                  return it == entries.end() ? 0.0f : it->second;

@@ -16,8 +16,8 @@
 namespace embedlab::cli {
 namespace {
 
-// Each id's token in the file's vocabulary: "15496 = 'Hello', 995 = '\xc4\xa0world'" (bytes below
-// 0x20 escaped), the first kShownTokens of them.
+// Each id's token in the file's vocabulary: "15496 = 'Hello', 995 = 'Ġworld'" (token_text()), the
+// first kShownTokens of them.
 constexpr std::size_t kShownTokens = 16;
 std::string token_texts(const Ids& ids, const std::vector<std::string>& tokens) {
   std::string text;
@@ -28,18 +28,7 @@ std::string token_texts(const Ids& ids, const std::vector<std::string>& tokens) 
       text += "(none: the vocabulary has " + std::to_string(tokens.size()) + " tokens)";
       continue;
     }
-    text += "'";
-    for (const char c : tokens[id]) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte < 0x20 || byte == 0x7f || c == '\'' || c == '\\') {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-        text += escaped;
-      } else {
-        text += c;
-      }
-    }
-    text += "'";
+    text += token_text(tokens[id]);
   }
   return ids.size() > kShownTokens ? text + ", ..." : text;
 }
@@ -73,8 +62,9 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
 
   // The one-hot matrix is printed from the ids: (n, V) is never made.
   print_step(out, "onehot = torch.nn.functional.one_hot(idx, " + std::to_string(t.vocab) + ")",
-             format_tensor(n, t.vocab, [&](Index i, Index j) { return t.ids[i] == j ? 1.0f : 0.0f; },
-                           integer_style()));
+             format_tensor(
+                 n, t.vocab, [&](Index i, Index j) { return t.ids[i] == j ? 1.0f : 0.0f; },
+                 integer_style()));
 
   if (t.kind == TableKind::seeded) {
     // The notebooks re-seed and print a fresh Linear's weight before replacing it.
@@ -96,7 +86,8 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
   print_step(out, "linear(onehot.float())",
              format_tensor(product.result(), grad_fn_style("MmBackward0")));
 
-  print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product.result(), RoutePair::lookup);
+  print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product.result(),
+                RoutePair::lookup);
   out << "# the lookup copied n*d = " << n * d
       << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
       << n * (t.vocab - 1) * d << " of them multiplications by zero\n";

@@ -1,7 +1,6 @@
 // embedlab: replays the "Embedding vs Linear on one-hot" notebook for your own ids and table.
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "backward_walkthrough.hpp"
 #include "bag_walkthrough.hpp"
@@ -13,16 +12,18 @@
 
 int main(int argc, char** argv) {
   using namespace embedlab::cli;
-  CLI::App app{"Shows that nn.Embedding (a row lookup) and nn.Linear on one-hot vectors (a dense "
-               "matrix product) give the same rows, printed like the PyTorch notebook.",
-               "embedlab"};
+  CLI::App app{
+      "Shows that nn.Embedding (a row lookup) and nn.Linear on one-hot vectors (a dense "
+      "matrix product) give the same rows, printed like the PyTorch notebook.",
+      "embedlab"};
   app.footer(
       "Examples:\n"
       "  embedlab --ids 2,3,1                 the notebook: seed 123, V = max id + 1, d = 5\n"
       "  embedlab --ids \"[3, 2, 0, 1]\"        the same table, other ids\n"
       "  embedlab --ids 2,3,1 --tf-weights    the TensorFlow notebook's fixed weights\n"
       "  embedlab --ids 0,7 -V 10 -d 3 --seed 7\n"
-      "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', emb.weight.detach().numpy())\n"
+      "  embedlab --ids 1,1,0 --weights w.npy W from np.save('w.npy', "
+      "emb.weight.detach().numpy())\n"
       "  embedlab --ids 15496,995 --weights model.safetensors   a model's own table (bf16 too)\n"
       "  embedlab --ids 15496,995 --weights model.safetensors.index.json   a sharded checkpoint's\n"
       "  embedlab --weights model.safetensors --list-tensors    its tensors, the table marked\n"
@@ -39,33 +40,38 @@ int main(int argc, char** argv) {
   TableOptions options;
   add_table_options(app, options);
   // The table options belong to the main command; subcommands let them fall through to it.
-  auto* backward = app.add_subcommand("backward", "the gradient of the lookup (a scatter-add) "
-                                                  "next to onehot.T @ G")
+  auto* backward = app.add_subcommand("backward",
+                                      "the gradient of the lookup (a scatter-add) "
+                                      "next to onehot.T @ G")
                        ->fallthrough();
   BackwardOptions backward_options;
   add_backward_options(*backward, backward_options);
-  auto* bag = app.add_subcommand("bag", "nn.EmbeddingBag: bags of ids summed, averaged or "
-                                        "maxed, and the same as a multi-hot matrix product")
+  auto* bag = app.add_subcommand("bag",
+                                 "nn.EmbeddingBag: bags of ids summed, averaged or "
+                                 "maxed, and the same as a multi-hot matrix product")
                   ->fallthrough();
   BagWalkOptions bag_options;
   add_bag_options(*bag, bag_options);
-  auto* train = app.add_subcommand("train", "nn.Embedding and nn.Linear on one-hot rows trained "
-                                            "side by side with a torch.optim optimizer: which "
-                                            "rows each step changes, and why (--ids \"1,2; 3,3\": "
-                                            "one batch per semicolon)")
+  auto* train = app.add_subcommand("train",
+                                   "nn.Embedding and nn.Linear on one-hot rows trained "
+                                   "side by side with a torch.optim optimizer: which "
+                                   "rows each step changes, and why (--ids \"1,2; 3,3\": "
+                                   "one batch per semicolon)")
                     ->fallthrough();
   TrainOptions train_options;
   add_train_options(*train, train_options);
   PositionOptions position_options;
-  auto* positions = app.add_subcommand("positions", "token embeddings plus position embeddings "
-                                                    "for a (B, T) batch (--ids \"1,2; 3,4\": one "
-                                                    "row per semicolon), both looked up and by "
-                                                    "one-hot products")
+  auto* positions = app.add_subcommand("positions",
+                                       "token embeddings plus position embeddings "
+                                       "for a (B, T) batch (--ids \"1,2; 3,4\": one "
+                                       "row per semicolon), both looked up and by "
+                                       "one-hot products")
                         ->fallthrough();
   add_position_options(*positions, position_options, false);
-  auto* head = app.add_subcommand("head", "the output layer tied to the embedding: logits = "
-                                          "h @ W.T for h = the input embeddings, and the top "
-                                          "tokens of each position")
+  auto* head = app.add_subcommand("head",
+                                  "the output layer tied to the embedding: logits = "
+                                  "h @ W.T for h = the input embeddings, and the top "
+                                  "tokens of each position")
                    ->fallthrough();
   add_position_options(*head, position_options, true);
   app.require_subcommand(0, 1);

@@ -13,6 +13,7 @@
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
 #include "embedlab/tied_head.hpp"
+#include "embedlab/tokenizer_json.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
@@ -23,8 +24,9 @@ struct PositionInput {
   TokenBatch inputs;
   Table token{Matrix()};
   Table position{Matrix()};
-  std::vector<std::string> setup;  // code lines
-  std::vector<std::string> notes;  // where a file's tables came from, whether its head ties
+  std::vector<std::string> setup;       // code lines
+  std::vector<std::string> notes;       // where a file's tables came from, whether its head ties
+  std::vector<std::string> vocabulary;  // the tokenizer.json beside a checkpoint's, if any
 };
 
 // "[[40, 367], [1807, 3619]]"
@@ -62,14 +64,14 @@ const SafetensorsEntry& position_entry(const SafetensorsHeader& header, const st
                        "positions, such as Llama, has no such table)");
 }
 
-// The text of the config.json beside a checkpoint, or "" when there is none: at most one byte
-// over what head_tying() takes, so that a huge file is refused without being read.
-std::string read_config_beside(const std::string& path) {
+// The text of the file `name` beside a checkpoint, or "" when there is none: at most one byte
+// over `most`, the largest the core takes, so that a huge file is refused without being read.
+std::string read_beside(const std::string& path, const char* name, std::size_t most) {
   const auto slash = path.find_last_of('/');
-  std::ifstream file((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "config.json",
+  std::ifstream file((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + name,
                      std::ios::binary);
   if (!file) return "";
-  std::string text(kMaxConfigBytes + 1, '\0');
+  std::string text(most + 1, '\0');
   file.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(file.gcount()));
   return text;
@@ -129,7 +131,9 @@ PositionInput make_position_input(const TableOptions& table, const PositionOptio
                 "pos_embedding_layer = torch.nn.Embedding.from_pretrained(wpe, freeze=False)"};
     in.notes = {tokens.origin + " (wte)", "wpe: tensor " + tensor_text(entry) + " of " + path +
                                               ", " + dtype_conversion_text(entry.dtype)};
-    const HeadTying tying = head_tying(header, read_config_beside(path));
+    const HeadTying tying = head_tying(header, read_beside(path, "config.json", kMaxConfigBytes));
+    const std::string tokenizer = read_beside(path, "tokenizer.json", kMaxTokenizerBytes);
+    if (!tokenizer.empty()) in.vocabulary = tokenizer_json_tokens(tokenizer);
     in.notes.push_back(std::string("the output layer ") + (tying.tied ? "is tied" : "is not tied") +
                        ": " + tying.reason);
   }
@@ -246,19 +250,26 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
        << " rows; out_head(input_embeddings) read all of them, n*V*d = "
        << count_text(n * vocab * d)
        << " multiply-adds, none wasted: every logit scores one next token\n";
+  // An id, and its token where a tokenizer.json lies beside the checkpoint: "40 'I'".
+  const auto spelled = [&](Index id) {
+    const auto v = static_cast<std::size_t>(id);
+    return std::to_string(id) + (v < in.vocabulary.size() && !in.vocabulary[v].empty()
+                                     ? " " + token_text(in.vocabulary[v])
+                                     : "");
+  };
   if (options.top_k > 0) {
-    text << "# the top " << options.top_k
-         << " logits of each position, token id (logit): the rows of W with the largest dot "
-            "product with h\n";
+    text << "# the top " << options.top_k << " logits of each position, token id"
+         << (in.vocabulary.empty() ? "" : " 'its token in tokenizer.json'")
+         << " (logit): the rows of W with the largest dot product with h\n";
     for (Index i = 0; i < n; ++i) {
       const auto& top = logits.top()[static_cast<std::size_t>(i)];
       std::vector<double> values;
       for (const TopLogit& t : top) values.push_back(t.logit);
       const std::vector<std::string> texts = format_elements(values, values);
       text << "# logits[" << i / b.length << ", " << i % b.length << "] (input id "
-           << b.ids[static_cast<std::size_t>(i)] << "):";
+           << spelled(b.ids[static_cast<std::size_t>(i)]) << "):";
       for (std::size_t k = 0; k < top.size(); ++k)
-        text << (k ? ", " : " ") << top[k].id << " (" << texts[k] << ")";
+        text << (k ? ", " : " ") << spelled(top[k].id) << " (" << texts[k] << ")";
       text << "\n";
     }
   }

@@ -59,8 +59,9 @@ void add_table_options(CLI::App& app, TableOptions& options) {
       ->capture_default_str();
   app.add_option("--vocab,-V", options.vocab, "vocabulary size V (default: max id + 1)");
   app.add_option("--dim,-d", options.dim, "embedding dimension d")->capture_default_str();
-  auto* seed = app.add_option("--seed", options.seed, "torch.manual_seed for nn.Embedding's weights")
-                   ->capture_default_str();
+  auto* seed =
+      app.add_option("--seed", options.seed, "torch.manual_seed for nn.Embedding's weights")
+          ->capture_default_str();
   auto* tf = app.add_flag("--tf-weights", options.tf_weights,
                           "use the TensorFlow notebook's fixed weights (row i = 0.11 * i)");
   auto* file = app.add_option(
@@ -138,8 +139,8 @@ Input make_input(const TableOptions& options, Ids ids) {
       t.seed = options.seed;
       TorchGenerator gen(options.seed);
       t.weight = embedlab::Table(init_embedding(gen, t.vocab, options.dim));
-      t.origin = "torch.manual_seed(" + std::to_string(options.seed) + "); embedding = " +
-                 "torch.nn.Embedding(" + std::to_string(t.vocab) + ", " +
+      t.origin = "torch.manual_seed(" + std::to_string(options.seed) +
+                 "); embedding = " + "torch.nn.Embedding(" + std::to_string(t.vocab) + ", " +
                  std::to_string(options.dim) + ")";
     }
   }
@@ -162,8 +163,9 @@ void print_tensors(const std::string& path, const SafetensorsHeader& header, std
   out << path << ": " << header.tensors.size()
       << (header.tensors.size() == 1 ? " tensor" : " tensors") << ", header " << header.data_start
       << " bytes, file " << header.file_size << " bytes\n";
-  out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "name" << "  "
-      << std::setw(static_cast<int>(dtype_width)) << "dtype" << "  shape\n";
+  out << "  " << std::left << std::setw(static_cast<int>(name_width)) << "name"
+      << "  " << std::setw(static_cast<int>(dtype_width)) << "dtype"
+      << "  shape\n";
   for (const SafetensorsEntry& e : header.tensors) {
     const bool candidate = std::find(candidates.begin(), candidates.end(), &e) != candidates.end();
     out << (candidate ? "* " : "  ") << std::setw(static_cast<int>(name_width)) << e.name << "  "

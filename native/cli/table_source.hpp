@@ -2,12 +2,11 @@
 // Where the walk-through's embedding table comes from: a PyTorch seed, the TensorFlow notebook's
 // fixed weights, or a file (.npy, one tensor of a .safetensors file, or a GGUF file's
 // token_embd.weight or another tensor); and the ids it is looked up with.
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "embedlab/matrix.hpp"
 #include "embedlab/table.hpp"
@@ -16,11 +15,11 @@ namespace embedlab::cli {
 
 struct TableOptions {
   std::string ids_text = "2, 3, 1";
-  std::optional<Index> vocab;   // default: max(ids) + 1, like the notebooks
+  std::optional<Index> vocab;  // default: max(ids) + 1, like the notebooks
   Index dim = 5;
   std::int64_t seed = 123;
   bool tf_weights = false;
-  std::string weights_file;     // .npy, or .safetensors with tensor_name (default: the embedding)
+  std::string weights_file;  // .npy, or .safetensors with tensor_name (default: the embedding)
   std::string tensor_name;
   bool list_tensors = false;
 };
@@ -38,7 +37,7 @@ struct Input {
   embedlab::Table weight{Matrix()};
   TableKind kind = TableKind::seeded;
   std::int64_t seed = 0;  // for TableKind::seeded
-  std::string origin;  // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
+  std::string origin;     // one line for the reader: "torch.manual_seed(123); nn.Embedding(4, 5)"
   bool counts_blocks = false;       // a GGUF table: the walk-through says what each route decoded
   std::vector<std::string> tokens;  // a GGUF file's vocabulary (tokenizer.ggml.tokens), if any
 };

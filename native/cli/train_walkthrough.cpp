@@ -37,8 +37,11 @@ std::pair<double, double> parse_betas(const std::string& text) {
 OptimizerOptions optimizer_options(const TrainOptions& o) {
   OptimizerOptions options = optimizer_defaults(parse_optimizer(o.optimizer));
   const std::pair<Argument, std::optional<double>> numbers[] = {
-      {Argument::lr, o.lr}, {Argument::momentum, o.momentum}, {Argument::dampening, o.dampening},
-      {Argument::weight_decay, o.weight_decay}, {Argument::eps, o.eps},
+      {Argument::lr, o.lr},
+      {Argument::momentum, o.momentum},
+      {Argument::dampening, o.dampening},
+      {Argument::weight_decay, o.weight_decay},
+      {Argument::eps, o.eps},
       {Argument::lr_decay, o.lr_decay},
       {Argument::initial_accumulator_value, o.initial_accumulator_value},
       {Argument::alpha, o.alpha}};
@@ -101,9 +104,10 @@ void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches
                      "--padding-idx out");
   }
   if (t.kind != TableKind::seeded) {
-    throw InputError(Argument::weights, "--head trains a seeded table (the untied head is drawn "
-                                        "right after it from the same seed): leave --weights and "
-                                        "--tf-weights out");
+    throw InputError(Argument::weights,
+                     "--head trains a seeded table (the untied head is drawn "
+                     "right after it from the same seed): leave --weights and "
+                     "--tf-weights out");
   }
   const HeadKind kind = parse_head_kind(o.head);
   const Index d = t.weight.cols();
@@ -154,9 +158,10 @@ bool torch_equal(const Matrix& a, const Matrix& b) { return (a.array() == b.arra
 }  // namespace
 
 void add_train_options(CLI::App& command, TrainOptions& options) {
-  command.add_option("--optimizer", options.optimizer,
-                     "sgd, adam, adamw, adagrad, rmsprop or sparse-adam (torch.optim's SGD, Adam, "
-                     "AdamW, Adagrad, RMSprop, SparseAdam)")
+  command
+      .add_option("--optimizer", options.optimizer,
+                  "sgd, adam, adamw, adagrad, rmsprop or sparse-adam (torch.optim's SGD, Adam, "
+                  "AdamW, Adagrad, RMSprop, SparseAdam)")
       ->capture_default_str();
   command.add_option("--lr", options.lr,
                      "learning rate (default: PyTorch's for the optimizer; 0.1 for SGD)");
@@ -169,8 +174,7 @@ void add_train_options(CLI::App& command, TrainOptions& options) {
   command.add_option("--eps", options.eps, "Adam, AdamW, Adagrad, RMSprop, SparseAdam");
   command.add_flag("--amsgrad", options.amsgrad, "Adam, AdamW");
   command.add_option("--lr-decay", options.lr_decay, "Adagrad");
-  command.add_option("--initial-accumulator-value", options.initial_accumulator_value,
-                     "Adagrad");
+  command.add_option("--initial-accumulator-value", options.initial_accumulator_value, "Adagrad");
   command.add_option("--alpha", options.alpha, "RMSprop: smoothing constant");
   command.add_flag("--centered", options.centered, "RMSprop");
   command.add_flag("--maximize", options.maximize, "ascend the gradient instead");
@@ -226,7 +230,8 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
          << " refuses linear.weight's dense gradient: " << training.linear_refusal() << "\n\n";
   }
 
-  print_step(text, "embedding.weight", format_tensor(training.embedding_weight(), parameter_style()));
+  print_step(text, "embedding.weight",
+             format_tensor(training.embedding_weight(), parameter_style()));
   for (std::size_t b = 0; b < batches.size(); ++b) {
     const Ids& batch = batches[b];
     const DrawnStep drawn = run.step(batch);
@@ -235,23 +240,26 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
     const std::string seed = t.kind != TableKind::seeded && b == 0
                                  ? "torch.manual_seed(" + std::to_string(kNotebookSeed) + "); "
                                  : "";
-    print_step(text, "idx = torch.tensor([" + list_text(batch) + "]); " + seed + "G = torch.randn(" +
-                         std::to_string(batch.size()) + ", " + std::to_string(d) + "); G",
+    print_step(text,
+               "idx = torch.tensor([" + list_text(batch) + "]); " + seed + "G = torch.randn(" +
+                   std::to_string(batch.size()) + ", " + std::to_string(d) + "); G",
                format_tensor(drawn.upstream));
-    print_step(text, "opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step(); embedding.weight",
+    print_step(text,
+               "opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step(); embedding.weight",
                format_tensor(training.embedding_weight(), parameter_style()));
     text << changed_text(step.step, step.changed) << "\n\n";
     if (!step.verdict) continue;
-    print_step(text,
-               "opt_l.zero_grad(); linear(torch.nn.functional.one_hot(idx, " + vocab +
-                   ").float()).backward(G); opt_l.step(); "
-                   "torch.equal(embedding.weight, linear.weight.T)",
-               torch_equal(training.embedding_weight(), training.linear_weight()) ? "True"
-                                                                                  : "False");
+    print_step(
+        text,
+        "opt_l.zero_grad(); linear(torch.nn.functional.one_hot(idx, " + vocab +
+            ").float()).backward(G); opt_l.step(); "
+            "torch.equal(embedding.weight, linear.weight.T)",
+        torch_equal(training.embedding_weight(), training.linear_weight()) ? "True" : "False");
     print_verdict(text, "embedding.weight vs linear.weight.T", *step.verdict);
     const Index padding = training.padding_row();
     const auto moved = [&](const auto& rows, auto row_of) {
-      return std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return row_of(r) == padding; });
+      return std::any_of(rows.begin(), rows.end(),
+                         [&](const auto& r) { return row_of(r) == padding; });
     };
     if (padding >= 0 && moved(step.linear_changed, [](Index r) { return r; }) &&
         !moved(step.changed, [](const ChangedRow& r) { return r.row; })) {

@@ -2,11 +2,10 @@
 // The train walk-through: nn.Embedding and nn.Linear on one-hot rows trained side by side with
 // one torch.optim optimizer each (training.hpp), printed step by step as PyTorch prints it: W
 // after each step, the rows the step changed and why, and the verdict against the Linear route.
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "table_source.hpp"
 

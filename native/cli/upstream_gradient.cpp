@@ -32,8 +32,7 @@ embedlab::Table module_weight(const Input& input, std::optional<Index> padding_i
                               std::optional<TorchGenerator>& generator) {
   if (input.kind != TableKind::seeded) return input.weight;
   generator.emplace(input.seed);
-  return embedlab::Table(
-      init_embedding(*generator, input.vocab, input.weight.cols(), padding_idx));
+  return embedlab::Table(init_embedding(*generator, input.vocab, input.weight.cols(), padding_idx));
 }
 
 UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, Index cols,
@@ -42,9 +41,11 @@ UpstreamGradient upstream_gradient(const GradientOptions& options, Index rows, I
   if (!options.file.empty()) {
     Matrix g = load_grad_file(options.file);
     if (g.rows() != rows || g.cols() != cols) {
-      throw InputError(Argument::grad, "--grad " + options.file + " is " + std::to_string(g.rows()) + " x " +
-                       std::to_string(g.cols()) + " but the upstream gradient dL/dout must be (" +
-                       shape + "): one row per output row, as wide as the table");
+      throw InputError(Argument::grad, "--grad " + options.file + " is " +
+                                           std::to_string(g.rows()) + " x " +
+                                           std::to_string(g.cols()) +
+                                           " but the upstream gradient dL/dout must be (" + shape +
+                                           "): one row per output row, as wide as the table");
     }
     return {g, "G = torch.from_numpy(np.load('" + options.file + "')); G"};
   }

@@ -2,11 +2,10 @@
 // Where a walk-through's upstream gradient G = dL/dout comes from, and the table it continues:
 // torch.manual_seed(seed); module = nn.Embedding(V, d, ...) (or EmbeddingBag); G = torch.randn(...)
 // draws G from the same generator right after the table, as a notebook cell would.
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "embedlab/torch_generator.hpp"
 #include "table_source.hpp"
@@ -14,8 +13,8 @@
 namespace embedlab::cli {
 
 struct GradientOptions {
-  std::string file;                   // G from a .npy file
-  std::optional<std::int64_t> seed;   // torch.manual_seed(seed) before G = torch.randn(...)
+  std::string file;                  // G from a .npy file
+  std::optional<std::int64_t> seed;  // torch.manual_seed(seed) before G = torch.randn(...)
 };
 
 // Registers --grad and --grad-seed.

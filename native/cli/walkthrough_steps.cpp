@@ -1,6 +1,7 @@
 #include "walkthrough_steps.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "embedlab/compare.hpp"
 
@@ -10,6 +11,21 @@ std::string list_text(const Ids& values) {
   std::string s;
   for (std::size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
   return s;
+}
+
+std::string token_text(const std::string& token) {
+  std::string text = "'";
+  for (const char c : token) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f || c == '\'' || c == '\\') {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      text += escaped;
+    } else {
+      text += c;
+    }
+  }
+  return text + "'";
 }
 
 std::string python_float(double value) {

@@ -14,6 +14,10 @@ namespace embedlab::cli {
 // "2, 3, 1": ids (or offsets) as they go inside torch.tensor([...]).
 std::string list_text(const Ids& values);
 
+// A vocabulary's token between single quotes, as the file spells it: "'Ġthe'"; bytes below
+// 0x20, 0x7f, the quote and the backslash escaped as \xNN.
+std::string token_text(const std::string& token);
+
 // A float as Python's repr writes it in code: 1.0, 0.25, float('inf').
 std::string python_float(double value);
 

@@ -9,6 +9,7 @@ Several seeds and (B, T) shapes; the error for T > context_length carries PyTorc
 
 Usage: test_positions_vs_torch.py --driver PATH/head_torch_driver (EMBEDLAB_CLI: the CLI)
 """
+import json
 import os
 import re
 import subprocess
@@ -205,6 +206,27 @@ class Checkpoint(unittest.TestCase):
             self.assertEqual(out.returncode, 0, out.stderr)
             replay(self, out.stdout, {"torch": torch, "wte": torch.tensor(self.wte),
                                       "wpe": torch.tensor(self.wpe)})
+
+    def test_top_k_spelled_by_the_tokenizer_beside(self):
+        # A byte-level vocabulary as tokenizer.json writes it: ids 0 to 49, one added token.
+        vocab = {("\u0120" if i % 2 else "") + f"t{i}": i for i in range(49)}
+        with tempfile.TemporaryDirectory() as folder:
+            path = self.write(folder)
+            (Path(folder) / "tokenizer.json").write_text(json.dumps(
+                {"model": {"type": "BPE", "vocab": vocab},
+                 "added_tokens": [{"id": 49, "content": "<|endoftext|>"}]}))
+            out = run("head", "--ids", "1,49,3; 4,5,0", "--weights", path, "--top-k", "2")
+            self.assertEqual(out.returncode, 0, out.stderr)
+            spelled = {i: t for t, i in vocab.items()} | {49: "<|endoftext|>"}
+            h = torch.tensor(self.wte)[torch.tensor([[1, 49, 3], [4, 5, 0]])] + \
+                torch.tensor(self.wpe)[:3]
+            top = torch.topk((h @ torch.tensor(self.wte).T).reshape(-1, 50), 2).indices
+            lines = [line for line in out.stdout.splitlines() if line.startswith("# logits[")]
+            self.assertEqual(len(lines), 6)
+            for line, ids, given in zip(lines, top.tolist(), [1, 49, 3, 4, 5, 0]):
+                self.assertIn(f"(input id {given} '{spelled[given]}')", line)
+                listed = [(int(i), t) for i, t in re.findall(r" (\d+) '([^']*)' \(", line)]
+                self.assertEqual(listed, [(i, spelled[i]) for i in ids], line)
 
     def test_untied(self):
         with tempfile.TemporaryDirectory() as folder:
