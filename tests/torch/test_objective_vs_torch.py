@@ -17,10 +17,14 @@ import re
 import subprocess
 import sys
 import unittest
+from pathlib import Path
 
 from oracle import f32, prepare, run_driver  # before torch: it clears ATEN_CPU_CAPABILITY
 import numpy as np
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from next_token_model import next_token_forward, next_token_model  # noqa: E402
 
 ARGS = prepare(__doc__, "objective_torch_driver")
 CLI = os.environ["EMBEDLAB_CLI"]
@@ -61,14 +65,7 @@ class Graded(unittest.TestCase):
                         self.check(make, options, head, seed, vocab, dim, batches)
 
     def check(self, make, options, head_kind, seed, vocab, dim, batches):
-        torch.manual_seed(seed)
-        embedding = torch.nn.Embedding(vocab, dim)
-        head = torch.nn.Linear(dim, vocab, bias=False)
-        if head_kind == "tied":
-            head.weight = embedding.weight
-            params = list(embedding.parameters())
-        else:
-            params = list(embedding.parameters()) + list(head.parameters())
+        embedding, head, params = next_token_model(seed, vocab, dim, head_kind)
         opt = make(params)
         line = f"train seed={seed} V={vocab} d={dim} head={head_kind} {options} batches=" + \
             ";".join(",".join(map(str, b)) for b in batches)
@@ -90,8 +87,7 @@ class Graded(unittest.TestCase):
         for k, batch in enumerate(batches):
             seq = torch.tensor(batch)
             opt.zero_grad()
-            logits = head(embedding(seq[:-1]))
-            loss = torch.nn.functional.cross_entropy(logits, seq[1:])
+            _, logits, loss = next_token_forward(embedding, head, seq)
             before = embedding.weight.detach().clone()
             loss.backward()
             opt.step()

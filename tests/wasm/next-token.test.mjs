@@ -7,6 +7,8 @@
 // the core grades rounding.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
 import { importEmbedlab, matrixText } from './harness.mjs';
@@ -14,12 +16,14 @@ import { pythonPath } from '../tools.mjs';
 
 const { loadEmbedlab, EmbedlabError } = await importEmbedlab();
 const lab = await loadEmbedlab();
+const testsDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 const TORCH_NEXT_TOKEN = `
 import json, sys
 import numpy as np
 import torch
-import torch.nn.functional as F
+sys.path.insert(0, sys.argv[1])
+from next_token_model import next_token_forward, next_token_model
 
 def bits(t):
     a = np.ascontiguousarray(t.detach().numpy(), dtype=np.float32)
@@ -30,23 +34,14 @@ OPTIMIZERS = {'sgd': lambda p: torch.optim.SGD(p, lr=0.5),
               'adam': lambda p: torch.optim.Adam(p, lr=0.05)}
 out = []
 for case in json.load(sys.stdin):
-    torch.manual_seed(case['seed'])
-    embedding = torch.nn.Embedding(case['V'], case['d'])
-    head = torch.nn.Linear(case['d'], case['V'], bias=False)
-    if case['head'] == 'tied':
-        head.weight = embedding.weight
-        params = list(embedding.parameters())
-    else:
-        params = list(embedding.parameters()) + list(head.parameters())
+    embedding, head, params = next_token_model(case['seed'], case['V'], case['d'], case['head'])
     opt = OPTIMIZERS[case['optimizer']](params)
     result = {'weight': bits(embedding.weight), 'headWeight': bits(head.weight), 'steps': []}
     for seq in case['batches']:
         seq = torch.tensor(seq)
         before = embedding.weight.detach().clone()
         opt.zero_grad()
-        x = embedding(seq[:-1])
-        logits = head(x)
-        loss = F.cross_entropy(logits, seq[1:])
+        x, logits, loss = next_token_forward(embedding, head, seq)
         # the head's own gradient, which tied autograd adds into embedding.weight.grad unseen
         dlogits, = torch.autograd.grad(loss, logits, retain_graph=True)
         loss.backward()
@@ -102,7 +97,7 @@ for (const optimizer of Object.keys(OPTIMIZERS)) {
 }
 
 const torch = JSON.parse(
-  execFileSync(pythonPath, ['-c', TORCH_NEXT_TOKEN], {
+  execFileSync(pythonPath, ['-c', TORCH_NEXT_TOKEN, testsDir], {
     input: JSON.stringify(CASES),
     encoding: 'utf8',
     stdio: ['pipe', 'pipe', 'inherit'],
