@@ -13,6 +13,7 @@ import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './har
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
+import { openHost } from './demo.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 const STEP_MS = 2000; // a step at 1× (model/picture-stepper.mjs): its move the first half
@@ -317,6 +318,41 @@ describe('the stepper', () => {
       assert.equal(await pageOverflow(page), 0, `${width} px`);
       await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-1-${width}.png`);
     }
+  });
+
+  test("in a 720 and a 480 px article column, the element's steps show each row's numbers", async () => {
+    const { page } = env;
+    await page.clock.resume();
+    await page.setViewportSize({ width: 1000, height: 900 });
+    for (const column of [720, 480]) {
+      await openHost(
+        env,
+        `stepper-column-${column}`,
+        `<article style="max-width: ${column}px; margin: 0 auto">` +
+          '<embedding-demo id="e" view="equation" ids="2, 3, 1"></embedding-demo></article>',
+      );
+      const next = () =>
+        page.evaluate(() =>
+          document.getElementById('e').shadowRoot.querySelector('.picture-next').click(),
+        );
+      for (let i = 0; i < 3; ++i) await next();
+      const picture = await readPicture(page, '#e');
+      const figure = await readFigure(page, '#e');
+      assert.equal(figure.equation, '1 · W[2] = W[2]', `${column} px`);
+      assert.equal(figure.detail, `out[0] so far = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
+      // Row 0 of out holds W[2] in each column drawn, with its number.
+      const dims = await page.evaluate(
+        () =>
+          document.getElementById('e').shadowRoot.querySelector('.equation-canvas').scene.shownDims,
+      );
+      assert.deepEqual(
+        row(picture, 'out', 0).map((c) => c.text),
+        dims.map((j) => NOTEBOOK_LOOKUP[0][j]),
+        `${column} px`,
+      );
+      await saveScreenshot(page.locator('#e'), `picture-step-3-column-${column}.png`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('a keystroke stops Play: no frame of it runs into typing', async () => {
