@@ -345,6 +345,26 @@ describe('bad input', () => {
     await expectRecovered('ids-error');
   });
 
+  test('a wrong id typed brings back the last valid input, not a part of what was typed', async () => {
+    const { page } = env;
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+    await page.focus('#ids');
+    await page.keyboard.press('End');
+    // On the way: "2, 3, 15", "2, 3, 150", ... each a valid list of its own V; then a letter.
+    await page.keyboard.type('50000x');
+    await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
+    assert.match(await errorText(page, 'ids-error'), /"150000x", which is not an integer/);
+    await page.waitForFunction(() =>
+      /the views show the last valid input: idx = \[2, 3, 1\], V = 4, d = 5\./.test(
+        document.querySelector('#results .verdict').textContent,
+      ),
+    );
+    assert.equal(await page.getAttribute('#vocab', 'placeholder'), 'auto: 4');
+    await page.fill('#ids', '2, 3, 1');
+    await expectRecovered('ids-error');
+  });
+
   test('every argument the core can raise has a place on the page', async () => {
     const fields = await import('../../web/model/error-fields.mjs');
     const { loadEmbedlab } = await import(

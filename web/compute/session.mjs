@@ -43,15 +43,21 @@ const sameSource = (a, b) => a.inputs === b.inputs && a.text === b.text && a.tok
 
 // store: a createStore() of model/state.mjs; quiet(error): whether a FieldError waits before it
 // is shown (the page's ids while they are being typed): the status then says 'typing' and the
-// last verdict stays. Returns { refresh(), stop(), computeView(kind, result, args), settled() }:
-// a way to recompute now; a way to stop the product streaming; the backward and bag views'
-// computations (view-compute.mjs) on a result's table; and a promise that resolves once the
-// store's present inputs have their result (or its lookup's rows, when stopped) or their error.
-export function createSession(lab, store, { quiet = () => false } = {}) {
+// last verdict stays; typing(): whether the learner is in the middle of typing, when a result
+// is one of a part of what is typed (the ids "2, 3, 15" on the way to "2, 3, 150"). An error
+// shown brings back the last result computed while not typing, or at a pause (paused()): the
+// last valid input, not a part of the one that went wrong.
+// Returns { refresh(), paused(), stop(), computeView(kind, result, args), settled() }: a way to
+// recompute now; the pause in typing; a way to stop the product streaming; the backward and bag
+// views' computations (view-compute.mjs) on a result's table; and a promise that resolves once
+// the store's present inputs have their result (or its lookup's rows, when stopped) or their
+// error.
+export function createSession(lab, store, { quiet = () => false, typing = () => false } = {}) {
   const keeper = createTableKeeper(lab);
   const runner = createWorkerRunner(lab, keeper);
   let frame = 0;
   let done = null; // the state the last finished update computed from
+  let kept = null; // the last result computed while not typing, or at a pause
   let waiting = []; // settled()'s resolvers
 
   // An update ended (a result, an error, or a text still waiting for its tokens) for `from`.
@@ -64,17 +70,23 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
 
   function failed(error, from) {
     if (!(error instanceof FieldError)) throw error;
-    store.set({
-      status: quiet(error)
-        ? { state: 'typing' }
-        : { state: 'failed', field: error.field, message: error.message },
-    });
+    if (quiet(error)) {
+      store.set({ status: { state: 'typing' } });
+    } else {
+      const { result, step } = store.get();
+      const back = kept && result !== kept ? kept : null;
+      store.set({
+        status: { state: 'failed', field: error.field, message: error.message },
+        ...(back ? { result: back, step: Math.min(step, back.ids.length - 1) } : {}),
+      });
+    }
     finished(from);
   }
 
   function show(result, from, status = { state: 'ready' }) {
     const { step } = store.get();
     store.set({ result, step: Math.min(step, result.ids.length - 1), status });
+    if (!typing()) kept = result;
     finished(from);
   }
 
@@ -167,10 +179,20 @@ export function createSession(lab, store, { quiet = () => false } = {}) {
     if (changed.has('inputs') || changed.has('text') || changed.has('tokens')) schedule();
   });
 
+  function refresh() {
+    cancelAnimationFrame(frame);
+    update();
+  }
+
   return {
-    refresh() {
-      cancelAnimationFrame(frame);
-      update();
+    refresh,
+    // The learner paused typing (or left the field): an error waiting for it is shown, else the
+    // result of what stands typed is the one to come back to.
+    paused() {
+      const state = store.get();
+      if (state.status.state === 'typing') refresh();
+      else if (state.status.state === 'ready' && done && sameSource(done, state))
+        kept = state.result;
     },
     stop: () => runner.stop(),
     // Resolves to the view's computation on result's table: here when this thread holds that

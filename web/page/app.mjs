@@ -37,26 +37,28 @@ function showLimits(lab) {
   }
 }
 
-// Errors of the ids while they are typed wait for a pause (or for the field to be left).
-function typingPause(idsField, refresh) {
+// The ids while they are typed: their errors wait for a pause (or for the field to be left), and
+// so does the session's settling on a result (compute/session.mjs), so that a result of a part
+// of what is being typed never stays as "the last valid input". onPause() at each pause.
+function idsTyping(idsField, onPause) {
   let lastKey = -Infinity; // performance.now() of the last keystroke in the ids
   let timer = 0;
-  idsField.addEventListener('input', () => {
-    lastKey = performance.now();
+  const typing = () =>
+    document.activeElement === idsField && performance.now() - lastKey < TYPING_PAUSE_MS;
+  idsField.addEventListener('input', ({ inputType, data }) => {
+    clearTimeout(timer);
+    // A key typed or deleted; a paste (or a whole list put in at once) is an input complete.
+    const key =
+      (inputType === 'insertText' && data?.length === 1) || inputType?.startsWith('delete');
+    lastKey = key ? performance.now() : -Infinity;
+    if (key) timer = setTimeout(onPause, TYPING_PAUSE_MS);
   });
   idsField.addEventListener('blur', () => {
     lastKey = -Infinity;
-    refresh();
-  });
-  return (error) => {
-    const since = performance.now() - lastKey;
-    if (error.field !== 'ids' || document.activeElement !== idsField || since >= TYPING_PAUSE_MS) {
-      return false;
-    }
     clearTimeout(timer);
-    timer = setTimeout(refresh, TYPING_PAUSE_MS - since);
-    return true;
-  };
+    onPause();
+  });
+  return { typing, quiet: (error) => error.field === 'ids' && typing() };
 }
 
 // Each section's views, redrawn by the store: the first screen at once, the others deferred.
@@ -114,9 +116,13 @@ async function start(lab) {
   });
   const form = byId('inputs');
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
-  let refresh = () => {};
-  const session = createSession(lab, store, { quiet: typingPause(fields.ids, () => refresh()) });
-  refresh = session.refresh;
+  let paused = () => {};
+  const session = createSession(
+    lab,
+    store,
+    idsTyping(fields.ids, () => paused()),
+  );
+  paused = session.paused;
 
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
