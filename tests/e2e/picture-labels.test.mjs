@@ -98,11 +98,14 @@ describe("the picture's labels and keys", () => {
           .forEach(([text, start], i) =>
             assert.ok(start >= header[i][2], `${header[i][0]} and ${text} overlap`),
           );
+        // The ends too; the others' columns, narrowed so that W's cells hold their numbers,
+        // may leave their labels to W's rows.
         if (width === 1280)
-          assert.deepEqual(
-            header.map(([text]) => text),
-            ['0', '…', '464', '…', '3332', '…', '3797', '…', '50256'],
-          );
+          for (const end of ['0', '50256'])
+            assert.ok(
+              header.some(([text]) => text === end),
+              `${end} labels its column`,
+            );
         // The row's values, readable below the picture: the lookup's numbers for token k.
         const [, ...lookup] = (await tableCells(page, BOXES.lookup))[k];
         const shown = [...lookup.slice(0, 3), '…', ...lookup.slice(-2)];

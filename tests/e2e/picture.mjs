@@ -55,7 +55,7 @@ export function readPicture(page, root = PAGE_PICTURE) {
     const numberContrast = (c) => {
       const fill = luminance(over(pixel(c.x + 3, c.y + 3)));
       const x0 = Math.round((c.x + 3) * ratio);
-      const y0 = Math.round((c.y + scene.cell / 2 - 4) * ratio);
+      const y0 = Math.round((c.y + scene.row / 2 - 4) * ratio);
       const band = context.getImageData(
         x0,
         y0,

@@ -127,19 +127,21 @@ describe('picture-layout', () => {
     assert.equal(mostRowUnits(64, 4), 6); // five tokens and two gaps
   });
 
-  test("the frame keeps the most rows' room at the cell size, within the picture's room", () => {
+  test("the frame keeps the most rows' room at the row height, within the picture's room", () => {
     // 10 rows of 20 px between the 16 px of column indices and the 34 px of names: 250 px.
-    assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 300), 250);
-    assert.equal(frameHeight({ height: 120, cell: 20 }, 64, 4096, 190), 190);
-    assert.equal(frameHeight({ height: 280, cell: 20 }, 64, 4096, 190), 280); // never less than drawn
-    assert.equal(frameHeight({ height: 178, cell: 40 }, 3, 4, 300), 16 + 4 * 40 + 34); // every row drawn
+    assert.equal(frameHeight({ height: 120, row: 20 }, 64, 4096, 300), 250);
+    assert.equal(frameHeight({ height: 120, row: 20 }, 64, 4096, 190), 190);
+    assert.equal(frameHeight({ height: 280, row: 20 }, 64, 4096, 190), 280); // never less than drawn
+    assert.equal(frameHeight({ height: 178, row: 40 }, 3, 4, 300), 16 + 4 * 40 + 34); // every row drawn
   });
 
-  test('cells fit the width, between 9 and 56 px, and the grids follow one another', () => {
+  test('cells fit the width, between 9 and 56 px, rows the height, and the grids follow one another', () => {
     const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
     assert.equal(layout(1200, 300, slots, [2, 3, 1]).cell, 56); // the largest cell
+    assert.equal(layout(1200, 300, slots, [2, 3, 1]).row, 56); // as high as wide
     const wide = layout(1200, 200, slots, [2, 3, 1]);
-    assert.equal(wide.cell, 37); // the height's bound: (200 - 16 - 34) / 4 rows, floored
+    assert.equal(wide.cell, 56); // the width's bound only
+    assert.equal(wide.row, 37); // the height's bound: (200 - 16 - 34) / 4 rows, floored
     assert.equal(wide.weightX.at[0], wide.onehotX.end + 26 + wide.vocabLabels);
     assert.equal(wide.outX.at[0], wide.weightX.end + 26);
     assert.equal(wide.width, wide.outX.end + 2);
@@ -153,9 +155,10 @@ describe('picture-layout', () => {
     );
     // Narrower, fewer of d's columns, each with its number. 600 px: all 5 columns would be
     // (600 − 84.4 − 88) / 10 = 42.7 px < 50; columns 0, 1, …, 4 (3.5 cells) leave
-    // (600 − 84.4 − 88) / 7 = 61 px, of which the height allows (250 − 16 − 34) / 4 rows = 50.
+    // (600 − 84.4 − 88) / 7 = 61 px, as wide as the cells of at most 50 px given; rows of
+    // (190 − 16 − 34) / 4 = 35 px, high enough for a number (24).
     const narrow = (width) => {
-      const at = layout(width, 250, slots, [2, 3, 1]);
+      const at = layout(width, 190, slots, [2, 3, 1], 50);
       return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers];
     };
     assert.deepEqual(narrow(600), [[0, 1, null, 4], 50, 22, 26, true]);
@@ -169,6 +172,8 @@ describe('picture-layout', () => {
     assert.deepEqual(narrow(270), [[0, null], 50, 15, 16, true]);
     // Too narrow even for one column: all of them, as bare colours.
     assert.deepEqual(narrow(200), [[0, 1, 2, 3, 4], 9, 9, 26, false]);
+    // Rows too low for numbers: (90 − 50) / 4 = 10 px.
+    assert.equal(layout(1200, 90, slots, [2, 3, 1]).numbers, false);
     assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
   });
 

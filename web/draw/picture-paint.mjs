@@ -150,19 +150,19 @@ export function paint(canvas, scene, ratio) {
     context.setTransform(ratio * scale, 0, 0, ratio * scale, ratio * x, ratio * y);
   at(1, 0, 0);
   context.clearRect(0, 0, canvas.width / ratio, canvas.height / ratio);
-  const { cell } = scene;
+  const { row } = scene; // a row's height
   const { alpha, fill, write } = pen(context);
   const ink = (c) => (c.dimmed && c.grid !== 'onehot' ? scene.dimmedInk : c.ink);
   const box = (c, x, y) => {
     alpha(c.dimmed ? DIMMED : 1);
     fill(c.fill);
     context.beginPath();
-    context.roundRect(x + 1, y + 1, c.width - 2, cell - 2, 2);
+    context.roundRect(x + 1, y + 1, c.width - 2, row - 2, 2);
     context.fill();
   };
   const number = (c, x, y) => {
     alpha(1);
-    write(c.text, x + c.width / 2, y + cell / 2, c.font, ink(c));
+    write(c.text, x + c.width / 2, y + row / 2, c.font, ink(c));
   };
   context.textAlign = 'center';
   context.textBaseline = 'middle';
@@ -183,19 +183,19 @@ export function paint(canvas, scene, ratio) {
     at(
       ghost.scale,
       ghost.x + ((1 - ghost.scale) * ghost.width) / 2,
-      ghost.y + ((1 - ghost.scale) * cell) / 2,
+      ghost.y + ((1 - ghost.scale) * row) / 2,
     );
     alpha(1);
     fill(scene.backdrop);
     const labelRoom = ghost.label ? ghost.label.length * 7 + 6 : 2; // 11 px bold monospace
-    context.fillRect(-labelRoom, -2, ghost.width + labelRoom + 2, cell + 4);
+    context.fillRect(-labelRoom, -2, ghost.width + labelRoom + 2, row + 4);
     for (const c of ghost.cells) {
       box(c, c.dx, 0);
       if (c.text) number(c, c.dx, 0);
     }
     if (ghost.label) {
       context.textAlign = 'right';
-      write(ghost.label, -4, cell / 2, ghost.labelFont, ghost.labelInk);
+      write(ghost.label, -4, row / 2, ghost.labelFont, ghost.labelInk);
       context.textAlign = 'center';
     }
   }

@@ -9,6 +9,7 @@ const DIM_CAP = 6; // columns drawn in full up to this many, else the first 3 an
 const MAX_CELL = 56; // px
 const MIN_CELL = 9;
 export const NUMBER_CELL = 50; // px: wide enough for "-1.8061" in 11 px monospace
+const NUMBER_ROW = 24; // px: tall enough for an 11 px number; rows may be lower than cells are wide
 // Where W's and out's cells would be too narrow for their numbers, the one-hot's columns narrow
 // first (px: its 0 or 1 still at 12 px), then they, the operators' room (px) and the room
 // around the row labels (px) narrow further.
@@ -72,16 +73,16 @@ export function mostRowUnits(n, vocab) {
   return Math.max(tokens, rows + 0.5 * Math.min(rows - 1, vocab - rows));
 }
 
-// The picture's height in px for grids `units` rows high (a gap: half) of `cell` px.
-const heightOf = (units, cell) => HEADER + Math.ceil(units * cell) + FOOTER;
+// The picture's height in px for grids `units` rows high (a gap: half) of `row` px.
+const heightOf = (units, row) => HEADER + Math.ceil(units * row) + FOOTER;
 
 // The height of the frame that shows layout() `at` for n tokens and V rows of W: room for the
-// most rows the shape can draw at its cell size, within maxHeight, and never less than `at`.
+// most rows the shape can draw at its row height, within maxHeight, and never less than `at`.
 export function frameHeight(at, n, vocab, maxHeight) {
-  return Math.max(at.height, Math.min(maxHeight, heightOf(mostRowUnits(n, vocab), at.cell)));
+  return Math.max(at.height, Math.min(maxHeight, heightOf(mostRowUnits(n, vocab), at.row)));
 }
 
-// Offsets of a run of slots of width `cell` (a gap: half as wide), from `start`.
+// Offsets of a run of slots of size `cell` (a gap: half as much), from `start`.
 function offsets(slots, cell, start) {
   const at = [];
   let x = start;
@@ -99,7 +100,8 @@ const labelWidth = (labels, pad) =>
   Math.max(...labels.map((l) => String(l ?? '').length), 1) * LABEL_CHAR + pad;
 
 // The geometry for slots (slotsFor()) in `width` × at most `maxHeight` px, with cells of at most
-// `largestCell` px, `left` px in from the left edge: the cell size, the one-hot columns' width
+// `largestCell` px, `left` px in from the left edge: the cells' width and the rows' height (as
+// high as the cells are wide, lower where maxHeight asks), the one-hot columns' width
 // and the operators' room (narrower where that lets W's and out's cells hold numbers), the
 // offsets of every row and column, the widths of the label columns, the total size (left
 // included) and the grids' middle. rowLabels[k]: what labels token k's row (its id, or its text
@@ -144,26 +146,27 @@ function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowe
         onehot === null
           ? (width - fixed) / (units(slots.vocab) + 2 * units(slots.dim))
           : (width - fixed - onehot * units(slots.vocab)) / (2 * units(slots.dim)),
-        (maxHeight - HEADER - FOOTER) / down,
       ),
     ),
   );
+  const row = Math.floor(Math.max(MIN_CELL, Math.min(cell, (maxHeight - HEADER - FOOTER) / down)));
   const onehotCell = onehot ?? cell;
-  const gridHeight = Math.ceil(down * cell);
-  const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * cell) / 2);
+  const gridHeight = Math.ceil(down * row);
+  const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * row) / 2);
   const onehotX = offsets(slots.vocab, onehotCell, left + tokenLabels);
   const weightX = offsets(slots.dim, cell, onehotX.end + operator + vocabLabels);
   const outX = offsets(slots.dim, cell, weightX.end + operator);
   return {
     slots,
     cell,
+    row,
     onehotCell,
     operator,
-    numbers: cell >= NUMBER_CELL,
+    numbers: cell >= NUMBER_CELL && row >= NUMBER_ROW,
     width: outX.end + 2,
-    height: heightOf(down, cell),
-    tokenY: offsets(slots.tokens, cell, top(slots.tokens)),
-    vocabY: offsets(slots.vocab, cell, top(slots.vocab)),
+    height: heightOf(down, row),
+    tokenY: offsets(slots.tokens, row, top(slots.tokens)),
+    vocabY: offsets(slots.vocab, row, top(slots.vocab)),
     onehotX,
     weightX,
     outX,

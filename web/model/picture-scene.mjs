@@ -65,13 +65,14 @@ function gridsOf(mode, result, grads) {
 export function sceneOf(result, slots, at, options) {
   const { mode, step, formatElements, texts: tokenText = null, grads = null } = options;
   const { ids } = result;
-  const { cell } = at;
+  const { cell, row } = at;
   const grids = gridsOf(mode, result, grads);
   const shownDims = slots.dim.filter((j) => j !== null);
   const shownRows = slots.vocab.filter((v) => v !== null);
   const scene = {
     mode,
-    cell,
+    cell, // the cells' width
+    row, // the rows' height: lower than the cells are wide where the picture's height is short
     numbers: at.numbers, // whether the values' cells hold their numbers
     cells: [],
     texts: [],
@@ -115,7 +116,7 @@ export function sceneOf(result, slots, at, options) {
   // Row labels beside the grids, thinned the same way down a column: "⋮" for a skipped run.
   const rowSpans = (ys, indices) =>
     indices.map((index, r) => ({
-      at: ys.at[r] + (index === null ? cell / 4 : cell / 2),
+      at: ys.at[r] + (index === null ? row / 4 : row / 2),
       size: LABEL_FONT,
       mark: index === null,
     }));
@@ -174,7 +175,7 @@ export function sceneOf(result, slots, at, options) {
           k,
           v,
           one,
-          number: Math.min(cell, at.onehotCell) >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
+          number: Math.min(at.onehotCell, row) >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
         });
       });
     }

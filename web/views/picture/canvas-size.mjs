@@ -34,8 +34,7 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       if (!width) width = figure.clientWidth;
       const shape = [width, result.ids.length, result.vocab, result.dim].join();
       const same = shape === kept.shape;
-      // Narrow: room for 4 rows of cells that hold numbers (the notebook's V = 4).
-      const room = { width, height: width < 600 ? 250 : 300 };
+      const room = { width, height: width < 600 ? 190 : 300 };
       let at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
       // The frame keeps the room of the most rows this shape can draw, so that an id typed,
       // which may add a row of W, moves nothing below.

@@ -72,7 +72,7 @@ export function markRow(scene, grid, mine, color) {
     x: cells[0].x,
     y: cells[0].y,
     width: last.x + last.width - cells[0].x,
-    height: scene.cell,
+    height: scene.row,
     color,
   });
 }

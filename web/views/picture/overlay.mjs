@@ -68,7 +68,7 @@ export function createOverlay(picture) {
 
   // The targets and labels of the drawn rows. Returns the token labels by token.
   function drawRows(scene, at) {
-    const { cell } = at;
+    const { row } = at;
     const labels = new Map();
     // [label, left target, right target] for each token row.
     const tokenNodes = pool(rows, 3 * scene.tokens.length, (i) =>
@@ -80,19 +80,19 @@ export function createOverlay(picture) {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
       const leftWidth =
         scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
-      write(text, { x: at.onehotX.at[0] - 5, y: y + cell / 2 + 3.5, 'data-token': k });
+      write(text, { x: at.onehotX.at[0] - 5, y: y + row / 2 + 3.5, 'data-token': k });
       write(left, {
         x: at.onehotX.at[0] + 1,
         y: y + 1,
         width: leftWidth - 2,
-        height: cell - 2,
+        height: row - 2,
         'data-token': k,
       });
       write(right, {
         x: at.outX.at[0] + 1,
         y: y + 1,
         width: at.outX.end - at.outX.at[0] - 2,
-        height: cell - 2,
+        height: row - 2,
         'data-token': k,
       });
       const content = shown === 'ellipsis' ? '⋮' : label;
@@ -109,7 +109,7 @@ export function createOverlay(picture) {
         x: at.weightX.at[0] + 1,
         y: y + 1,
         width: at.weightX.end - at.weightX.at[0] - 2,
-        height: cell - 2,
+        height: row - 2,
         'data-vocab': v,
       });
     });
@@ -119,7 +119,7 @@ export function createOverlay(picture) {
   // The glow and the flows of token `step` (id `id`) in the scene's mode; the lookup's verdict
   // (result.comparison.grade, or null); the backward arrows of every drawn token.
   function select(scene, at, { step, id, ids, grade }) {
-    const { cell, mode } = scene;
+    const { cell, row, mode } = scene;
     const tokenY = scene.tokenY.get(step);
     const rowY = scene.vocabY.get(id);
     const place = (rects, x, width, y, height) => {
@@ -134,12 +134,12 @@ export function createOverlay(picture) {
     const one = scene.cells.find(
       (c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)),
     );
-    place(glow.token, ...span(at.onehotX), tokenY - 1, cell + 2);
-    place(glow.one, one.x - 2, one.width + 4, tokenY - 2, cell + 4);
-    place(glow.row, ...span(at.weightX), rowY - 1, cell + 2);
-    place(glow.out, ...span(at.outX), tokenY - 1, cell + 2);
+    place(glow.token, ...span(at.onehotX), tokenY - 1, row + 2);
+    place(glow.one, one.x - 2, one.width + 4, tokenY - 2, row + 4);
+    place(glow.row, ...span(at.weightX), rowY - 1, row + 2);
+    place(glow.out, ...span(at.outX), tokenY - 1, row + 2);
 
-    const mid = (y) => y + cell / 2;
+    const mid = (y) => y + row / 2;
     // From the 1 (or idx[k]) to the row's label, which stays readable, and between W and out.
     const toRow = [
       one.x + one.width + 2,

@@ -86,7 +86,8 @@ function createFigure(number) {
   frame.append(cells, svg);
   const detail = element('p', 'picture-detail');
   const counts = element('figcaption', 'equation-counts');
-  const formula = element('p', 'picture-formula'); // the mode's equation, left of the tools
+  // Backward's equation, left of the tools: the picture draws the product's and the lookup's.
+  const formula = element('p', 'picture-formula');
   bar.prepend(formula);
   figure.append(bar, frame, stepper.story, detail, counts, description);
   return { figure, radios, stepper, frame, canvas, svg, detail, counts, description, formula };
@@ -180,7 +181,8 @@ function createPictureView(root, { lab, onStep, onMode }) {
         radios[MODES.indexOf('product')].checked = true;
       }
     }
-    writeProperty(formula, 'textContent', MODE[view.mode].name);
+    writeProperty(formula, 'textContent', view.mode === 'backward' ? MODE.backward.name : '');
+    writeProperty(formula, 'hidden', view.mode !== 'backward');
     const wanted = slotsFor(result, step);
     const rowLabels = {};
     for (const k of wanted.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
