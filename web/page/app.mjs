@@ -85,10 +85,13 @@ async function buildSections(store, context) {
       };
     }),
   );
+  // The sections below the first screen draw once near the viewport or when the browser is
+  // idle: their work (the positions and head views draw tables of GPT-2's V) waits for the
+  // first verdict.
   const all = new Set(Object.keys(store.get()));
   for (const { add, request } of built) {
     add(all);
-    request(true);
+    request();
   }
   store.subscribe((state, changed) => {
     // A token picked or pointed at (one deliberate act, which every view follows) redraws
