@@ -1,26 +1,28 @@
 // Painting the picture's scene (model/picture-scene.mjs) on its canvas: each cell's fill, opacity
 // and number for the selected token, resolved against the page's colours (the custom properties
-// of styles/base.css, element.css in <embedding-demo>), then painted. A frame of Play adds
-// `ghosts` (rows on their way, drawn scaled) and `marks` (outlined cells) to the scene.
+// of styles/palette.css; the text's and panel's of styles/base.css or element.css), then
+// painted. A frame of Play adds `ghosts` (rows on their way, drawn scaled) and `marks`
+// (outlined cells) to the scene.
 import { cssColor, mix, readColors } from './theme-colors.mjs';
 import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
 
 export const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero
 const ONE_SHARE = 0.35; // an unlit 1: this much of its token's colour over the zero colour
 
-// What the canvas paints with, with light mode's values should one be missing.
+// What the canvas paints with: the palette's custom properties (styles/palette.css) and the
+// page's text and panel colours.
 const COLORS = {
-  neg: ['--eq-neg', '#1c6fd1'],
-  zero: ['--eq-zero', '#eef0f2'],
-  pos: ['--eq-pos', '#d9480f'],
-  nan: ['--eq-nan', '#ae3ec9'],
-  strongText: ['--eq-strong-text', '#fff'],
-  accentText: ['--accent-text', '#fff'],
-  text: ['--text', '#1f2328'],
-  muted: ['--muted', '#57606a'],
-  panel: ['--panel', '#fff'],
+  neg: '--eq-neg',
+  zero: '--eq-zero',
+  pos: '--eq-pos',
+  nan: '--eq-nan',
+  strongText: '--eq-strong-text',
+  accentText: '--accent-text',
+  text: '--text',
+  muted: '--muted',
+  panel: '--panel',
   ...Object.fromEntries(
-    Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']]),
+    Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, `--token-${h}`]),
   ),
 };
 
