@@ -26,10 +26,10 @@ const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:')); // embedding(idx
 const IDS = [2, 3, 1];
 const V = 4;
 const D = 5;
-// The page's token colours (styles/base.css, light): token 0's, token 1's.
+// The page's token colours (styles/palette.css, light): token 0's, token 1's.
 const TOKEN_COLOURS = [
-  [10, 98, 184, 1],
-  [194, 65, 12, 1],
+  [211, 2, 67, 1],
+  [0, 118, 144, 1],
 ];
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
