@@ -52,8 +52,8 @@ export function valueColors(colors, scale, value) {
   return { fill: colors.step(value < 0 ? 'neg' : 'pos', share), ink: colors.text };
 }
 
-// Each cell's fill, outline (stroke), ink, font, text and dimming, and each text's font and ink, for the token
-// `step` (whose id is `id`): what paint() draws, and what the e2e tests read back
+// Each cell's fill, outline (stroke), ink, font, text and dimming, and each text's font and ink,
+// for the token `step` (whose id is `id`): what paint() draws, and what the e2e tests read back
 // (canvas.scene). What the selected token multiplies by zero is dimmed: its zeros and the rows
 // of W they multiply; in backward mode, the rows of dW no token adds to. The numbers stay
 // whole on dimmed cells, in the muted colour (paint() picks it, so that a frame of Play can
