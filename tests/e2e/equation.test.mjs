@@ -26,10 +26,10 @@ const NOTEBOOK_LOOKUP = entriesOf(printedAfter(nb, 'In [8]:')); // embedding(idx
 const IDS = [2, 3, 1];
 const V = 4;
 const D = 5;
-// The page's token colours (styles/base.css, light): token 0's, token 1's.
+// The page's token colours (styles/palette.css, light): token 0's, token 1's.
 const TOKEN_COLOURS = [
-  [10, 98, 184, 1],
-  [194, 65, 12, 1],
+  [211, 2, 67, 1],
+  [0, 118, 144, 1],
 ];
 
 // What the picture in `root` (a selector, or a demo's shadow root) shows.
@@ -45,6 +45,8 @@ async function pictureState(page, root = '#results .equation-figure') {
     lit: onehot.findIndex((c) => c.lit),
     litFill: onehot.find((c) => c.lit)?.fill,
     litCount: onehot.filter((c) => c.lit).length,
+    otherOnes: onehot.filter((c) => c.one && !c.lit),
+    zeroFill: onehot.find((c) => !c.one && !c.dimmed)?.fill,
     dimmedZeros: onehot.filter((c) => c.dimmed).length,
     weightCells: grid('weight').length,
     dimmed: grid('weight').filter((c) => c.dimmed),
@@ -114,6 +116,14 @@ describe('the equation picture', () => {
     // Token 0's way through the picture, and its row of out as the notebook prints it.
     assert.equal(state.detail, `idx[0] = 2 → W[2] → out[0] = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
     assert.deepEqual(state.litFill, TOKEN_COLOURS[0], "the 1 is lit in token 0's colour");
+    // The other tokens' 1s are not filled, as values are: the zero colour, outlined and written
+    // in their token's colour.
+    assert.equal(state.otherOnes.length, IDS.length - 1);
+    for (const one of state.otherOnes) {
+      assert.deepEqual(one.fill, state.zeroFill, `token ${one.k}'s 1 is not filled`);
+      assert.deepEqual(one.stroke, one.ink);
+    }
+    assert.deepEqual(state.otherOnes.find((c) => c.k === 1).stroke, TOKEN_COLOURS[1]);
     assert.equal(state.onehotCells, IDS.length * V);
     assert.equal(state.ones, IDS.length);
     assert.equal(state.litCount, 1);

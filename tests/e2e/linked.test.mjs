@@ -36,9 +36,22 @@ describe('linked views', () => {
   afterEach(() => env.assertClean());
 
   const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');
+  // The first pixel of each heatmap in `selector`, as painted: read through a copy (reading
+  // the canvas itself again and again draws a console warning).
+  const heatmapPixels = (selector) =>
+    env.page.$$eval(`${selector} .heatmap-canvas`, (canvases) =>
+      canvases.map((canvas) => {
+        const copy = document
+          .createElement('canvas')
+          .getContext('2d', { willReadFrequently: true });
+        copy.drawImage(canvas, 0, 0);
+        return Array.from(copy.getImageData(0, 0, 1, 1).data);
+      }),
+    );
   // The screen from the top of a section, at 1280 and 375 px wide (an element's own screenshot
-  // of a section below the fold can come out blank: content-visibility).
-  async function shoot(selector, name) {
+  // of a section below the fold can come out blank: content-visibility); dark: in dark mode
+  // too, once its heatmaps are repainted in the dark palette.
+  async function shoot(selector, name, { dark = false } = {}) {
     const { page } = env;
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
@@ -47,6 +60,13 @@ describe('linked views', () => {
         () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
       );
       await saveScreenshot(page, `${name}-${width}.png`);
+      if (!dark) continue;
+      const light = await heatmapPixels(selector);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const painted = await changed(page, () => heatmapPixels(selector), light);
+      await saveScreenshot(page, `${name}-${width}-dark.png`);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await changed(page, () => heatmapPixels(selector), painted);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   }
@@ -471,7 +491,7 @@ describe('linked views', () => {
     const lookupBox = await lookup.boundingBox();
     await lookup.click({ position: { x: 3, y: lookupBox.height - 2 } });
     assert.equal(await stepTitle(), `idx[63] = ${ids[63]} (position 63 of 0–63)`);
-    await shoot('#matrices', 'heatmaps');
+    await shoot('#matrices', 'heatmaps', { dark: true });
 
     for (const id of ['backward', 'bag']) {
       await page.locator(`#${id}`).scrollIntoViewIfNeeded();

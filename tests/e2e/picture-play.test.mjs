@@ -11,7 +11,15 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
-import { PAGE_PICTURE, readFigure, readPicture, setMode, torchBackward } from './picture.mjs';
+import {
+  changed,
+  misPainted,
+  PAGE_PICTURE,
+  readFigure,
+  readPicture,
+  setMode,
+  torchBackward,
+} from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { openHost } from './demo.mjs';
 
@@ -122,6 +130,23 @@ describe('the stepper', () => {
       );
       await page.click(`${PAGE_PICTURE} .picture-prev`);
       assert.equal((await read()).figure.equation, '0 · W[3] = 0');
+    }
+  });
+
+  test('product in dark mode: step 3 at 1280 and 375 px, painted in the dark palette', async () => {
+    const { page } = env;
+    const pixels = async () => (await readPicture(page)).cells.map((c) => c.pixel);
+    for (const width of [1280, 375]) {
+      await show([2, 3, 1], width);
+      const light = await pixels();
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await changed(page, pixels, light);
+      for (let i = 0; i < 3; ++i) await page.click(`${PAGE_PICTURE} .picture-next`);
+      const picture = await read();
+      assert.equal(picture.figure.equation, '1 · W[2] = W[2]');
+      assert.deepEqual(misPainted(picture.cells), []);
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-step-3-${width}-dark.png`);
+      await page.emulateMedia({ colorScheme: 'light' });
     }
   });
 

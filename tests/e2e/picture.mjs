@@ -9,7 +9,7 @@ export const PAGE_PICTURE = '#results .equation-figure';
 
 // The picture in `root` (a selector, or an <embedding-demo> whose shadow root holds it):
 // { cells: [{ grid, k, v, one, lit, dimmed, value (what it shows: null while a sum waits for its
-//   first term), text, fill, ink, pixel, contrast }],
+//   first term), text, fill, stroke, ink, pixel, contrast }],
 //   texts: [{ kind, text, x, y, current }], labels: [text], ghosts: [{ label, scale, x, y }],
 //   marks, mode }. contrast: for a cell with a number, the contrast ratio (WCAG's) between its
 // fill and the most contrasting pixel of its number, as painted over the page's background.
@@ -82,6 +82,7 @@ export function readPicture(page, root = PAGE_PICTURE) {
         value: c.shown,
         text: c.text,
         fill: c.fill,
+        stroke: c.stroke ?? null,
         ink: c.ink,
         x: c.x,
         y: c.y,

@@ -442,7 +442,6 @@ describe('the Train view', () => {
         await saveScreenshot(
           page.locator(VIEW),
           scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
-          { publish: scheme === 'light' },
         );
       }
     });

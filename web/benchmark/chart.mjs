@@ -27,7 +27,7 @@ function decades(lo, hi) {
 
 const vocabLabel = (v) => (v >= 1000 ? `${v / 1000}k` : String(v));
 
-// series: [{ label, color, dash, points: [[V, ms], ...] }]; width: the CSS pixels the chart is
+// series: [{ label, color (a CSS colour, var() too), dash, points: [[V, ms], ...] }]; width: the CSS pixels the chart is
 // shown at (clamped to [240, 640]). Replaces svg's content.
 export function drawChart(svg, series, { title, width }) {
   const w = Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width)));
@@ -103,7 +103,11 @@ export function drawChart(svg, series, { title, width }) {
 
   for (const s of series) {
     if (s.points.length === 0) continue;
-    const group = element('g', { class: 'bench-series', stroke: s.color, fill: s.color });
+    // A style, not attributes: the colour is a CSS var().
+    const group = element('g', {
+      class: 'bench-series',
+      style: `stroke: ${s.color}; fill: ${s.color}`,
+    });
     group.append(
       element('polyline', {
         points: s.points.map(([v, ms]) => `${x(v)},${y(ms)}`).join(' '),

@@ -13,19 +13,20 @@ import panelCss from './panel.css';
 const VOCAB_STOPS = [4, 16, 64, 256, 1000, 4096, 8192, 16384, 32768, 50257];
 const DIMS = [5, 64, 768];
 const COUNTS = [3, 64, 1024];
-// The two routes the panel is about; every other method is a detail.
+// The two routes the panel is about; every other method is a detail. Colours are the palette's
+// (styles/palette.css), light or dark.
 const MAIN = [
-  { id: 'gather', label: 'lookup', color: '#1a7f37' },
-  { id: 'dense', label: 'one-hot product', color: '#c2281f' },
+  { id: 'gather', label: 'lookup', color: 'var(--match)' },
+  { id: 'dense', label: 'one-hot product', color: 'var(--mismatch)' },
 ];
 const isMain = (id) => MAIN.some((m) => m.id === id);
 const DETAILS = METHODS.filter((m) => !isMain(m.id));
 // Drawn on the chart, in this order, the details only while they are shown.
 const CHARTED = [
-  { id: 'memcpy', color: '#6e7781', dash: '2 4' },
+  { id: 'memcpy', color: 'var(--muted)', dash: '2 4' },
   MAIN[0],
-  { id: 'js', color: '#0a62b8', dash: '6 3' },
-  { id: 'oneHot', color: '#9a6700', dash: '6 3' },
+  { id: 'js', color: 'var(--accent)', dash: '6 3' },
+  { id: 'oneHot', color: 'var(--rounding)', dash: '6 3' },
   MAIN[1],
 ].map((style) => ({
   ...style,
@@ -58,7 +59,7 @@ const chartMarkup = () =>
         ${CHARTED.map(
           (style) => `<li${style.detail ? ' class="bench-detail"' : ''}>
         <svg width="28" height="10" aria-hidden="true">
-        <line x1="0" y1="5" x2="28" y2="5" stroke="${style.color}" stroke-width="2"
+        <line x1="0" y1="5" x2="28" y2="5" style="stroke: ${style.color}" stroke-width="2"
               stroke-dasharray="${style.dash ?? 'none'}"/></svg>
         ${style.label}</li>`,
         ).join('')}

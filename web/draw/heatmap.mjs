@@ -1,6 +1,6 @@
 // A big matrix as a <canvas> heatmap: each value a colour on the picture's diverging scale
-// (--eq-neg, --eq-zero, --eq-pos in styles/base.css, light or dark), one canvas element however big the
-// matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells a pixel stands
+// (--eq-neg, --eq-zero, --eq-pos in styles/palette.css, light or dark), one canvas element
+// however big the matrix, so the page's DOM stays bounded. Beyond MAX_WIDTH × MAX_HEIGHT cells a pixel stands
 // for a block of cells and shows the largest in magnitude (so a one-hot's lone 1 stays
 // visible); beyond READ_ALL cells, the cell at its centre (reading all of GPT-2's W would hold
 // up the page). A matrix the page holds only some rows of (model/row-window.mjs) brings its
@@ -22,10 +22,10 @@ const LEVELS = 255;
 // the image's byte order (made as bytes and read back as words, whatever the machine's endianness).
 function palette(node) {
   const colors = readColors(node, {
-    neg: ['--eq-neg', '#1c6fd1'],
-    zero: ['--eq-zero', '#eef0f2'],
-    pos: ['--eq-pos', '#d9480f'],
-    nan: ['--eq-nan', '#000'],
+    neg: '--eq-neg',
+    zero: '--eq-zero',
+    pos: '--eq-pos',
+    nan: '--eq-nan',
   });
   const bytes = new Uint8ClampedArray(4 * (2 * (LEVELS + 1) + 1)); // a write rounds to a whole number
   // Colours are [r, g, b] in 0–255 and an opacity; the image's alpha is 0–255 too.

@@ -1,31 +1,32 @@
 // Painting the picture's scene (model/picture-scene.mjs) on its canvas: each cell's fill, opacity
 // and number for the selected token, resolved against the page's colours (the custom properties
-// of styles/base.css, element.css in <embedding-demo>), then painted. A frame of Play adds
-// `ghosts` (rows on their way, drawn scaled) and `marks` (outlined cells) to the scene.
+// of styles/palette.css; the text's and panel's of styles/base.css or element.css), then
+// painted. A frame of Play adds `ghosts` (rows on their way, drawn scaled) and `marks`
+// (outlined cells) to the scene.
 import { cssColor, mix, readColors } from './theme-colors.mjs';
 import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
 
 export const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero
-const ONE_SHARE = 0.35; // an unlit 1: this much of its token's colour over the zero colour
+const OUTLINE = 1.5; // px: the outline of another token's 1
 
-// What the canvas paints with, with light mode's values should one be missing.
+// What the canvas paints with: the palette's custom properties (styles/palette.css) and the
+// page's text and panel colours.
 const COLORS = {
-  neg: ['--eq-neg', '#1c6fd1'],
-  zero: ['--eq-zero', '#eef0f2'],
-  pos: ['--eq-pos', '#d9480f'],
-  nan: ['--eq-nan', '#ae3ec9'],
-  strongText: ['--eq-strong-text', '#fff'],
-  accentText: ['--accent-text', '#fff'],
-  text: ['--text', '#1f2328'],
-  muted: ['--muted', '#57606a'],
-  panel: ['--panel', '#fff'],
+  neg: '--eq-neg',
+  zero: '--eq-zero',
+  pos: '--eq-pos',
+  nan: '--eq-nan',
+  accentText: '--accent-text',
+  text: '--text',
+  muted: '--muted',
+  panel: '--panel',
   ...Object.fromEntries(
-    Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, [`--token-${h}`, '#0a62b8']]),
+    Array.from({ length: TOKEN_HUES }, (_, h) => [`token${h}`, `--token-${h}`]),
   ),
 };
 
 // The colours as `node` resolves them now (a style pass: read once, and on a theme change),
-// with each token's colour and its unlit 1, and a value's colour on the diverging scale:
+// with each token's colour, and a value's colour on the diverging scale:
 // `share` of the end `side` ('neg' or 'pos') over the zero colour, in whole per cent (100
 // steps look continuous), each mixed once.
 export function readPalette(node) {
@@ -35,7 +36,6 @@ export function readPalette(node) {
   return {
     ...colors,
     token: (k) => tokens[tokenHue(k)],
-    one: (k) => mix(colors.zero, tokens[tokenHue(k)], ONE_SHARE),
     step(side, share) {
       const percent = Math.round(share * 100);
       steps[side][percent] ??= mix(colors.zero, colors[side], percent / 100);
@@ -44,18 +44,16 @@ export function readPalette(node) {
   };
 }
 
-// A value's fill and number colour on the scale whose ends are ±scale.
+// A value's fill and number colour on the scale whose ends are ±scale: the text colour on
+// every step, which the palette's tints are made to carry.
 export function valueColors(colors, scale, value) {
-  if (Number.isNaN(value)) return { fill: colors.nan, ink: colors.strongText };
+  if (Number.isNaN(value)) return { fill: colors.nan, ink: colors.text };
   const share = Math.min(1, Math.abs(value) / scale);
-  return {
-    fill: colors.step(value < 0 ? 'neg' : 'pos', share),
-    ink: share > 0.55 ? colors.strongText : colors.text,
-  };
+  return { fill: colors.step(value < 0 ? 'neg' : 'pos', share), ink: colors.text };
 }
 
-// Each cell's fill, ink, font, text and dimming, and each text's font and ink, for the token
-// `step` (whose id is `id`): what paint() draws, and what the e2e tests read back
+// Each cell's fill, outline (stroke), ink, font, text and dimming, and each text's font and ink,
+// for the token `step` (whose id is `id`): what paint() draws, and what the e2e tests read back
 // (canvas.scene). What the selected token multiplies by zero is dimmed: its zeros and the rows
 // of W they multiply; in backward mode, the rows of dW no token adds to. The numbers stay
 // whole on dimmed cells, in the muted colour (paint() picks it, so that a frame of Play can
@@ -80,16 +78,21 @@ export function shade(scene, step, id, colors, fonts) {
       const mine = c.k === step;
       c.lit = mine && c.one;
       c.dimmed = mine && !c.one;
-      c.fill = c.lit ? selected : c.one ? colors.one(c.k) : colors.zero;
-      c.ink = c.lit ? colors.accentText : c.one ? colors.text : colors.muted;
+      // A token never fills a cell as a value would: the selected token's 1 is filled in its
+      // colour, another token's 1 is outlined and written in its own.
+      c.fill = c.lit ? selected : colors.zero;
+      c.stroke = c.one && !c.lit ? colors.token(c.k) : null;
+      c.ink = c.lit ? colors.accentText : c.one ? colors.token(c.k) : colors.muted;
       c.font = c.one ? `700 ${digitFont}` : digitFont;
     } else if (c.grid === 'idx') {
+      c.stroke = null;
       c.lit = c.k === step;
       c.dimmed = false;
       c.fill = c.lit ? selected : colors.zero;
       c.ink = c.lit ? colors.accentText : colors.text;
       c.font = `700 ${valueFont}`;
     } else {
+      c.stroke = null;
       c.shown = c.value; // what the cell shows: a frame of Play shows a sum on its way instead
       c.dimmed = (c.grid === 'weight' && c.v !== id) || (c.grid === 'grad' && !scene.hits.has(c.v));
       Object.assign(c, valueColors(colors, scene.scale, c.value));
@@ -159,6 +162,20 @@ export function paint(canvas, scene, ratio) {
     context.beginPath();
     context.roundRect(x + 1, y + 1, c.width - 2, row - 2, 2);
     context.fill();
+    if (c.stroke) {
+      // Inside the box's edge, clear of its middle (where tests read its fill and number).
+      context.strokeStyle = cssColor(c.stroke);
+      context.lineWidth = OUTLINE;
+      context.beginPath();
+      context.roundRect(
+        x + 1 + OUTLINE / 2,
+        y + 1 + OUTLINE / 2,
+        c.width - 2 - OUTLINE,
+        cell - 2 - OUTLINE,
+        2,
+      );
+      context.stroke();
+    }
   };
   const number = (c, x, y) => {
     alpha(1);

@@ -16,17 +16,18 @@ function rgbaOf(color) {
   return rgbas.get(color);
 }
 
-// names: { key: [custom property, fallback colour] }. Returns { key: [r, g, b, a] } as they
+// names: { key: custom property } (styles/palette.css). Returns { key: [r, g, b, a] } as they
 // resolve inside `node` now: through an element's computed colour, so that light-dark(),
 // currentColor and color-mix() in the properties (<embedding-demo>'s palette) resolve as CSS
-// does. It forces a style pass: read once, and again on a new colour scheme.
+// does; a property that is not set reads as the text colour. It forces a style pass: read
+// once, and again on a new colour scheme.
 export function readColors(node, names) {
   const probe = document.createElement('span');
   probe.hidden = true;
   node.append(probe);
   const colors = Object.fromEntries(
-    Object.entries(names).map(([key, [property, fallback]]) => {
-      probe.style.color = `var(${property}, ${fallback})`;
+    Object.entries(names).map(([key, property]) => {
+      probe.style.color = `var(${property})`;
       return [key, rgbaOf(getComputedStyle(probe).color)];
     }),
   );

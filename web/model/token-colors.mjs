@@ -1,7 +1,7 @@
 // One colour per token, the same wherever the token is marked: its chip, its rows of the one-hot,
 // of out and of the tables, the row of W it looks up, its lines of the printout, its gradient
 // rows. Token k (counted from 0) has hue k mod TOKEN_HUES, the CSS custom property --token-N
-// (styles/base.css for the page, element/element.css for <embedding-demo>, light and dark).
+// (styles/palette.css, for the page and <embedding-demo>, light and dark).
 export const TOKEN_HUES = 8;
 
 export const tokenHue = (k) => k % TOKEN_HUES;

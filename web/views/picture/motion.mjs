@@ -24,7 +24,9 @@ export function ghostOf(scene, grid, mine, { x, y, scale, label, blank = false }
       ...c,
       dx: c.x - left,
       dimmed: false,
-      ...(blank ? { fill: scene.zero, ink: scene.ghostInk, text: c.text ? '0' : '' } : {}),
+      ...(blank
+        ? { fill: scene.zero, stroke: null, ink: scene.ghostInk, text: c.text ? '0' : '' }
+        : {}),
     })),
   };
 }
