@@ -171,7 +171,7 @@ export function paint(canvas, scene, ratio) {
         x + 1 + OUTLINE / 2,
         y + 1 + OUTLINE / 2,
         c.width - 2 - OUTLINE,
-        cell - 2 - OUTLINE,
+        row - 2 - OUTLINE,
         2,
       );
       context.stroke();
