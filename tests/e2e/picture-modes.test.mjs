@@ -18,6 +18,7 @@ import {
   torchBackward,
 } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
+import { openHost } from './demo.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 
@@ -177,6 +178,57 @@ describe("the picture's modes", () => {
     await setMode(page, 'product');
     assert.equal(await page.textContent('#results-title'), 'Two routes, one result');
     assert.match(await page.textContent('#results .verdict'), /All 15 elements/);
+  });
+
+  test("Backward in a 720 and a 480 px article column: the element's picture and verdict are dW's", async () => {
+    const { page } = env;
+    const torch = torchBackward([2, 3, 2], 4, 5);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    for (const column of [720, 480]) {
+      await openHost(
+        env,
+        `backward-column-${column}`,
+        `<article style="max-width: ${column}px; margin: 0 auto">` +
+          '<embedding-demo id="e" view="equation" ids="2, 3, 2"></embedding-demo></article>',
+      );
+      await setMode(page, 'backward', '#e');
+      const inShadow = (selector) =>
+        page.evaluate(
+          (s) => document.getElementById('e').shadowRoot.querySelector(s).textContent,
+          selector,
+        );
+      await page.waitForFunction(() =>
+        /All 20 elements/.test(
+          document.getElementById('e').shadowRoot.querySelector('.verdict').textContent,
+        ),
+      );
+      assert.equal(await inShadow('.verdict-word'), 'bit-identical');
+      assert.equal(await inShadow('.picture-formula'), 'dW = one_hot(idx)ᵀ @ G');
+      assert.match(
+        await inShadow('.demo-title'),
+        /^Backward: two routes, one gradient: idx = \[2, 3, 2\], V = 4, d = 5/,
+      );
+      // dW's row 2 in the columns drawn, with their numbers: G[0] + G[2], as PyTorch adds them.
+      const picture = await readPicture(page, '#e');
+      const dims = await page.evaluate(
+        () =>
+          document.getElementById('e').shadowRoot.querySelector('.equation-canvas').scene.shownDims,
+      );
+      const row2 = picture.cells.filter((c) => c.grid === 'grad' && c.v === 2);
+      assert.deepEqual(
+        row2.map((c) => c.value),
+        dims.map((j) => torch.grad[2][j]),
+        `${column} px`,
+      );
+      assert.ok(
+        row2.every((c) => typeof c.text === 'string' && c.text.length > 0),
+        'each cell of dW has its number',
+      );
+      await saveScreenshot(page.locator('#e'), `picture-backward-column-${column}.png`, {
+        publish: false,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('a G too big to draw here (n·d over 2^20): Backward is off, and says where to look', async () => {

@@ -18,6 +18,7 @@ import { createStore, initialState } from '../model/state.mjs';
 import { TOKENIZERS } from '../tokenizers/catalog.mjs';
 import { createTokenizeChannel, progressMessage, VIEW_TOKENIZERS } from '../tokenizers/client.mjs';
 import { linkViews } from '../views/linking.mjs';
+import { pictureTitle } from '../views/picture/picture.mjs';
 import { VIEWS } from '../views/registry.mjs';
 import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
 import { createControls } from './controls.mjs';
@@ -81,6 +82,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   #done = Promise.resolve();
   #lab = null;
   #store = createStore(initialState());
+  #titled = null; // what the title shows: { title, inputs }
   #session = null;
   #view = null; // { name, update } of the view shown
   #file = null; // { href, value: the store's file input } for the last src or table
@@ -106,6 +108,10 @@ export class EmbeddingDemoElement extends HTMLElement {
     };
     // A token picked in the view (its picker, a row) becomes the step attribute; a step the
     // session clamped to the ids is left as the page wrote it.
+    this.#store.subscribe((state, changed) => {
+      if (changed.has('pictureMode') && this.#titled)
+        this.#showTitle(this.#titled.title, this.#titled.inputs);
+    });
     this.#store.subscribe(({ step, result }, changed) => {
       if (!changed.has('step')) return;
       this.#chips?.select(step);
@@ -354,8 +360,17 @@ export class EmbeddingDemoElement extends HTMLElement {
     return this.#file.value;
   }
 
+  // title: the label attribute's or the view's, which the picture in backward mode replaces by
+  // its own (its verdict is then dW's).
   #showTitle(title, inputs) {
-    this.#parts.title.textContent = inputs ? `${title}: ${inputs}` : title;
+    this.#titled = { title, inputs };
+    const shown =
+      this.#view?.name === 'equation' &&
+      this.getAttribute('label') === null &&
+      this.#store.get().pictureMode === 'backward'
+        ? pictureTitle('backward')
+        : title;
+    this.#parts.title.textContent = inputs ? `${shown}: ${inputs}` : shown;
   }
 
   // null clears the alert; an error shows its message and marks the last result stale.
