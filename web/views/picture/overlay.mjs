@@ -140,9 +140,10 @@ export function createOverlay(picture) {
     place(glow.out, ...span(at.outX), tokenY - 1, row + 2);
 
     const mid = (y) => y + row / 2;
-    // From the 1 (or idx[k]) to the row's label, which stays readable, and between W and out.
+    // From the end of the 1's row (or from idx[k]) to the row's label, both of which stay
+    // readable: no digit of the one-hot lies under the curve. And between W and out.
     const toRow = [
-      one.x + one.width + 2,
+      (mode === 'lookup' ? one.x + one.width : at.onehotX.end) + 2,
       mid(tokenY),
       at.weightX.at[0] - at.vocabLabels,
       mid(rowY),
