@@ -35,11 +35,21 @@ function gradRows(lab, { distinct, compact }, G, m) {
   );
 }
 
+// G for a result: torch.manual_seed(GRAD_SEED); torch.randn(n, d), drawn once for the picture
+// and its verdict alike.
+const upstreams = new WeakMap(); // result -> its G
+function upstreamOf(lab, result) {
+  if (!upstreams.has(result))
+    upstreams.set(result, lab.randn(GRAD_SEED, result.ids.length, result.dim));
+  return upstreams.get(result);
+}
+
 // { G, rows (dW's rows that some token adds to), positions (id -> its positions in idx), seed },
 // or null when G would be over the budget.
-export function backwardGrads(lab, { ids, dim }) {
+export function backwardGrads(lab, result) {
+  const { ids, dim } = result;
   if (ids.length * dim > GRAD_BUDGET) return null;
-  const G = lab.randn(GRAD_SEED, ids.length, dim);
+  const G = upstreamOf(lab, result);
   const positions = new Map();
   ids.forEach((v, k) => positions.set(v, [...(positions.get(v) ?? []), k]));
   const distinct = [...positions.keys()];
@@ -62,7 +72,7 @@ export function gradientComparison(lab, result) {
     let comparison = null;
     if (within) {
       const table = lab.openTfTable(vocab, dim); // the gradient does not read W
-      ({ comparison } = table.backward(ids, lab.randn(GRAD_SEED, ids.length, dim)));
+      ({ comparison } = table.backward(ids, upstreamOf(lab, result)));
       table.delete();
     }
     gradientVerdicts.set(result, comparison);

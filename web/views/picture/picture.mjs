@@ -174,13 +174,7 @@ function createPictureView(root, { lab, onStep, onMode }) {
   function draw() {
     const { state } = view;
     const { result, step, texts } = state;
-    if (view.mode === 'backward' && !state.grads) {
-      state.grads = backwardGrads(lab, result);
-      if (!state.grads) {
-        view.mode = 'product';
-        radios[MODES.indexOf('product')].checked = true;
-      }
-    }
+    if (view.mode === 'backward') state.grads ??= backwardGrads(lab, result);
     writeProperty(formula, 'textContent', view.mode === 'backward' ? MODE.backward.name : '');
     writeProperty(formula, 'hidden', view.mode !== 'backward');
     const wanted = slotsFor(result, step);
@@ -249,9 +243,12 @@ function createPictureView(root, { lab, onStep, onMode }) {
   return {
     render({ result, step: picked, tokens, pictureMode }) {
       const { state } = view;
-      if (pictureMode !== view.mode) {
-        view.mode = pictureMode;
-        radios[MODES.indexOf(pictureMode)].checked = true;
+      // G too big to draw here: the Backward view computes it in the compute worker.
+      const tooBig = result.ids.length * result.dim > GRAD_BUDGET;
+      const mode = tooBig ? 'product' : pictureMode;
+      if (mode !== view.mode) {
+        view.mode = mode;
+        radios[MODES.indexOf(mode)].checked = true;
       }
       // A token picked in a newer text than the result shown (its chips come first) waits.
       const step = Math.min(picked, result.ids.length - 1);
@@ -260,17 +257,15 @@ function createPictureView(root, { lab, onStep, onMode }) {
       const grads = state?.result === result ? state.grads : null;
       stepper.stop();
       view.state = { result, step, texts, grads };
-      // G too big to draw here: the Backward view computes it in the compute worker.
       const backward = radios[MODES.indexOf('backward')];
-      const tooBig = result.ids.length * result.dim > GRAD_BUDGET;
       if (backward.disabled !== tooBig) {
         backward.disabled = tooBig;
         backward.parentElement.title = tooBig
           ? `G would hold n·d = ${count(result.ids.length * result.dim)} values: see the Backward view`
           : '';
       }
-      // Set after this update of the store's listeners, not during it.
-      if (tooBig && pictureMode === 'backward') queueMicrotask(() => onMode('product'));
+      // The store follows, after this update of its listeners, not during it.
+      if (mode !== pictureMode) queueMicrotask(() => onMode(mode));
       // Transitions run from the places before this style change, when the new style has them.
       figure.classList.toggle('moving', moved);
       figure.classList.toggle('drawn', true); // add() rewrites the class even when it is there
