@@ -113,10 +113,12 @@ const inlineWorkers = {
     }));
   },
 };
-writeFileSync(
-  staged('embedlab/embedlab-core.wasm.gz'),
-  gzipSync(readFileSync(staged('embedlab/embedlab-core.wasm')), { level: 9 }),
-);
+for (const file of ['embedlab-core.wasm', 'embedlab-core.deferred.wasm']) {
+  writeFileSync(
+    staged(`embedlab/${file}.gz`),
+    gzipSync(readFileSync(staged(`embedlab/${file}`)), { level: 9 }),
+  );
+}
 await build({
   ...common,
   entryPoints: { notebook: staged('element/notebook.mjs') },
@@ -131,6 +133,7 @@ for (const file of [
   'embedlab.node.mjs',
   'embedlab.d.ts',
   'embedlab-core.wasm',
+  'embedlab-core.deferred.wasm',
   'bench/embedlab-bench-core.wasm',
 ]) {
   copyFileSync(staged(`embedlab/${file}`), path.join(lib, path.basename(file)));

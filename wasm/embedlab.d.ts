@@ -752,6 +752,9 @@ export interface Embedlab {
   readonly optimizers: readonly OptimizerInfo[];
   /** Why a row changes in a step: TrainingStep.changed.causes index this. */
   readonly rowCauses: readonly RowCause[];
+  /** Settles once the deferred file runs: until then, with loadEmbedlab({ early: true }), its
+   * functions (the file readers, training, positions, the head, EmbeddingBag) throw. */
+  readonly complete: Promise<void>;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;
   /** What the grades' words mean: { identical, value }. */
@@ -760,19 +763,26 @@ export interface Embedlab {
   readonly argumentNames: readonly EmbedlabArgument[];
 }
 
-/** Where the module comes from, read on the first load only. By default the .wasm is the file
- * beside the module (embedlab-core.wasm); Node's entry reads it from disk. */
+/** Where the module's two files come from, read on the first load only: by default the files
+ * beside the module (embedlab-core.wasm, what a first screen runs, and
+ * embedlab-core.deferred.wasm, the rest); Node's entry reads them from disk. `early` is read on
+ * every call. */
 export interface LoadOptions {
-  /** The .wasm's address (relative to the page), e.g. a CDN's or a bundler's asset URL. */
+  /** The first file's address (relative to the page), e.g. a CDN's or a bundler's asset URL. */
   wasmURL?: string | URL;
-  /** Emscripten's hook: the address of each file the module asks for by name. */
+  /** The deferred file's address; by default beside wasmURL, its name ending .deferred.wasm. */
+  deferredURL?: string | URL;
+  /** Emscripten's hook: the address of each file by its name. */
   locateFile?: (path: string, scriptDirectory: string) => string;
-  /** The .wasm's bytes themselves. */
+  /** The files' bytes themselves. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  deferredBinary?: ArrayBuffer | Uint8Array;
+  /** Resolve once the first file runs, without waiting for the deferred one (lab.complete). */
+  early?: boolean;
 }
 
 /** The one shared instance (a cached promise): every call returns the same Embedlab. */
 export function loadEmbedlab(options?: LoadOptions): Promise<Embedlab>;
 
-/** The .wasm address the shared instance was loaded from (workers load theirs from it). */
-export function embedlabWasmURL(): string;
+/** The two files' addresses the shared instance was loaded from (workers load theirs from them). */
+export function embedlabWasmURLs(): { wasmURL: string; deferredURL: string };

@@ -61,44 +61,69 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   gradSeed: 'grad',
 });
 
-// Where the .wasm is unless the host says otherwise: beside this file. A literal
-// new URL('./file', import.meta.url) is what Vite, webpack and Parcel follow to copy the file into
-// a build; esbuild and Rollup leave it be, and the file is then found beside the bundle.
+// The module is two files (split_module.mjs): embedlab-core.wasm, what a first screen runs
+// (seeded tables, both routes and their verdicts, the backward passes), and
+// embedlab-core.deferred.wasm, the rest (the file readers, training, positions and the head,
+// EmbeddingBag), fetched once the first part runs. Where they are unless the host says
+// otherwise: beside this file. A literal new URL('./file', import.meta.url) is what Vite, webpack
+// and Parcel follow to copy the file into a build; esbuild and Rollup leave it be, and the files
+// are then found beside the bundle.
 const WASM_URL = new URL('./embedlab-core.wasm', import.meta.url);
+const DEFERRED_URL = new URL('./embedlab-core.deferred.wasm', import.meta.url);
+const WASM_FILE = 'embedlab-core.wasm';
+const DEFERRED_FILE = 'embedlab-core.deferred.wasm';
 
 let shared = null;
 
-// One WASM instance per page (or worker, or Node process), however many callers ask.
+// One WASM instance per page (or worker, or Node process), however many callers ask. The
+// promise resolves once both parts run; with { early: true }, once the first part runs, and
+// lab.complete then says when the rest does (a function of the rest called before throws).
 // options, used on the first call only, say where the module comes from:
-//   wasmURL: the .wasm's address (a string or URL), e.g. a CDN's;
-//   locateFile(name): Emscripten's hook, the address of each file the module asks for by name;
-//   wasmBinary: the .wasm's bytes themselves (an ArrayBuffer or Uint8Array).
+//   wasmURL, deferredURL: the two files' addresses (strings or URLs), e.g. a CDN's; deferredURL
+//     is beside wasmURL, named as embedlab-core.deferred.wasm is, unless given;
+//   locateFile(name): Emscripten's hook, the address of each file by its name;
+//   wasmBinary, deferredBinary: the two files' bytes themselves (ArrayBuffers or Uint8Arrays).
 // A failed load is not cached, so a later call can retry.
 export function loadEmbedlab(options = {}) {
   if (!shared) {
-    shared = instantiate(options).catch((error) => {
-      shared = null;
-      throw error;
-    });
+    const loading = instantiate(options);
+    shared = loading;
+    const forget = () => {
+      if (shared === loading) shared = null;
+    };
+    loading.then((lab) => lab.complete.catch(forget), forget);
   }
-  return shared;
+  return options.early ? shared : shared.then(async (lab) => (await lab.complete, lab));
 }
 
-// The .wasm's address as the first load resolved it: workers load an instance of their own from it.
-let loadedFrom = WASM_URL.href;
-export function embedlabWasmURL() {
-  return loadedFrom;
+// Where the first load found the two files: a worker loads an instance of its own from them.
+let loadedFrom = { wasmURL: WASM_URL.href, deferredURL: DEFERRED_URL.href };
+export function embedlabWasmURLs() {
+  return { ...loadedFrom };
 }
 
-// The module from `url`, compiled as it downloads where the server says application/wasm. A
-// file that is not there is an error that says where it was looked for and what to do.
-async function compileFrom(url, imports) {
+function sources({ wasmURL, deferredURL, locateFile }) {
+  if (locateFile) {
+    return { wasmURL: locateFile(WASM_FILE, ''), deferredURL: locateFile(DEFERRED_FILE, '') };
+  }
+  const base = globalThis.location?.href;
+  const primary = wasmURL === undefined ? WASM_URL : new URL(wasmURL, base);
+  const beside =
+    wasmURL === undefined
+      ? DEFERRED_URL
+      : new URL(primary.pathname.replace(/\.wasm$/, '.deferred.wasm'), primary);
+  return { wasmURL: primary.href, deferredURL: new URL(deferredURL ?? beside, base).href };
+}
+
+// The module at `url`, compiled as it downloads where the server says application/wasm. A file
+// that is not there is an error that says where it was looked for and what to do.
+async function compileFrom(url, file) {
   const cannot = (why) =>
     new Error(
       `embedlab's WebAssembly file could not be loaded from ${url} ` +
-        `(${why}): serve embedlab-core.wasm beside embedlab.mjs (a bundler that does not copy it, such ` +
+        `(${why}): serve ${file} beside embedlab.mjs (a bundler that does not copy it, such ` +
         "as esbuild or Rollup, needs the package's dist/ files copied beside the bundle), or pass " +
-        'its address as loadEmbedlab({ wasmURL })',
+        'its address as loadEmbedlab({ wasmURL, deferredURL })',
     );
   let response;
   try {
@@ -108,30 +133,52 @@ async function compileFrom(url, imports) {
   }
   if (!response.ok) throw cannot(`HTTP ${response.status}`);
   if (response.headers.get('Content-Type')?.startsWith('application/wasm')) {
-    return WebAssembly.instantiateStreaming(response, imports);
+    return WebAssembly.compileStreaming(response);
   }
-  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
-async function instantiate({ wasmURL, locateFile, wasmBinary } = {}) {
-  if (locateFile) loadedFrom = locateFile('embedlab-core.wasm', '');
-  else if (wasmURL !== undefined) loadedFrom = new URL(wasmURL, globalThis.location?.href).href;
-  if (wasmBinary !== undefined) return makeApi(await createEmbedlabCore({ wasmBinary }));
+// A function of the deferred part called before it runs lands here (Emscripten's placeholder).
+function notYetLoaded() {
+  throw new EmbedlabError(
+    `this function is in ${DEFERRED_FILE}, which has not loaded yet: await lab.complete ` +
+      '(or loadEmbedlab() without { early: true }) before calling it',
+  );
+}
+
+async function instantiate(options) {
+  const { wasmBinary, deferredBinary } = options;
+  if (wasmBinary === undefined || deferredBinary === undefined) loadedFrom = sources(options);
   // Emscripten's own loader only logs a failed download and never settles: load it here.
   let failed;
   const failure = new Promise((resolve, reject) => {
     failed = reject;
   });
-  const core = createEmbedlabCore({
-    instantiateWasm(imports, receive) {
-      compileFrom(loadedFrom, imports).then(
-        ({ instance, module }) => receive(instance, module),
-        failed,
-      );
-      return {};
-    },
+  const primary =
+    wasmBinary !== undefined
+      ? WebAssembly.compile(wasmBinary)
+      : compileFrom(loadedFrom.wasmURL, WASM_FILE);
+  const core = await Promise.race([
+    createEmbedlabCore({
+      instantiateWasm(imports, receive) {
+        primary
+          .then((module) => WebAssembly.instantiate(module, imports).then((i) => [i, module]))
+          .then(([instance, module]) => receive(instance, module), failed);
+        return {};
+      },
+      loadSplitModule: notYetLoaded,
+    }),
+    failure,
+  ]);
+  const deferred =
+    deferredBinary !== undefined
+      ? WebAssembly.compile(deferredBinary)
+      : compileFrom(loadedFrom.deferredURL, DEFERRED_FILE);
+  // Instantiating the deferred part fills the function table's placeholders with its functions.
+  const complete = deferred.then(async (module) => {
+    await WebAssembly.instantiate(module, { primary: core.asm });
   });
-  return makeApi(await Promise.race([core, failure]));
+  return makeApi(core, complete);
 }
 
 function describe(value) {
@@ -292,8 +339,9 @@ const checks = Object.freeze({
   byteSource,
 });
 
-function makeApi(core) {
+function makeApi(core, complete) {
   return Object.freeze({
+    complete,
     parseIds: (text) => unwrap(core.parseIds(string('parseIds', 'text', text))),
     defaultVocab: (ids) => unwrap(core.defaultVocab(numbers('defaultVocab', 'ids', ids))),
     checkIds: (ids, vocab) => {

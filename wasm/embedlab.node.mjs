@@ -1,14 +1,22 @@
 // Node's entry of the embedlab module (package.json's "node" condition): the browser's entry,
-// handed the .wasm's bytes, read from beside this file (Node's fetch cannot read a file path).
+// handed the two .wasm files' bytes, read from beside this file (Node's fetch cannot read a file
+// path).
 import { readFile } from 'node:fs/promises';
 import { loadEmbedlab as loadInBrowser } from './embedlab.mjs';
 
-export { EmbedlabError, embedlabWasmURL } from './embedlab.mjs';
+export { EmbedlabError, embedlabWasmURLs } from './embedlab.mjs';
 
-// As embedlab.mjs's loadEmbedlab(); without wasmBinary, the bytes of wasmURL (a file: URL or
-// path) or of the .wasm beside this file.
+// As embedlab.mjs's loadEmbedlab(); without the bytes, those of wasmURL and deferredURL (file:
+// URLs or paths; deferredURL beside wasmURL unless given) or of the files beside this one.
 export async function loadEmbedlab(options = {}) {
   if (options.wasmBinary !== undefined || options.locateFile) return loadInBrowser(options);
-  const file = options.wasmURL ?? new URL('./embedlab-core.wasm', import.meta.url);
-  return loadInBrowser({ wasmBinary: await readFile(file) });
+  const wasmURL = options.wasmURL ?? new URL('./embedlab-core.wasm', import.meta.url);
+  const beside = (file) => file.replace(/\.wasm$/, '.deferred.wasm');
+  const deferredURL =
+    options.deferredURL ??
+    (wasmURL instanceof URL ? new URL(beside(wasmURL.href)) : beside(wasmURL));
+  const [wasmBinary, deferredBinary] = await Promise.all(
+    [wasmURL, deferredURL].map((file) => readFile(file)),
+  );
+  return loadInBrowser({ ...options, wasmBinary, deferredBinary });
 }

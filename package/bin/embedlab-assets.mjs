@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npx embedlab-assets DIR: copies the files embedlab loads at run time (its .wasm, its workers,
+// npx embedlab-assets DIR: copies the files embedlab loads at run time (its two .wasm files, its workers,
 // the tokenizers' vocabularies and their licences) into DIR, beside a bundle that esbuild or
 // Rollup made: they keep new URL('./file', import.meta.url) as it is, so the files it names
 // must sit beside the bundle. Vite and webpack copy them by themselves.

@@ -241,6 +241,7 @@ describe('<embedding-demo>', () => {
     page.off('request', record);
     const count = (name) => fetched.filter((p) => p.endsWith(name)).length;
     assert.equal(count('/embedlab-core.wasm'), 1);
+    assert.equal(count('/embedlab-core.deferred.wasm'), 1);
     assert.equal(count('/embedlab.mjs'), 1);
     // Its style sheets travel inside its module: no path a host's bundler would have to know.
     assert.deepEqual(

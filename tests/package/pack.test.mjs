@@ -53,6 +53,7 @@ describe('the npm package', () => {
       'dist/embedlab.mjs',
       'dist/embedlab.node.mjs',
       'dist/embedlab-core.wasm',
+      'dist/embedlab-core.deferred.wasm',
       'dist/embedlab.d.ts',
       'dist/element.mjs',
       'dist/element.d.ts',

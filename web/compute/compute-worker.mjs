@@ -1,7 +1,8 @@
 // A module Web Worker that computes off the page's main thread, with a WASM instance and a table
 // handle of its own (table-keeper.mjs): a file's table is read here, where it lies, so the page
 // never holds W. Protocol (compute/worker-client.mjs is the other side):
-//   in:  first { wasmURL }: where the page's module came from, to load this one's
+//   in:  first { wasm: { wasmURL, deferredURL } }: where the page's module came from, to load
+//        this one's, both parts
 //   out: { ready } or { loadError } once
 //   in:  { id, p: plan() }: both routes; a newer request stops the run before it
 //   out: { id, first } (startRun()'s first part: the lookup's rows and W's window), then
@@ -32,8 +33,8 @@ let loaded = null; // the module, loaded on the first message
 let keeper = null;
 let current = 0; // the id of the run that may go on; any other stops at its next block
 
-function load(wasmURL) {
-  loaded = loadEmbedlab({ wasmURL });
+function load(wasm) {
+  loaded = loadEmbedlab(wasm);
   loaded.then(
     (lab) => {
       keeper = createTableKeeper(lab);
@@ -155,8 +156,8 @@ async function replyView({ viewId, kind, p, args }, lab) {
 }
 
 onmessage = async ({ data }) => {
-  if (data.wasmURL !== undefined) {
-    load(data.wasmURL);
+  if (data.wasm !== undefined) {
+    load(data.wasm);
     return;
   }
   if (data.stop !== undefined) {

@@ -6,7 +6,7 @@
 // its 'computing' state first; a file's table then cannot be read (table-keeper.mjs says why).
 // The backward and bag views send their work too (runView), to run on the worker's table.
 import { FieldError, run } from './plan.mjs';
-import { EmbedlabError, embedlabWasmURL } from '../embedlab/embedlab.mjs';
+import { EmbedlabError, embedlabWasmURLs } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
@@ -115,7 +115,7 @@ export function createWorkerRunner(lab, keeper) {
       return false;
     }
     // Its instance of the module comes from where the page's came from.
-    worker.postMessage({ wasmURL: embedlabWasmURL() });
+    worker.postMessage({ wasm: embedlabWasmURLs() });
     worker.addEventListener('message', receive);
     worker.addEventListener('error', (event) => {
       if (!ready) {

@@ -76,6 +76,7 @@ export function createWeightsInput(lab, store, elements) {
     fileName.textContent = (index ?? chosen).name;
     try {
       if (files.length === 0) throw new EmbedlabError(CONFIG_ALONE, 'weights');
+      await lab.complete; // the file readers are in the module's deferred part
       if (index) ({ shard: chosen, tensor } = await shardOfIndex(lab, index, files));
       const table = await openTableFile(lab, chosen, chosen.name, `file:${load}`);
       const configText = config ? await config.slice(0, lab.limits.maxConfigBytes + 1).text() : '';

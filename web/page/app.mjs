@@ -61,38 +61,33 @@ function idsTyping(idsField, onPause) {
   return { typing, quiet: (error) => error.field === 'ids' && typing() };
 }
 
-// Each section's views, redrawn by the store: the first screen at once, the others deferred.
+// Each section's views, redrawn by the store. The first screen is built at once and redraws at
+// once. The sections below are built once the module's deferred part runs (their views train,
+// read files and draw positions), and draw when near the viewport or when the browser is idle:
+// their work (the positions and head views draw tables of GPT-2's V) waits for the first verdict.
+// Resolves once the first screen is built, to { below }: a promise of the others.
 async function buildSections(store, context) {
-  const sections = [...document.querySelectorAll('section[data-views]')];
-  const built = await Promise.all(
-    sections.map(async (section) => {
-      const views = await buildViews(section.dataset.views.split(' '), section, context);
-      section.dataset.built = ''; // its views hold their own room from here (styles/base.css)
-      let pending = new Set();
-      const draw = () => {
-        const changed = pending;
-        pending = new Set();
-        views.update(store.get(), changed);
-      };
-      const request = section.id === FIRST_SCREEN ? draw : deferredRedraw(section, draw);
-      return {
-        section,
-        views,
-        request,
-        add: (changed) => {
-          for (const key of changed) pending.add(key);
-        },
-      };
-    }),
-  );
-  // The sections below the first screen draw once near the viewport or when the browser is
-  // idle: their work (the positions and head views draw tables of GPT-2's V) waits for the
-  // first verdict.
+  const built = [];
   const all = new Set(Object.keys(store.get()));
-  for (const { add, request } of built) {
+  async function build(section) {
+    const views = await buildViews(section.dataset.views.split(' '), section, context);
+    section.dataset.built = ''; // its views hold their own room from here (styles/base.css)
+    let pending = new Set();
+    const draw = () => {
+      const changed = pending;
+      pending = new Set();
+      views.update(store.get(), changed);
+    };
+    const request = section.id === FIRST_SCREEN ? draw : deferredRedraw(section, draw);
+    const add = (changed) => {
+      for (const key of changed) pending.add(key);
+    };
+    built.push({ section, request, add });
     add(all);
     request();
   }
+  const sections = [...document.querySelectorAll('section[data-views]')];
+  await build(sections.find((section) => section.id === FIRST_SCREEN));
   store.subscribe((state, changed) => {
     // A token picked or pointed at (one deliberate act, which every view follows) redraws
     // everywhere at once.
@@ -107,6 +102,8 @@ async function buildSections(store, context) {
       request(everywhere);
     }
   });
+  const others = sections.filter((section) => section.id !== FIRST_SCREEN);
+  return { below: context.lab.complete.then(() => Promise.all(others.map(build))) };
 }
 
 async function start(lab) {
@@ -156,7 +153,7 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
-  await buildSections(store, {
+  const { below } = await buildSections(store, {
     store,
     lab,
     computeView: session.computeView,
@@ -184,22 +181,36 @@ async function start(lab) {
   });
 
   session.refresh();
-  // Sections off screen are laid out late (content-visibility): scroll once the page has settled.
-  if (linked.view)
-    requestAnimationFrame(() => requestAnimationFrame(() => byId(linked.view).scrollIntoView()));
+  below.then(
+    () => {
+      // Sections off screen are laid out late (content-visibility): scroll once they are built
+      // and the page has settled.
+      if (linked.view)
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => byId(linked.view).scrollIntoView()),
+        );
+    },
+    (error) => failed(`The rest of the WebAssembly module could not be loaded: ${error.message}`),
+  );
+}
+
+// The status line says what could not load.
+function failed(message) {
+  const status = byId('status');
+  status.textContent = message;
+  status.classList.add('failed');
 }
 
 async function main() {
-  const status = byId('status');
   let lab;
   try {
-    lab = await loadEmbedlab();
+    // The first screen runs as soon as the module's first part does.
+    lab = await loadEmbedlab({ early: true });
   } catch (error) {
-    status.textContent = `The WebAssembly module could not be loaded: ${error.message}`;
-    status.classList.add('failed');
+    failed(`The WebAssembly module could not be loaded: ${error.message}`);
     return;
   }
-  status.textContent = 'Ready.';
+  byId('status').textContent = 'Ready.';
   showLimits(lab);
   await start(lab);
 }

@@ -1,0 +1,58 @@
+// node split_module.mjs WASM_DIS WASM_SPLIT LINKED PRIMARY DEFERRED
+// Splits the linked module (Emscripten's SPLIT_MODULE output, LINKED, with function names) in
+// two with Binaryen's wasm-split: PRIMARY, what the page's first screen runs (seeded tables, both
+// routes and their verdicts, the backward passes, the id scanner, formatting), and DEFERRED,
+// which the loader (embedlab.mjs) fetches once PRIMARY runs. Neither output keeps the names.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [wasmDis, wasmSplit, linked, primary, deferred] = process.argv.slice(2);
+if (!deferred) {
+  throw new Error('usage: node split_module.mjs WASM_DIS WASM_SPLIT LINKED PRIMARY DEFERRED');
+}
+
+// What the first screen never calls, by the names the core gives it: the readers of .npy,
+// .safetensors, GGUF and JSON files, training (not its optimizers' table, which the API reads
+// when it is made), positions and the output head, EmbeddingBag and max_norm. The page's e2e
+// test with the deferred part withheld is what shows that the first screen calls none of them.
+const DEFERRED_NAMES = new RegExp(
+  [
+    'gguf|Gguf|safetensors|Safetensors|npy|Npy|nlohmann|json|Json|tokenizer',
+    '[Tt]raining|NextToken|SideBySide|row_state',
+    'PositionsHandle|CheckpointPositions|PositionTables|position_(rows|product|table)',
+    'add_positions|open_checkpoint_positions|seeded_position|head_tying',
+    '[Bb]ag|renorm',
+  ].join('|'),
+);
+// Kept whatever their names: what runs when the module starts (the bindings' registrations,
+// constructors), and Embind's thunks (emscripten::internal::), whose table entries its
+// JavaScript reads once, at registration: a placeholder read then would stay in its hands.
+const KEPT = /embind_init|GLOBAL__sub_I|__wasm_call_ctors|emscripten::internal::/;
+
+// Binaryen's own spelling of each function's name (wasm-dis escapes what its text format cannot
+// hold), which is what wasm-split matches.
+const text = execFileSync(wasmDis, ['--all-features', linked], { maxBuffer: 1 << 30 }).toString();
+const names = [...text.matchAll(/^ \(func \$(\S+)/gm)].map((match) => match[1]);
+const split = names.filter((name) => DEFERRED_NAMES.test(name) && !KEPT.test(name));
+if (split.length === 0)
+  throw new Error(`no function of ${linked} is to be deferred: are its names kept?`);
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'embedlab-split-'));
+try {
+  const list = path.join(scratch, 'deferred.txt');
+  writeFileSync(list, `${split.join('\n')}\n`);
+  execFileSync(wasmSplit, [
+    '--split',
+    '--all-features',
+    linked,
+    `--split-funcs=@${list}`,
+    '-o1',
+    primary,
+    '-o2',
+    deferred,
+  ]);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
