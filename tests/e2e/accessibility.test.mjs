@@ -261,14 +261,17 @@ describe('accessibility', () => {
     );
   }
 
-  test('focus on the segmented switches: a ring outside, and one inside the segment, each 3:1', async () => {
+  test('focus on the segmented switches at 1280, 720, 480 and 375 px: a ring outside, and one inside the segment, each 3:1', async () => {
     const { page } = env;
     const switches = [
       ['#results .picture-modes', 'input[value="product"]', 'input[value="lookup"]'],
       ['#ids-from', '#from-ids', '#from-text'],
     ];
-    for (const scheme of SCHEMES) {
+    for (const [scheme, width] of SCHEMES.flatMap((s) =>
+      [1280, 720, 480, 375].map((w) => [s, w]),
+    )) {
       await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 812 });
       await page.goto(env.url);
       await waitForVerdict(page, 'bit-identical');
       for (const [group, checked, unchecked] of switches) {
@@ -277,7 +280,7 @@ describe('accessibility', () => {
           await page.keyboard.press('Shift');
           await page.focus(`${group} ${radio}`);
           const rings = await focusRings(page, group, radio);
-          const where = `${scheme}, ${group} ${radio}`;
+          const where = `${scheme}, ${width} px, ${group} ${radio}`;
           assert.ok(rings.focused, where);
           assert.equal(rings.checked, radio === checked, where);
           assert.equal(rings.outline, 'solid 3px', where);
@@ -286,11 +289,13 @@ describe('accessibility', () => {
           assert.ok(rings.inner >= 3, `${where}: the inner ring's contrast ${rings.inner}`);
         }
       }
+      if (width !== 1280) continue;
       await saveScreenshot(page.locator('#ids-from').locator('..'), `focus-ids-from-${scheme}.png`);
       await page.focus('#results .picture-modes input[value="product"]');
       await saveScreenshot(page.locator('#results .equation-bar'), `focus-modes-${scheme}.png`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   // The controls whose role and name some other control shares: ['button "Next token" ×2', ...].

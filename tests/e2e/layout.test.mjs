@@ -84,6 +84,80 @@ describe('layout', () => {
     await waitForShape(page, BOXES.weight, '4 × 5');
   });
 
+  // Every table box of the matrices' section at d = 24, where the learner sees it (a section off
+  // screen is not laid out): { scrolls (its content is wider), marked (data-scrolls), shades
+  // (its background's gradients), label: the row label's left edge against the box's once
+  // scrolled to the far side, or null }.
+  const boxesAfterScroll = (page) =>
+    page.$$eval('#matrices .table-box', (boxes) =>
+      boxes.map((b) => {
+        const scrolls = b.scrollWidth > b.clientWidth;
+        const shades = getComputedStyle(b).backgroundImage.match(/radial-gradient/g)?.length ?? 0;
+        let label = null;
+        const th = b.querySelector('tbody th');
+        if (scrolls && th) {
+          b.scrollLeft = b.scrollWidth;
+          label = th.getBoundingClientRect().left - b.getBoundingClientRect().left;
+          b.scrollLeft = 0;
+        }
+        return { scrolls, marked: 'scrolls' in b.dataset, shades, label };
+      }),
+    );
+
+  test('1280, 720, 480 and 375 px: a table that scrolls says so and keeps its row labels; the shape note stays whole', async () => {
+    const { page } = env;
+    await page.fill('#dim', '24');
+    await waitForShape(page, BOXES.weight, '4 × 24');
+    const scrolled = [];
+    for (const width of [1280, 720, 480, 375]) {
+      await page.setViewportSize({ width, height: 812 });
+      await page.waitForFunction((w) => innerWidth === w, width);
+      assert.equal(await pageOverflow(page), 0, `${width} px: nothing wider than the page`);
+      await page.locator('#matrices').scrollIntoViewIfNeeded();
+      // The marks follow the layout (a ResizeObserver): wait until every box agrees.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('#matrices .table-box')].every(
+          (b) => b.scrollWidth > b.clientWidth === 'scrolls' in b.dataset,
+        ),
+      );
+      for (const [i, box] of (await boxesAfterScroll(page)).entries()) {
+        const where = `${width} px, box ${i}`;
+        assert.equal(box.shades, box.scrolls ? 2 : 0, `${where}: shades only where it scrolls`);
+        if (box.label !== null)
+          assert.ok(Math.abs(box.label) <= 1, `${where}: the row label stays at the left edge`);
+        if (box.scrolls) scrolled.push(width);
+      }
+    }
+    assert.ok(scrolled.includes(375), 'at 375 px the 24 columns scroll');
+    await page.fill('#dim', '5');
+    await waitForShape(page, BOXES.weight, '4 × 5');
+
+    // The note under the inputs when the ids change V: whole, inside the page, its button
+    // within reach, at every width.
+    await page.evaluate(() => scrollTo(0, 0));
+    for (const width of [1280, 720, 480, 375]) {
+      await page.setViewportSize({ width, height: 812 });
+      await page.fill('#ids', '2');
+      await page.waitForFunction(() => !document.getElementById('shape-note').hidden);
+      const note = await page.$eval('#shape-note', (box) => {
+        const r = box.getBoundingClientRect();
+        const button = box.querySelector('.hold-vocab').getBoundingClientRect();
+        return {
+          left: r.left,
+          right: r.right,
+          clipped: box.scrollWidth > box.clientWidth,
+          button: button.right <= innerWidth && button.width > 0,
+        };
+      });
+      assert.ok(note.left >= 0 && note.right <= width, `${width} px: the note within the page`);
+      assert.equal(note.clipped, false, `${width} px: the note's text whole`);
+      assert.ok(note.button, `${width} px: its button within reach`);
+      await page.fill('#ids', '2, 3, 1');
+      await page.waitForFunction(() => document.getElementById('shape-note').hidden);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   // The placeholder's text against the room inside the field, in the field's own font.
   const placeholderRoom = (page) =>
     page.$eval('#vocab', (input) => {

@@ -137,12 +137,12 @@ describe("the picture's modes", () => {
       assert.deepEqual(
         values('upstream'),
         columns(torch.G),
-        'G where out is: torch.randn(3, 5) after torch.manual_seed(0)',
+        "G in W's place: torch.randn(3, 5) after torch.manual_seed(0)",
       );
       assert.deepEqual(
         values('grad'),
         columns(torch.grad),
-        'dW where W is: the scatter-add, bit for bit',
+        "dW in out's place: the scatter-add, bit for bit",
       );
       // Row 2 of dW adds two rows of G: its values are G[0] + G[2] in float32, not either row.
       assert.notDeepEqual(torch.grad[2], torch.G[0]);
@@ -153,8 +153,9 @@ describe("the picture's modes", () => {
           .filter((c) => c.v < 2)
           .every((c) => c.dimmed && c.value === 0),
       );
-      assert.deepEqual(texts(picture, 'name'), ['one_hot(idx)', 'dW', 'G = dL/dout']);
-      assert.deepEqual(texts(picture, 'shape'), ['3 × 4', '4 × 5', '3 × 5, seed 0']);
+      assert.deepEqual(texts(picture, 'name'), ['one_hot(idx)ᵀ', 'G = dL/dout', 'dW']);
+      assert.deepEqual(texts(picture, 'shape'), ['4 × 3', '3 × 5, seed 0', '4 × 5']);
+      assert.deepEqual(texts(picture, 'operator'), ['@', '=']);
       // An arrow from each row of G to its row of dW: two of them end on row 2.
       assert.deepEqual(figure.backArrows, [0, 1, 2]);
       assert.match(figure.detail, /^G\[0\] → dW\[2\]: dW\[2\] = G\[0\] \+ G\[2\] = \[/);

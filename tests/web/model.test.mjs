@@ -158,7 +158,7 @@ describe('picture-layout', () => {
     // (600 − 84.4 − 88) / 7 = 61 px, as wide as the cells of at most 50 px given; rows of
     // (190 − 16 − 34) / 4 = 35 px, high enough for a number (24).
     const narrow = (width) => {
-      const at = layout(width, 190, slots, [2, 3, 1], 50);
+      const at = layout(width, 190, slots, [2, 3, 1], { largestCell: 50 });
       return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers];
     };
     assert.deepEqual(narrow(600), [[0, 1, null, 4], 50, 22, 26, true]);
@@ -174,13 +174,13 @@ describe('picture-layout', () => {
     assert.deepEqual(narrow(200), [[0, 1, 2, 3, 4], 9, 9, 26, false]);
     // Rows too low for numbers: (90 − 50) / 4 = 10 px.
     assert.equal(layout(1200, 90, slots, [2, 3, 1]).numbers, false);
-    assert.equal(layout(1200, 300, slots, [2, 3, 1], 20).cell, 20); // nor above the largest given
+    assert.equal(layout(1200, 300, slots, [2, 3, 1], { largestCell: 20 }).cell, 20); // nor above the largest given
   });
 
   test('a picture set in from the left moves across by that much, and nothing else changes', () => {
     const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
     const flush = layout(1200, 200, slots, [2, 3, 1]);
-    const inset = layout(1200, 200, slots, [2, 3, 1], 56, 40);
+    const inset = layout(1200, 200, slots, [2, 3, 1], { largestCell: 56, left: 40 });
     // The token labels' column (one character of 6.2 px, and 8 px), then the one-hot.
     assert.equal(flush.onehotX.at[0], 6.2 + 8);
     const across = (at) =>

@@ -160,7 +160,8 @@ describe('Play', () => {
     );
     assert.equal(
       story[2].caption,
-      'Token 2 has id 2 again: row 2 of G is added into row 2 of dW, which already holds G[0].',
+      'Token 2 has id 2 again: the 1 of column 2 of one_hot(idx)ᵀ, in row 2, adds row 2 of G ' +
+        'into row 2 of dW, which already holds G[0].',
     );
     // 2 distinct ids of 4 rows; n·d = 15 additions; n·(V − 1)·d = 3·3·5 = 45.
     assert.equal(
@@ -268,7 +269,7 @@ describe('picture scene', () => {
     const labels = Object.fromEntries(
       slots.tokens.filter((k) => k !== null).map((k) => [k, rowLabel(k, r.ids, options.texts)]),
     );
-    const at = layout(width, 300, slots, labels);
+    const at = layout(width, 300, slots, labels, { transposed: options.mode === 'backward' });
     return sceneOf(r, slots, at, { mode: 'product', step, formatElements, ...options });
   };
   const grid = (scene, name) => scene.cells.filter((c) => c.grid === name);
@@ -311,7 +312,7 @@ describe('picture scene', () => {
     assert.deepEqual(texts(scene, 'shape'), ['3', '4 × 5', '3 × 5']);
   });
 
-  test('backward: dW where W is, G where out is, rows no id names at 0', () => {
+  test('backward: one_hot(idx)ᵀ @ G = dW, each 1 in the row of dW its column adds into, rows no id names at 0', () => {
     const r = result([2, 3, 2], 4, 2);
     const G = matrix(3, 2, (k, j) => 10 * k + j);
     const rows = new Map([
@@ -336,9 +337,35 @@ describe('picture scene', () => {
       grid(scene, 'upstream').map((c) => c.value),
       [0, 1, 10, 11, 20, 21],
     );
-    assert.deepEqual(texts(scene, 'name'), ['one_hot(idx)', 'dW', 'G = dL/dout']);
-    assert.deepEqual(texts(scene, 'shape'), ['3 × 4', '4 × 2', '3 × 2, seed 0']);
-    assert.deepEqual(texts(scene, 'operator'), ['←']);
+    assert.deepEqual(texts(scene, 'name'), ['one_hot(idx)ᵀ', 'G = dL/dout', 'dW']);
+    assert.deepEqual(texts(scene, 'shape'), ['4 × 3', '3 × 2, seed 0', '4 × 2']);
+    assert.deepEqual(texts(scene, 'operator'), ['@', '=']);
+    // one_hotᵀ: V = 4 rows, a column per token; the 1s at (2, 0), (2, 2) and (3, 1), each in
+    // the row of dW it adds into, and the columns in token order, left of G, left of dW.
+    const onehot = grid(scene, 'onehot');
+    assert.equal(onehot.length, 12);
+    assert.deepEqual(
+      onehot.filter((c) => c.one).map((c) => [c.v, c.k]),
+      [
+        [2, 0],
+        [2, 2],
+        [3, 1],
+      ],
+    );
+    const rowY = (v) => grid(scene, 'grad').find((c) => c.v === v).y;
+    for (const c of onehot) assert.equal(c.y, rowY(c.v), `one_hotᵀ[${c.v}, ${c.k}] on dW's row`);
+    const columnX = [0, 1, 2].map((k) => onehot.find((c) => c.k === k).x);
+    assert.deepEqual(
+      [...columnX].sort((a, b) => a - b),
+      columnX,
+    );
+    const [g, dW] = ['upstream', 'grad'].map((name) => grid(scene, name)[0].x);
+    assert.ok(columnX[2] < g && g < dW);
+    // G's rows are the tokens': row k of G level with token k's label.
+    assert.deepEqual(
+      [0, 1, 2].map((k) => grid(scene, 'upstream').find((c) => c.k === k).y),
+      [0, 1, 2].map((k) => scene.tokenY.get(k)),
+    );
   });
 
   test("GPT-2's one-hot header at a phone's width: the selected id always, ellipses for the rest", () => {

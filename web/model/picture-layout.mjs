@@ -3,6 +3,9 @@
 //   one_hot (n × V): rows = tokens, columns = vocabulary;  W (V × d): rows = vocabulary,
 //   columns = dims;  out (n × d): rows = tokens, columns = dims.
 // In a row: [token labels][one_hot] · [vocabulary labels][W] = [out].
+// Transposed (the backward pass, dW = one_hot(idx)ᵀ @ G): one_hotᵀ (V × n) has the vocabulary's
+// rows and a column per token, G (n × d) stands in W's place with the tokens' rows, dW (V × d)
+// in out's with the vocabulary's: [vocabulary labels][one_hotᵀ] @ [token labels][G] = [dW].
 const TOKEN_CAP = 7; // tokens drawn in full up to this many, else 0, k − 1, k, k + 1, n − 1
 const VOCAB_CAP = 8; // vocabulary rows drawn in full up to this many, else 0, V − 1 and the ids shown
 const DIM_CAP = 6; // columns drawn in full up to this many, else the first 3 and the last 2
@@ -107,20 +110,23 @@ const labelWidth = (labels, pad) =>
 // included) and the grids' middle. rowLabels[k]: what labels token k's row (its id, or its text
 // in Text mode). Where even then the cells are too narrow for numbers, fewer of d's columns are
 // drawn (dimWindows()); the geometry's `slots` are those drawn, and `numbers` says whether the
-// values' cells hold their numbers.
-export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CELL, left = 0) {
+// values' cells hold their numbers. transposed: the backward pass's arrangement (above), where
+// onehotX holds a column per token slot.
+export function layout(
+  width,
+  maxHeight,
+  slots,
+  rowLabels,
+  { largestCell = MAX_CELL, left = 0, transposed = false } = {},
+) {
   const tried = [];
   for (const dim of dimWindows(slots.dimCount)) {
     for (const narrowed of NARROWED) {
-      const at = geometry(
-        width,
-        maxHeight,
-        { ...slots, dim },
-        rowLabels,
+      const at = geometry(width, maxHeight, { ...slots, dim }, rowLabels, narrowed, {
         largestCell,
         left,
-        narrowed,
-      );
+        transposed,
+      });
       if (at.numbers) return at;
       tried.push(at);
     }
@@ -128,7 +134,7 @@ export function layout(width, maxHeight, slots, rowLabels, largestCell = MAX_CEL
   return tried[0];
 }
 
-function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowed) {
+function geometry(width, maxHeight, slots, rowLabels, narrowed, { largestCell, left, transposed }) {
   const { operator, labelPad } = narrowed;
   const tokenLabels = labelWidth(
     slots.tokens.map((k) => (k === null ? null : rowLabels[k])),
@@ -138,14 +144,19 @@ function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowe
   const fixed = tokenLabels + vocabLabels + 2 * operator + 4;
   const down = Math.max(units(slots.tokens), units(slots.vocab));
   const onehot = narrowed.onehot;
+  // The one-hot's columns: the vocabulary's, or the tokens' where it is transposed.
+  const columns = transposed ? slots.tokens : slots.vocab;
+  const [leftLabels, middleLabels] = transposed
+    ? [vocabLabels, tokenLabels]
+    : [tokenLabels, vocabLabels];
   const cell = Math.floor(
     Math.max(
       MIN_CELL,
       Math.min(
         largestCell,
         onehot === null
-          ? (width - fixed) / (units(slots.vocab) + 2 * units(slots.dim))
-          : (width - fixed - onehot * units(slots.vocab)) / (2 * units(slots.dim)),
+          ? (width - fixed) / (units(columns) + 2 * units(slots.dim))
+          : (width - fixed - onehot * units(columns)) / (2 * units(slots.dim)),
       ),
     ),
   );
@@ -153,8 +164,8 @@ function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowe
   const onehotCell = onehot ?? cell;
   const gridHeight = Math.ceil(down * row);
   const top = (rows) => HEADER + Math.round((gridHeight - units(rows) * row) / 2);
-  const onehotX = offsets(slots.vocab, onehotCell, left + tokenLabels);
-  const weightX = offsets(slots.dim, cell, onehotX.end + operator + vocabLabels);
+  const onehotX = offsets(columns, onehotCell, left + leftLabels);
+  const weightX = offsets(slots.dim, cell, onehotX.end + operator + middleLabels);
   const outX = offsets(slots.dim, cell, weightX.end + operator);
   return {
     slots,
@@ -162,6 +173,7 @@ function geometry(width, maxHeight, slots, rowLabels, largestCell, left, narrowe
     row,
     onehotCell,
     operator,
+    transposed,
     numbers: cell >= NUMBER_CELL && row >= NUMBER_ROW,
     width: outX.end + 2,
     height: heightOf(down, row),

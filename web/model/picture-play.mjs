@@ -134,14 +134,16 @@ export function backwardStory({ ids, vocab, dim }, steps) {
     if (earlier.length === 0) {
       return {
         equation: `dW[${id}] += G[${t}]`,
-        caption: `Token ${t} has id ${id}: row ${t} of G is added into row ${id} of dW.`,
+        caption:
+          `Token ${t} has id ${id}: the 1 of column ${t} of one_hot(idx)ᵀ, in row ${id}, ` +
+          `adds row ${t} of G into row ${id} of dW.`,
       };
     }
     return {
       equation: `dW[${id}] = ${termsOf([...earlier, t])}`,
       caption:
-        `Token ${t} has id ${id} again: row ${t} of G is added into row ${id} of dW, which ` +
-        `already holds ${termsOf(earlier)}.`,
+        `Token ${t} has id ${id} again: the 1 of column ${t} of one_hot(idx)ᵀ, in row ${id}, ` +
+        `adds row ${t} of G into row ${id} of dW, which already holds ${termsOf(earlier)}.`,
     };
   });
   const named = new Set(ids).size;

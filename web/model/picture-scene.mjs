@@ -3,8 +3,10 @@
 // which share the geometry so that switching keeps W and out where they are:
 //   product   one_hot(idx) × W = out   every row of W multiplied by its one-hot entry and summed
 //   lookup    idx → W[idx] = out       the row each id names, copied; no one-hot at all
-//   backward  one_hot(idx), dW ← G     each row of G = dL/dout added into row idx[k] of dW:
-//                                      dW sits where W does, G where out does
+//   backward  one_hot(idx)ᵀ @ G = dW  each row of G = dL/dout added into row idx[k] of dW, as
+//                                      the 1s of that row of one_hot(idx)ᵀ pick them: the
+//                                      transposed geometry (picture-layout.mjs), G in W's
+//                                      place, dW in out's
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
 import { FOOTER, HEADER, LABEL_CHAR, thinLabels } from './picture-layout.mjs';
@@ -35,21 +37,24 @@ export function tokenTexts(tokens, ids) {
 // file's own vocabulary (a GGUF file's, result.labels), else null.
 export const labelsOf = (tokens, result) => tokenTexts(tokens, result.ids) ?? result.labels ?? null;
 
-// The values each mode draws in W's place and in out's, as (row, column) -> value.
+// The values each mode draws in W's place and in out's: { grid, value: (row, column) -> value,
+// rows: 'vocab' or 'tokens' }.
 //   grads (backward): { G: Matrix (n × d), rows: Map(v -> Float32Array(d)) }, the rows of dW
 //   that some token adds to (the others are +0).
 function gridsOf(mode, result, grads) {
   const at = (m) => (row, j) => m.data[row * m.cols + j];
   if (mode === 'backward') {
-    return {
-      left: (v, j) => grads.rows.get(v)?.[j] ?? 0,
-      right: at(grads.G),
-      names: ['grad', 'upstream'],
-    };
+    return [
+      { grid: 'upstream', value: at(grads.G), rows: 'tokens' },
+      { grid: 'grad', value: (v, j) => grads.rows.get(v)?.[j] ?? 0, rows: 'vocab' },
+    ];
   }
   // While the product streams W, the lookup's rows stand in for out (the verdict says so).
   const out = mode === 'lookup' ? result.lookup : (result.product ?? result.lookup);
-  return { left: result.weight.at, right: at(out), names: ['weight', 'out'] };
+  return [
+    { grid: 'weight', value: result.weight.at, rows: 'vocab' },
+    { grid: 'out', value: at(out), rows: 'tokens' },
+  ];
 }
 
 // What the picture shows of `result` at geometry `at` (layout()) for the slots (slotsFor()):
@@ -109,7 +114,20 @@ export function sceneOf(result, slots, at, options) {
     });
   };
   const id = ids[step];
-  if (mode !== 'lookup') columnLabels(at.onehotX, slots.vocab, id, at.onehotCell);
+  if (at.transposed) {
+    // one_hotᵀ's columns are the tokens: each headed by its id, the selected token's kept.
+    const spans = slots.tokens.map((k, c) =>
+      k === null
+        ? { at: at.onehotX.at[c] + at.onehotCell / 4, size: LABEL_CHAR, mark: true }
+        : { at: at.onehotX.at[c] + at.onehotCell / 2, size: String(ids[k]).length * LABEL_CHAR },
+    );
+    thinLabels(spans, [slots.tokens.indexOf(step)]).forEach((shown, c) => {
+      const k = slots.tokens[c];
+      if (shown === 'none') return;
+      if (shown === 'ellipsis' || k === null) text(spans[c].at, headerY, 'gap', '…');
+      else text(spans[c].at, headerY, 'label', String(ids[k]), { k });
+    });
+  } else if (mode !== 'lookup') columnLabels(at.onehotX, slots.vocab, id, at.onehotCell);
   columnLabels(at.weightX, slots.dim);
   columnLabels(at.outX, slots.dim);
 
@@ -121,13 +139,19 @@ export function sceneOf(result, slots, at, options) {
       mark: index === null,
     }));
   const rowGap = (x, y) => text(x, y + 4, 'gap', '⋮');
+  // Where the token rows' labels and the vocabulary rows' labels stand: left of the grid whose
+  // rows they are, the first (the one-hot, or G where transposed) and W's (or one_hotᵀ's).
+  const [tokenGrid, vocabGrid] = at.transposed
+    ? [at.weightX, at.onehotX]
+    : [at.onehotX, at.weightX];
+  scene.tokenLabelX = tokenGrid.at[0] - 5; // where the overlay's token labels end
   const tokenSpans = rowSpans(at.tokenY, slots.tokens);
   const tokenShown = thinLabels(tokenSpans, [slots.tokens.indexOf(step)]);
   slots.tokens.forEach((k, r) => {
     const y = at.tokenY.at[r];
     if (k === null) {
-      rowGap(at.onehotX.at[0] - at.tokenLabels / 2, tokenSpans[r].at);
-      rowGap((at.outX.at[0] + at.outX.end) / 2, tokenSpans[r].at);
+      rowGap(tokenGrid.at[0] - at.tokenLabels / 2, tokenSpans[r].at);
+      if (!at.transposed) rowGap((at.outX.at[0] + at.outX.end) / 2, tokenSpans[r].at);
       return;
     }
     scene.tokens.push({ k, y, label: rowLabel(k, ids, tokenText), shown: tokenShown[r] });
@@ -138,17 +162,17 @@ export function sceneOf(result, slots, at, options) {
     const v = slots.vocab[r];
     if (v !== null) scene.vocabY.set(v, at.vocabY.at[r]);
     if (v === null || shown === 'ellipsis')
-      rowGap(at.weightX.at[0] - at.vocabLabels / 2, vocabSpans[r].at);
+      rowGap(vocabGrid.at[0] - at.vocabLabels / 2, vocabSpans[r].at);
     else if (shown === 'label') {
-      text(at.weightX.at[0] - 5, vocabSpans[r].at + 3.5, 'label', String(v), {
+      text(vocabGrid.at[0] - 5, vocabSpans[r].at + 3.5, 'label', String(v), {
         align: 'right',
         id: v,
       });
     }
   });
 
-  // one_hot: the 1 of row k in column idx[k]; lookup mode draws the ids themselves instead,
-  // in a column at the left of the one-hot's place.
+  // one_hot: the 1 of row k in column idx[k] (one_hotᵀ: of column k in row idx[k]); lookup mode
+  // draws the ids themselves instead, in a column at the left of the one-hot's place.
   if (mode === 'lookup') {
     const digits = Math.max(...[...scene.tokenY.keys()].map((k) => String(ids[k]).length));
     scene.idxWidth = Math.min(at.onehotX.end - at.onehotX.at[0], Math.max(cell, digits * 7 + 10));
@@ -163,21 +187,24 @@ export function sceneOf(result, slots, at, options) {
       });
     }
   } else {
-    for (const [k, y] of scene.tokenY) {
-      slots.vocab.forEach((v, c) => {
-        if (v === null) return;
-        const one = ids[k] === v;
-        scene.cells.push({
-          grid: 'onehot',
-          x: at.onehotX.at[c],
-          y,
-          width: at.onehotCell,
-          k,
-          v,
-          one,
-          number: Math.min(at.onehotCell, row) >= DIGIT_CELL ? (one ? '1' : '0') : undefined,
-        });
+    const digits = Math.min(at.onehotCell, row) >= DIGIT_CELL;
+    const entry = (k, v, x, y) =>
+      scene.cells.push({
+        grid: 'onehot',
+        x,
+        y,
+        width: at.onehotCell,
+        k,
+        v,
+        one: ids[k] === v,
+        number: digits ? (ids[k] === v ? '1' : '0') : undefined,
       });
+    if (at.transposed) {
+      const columns = slots.tokens.flatMap((k, c) => (k === null ? [] : [[k, at.onehotX.at[c]]]));
+      for (const [v, y] of scene.vocabY) for (const [k, x] of columns) entry(k, v, x, y);
+    } else {
+      for (const [k, y] of scene.tokenY)
+        slots.vocab.forEach((v, c) => v !== null && entry(k, v, at.onehotX.at[c], y));
     }
   }
   // W's place and out's: values as colour, numbers where a cell is wide enough.
@@ -195,9 +222,12 @@ export function sceneOf(result, slots, at, options) {
         ...owner,
       });
     });
-  for (const [v, y] of scene.vocabY)
-    valueCells(grids.names[0], grids.left, v, y, at.weightX, { v });
-  for (const [k, y] of scene.tokenY) valueCells(grids.names[1], grids.right, k, y, at.outX, { k });
+  grids.forEach(({ grid, value, rows }, i) => {
+    const xs = i === 0 ? at.weightX : at.outX;
+    if (rows === 'vocab')
+      for (const [v, y] of scene.vocabY) valueCells(grid, value, v, y, xs, { v });
+    else for (const [k, y] of scene.tokenY) valueCells(grid, value, k, y, xs, { k });
+  });
   // The ends of the colour scale: the largest finite |value| in W's place (all of W when it
   // is small; a pass over a GPT-2-sized W would hold up the page for tens of milliseconds),
   // and in backward mode G's too.
@@ -224,7 +254,7 @@ export function sceneOf(result, slots, at, options) {
 
   // The operators, and each grid's name and shape below it.
   const operator = (x, symbol) => symbol && text(x, at.middle, 'operator', symbol);
-  const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['', '←'] }[mode];
+  const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['@', '='] }[mode];
   operator(at.onehotX.end + at.operator / 2, first);
   operator(at.weightX.end + at.operator / 2, second);
   const footY = at.height - FOOTER + 14;
@@ -239,12 +269,13 @@ export function sceneOf(result, slots, at, options) {
   const n = ids.length;
   const { vocab, dim } = result;
   if (mode === 'lookup') caption(at.onehotX.at[0] + scene.idxWidth / 2, 'idx', count(n));
-  else caption(middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`);
-  caption(middle(at.weightX), mode === 'backward' ? 'dW' : 'W', `${count(vocab)} × ${count(dim)}`);
-  caption(
-    middle(at.outX),
-    mode === 'backward' ? 'G = dL/dout' : 'out',
-    `${count(n)} × ${count(dim)}${mode === 'backward' ? `, seed ${grads.seed}` : ''}`,
-  );
+  else if (mode === 'backward') {
+    caption(middle(at.onehotX), 'one_hot(idx)ᵀ', `${count(vocab)} × ${count(n)}`);
+    caption(middle(at.weightX), 'G = dL/dout', `${count(n)} × ${count(dim)}, seed ${grads.seed}`);
+    caption(middle(at.outX), 'dW', `${count(vocab)} × ${count(dim)}`);
+    return scene;
+  } else caption(middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`);
+  caption(middle(at.weightX), 'W', `${count(vocab)} × ${count(dim)}`);
+  caption(middle(at.outX), 'out', `${count(n)} × ${count(dim)}`);
   return scene;
 }

@@ -92,8 +92,9 @@ export const backwardMode = {
     ];
   },
   story: (result, step, slots) => backwardStory(result, backwardSteps(slots.tokens)),
-  // Each drawn token's row of G slides back into its row of dW, which shows its running sum
-  // (from the core: the scatter-add of the tokens so far); a skipped run of tokens adds at once.
+  // Each drawn token's row of G slides into its row of dW, the row of one_hotᵀ whose 1 picks
+  // it, and dW's row shows its running sum (from the core: the scatter-add of the tokens so
+  // far); a skipped run of tokens adds at once.
   player({ lab, result, step, scene, at, slots, wanted, grads, colors }) {
     const { ids, dim } = result;
     const steps = backwardSteps(slots.tokens);
@@ -132,6 +133,7 @@ export const backwardMode = {
         const s = steps[index];
         const k = s.from === s.to ? s.from : template;
         const to = scene.vocabY.get(ids[k]);
+        markRow(scene, 'onehot', (c) => c.k === k && c.one, colors.token(k));
         markRow(scene, 'upstream', (c) => c.k === k, colors.token(k));
         markRow(scene, 'grad', (c) => c.v === ids[k], colors.token(k));
         if (moved < 1) {
@@ -139,7 +141,7 @@ export const backwardMode = {
           const from = scene.tokenY.get(k) ?? at.tokenY.at[s.slot];
           scene.ghosts.push(
             ghostOf(scene, 'upstream', (c) => c.k === k, {
-              x: at.outX.at[0] + p * (at.weightX.at[0] - at.outX.at[0]),
+              x: at.weightX.at[0] + p * (at.outX.at[0] - at.weightX.at[0]),
               y: from + p * (to - from),
               scale: 1,
               label: s.from === s.to ? `G[${k}]` : `G[${s.from}–${s.to}]`,

@@ -26,16 +26,19 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       width = now;
       return true;
     },
-    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels; sizes the
-    // frame and the canvas for it. Returns layout()'s geometry.
-    fit(result, slots, rowLabels) {
+    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels, transposed
+    // or not (layout()); sizes the frame and the canvas for it. Returns layout()'s geometry.
+    fit(result, slots, rowLabels, transposed) {
       // Read once, then kept by resized(): reading it here would force a layout in the middle
       // of every keystroke's redraw.
       if (!width) width = figure.clientWidth;
-      const shape = [width, result.ids.length, result.vocab, result.dim].join();
+      const shape = [width, result.ids.length, result.vocab, result.dim, transposed].join();
       const same = shape === kept.shape;
       const room = { width, height: width < 600 ? 190 : 300 };
-      let at = layout(room.width, room.height, slots, rowLabels, same ? kept.cell : LARGEST_CELL);
+      let at = layout(room.width, room.height, slots, rowLabels, {
+        largestCell: same ? kept.cell : LARGEST_CELL,
+        transposed,
+      });
       // The frame keeps the room of the most rows this shape can draw, so that an id typed,
       // which may add a row of W, moves nothing below.
       const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
@@ -49,7 +52,11 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       // In a frame kept wider than it, the picture stands in the middle, as it does in the figure.
       if (kept.width > at.width) {
         const left = Math.floor((kept.width - at.width) / 2);
-        at = layout(room.width, room.height, slots, rowLabels, at.cell, left);
+        at = layout(room.width, room.height, slots, rowLabels, {
+          largestCell: at.cell,
+          left,
+          transposed,
+        });
       }
       // The canvas covers the room the picture may take (more only where its cells at their
       // smallest need it), whatever the shape, and only grows while the width stays: each new

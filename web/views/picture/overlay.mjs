@@ -1,7 +1,8 @@
 // The SVG over the picture's canvas: what moves or is pointed at. Each drawn token row has its
-// label and targets over its one-hot row (or idx cell) and its out row (data-token), each drawn
-// row of W a target (data-vocab), for views/linking.mjs; the selected token's glow and flows;
-// the lookup's arrow and its verdict; the backward arrows from each row of G to its row of dW.
+// label and targets over its one-hot row (or idx cell, or one_hotᵀ's column) and its out row (or
+// G's) (data-token), each drawn row of W (or dW) a target (data-vocab), for views/linking.mjs;
+// the selected token's glow and flows; the lookup's arrow and its verdict; the backward arrows
+// from each row of G to its row of dW.
 // Nodes are kept from one drawing to the next: a keystroke mostly rewrites a few attributes,
 // and a new token slides the glow (a CSS transition in styles/picture.css).
 import { writeAttribute, writeProperty, writeStyle } from '../../draw/dom.mjs';
@@ -76,25 +77,24 @@ export function createOverlay(picture) {
         ? svg('text', { class: 'eq-label', 'text-anchor': 'end' })
         : svg('rect', { class: 'eq-row-target', rx: 2 }),
     );
+    const target = (node, x, y, width, height, key, value) =>
+      write(node, { x: x + 1, y: y + 1, width: width - 2, height: height - 2, [key]: value });
+    const span = (xs) => [xs.at[0], xs.end - xs.at[0]];
     scene.tokens.forEach(({ k, y, label, shown }, r) => {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
-      const leftWidth =
-        scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
-      write(text, { x: at.onehotX.at[0] - 5, y: y + row / 2 + 3.5, 'data-token': k });
-      write(left, {
-        x: at.onehotX.at[0] + 1,
-        y: y + 1,
-        width: leftWidth - 2,
-        height: row - 2,
-        'data-token': k,
-      });
-      write(right, {
-        x: at.outX.at[0] + 1,
-        y: y + 1,
-        width: at.outX.end - at.outX.at[0] - 2,
-        height: row - 2,
-        'data-token': k,
-      });
+      write(text, { x: scene.tokenLabelX, y: y + row / 2 + 3.5, 'data-token': k });
+      if (at.transposed) {
+        // one_hotᵀ's column of the token, and its row of G.
+        const column = scene.cells.find((c) => c.grid === 'onehot' && c.k === k);
+        const top = at.vocabY.at[0];
+        target(left, column.x, top, column.width, at.vocabY.end - top, 'data-token', k);
+        target(right, ...span(at.weightX), y, row, 'data-token', k);
+      } else {
+        const leftWidth =
+          scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
+        target(left, at.onehotX.at[0], y, leftWidth, row, 'data-token', k);
+        target(right, ...span(at.outX), y, row, 'data-token', k);
+      }
       const content = shown === 'ellipsis' ? '⋮' : label;
       writeProperty(text, 'textContent', content);
       text.classList.toggle('thinned', shown === 'none');
@@ -104,14 +104,9 @@ export function createOverlay(picture) {
     const vocabNodes = pool(vocabRows, scene.vocabY.size, () =>
       svg('rect', { class: 'eq-row-target', rx: 2 }),
     );
+    const vocabGrid = at.transposed ? at.outX : at.weightX; // W's rows, or dW's
     [...scene.vocabY].forEach(([v, y], r) => {
-      write(vocabNodes[r], {
-        x: at.weightX.at[0] + 1,
-        y: y + 1,
-        width: at.weightX.end - at.weightX.at[0] - 2,
-        height: row - 2,
-        'data-vocab': v,
-      });
+      target(vocabNodes[r], ...span(vocabGrid), y, row, 'data-vocab', v);
     });
     return labels;
   }
@@ -134,10 +129,18 @@ export function createOverlay(picture) {
     const one = scene.cells.find(
       (c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)),
     );
-    place(glow.token, ...span(at.onehotX), tokenY - 1, row + 2);
-    place(glow.one, one.x - 2, one.width + 4, tokenY - 2, row + 4);
-    place(glow.row, ...span(at.weightX), rowY - 1, row + 2);
-    place(glow.out, ...span(at.outX), tokenY - 1, row + 2);
+    place(glow.one, one.x - 2, one.width + 4, one.y - 2, row + 4);
+    if (at.transposed) {
+      // The token's column of one_hotᵀ, its row of G, and the row of dW it adds into.
+      const top = at.vocabY.at[0];
+      place(glow.token, one.x - 1, one.width + 2, top - 1, at.vocabY.end - top + 2);
+      place(glow.out, ...span(at.weightX), tokenY - 1, row + 2);
+      place(glow.row, ...span(at.outX), rowY - 1, row + 2);
+    } else {
+      place(glow.token, ...span(at.onehotX), tokenY - 1, row + 2);
+      place(glow.row, ...span(at.weightX), rowY - 1, row + 2);
+      place(glow.out, ...span(at.outX), tokenY - 1, row + 2);
+    }
 
     const mid = (y) => y + row / 2;
     // From the end of the 1's row (or from idx[k]) to the row's label, both of which stay
@@ -148,9 +151,14 @@ export function createOverlay(picture) {
       at.weightX.at[0] - at.vocabLabels,
       mid(rowY),
     ];
+    // Backward: from the end of the 1's row of one_hotᵀ (dW's row) to the label of the row of G
+    // its column picks, and from that row of G into dW's.
     const paths =
       mode === 'backward'
-        ? [toRow, [at.outX.at[0] - 2, mid(tokenY), at.weightX.end + 2, mid(rowY)]]
+        ? [
+            [at.onehotX.end + 2, mid(rowY), at.weightX.at[0] - at.tokenLabels, mid(tokenY)],
+            [at.weightX.end + 2, mid(tokenY), at.outX.at[0] - 2, mid(rowY)],
+          ]
         : [toRow, [at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)]];
     paths.forEach(([x1, y1, x2, y2], i) => {
       writeStyle(flows[i], 'd', `path("${curve(x1, y1, x2, y2)}")`);
@@ -175,11 +183,11 @@ export function createOverlay(picture) {
     pool(back, tokens.length, () => svg('path', { class: 'eq-back-arrow' })).forEach((arrow, r) => {
       const { k, y } = tokens[r];
       const to = scene.vocabY.get(ids[k]);
-      const x2 = at.weightX.end + 2;
+      const x2 = at.outX.at[0] - 2;
       writeAttribute(
         arrow,
         'd',
-        `${curve(at.outX.at[0] - 2, mid(y), x2, mid(to))} ${head(x2, mid(to), -1)}`,
+        `${curve(at.weightX.end + 2, mid(y), x2, mid(to))} ${head(x2, mid(to), 1)}`,
       );
       paintAs(arrow, k);
       arrow.classList.toggle('current', k === step);

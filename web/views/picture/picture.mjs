@@ -180,7 +180,7 @@ function createPictureView(root, { lab, onStep, onMode }) {
     const wanted = slotsFor(result, step);
     const rowLabels = {};
     for (const k of wanted.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
-    const at = size.fit(result, wanted, rowLabels);
+    const at = size.fit(result, wanted, rowLabels, view.mode === 'backward');
     const { slots } = at; // fewer of d's columns where the width leaves no room for numbers
     const scene = sceneOf(result, slots, at, {
       mode: view.mode,

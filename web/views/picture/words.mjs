@@ -58,8 +58,10 @@ export function createDescriber({ frame, description, counts }, modes) {
         `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
         `idx[${step}] = ${id}: row ${id} of W is copied into row ${step} of out.`,
       backward:
-        `G = dL/dout, ${n} × ${dim}, drawn with seed ${state.grads?.seed}, flows back: each row k of G ` +
-        `is added into row idx[k] of dW, ${vocab} × ${dim}. idx[${step}] = ${id} adds G[${step}] into dW[${id}].`,
+        `one_hot(idx) transposed, ${vocab} × ${n}, times G = dL/dout, ${n} × ${dim}, drawn with ` +
+        `seed ${state.grads?.seed}, equals dW, ${vocab} × ${dim}: each row k of G is added into ` +
+        `row idx[k] of dW. idx[${step}] = ${id}: the 1 in row ${id} of column ${step} adds ` +
+        `G[${step}] into dW[${id}].`,
     }[mode];
     writeProperty(description, 'textContent', sentence);
     const stat = ([className, [term, more], formula, amount]) => {
