@@ -361,6 +361,10 @@ describe('picture scene', () => {
     );
     const [g, dW] = ['upstream', 'grad'].map((name) => grid(scene, name)[0].x);
     assert.ok(columnX[2] < g && g < dW);
+    // In a phone's column the names would run into one another: G's is shortened.
+    const narrow = sceneFor(r, 0, 300, { mode: 'backward', grads: { G, rows, seed: 0 } });
+    assert.deepEqual(texts(narrow, 'name'), ['one_hot(idx)ᵀ', 'G', 'dW']);
+    assert.deepEqual(texts(narrow, 'shape'), ['4 × 3', '3 × 2, seed 0', '4 × 2']);
     // G's rows are the tokens': row k of G level with token k's label.
     assert.deepEqual(
       [0, 1, 2].map((k) => grid(scene, 'upstream').find((c) => c.k === k).y),

@@ -258,24 +258,41 @@ export function sceneOf(result, slots, at, options) {
   operator(at.onehotX.end + at.operator / 2, first);
   operator(at.weightX.end + at.operator / 2, second);
   const footY = at.height - FOOTER + 14;
-  // Centred under its grid, but kept inside the picture where the grid is narrower than its name.
-  const caption = (x, name, shape) => {
-    const half = (name.length * NAME_CHAR) / 2;
-    const within = Math.min(Math.max(x, half), at.width - half);
-    text(within, footY, 'name', name);
-    text(within, footY + 14, 'shape', shape);
-  };
   const middle = (xs) => (xs.at[0] + xs.end) / 2;
   const n = ids.length;
   const { vocab, dim } = result;
-  if (mode === 'lookup') caption(at.onehotX.at[0] + scene.idxWidth / 2, 'idx', count(n));
-  else if (mode === 'backward') {
-    caption(middle(at.onehotX), 'one_hot(idx)ᵀ', `${count(vocab)} × ${count(n)}`);
-    caption(middle(at.weightX), 'G = dL/dout', `${count(n)} × ${count(dim)}, seed ${grads.seed}`);
-    caption(middle(at.outX), 'dW', `${count(vocab)} × ${count(dim)}`);
-    return scene;
-  } else caption(middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`);
-  caption(middle(at.weightX), 'W', `${count(vocab)} × ${count(dim)}`);
-  caption(middle(at.outX), 'out', `${count(n)} × ${count(dim)}`);
+  // Each grid's [centre, name, shape, a shorter name where its own is long].
+  const captions = {
+    product: () => [
+      [middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`],
+      [middle(at.weightX), 'W', `${count(vocab)} × ${count(dim)}`],
+      [middle(at.outX), 'out', `${count(n)} × ${count(dim)}`],
+    ],
+    lookup: () => [
+      [at.onehotX.at[0] + scene.idxWidth / 2, 'idx', count(n)],
+      [middle(at.weightX), 'W', `${count(vocab)} × ${count(dim)}`],
+      [middle(at.outX), 'out', `${count(n)} × ${count(dim)}`],
+    ],
+    backward: () => [
+      [middle(at.onehotX), 'one_hot(idx)ᵀ', `${count(vocab)} × ${count(n)}`],
+      [middle(at.weightX), 'G = dL/dout', `${count(n)} × ${count(dim)}, seed ${grads.seed}`, 'G'],
+      [middle(at.outX), 'dW', `${count(vocab)} × ${count(dim)}`],
+    ],
+  }[mode]();
+  // Centred under its grid, but kept inside the picture where the grid is narrower than its
+  // name; the shorter names where the names would run into one another.
+  const place = (names) =>
+    names.map((name, i) => {
+      const half = (name.length * NAME_CHAR) / 2;
+      const x = Math.min(Math.max(captions[i][0], half), at.width - half);
+      return { name, from: x - half, to: x + half, x };
+    });
+  let placed = place(captions.map(([, name]) => name));
+  if (placed.some((p, i) => i > 0 && p.from < placed[i - 1].to + NAME_CHAR))
+    placed = place(captions.map(([, name, , short]) => short ?? name));
+  placed.forEach(({ name, x }, i) => {
+    text(x, footY, 'name', name);
+    text(x, footY + 14, 'shape', captions[i][2]);
+  });
   return scene;
 }
