@@ -258,36 +258,40 @@ describe('the stepper', () => {
     assert.deepEqual(picture.figure.backArrows, [0, 1, 2]);
   });
 
-  test('prefers-reduced-motion: Play goes through the same steps, without movement', async () => {
+  test('prefers-reduced-motion at 1280, 720, 480 and 375 px: Play goes through the same steps, without movement', async () => {
     const { page } = env;
-    await show([2, 3, 1]);
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    const rest = await readPicture(page);
-    const frame = await play();
-    const equations = [];
-    for (let i = 0; i < 5; ++i) {
-      const picture = await frame(i * STEP_MS + STEP_MS / 4);
-      assert.equal(picture.figure.play, 'playing', `step ${i + 1}`);
-      assert.deepEqual(picture.ghosts, [], 'nothing moves');
-      equations.push(picture.figure.equation);
-      if (i === 2) {
-        assert.deepEqual(
-          row(picture, 'out', 0).map((c) => c.text),
-          NOTEBOOK_LOOKUP[0],
-          'the row in place at once',
-        );
+    for (const width of [1280, 720, 480, 375]) {
+      await show([2, 3, 1], width);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const rest = await readPicture(page);
+      // The columns of out drawn at this width, each with its number.
+      const dims = await page.$eval(`${PAGE_PICTURE} .equation-canvas`, (c) => c.scene.shownDims);
+      const frame = await play();
+      const equations = [];
+      for (let i = 0; i < 5; ++i) {
+        const picture = await frame(i * STEP_MS + STEP_MS / 4);
+        assert.equal(picture.figure.play, 'playing', `${width} px, step ${i + 1}`);
+        assert.deepEqual(picture.ghosts, [], `${width} px: nothing moves`);
+        equations.push(picture.figure.equation);
+        if (i === 2) {
+          assert.deepEqual(
+            row(picture, 'out', 0).map((c) => c.text),
+            dims.map((j) => NOTEBOOK_LOOKUP[0][j]),
+            `${width} px: the row in place at once`,
+          );
+        }
       }
+      assert.deepEqual(equations, [
+        '0 · W[0] = 0',
+        '0 · W[1] = 0',
+        '1 · W[2] = W[2]',
+        '0 · W[3] = 0',
+        'out[0] = W[2]',
+      ]);
+      const end = await frame(5 * STEP_MS + 50);
+      assert.equal(end.figure.play, 'ended');
+      assert.deepEqual(end.cells, rest.cells, `${width} px: the end state, as at rest`);
     }
-    assert.deepEqual(equations, [
-      '0 · W[0] = 0',
-      '0 · W[1] = 0',
-      '1 · W[2] = W[2]',
-      '0 · W[3] = 0',
-      'out[0] = W[2]',
-    ]);
-    const end = await frame(5 * STEP_MS + 50);
-    assert.equal(end.figure.play, 'ended');
-    assert.deepEqual(end.cells, rest.cells, 'the end state, as at rest');
   });
 
   test('keys: "." and "," step, Escape goes back to rest, "k" plays and pauses', async () => {
