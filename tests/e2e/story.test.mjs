@@ -53,10 +53,11 @@ describe('the story on the first screen', () => {
       await page.textContent('#weights-disclosure summary'),
       'Weights W: torch.manual_seed(123)',
     );
-    for (const width of [1280, 375]) {
+    for (const width of [1280, 720, 480, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await saveScreenshot(page, `first-screen-story-${width}.png`);
-      // Every step's words are shown whole, on a phone too.
+      if (width === 1280 || width === 375)
+        await saveScreenshot(page, `first-screen-story-${width}.png`);
+      // Every step's words are shown whole, in a column and on a phone too.
       const words = await page.$$eval('.story-step p', (paragraphs) =>
         paragraphs.map((p) => ({
           height: p.getBoundingClientRect().height,
