@@ -6,12 +6,19 @@
 // saying so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { errorText, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { errorText, openSite } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, readPicture, setMode } from './picture.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // idx = [2, 3, 1]
 const DEFERRED = '**/embedlab-core.deferred.wasm';
+
+// The verdict alone: the sections below stay busy while the deferred file is held back.
+const verdictShown = (page) =>
+  page.waitForFunction(
+    () =>
+      document.querySelector('#results .verdict .verdict-word')?.textContent === 'bit-identical',
+  );
 
 describe("the first screen before the module's deferred file", () => {
   let env;
@@ -38,12 +45,12 @@ describe("the first screen before the module's deferred file", () => {
       await route.continue();
     });
     await page.goto(env.url);
-    await waitForVerdict(page, 'bit-identical');
+    await verdictShown(page);
+    assert.equal(await page.getAttribute('#train', 'aria-busy'), 'true', 'the sections wait');
     await asking;
     assert.equal(await page.textContent('#status'), 'Ready.');
 
-    await page.fill('#ids', '2, 3, 1');
-    await waitForLookupRows(page, [2, 3, 1]);
+    assert.equal(await page.inputValue('#ids'), '2, 3, 1', "the notebook's ids");
     for (let step = 0; step < 5; ++step) await page.click(`${PAGE_PICTURE} .picture-next`);
     const end = await readFigure(page);
     assert.equal(end.equation, 'out[0] = W[2]');
@@ -78,7 +85,7 @@ describe("the first screen before the module's deferred file", () => {
     const { page } = env;
     await page.route(DEFERRED, (route) => route.fulfill({ status: 404 }));
     await page.goto(env.url);
-    await waitForVerdict(page, 'bit-identical');
+    await verdictShown(page);
     await page.waitForFunction(() =>
       document.getElementById('status').classList.contains('failed'),
     );
@@ -86,6 +93,7 @@ describe("the first screen before the module's deferred file", () => {
       await page.textContent('#status'),
       /^The rest of the WebAssembly module could not be loaded: .*embedlab-core\.deferred\.wasm \(HTTP 404\)/,
     );
+    assert.equal(await page.$('main [aria-busy="true"]'), null, 'no section says it is loading');
     await page.unroute(DEFERRED);
   });
 });

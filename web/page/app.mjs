@@ -102,8 +102,18 @@ async function buildSections(store, context) {
       request(everywhere);
     }
   });
+  // Busy until built (web/page/deferred-redraw.mjs clears it once each has drawn), or until
+  // the module's deferred part fails to load.
   const others = sections.filter((section) => section.id !== FIRST_SCREEN);
-  return { below: context.lab.complete.then(() => Promise.all(others.map(build))) };
+  for (const section of others) section.setAttribute('aria-busy', 'true');
+  const below = context.lab.complete.then(
+    () => Promise.all(others.map(build)),
+    (error) => {
+      for (const section of others) section.removeAttribute('aria-busy');
+      throw error;
+    },
+  );
+  return { below };
 }
 
 async function start(lab) {
