@@ -294,6 +294,64 @@ describe('the stepper', () => {
     }
   });
 
+  test('predict: before row 2 survives, the learner picks a row of W and the picture answers', async () => {
+    const { page } = env;
+    const predict = () =>
+      page.$eval(`${PAGE_PICTURE} .picture-predict`, (box) => ({
+        shown: !box.hidden && getComputedStyle(box).visibility === 'visible',
+        height: box.getBoundingClientRect().height,
+        question: box.querySelector('.predict-question').hidden
+          ? ''
+          : box.querySelector('.predict-question').textContent,
+        choices: [...box.querySelectorAll('.predict-choice')]
+          .filter((b) => b.checkVisibility())
+          .map((b) => b.textContent),
+        reply: box.querySelector('.predict-reply').textContent,
+      }));
+    for (const width of [1280, 375]) {
+      await show([2, 3, 1], width);
+      // Token 0 (id 2): asked on the steps of rows 0 and 1; on row 2's, its room is kept unseen.
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      const asked = await predict();
+      assert.equal(asked.shown, true);
+      assert.equal(asked.question, 'Predict: which row of W will out[0] be? ');
+      assert.deepEqual(asked.choices, ['W[0]', 'W[1]', 'W[2]', 'W[3]']);
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-predict-${width}.png`);
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      await page.click(`${PAGE_PICTURE} .picture-next`);
+      const past = await predict();
+      assert.equal(past.shown, false, 'unanswered: gone once row 2 is shown');
+      assert.equal(past.height, asked.height, 'its room kept: the page below does not move');
+
+      await page.click(`${PAGE_PICTURE} .picture-prev`);
+      await page.click(`${PAGE_PICTURE} .predict-choice:text("W[1]")`);
+      const replied = await predict();
+      assert.equal(
+        replied.reply,
+        'Not W[1]: one_hot[0, 1] = 0, so row 1 of W adds nothing to out[0]. The 1 is in ' +
+          'column 2: out[0] = W[2].',
+      );
+      assert.deepEqual(replied.choices, []);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.classList.contains('picture-next')),
+        true,
+        'the focus goes on to Next',
+      );
+      await saveScreenshot(page.locator(PAGE_PICTURE), `picture-predict-reply-${width}.png`);
+      // The reply stays to the end of the token's steps.
+      for (let i = 0; i < 3; ++i) await page.click(`${PAGE_PICTURE} .picture-next`);
+      assert.equal((await readFigure(page)).equation, 'out[0] = W[2]');
+      assert.equal((await predict()).reply, replied.reply);
+    }
+    // Another token asks anew: token 1, id 3.
+    await page.keyboard.press('Escape');
+    await page.click('#results .token-picker button:text("3")');
+    await page.click(`${PAGE_PICTURE} .picture-next`);
+    const again = await predict();
+    assert.equal(again.question, 'Predict: which row of W will out[1] be? ');
+    assert.equal(again.reply, '');
+  });
+
   test('keys: "." and "," step, Escape goes back to rest, "k" plays and pauses', async () => {
     const { page } = env;
     await show([2, 3, 1]);

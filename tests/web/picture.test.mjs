@@ -8,6 +8,7 @@ import {
   backwardSteps,
   backwardStory,
   lookupStory,
+  predictReply,
   productSteps,
   productStory,
   runningSums,
@@ -122,6 +123,41 @@ describe('Play', () => {
       story[4].caption,
       "Only row 2 survived: out[0] = W[2], the lookup's row. The other 3 rows of W cost 15 " +
         'multiply-adds by zero for this token, n·(V−1)·d = 45 for all 3 tokens.',
+    );
+  });
+
+  test('before the row that survives, the learner is asked which row of W out[k] will be', () => {
+    // ids [2, 3, 1], token 0 (id 2): asked on the steps of rows 0 and 1, not from row 2 on.
+    const story = productStory(
+      { ids: [2, 3, 1], vocab: 4, dim: 5 },
+      0,
+      productSteps([0, 1, 2, 3], 2),
+    );
+    const asked = { k: 0, answer: 2, choices: [0, 1, 2, 3] };
+    assert.deepEqual(
+      story.map((s) => s.predict ?? null),
+      [asked, asked, null, null, null],
+    );
+    assert.equal(
+      predictReply(asked, 2),
+      'W[2]: right. one_hot[0, 2] = 1 is the only 1 of its row, so row 2 is the only row of W ' +
+        'that survives.',
+    );
+    assert.equal(
+      predictReply(asked, 1),
+      'Not W[1]: one_hot[0, 1] = 0, so row 1 of W adds nothing to out[0]. The 1 is in column 2: ' +
+        'out[0] = W[2].',
+    );
+    // GPT-2's V, id 5: the rows the steps name are offered, not the runs left out.
+    const large = productStory(
+      { ids: [5], vocab: 50257, dim: 2 },
+      0,
+      productSteps([0, null, 5, null, 50256], 5),
+    );
+    assert.deepEqual(large[1].predict.choices, [0, 5, 50256]);
+    assert.deepEqual(
+      large.map((s) => s.predict !== undefined),
+      [true, true, false, false, false, false],
     );
   });
 

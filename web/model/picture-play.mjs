@@ -59,17 +59,27 @@ export function termsOf(positions) {
 }
 
 // The product's story for token k of `ids` (steps: productSteps()): for each step, the
-// equation it draws and a caption, then the last step's; { equation, caption } each.
+// equation it draws and a caption, then the last step's; { equation, caption } each, and on the
+// steps before row id's, a question to the learner: predict { k, answer: id, choices: the rows
+// of W the steps name }, which row of W out[k] will be.
 export function productStory({ ids, vocab, dim }, k, steps) {
   const id = ids[k];
   const n = ids.length;
-  const told = steps.map((s) => {
+  const predict = {
+    k,
+    answer: id,
+    choices: steps.filter((s) => s.from === s.to).map((s) => s.from),
+  };
+  const reveal = steps.findIndex((s) => s.from === id);
+  const told = steps.map((s, i) => {
+    const asked = i < reveal ? { predict } : {};
     if (s.from !== s.to) {
       return {
         equation: `0 · W[${s.from}…${s.to}] = 0`,
         caption:
           `… ${count(s.rows)} more rows × 0 …: rows ${count(s.from)} to ${count(s.to)} of W ` +
           `are each multiplied by 0 and add nothing to out[${k}].`,
+        ...asked,
       };
     }
     if (s.from === id) {
@@ -81,6 +91,7 @@ export function productStory({ ids, vocab, dim }, k, steps) {
     return {
       equation: `0 · W[${s.from}] = 0`,
       caption: `Row ${s.from} of W is multiplied by one_hot[${k}, ${s.from}] = 0: it adds nothing to out[${k}].`,
+      ...asked,
     };
   });
   const others = vocab - 1;
@@ -95,6 +106,20 @@ export function productStory({ ids, vocab, dim }, k, steps) {
         `${count(n)} tokens.`,
     },
   ];
+}
+
+// What the picture says to a learner who predicted row `picked` of W for out[k].
+export function predictReply({ k, answer }, picked) {
+  if (picked === answer) {
+    return (
+      `W[${answer}]: right. one_hot[${k}, ${answer}] = 1 is the only 1 of its row, so row ` +
+      `${answer} is the only row of W that survives.`
+    );
+  }
+  return (
+    `Not W[${picked}]: one_hot[${k}, ${picked}] = 0, so row ${picked} of W adds nothing to ` +
+    `out[${k}]. The 1 is in column ${answer}: out[${k}] = W[${answer}].`
+  );
 }
 
 // The lookup's two steps for token k.

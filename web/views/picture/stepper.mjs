@@ -1,9 +1,11 @@
 // The picture's stepper: Prev, Play/Pause, Next, a scrubber over the steps and a speed, and
-// the step's equation and caption in plain words below the picture. Where it is in the steps
+// the step's equation and caption in plain words below the picture; before the step that shows
+// which row of W survives, a question: the learner predicts it, and the picture answers. Where it is in the steps
 // is model/picture-stepper.mjs's; this module binds it to the controls, the keys and the
 // animation frames. Keys anywhere in the figure: "." next, "," previous, "k" play or pause,
 // Escape back to rest; on the stepper's buttons the arrow keys, Home and End too.
 import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
+import { predictReply } from '../../model/picture-play.mjs';
 import * as stepper from '../../model/picture-stepper.mjs';
 
 // A button with an icon and a word (a phone shows the icon alone).
@@ -54,8 +56,27 @@ export function stepperParts(number) {
   const equation = element('strong', 'picture-equation');
   const words = element('span', 'picture-words');
   caption.append(counter, equation, words);
-  story.append(scrub, caption);
-  return { controls, story, prev, play, next, scrubber, speed, counter, equation, words };
+  // The question (with a button per row of W it offers) or, once answered, the reply.
+  const predict = element('p', 'picture-predict');
+  const question = element('span', 'predict-question');
+  const choices = element('span', 'predict-choices');
+  const reply = element('span', 'predict-reply');
+  reply.setAttribute('aria-live', 'polite');
+  predict.append(question, choices, reply);
+  story.append(scrub, caption, predict);
+  return {
+    controls,
+    story,
+    prev,
+    play,
+    next,
+    scrubber,
+    speed,
+    counter,
+    equation,
+    words,
+    predict: { box: predict, question, choices, reply },
+  };
 }
 
 // parts: stepperParts(); figure: where data-play says where a play is ('' at rest, 'playing',
@@ -66,6 +87,9 @@ export function stepperParts(number) {
 export function createStepper(parts, figure, { begin, show, rest }) {
   let steps = [];
   let s = stepper.atRest(0);
+  // The story's question and the row the learner picked (null: not yet), kept while the
+  // redraws tell the same story (the same token, id and rows).
+  let asked = { key: '', predict: null, picked: null };
   let player = null;
   let frame = { id: 0, last: null }; // the animation frame asked for, the time of the last one
   const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -80,6 +104,7 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     writeAttribute(parts.scrubber, 'max', Math.max(0, steps.length - 1));
     writeProperty(parts.scrubber, 'value', String(shown));
     writeAttribute(parts.scrubber, 'aria-valuetext', `step ${shown + 1} of ${steps.length}`);
+    renderPredict(step);
     // aria-disabled, not disabled: a button that keeps the focus at an end of the steps.
     writeAttribute(parts.prev, 'aria-disabled', steps.length < 2 || s.index === 0);
     writeAttribute(parts.next, 'aria-disabled', steps.length < 2 || s.index === steps.length - 1);
@@ -91,6 +116,41 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     writeProperty(text, 'textContent', playing ? 'Pause' : 'Play');
     // A name of its own: the Train view has a Play too.
     writeAttribute(parts.play, 'aria-label', playing ? 'Pause the picture' : 'Play the picture');
+  }
+
+  // The question on the steps that carry it, the reply from the answer on. Unanswered, the
+  // steps after the question keep its room, unseen: a play's steps do not move the page below.
+  function renderPredict(step) {
+    const { box, question, choices, reply } = parts.predict;
+    const answered = asked.picked !== null;
+    writeProperty(box, 'hidden', asked.predict === null);
+    box.classList.toggle('predict-past', !answered && !step?.predict);
+    writeProperty(choices, 'hidden', answered);
+    writeProperty(question, 'hidden', answered);
+    writeProperty(reply, 'textContent', answered ? predictReply(asked.predict, asked.picked) : '');
+  }
+
+  // A button per row of W the question offers, made when the story asks anew.
+  function ask(predict) {
+    const key = predict ? `${predict.k}:${predict.answer}:${predict.choices}` : '';
+    if (key === asked.key) return;
+    asked = { key, predict, picked: null };
+    if (!predict) return;
+    parts.predict.question.textContent = `Predict: which row of W will out[${predict.k}] be? `;
+    parts.predict.choices.replaceChildren(
+      ...predict.choices.map((row) => {
+        const choice = element('button', 'predict-choice', `W[${row}]`);
+        choice.type = 'button';
+        choice.setAttribute('aria-label', `Predict W[${row}]`);
+        choice.addEventListener('click', () => {
+          asked.picked = row;
+          render();
+          // The choices are gone: the focus goes on to Next, not to the page.
+          parts.next.focus();
+        });
+        return choice;
+      }),
+    );
   }
 
   function paint() {
@@ -170,6 +230,7 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     story(told) {
       steps = told;
       s = { ...s, count: told.length };
+      ask(told.find((step) => step.predict)?.predict ?? null);
       render();
     },
   };
