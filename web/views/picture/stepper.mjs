@@ -118,13 +118,12 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     writeAttribute(parts.play, 'aria-label', playing ? 'Pause the picture' : 'Play the picture');
   }
 
-  // The question on the steps that carry it, the reply from the answer on. Unanswered, the
-  // steps after the question keep its room, unseen: a play's steps do not move the page below.
+  // The question on the steps that carry it, the reply from the answer on. Unanswered, it goes
+  // once the row that survives is shown (a room kept empty there read as a hole in the page).
   function renderPredict(step) {
     const { box, question, choices, reply } = parts.predict;
     const answered = asked.picked !== null;
-    writeProperty(box, 'hidden', asked.predict === null);
-    box.classList.toggle('predict-past', !answered && !step?.predict);
+    writeProperty(box, 'hidden', !(answered || step?.predict));
     writeProperty(choices, 'hidden', answered);
     writeProperty(question, 'hidden', answered);
     writeProperty(reply, 'textContent', answered ? predictReply(asked.predict, asked.picked) : '');
