@@ -89,47 +89,42 @@ export function sceneOf(result, slots, at, options) {
   const text = (x, y, kind, content, extra = {}) =>
     scene.texts.push({ x, y, kind, text: content, align: 'center', ...extra });
 
-  // Column indices above the grids, thinned where they would overlap: the selected id's
-  // always shown, an ellipsis for a run left out, and "…" for a skipped run of columns.
+  // Column labels above the grids, thinned where they would overlap: the selected one always
+  // shown, an ellipsis for a run left out, and "…" for a skipped run of columns. indices: the
+  // columns' slots (null for a skipped run); selected: the slot kept, if any; name(index): its
+  // label, and what it stands for ({ id } or { k }: linked to the selected token).
   const headerY = HEADER - 5;
-  const columnLabels = (xs, indices, keepId, width = cell) => {
+  const columnLabels = (xs, indices, { width = cell, selected, name = (i) => [String(i), {}] }) => {
+    const names = indices.map((index) => (index === null ? null : name(index)));
     const spans = indices.map((index, c) =>
       index === null
         ? { at: xs.at[c] + width / 4, size: LABEL_CHAR, mark: true }
-        : { at: xs.at[c] + width / 2, size: String(index).length * LABEL_CHAR },
+        : { at: xs.at[c] + width / 2, size: names[c][0].length * LABEL_CHAR },
     );
-    const keep = keepId === undefined ? [] : [indices.indexOf(keepId)];
+    const keep = selected === undefined ? [] : [indices.indexOf(selected)];
     thinLabels(spans, keep).forEach((shown, c) => {
       if (shown === 'none') return;
-      const index = indices[c];
-      if (shown === 'ellipsis' || index === null) text(spans[c].at, headerY, 'gap', '…');
-      else
-        text(
-          spans[c].at,
-          headerY,
-          'label',
-          String(index),
-          keepId === undefined ? {} : { id: index },
-        );
+      if (shown === 'ellipsis' || names[c] === null) text(spans[c].at, headerY, 'gap', '…');
+      else text(spans[c].at, headerY, 'label', ...names[c]);
     });
   };
   const id = ids[step];
   if (at.transposed) {
-    // one_hotᵀ's columns are the tokens: each headed by its id, the selected token's kept.
-    const spans = slots.tokens.map((k, c) =>
-      k === null
-        ? { at: at.onehotX.at[c] + at.onehotCell / 4, size: LABEL_CHAR, mark: true }
-        : { at: at.onehotX.at[c] + at.onehotCell / 2, size: String(ids[k]).length * LABEL_CHAR },
-    );
-    thinLabels(spans, [slots.tokens.indexOf(step)]).forEach((shown, c) => {
-      const k = slots.tokens[c];
-      if (shown === 'none') return;
-      if (shown === 'ellipsis' || k === null) text(spans[c].at, headerY, 'gap', '…');
-      else text(spans[c].at, headerY, 'label', String(ids[k]), { k });
+    // one_hotᵀ's columns are the tokens, each headed by its id.
+    columnLabels(at.onehotX, slots.tokens, {
+      width: at.onehotCell,
+      selected: step,
+      name: (k) => [String(ids[k]), { k }],
     });
-  } else if (mode !== 'lookup') columnLabels(at.onehotX, slots.vocab, id, at.onehotCell);
-  columnLabels(at.weightX, slots.dim);
-  columnLabels(at.outX, slots.dim);
+  } else if (mode !== 'lookup') {
+    columnLabels(at.onehotX, slots.vocab, {
+      width: at.onehotCell,
+      selected: id,
+      name: (v) => [String(v), { id: v }],
+    });
+  }
+  columnLabels(at.weightX, slots.dim, {});
+  columnLabels(at.outX, slots.dim, {});
 
   // Row labels beside the grids, thinned the same way down a column: "⋮" for a skipped run.
   const rowSpans = (ys, indices) =>

@@ -41,6 +41,9 @@ function curve(x1, y1, x2, y2) {
   const bend = (x2 - x1) / 2;
   return `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
 }
+// The x and width of a grid's row (its columns' offsets xs), `pad` px wider on each side.
+const across = (xs, pad = 0) => [xs.at[0] - pad, xs.end - xs.at[0] + 2 * pad];
+
 // An arrowhead at (x, y) pointing right (direction 1) or left (-1).
 const head = (x, y, direction) =>
   `M ${x - direction * HEAD} ${y - HEAD} L ${x} ${y} L ${x - direction * HEAD} ${y + HEAD}`;
@@ -79,7 +82,6 @@ export function createOverlay(picture) {
     );
     const target = (node, x, y, width, height, key, value) =>
       write(node, { x: x + 1, y: y + 1, width: width - 2, height: height - 2, [key]: value });
-    const span = (xs) => [xs.at[0], xs.end - xs.at[0]];
     scene.tokens.forEach(({ k, y, label, shown }, r) => {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
       write(text, { x: scene.tokenLabelX, y: y + row / 2 + 3.5, 'data-token': k });
@@ -88,12 +90,12 @@ export function createOverlay(picture) {
         const column = scene.cells.find((c) => c.grid === 'onehot' && c.k === k);
         const top = at.vocabY.at[0];
         target(left, column.x, top, column.width, at.vocabY.end - top, 'data-token', k);
-        target(right, ...span(at.weightX), y, row, 'data-token', k);
+        target(right, ...across(at.weightX), y, row, 'data-token', k);
       } else {
         const leftWidth =
           scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
         target(left, at.onehotX.at[0], y, leftWidth, row, 'data-token', k);
-        target(right, ...span(at.outX), y, row, 'data-token', k);
+        target(right, ...across(at.outX), y, row, 'data-token', k);
       }
       const content = shown === 'ellipsis' ? '⋮' : label;
       writeProperty(text, 'textContent', content);
@@ -106,7 +108,7 @@ export function createOverlay(picture) {
     );
     const vocabGrid = at.transposed ? at.outX : at.weightX; // W's rows, or dW's
     [...scene.vocabY].forEach(([v, y], r) => {
-      target(vocabNodes[r], ...span(vocabGrid), y, row, 'data-vocab', v);
+      target(vocabNodes[r], ...across(vocabGrid), y, row, 'data-vocab', v);
     });
     return labels;
   }
@@ -124,7 +126,6 @@ export function createOverlay(picture) {
         writeStyle(rect, 'transform', `translate(${x}px, ${y}px)`);
       }
     };
-    const span = (xs) => [xs.at[0] - 1, xs.end - xs.at[0] + 2]; // a grid's row: x, width
     // The selected token's 1, or its idx cell.
     const one = scene.cells.find(
       (c) => c.k === step && (c.grid === 'idx' || (c.grid === 'onehot' && c.one)),
@@ -134,12 +135,12 @@ export function createOverlay(picture) {
       // The token's column of one_hotᵀ, its row of G, and the row of dW it adds into.
       const top = at.vocabY.at[0];
       place(glow.token, one.x - 1, one.width + 2, top - 1, at.vocabY.end - top + 2);
-      place(glow.out, ...span(at.weightX), tokenY - 1, row + 2);
-      place(glow.row, ...span(at.outX), rowY - 1, row + 2);
+      place(glow.out, ...across(at.weightX, 1), tokenY - 1, row + 2);
+      place(glow.row, ...across(at.outX, 1), rowY - 1, row + 2);
     } else {
-      place(glow.token, ...span(at.onehotX), tokenY - 1, row + 2);
-      place(glow.row, ...span(at.weightX), rowY - 1, row + 2);
-      place(glow.out, ...span(at.outX), tokenY - 1, row + 2);
+      place(glow.token, ...across(at.onehotX, 1), tokenY - 1, row + 2);
+      place(glow.row, ...across(at.weightX, 1), rowY - 1, row + 2);
+      place(glow.out, ...across(at.outX, 1), tokenY - 1, row + 2);
     }
 
     const mid = (y) => y + row / 2;

@@ -1,8 +1,8 @@
 // The picture's stepper: Prev, Play/Pause, Next, a scrubber over the steps and a speed, and
 // the step's equation and caption in plain words below the picture; before the step that shows
-// which row of W survives, a question: the learner predicts it, and the picture answers. Where it is in the steps
-// is model/picture-stepper.mjs's; this module binds it to the controls, the keys and the
-// animation frames. Keys anywhere in the figure: "." next, "," previous, "k" play or pause,
+// which row of W survives, a question: the learner predicts it, and the picture answers. Where
+// it is in the steps is model/picture-stepper.mjs's; this module binds it to the controls, the
+// keys and the animation frames. Keys anywhere in the figure: "." next, "," previous, "k" play or pause,
 // Escape back to rest; on the stepper's buttons the arrow keys, Home and End too.
 import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
 import { predictReply } from '../../model/picture-play.mjs';
