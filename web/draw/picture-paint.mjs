@@ -104,7 +104,7 @@ export function shade(scene, step, id, colors, fonts) {
     [t.font, t.ink] = {
       label: [`${t.current ? '700 ' : ''}10px ${fonts.mono}`, t.current ? selected : colors.muted],
       gap: [`13px ${fonts.mono}`, colors.muted],
-      operator: [`700 26px ${fonts.mono}`, colors.muted],
+      operator: [`700 ${scene.operatorSize}px ${fonts.mono}`, colors.muted],
       name: [`700 12px ${fonts.mono}`, colors.text],
       shape: [`11px ${fonts.sans}`, colors.muted],
     }[t.kind];

@@ -16,9 +16,10 @@ const NUMBER_ROW = 24; // px: tall enough for an 11 px number; rows may be lower
 // Where W's and out's cells would be too narrow for their numbers, the one-hot's columns narrow
 // first (px: its 0 or 1 still at 12 px), then they, the operators' room (px) and the room
 // around the row labels (px) narrow further.
+export const OPERATOR_ROOM = 26; // px: the operators' room, unnarrowed
 const NARROWED = [
-  { onehot: null, operator: 26, labelPad: 8 }, // one-hot cells as wide as the others
-  { onehot: 22, operator: 26, labelPad: 8 },
+  { onehot: null, operator: OPERATOR_ROOM, labelPad: 8 }, // one-hot cells as wide as the others
+  { onehot: 22, operator: OPERATOR_ROOM, labelPad: 8 },
   { onehot: 15, operator: 16, labelPad: 5 },
 ];
 export const HEADER = 16; // px above the grids: column indices

@@ -9,7 +9,7 @@
 //                                      place, dW in out's
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
-import { FOOTER, HEADER, LABEL_CHAR, thinLabels } from './picture-layout.mjs';
+import { FOOTER, HEADER, LABEL_CHAR, OPERATOR_ROOM, thinLabels } from './picture-layout.mjs';
 import { count } from './format-number.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];
@@ -247,7 +247,9 @@ export function sceneOf(result, slots, at, options) {
   scene.shownRows = shownRows;
   scene.shownDims = shownDims;
 
-  // The operators, and each grid's name and shape below it.
+  // The operators, and each grid's name and shape below it. In the narrowed operators' room a
+  // smaller glyph keeps clear of the row labels beside it ("@" is as wide as the room at 26 px).
+  scene.operatorSize = at.operator >= OPERATOR_ROOM ? 26 : 18;
   const operator = (x, symbol) => symbol && text(x, at.middle, 'operator', symbol);
   const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['@', '='] }[mode];
   operator(at.onehotX.end + at.operator / 2, first);
