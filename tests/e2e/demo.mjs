@@ -18,6 +18,17 @@ export async function openHost(env, name, body, head = '') {
   await settle(env.page);
 }
 
+// A host page with one <embedding-demo id="e" view="equation" ids="…"> in an article column
+// `column` px wide, centred: where a tutorial's text puts it.
+export function openInColumn(env, name, column, ids) {
+  return openHost(
+    env,
+    name,
+    `<article style="max-width: ${column}px; margin: 0 auto">` +
+      `<embedding-demo id="e" view="equation" ids="${ids}"></embedding-demo></article>`,
+  );
+}
+
 // Resolves once every <embedding-demo> on the page shows its current attributes.
 export function settle(page) {
   return page.evaluate(async () => {

@@ -18,7 +18,7 @@ import {
   torchBackward,
 } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { openHost } from './demo.mjs';
+import { openInColumn } from './demo.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 
@@ -186,12 +186,7 @@ describe("the picture's modes", () => {
     const torch = torchBackward([2, 3, 2], 4, 5);
     await page.setViewportSize({ width: 1000, height: 900 });
     for (const column of [720, 480]) {
-      await openHost(
-        env,
-        `backward-column-${column}`,
-        `<article style="max-width: ${column}px; margin: 0 auto">` +
-          '<embedding-demo id="e" view="equation" ids="2, 3, 2"></embedding-demo></article>',
-      );
+      await openInColumn(env, `backward-column-${column}`, column, '2, 3, 2');
       await setMode(page, 'backward', '#e');
       const inShadow = (selector) =>
         page.evaluate(

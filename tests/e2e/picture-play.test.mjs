@@ -21,7 +21,7 @@ import {
   torchBackward,
 } from './picture.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { openHost } from './demo.mjs';
+import { openInColumn } from './demo.mjs';
 
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 const STEP_MS = 2000; // a step at 1× (model/picture-stepper.mjs): its move the first half
@@ -409,12 +409,7 @@ describe('the stepper', () => {
     await page.clock.resume();
     await page.setViewportSize({ width: 1000, height: 900 });
     for (const column of [720, 480]) {
-      await openHost(
-        env,
-        `stepper-column-${column}`,
-        `<article style="max-width: ${column}px; margin: 0 auto">` +
-          '<embedding-demo id="e" view="equation" ids="2, 3, 1"></embedding-demo></article>',
-      );
+      await openInColumn(env, `stepper-column-${column}`, column, '2, 3, 1');
       const next = () =>
         page.evaluate(() =>
           document.getElementById('e').shadowRoot.querySelector('.picture-next').click(),
