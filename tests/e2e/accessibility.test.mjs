@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { frames, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { settle } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -24,11 +24,6 @@ const SCHEMES = ['light', 'dark'];
 // nor the accessibility tree Chromium hands a screen reader holds what is not laid out: here
 // they are, so that every section is checked.
 const LAY_OUT_ALL = 'main > section { content-visibility: visible !important; }';
-
-const frames = (page) =>
-  page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-  );
 
 // axe-core's serious and critical violations on the page as it is, open shadow roots included:
 // one line each, naming the rule, the node and what is wrong.

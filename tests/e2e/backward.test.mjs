@@ -5,7 +5,7 @@
 // next to the view's inputs, as text.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { pageOverflow, waitForLookupRows } from './harness.mjs';
+import { frames, pageOverflow, waitForLookupRows } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView, openSiteWithIds } from './view-form.mjs';
@@ -224,9 +224,7 @@ describe('backward view', () => {
     assert.equal(await pageOverflow(page), 0);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.$eval(view, (section) => section.scrollIntoView({ block: 'start' }));
-    await page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-    );
+    await frames(page);
     await saveScreenshot(page, 'backward-padding-375.png');
     assert.equal(await pageOverflow(page), 0);
     await page.setViewportSize({ width: 1280, height: 800 });

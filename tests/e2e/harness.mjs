@@ -220,6 +220,14 @@ export function computedColor(page, css) {
   }, css);
 }
 
+// Resolves two animation frames later: what a resize or a redraw set off (the picture's
+// ResizeObserver, the next paint) has run.
+export function frames(page) {
+  return page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+}
+
 export function pageOverflow(page) {
   return page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -4,7 +4,7 @@
 // with EMBEDLAB_UPDATE_SCREENSHOTS=1 they are also copied to docs/screenshots/.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, pageOverflow, waitForShape, waitForVerdict } from './harness.mjs';
+import { BOXES, frames, openSite, pageOverflow, waitForShape, waitForVerdict } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 // The ones the README shows; the others are for looking at.
@@ -112,6 +112,7 @@ describe('layout', () => {
     for (const width of [1280, 720, 480, 375]) {
       await page.setViewportSize({ width, height: 812 });
       await page.waitForFunction((w) => innerWidth === w, width);
+      await frames(page); // the picture fits the new width in its ResizeObserver
       assert.equal(await pageOverflow(page), 0, `${width} px: nothing wider than the page`);
       await page.locator('#matrices').scrollIntoViewIfNeeded();
       // The marks follow the layout (a ResizeObserver): wait until every box agrees.

@@ -11,6 +11,7 @@ import {
   BOXES,
   PAGE_ELEMENTS,
   computedColor,
+  frames,
   openNumbers,
   openSite,
   showLargeCase,
@@ -56,9 +57,7 @@ describe('linked views', () => {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
       await page.$eval(selector, (section) => section.scrollIntoView({ block: 'start' }));
-      await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-      );
+      await frames(page);
       await saveScreenshot(page, `${name}-${width}.png`);
       if (!dark) continue;
       const light = await heatmapPixels(selector);
