@@ -68,10 +68,11 @@ val bench_load(const val& table, double vocab, double dim, const val& ids) {
     const auto v = static_cast<Index>(vocab), d = static_cast<Index>(dim);
     check_table_shape(v, d);
     if (table["length"].as<double>() != static_cast<double>(v * d))
-      throw InputError(Argument::weights,
-                       "benchLoad: the table must hold V * d = " + std::to_string(v * d) + " floats");
+      throw InputError(Argument::weights, "benchLoad: the table must hold V * d = " +
+                                              std::to_string(v * d) + " floats");
     check_id_count(static_cast<Index>(ids["length"].as<double>()));
-    const std::vector<std::int32_t> id32 = emscripten::convertJSArrayToNumberVector<std::int32_t>(ids);
+    const std::vector<std::int32_t> id32 =
+        emscripten::convertJSArrayToNumberVector<std::int32_t>(ids);
     Ids checked(id32.begin(), id32.end());
     check_ids(checked, v);
     check_output_shape(static_cast<Index>(checked.size()), d);
@@ -89,7 +90,8 @@ val bench_load(const val& table, double vocab, double dim, const val& ids) {
 // One call of `method`; the result lands in s.out where there is one.
 void run_once(BenchInputs& s, const std::string& method) {
   if (method == "memcpy") {
-    std::memcpy(s.out.data(), s.source.data(), static_cast<std::size_t>(s.out.size()) * sizeof(float));
+    std::memcpy(s.out.data(), s.source.data(),
+                static_cast<std::size_t>(s.out.size()) * sizeof(float));
   } else if (method == "gather") {
     gather_rows(s.table.data(), s.table.cols(), s.ids.data(), s.out.rows(), s.out.data());
   } else if (method == "lookup") {
@@ -108,7 +110,8 @@ val bench_run(const std::string& method, double calls) {
     if (method != "memcpy" && method != "gather" && method != "lookup" && method != "oneHot" &&
         method != "dense")
       throw std::invalid_argument("benchRun: unknown method \"" + method + "\"");
-    if (method == "dense" && s.onehot.cols() != s.table.rows()) s.onehot = one_hot(s.ids, s.table.rows());
+    if (method == "dense" && s.onehot.cols() != s.table.rows())
+      s.onehot = one_hot(s.ids, s.table.rows());
     for (double k = 0; k < calls; ++k) run_once(s, method);
     return val::undefined();
   });

@@ -71,9 +71,9 @@ Matrix matrix_from_js(const val& m, Argument argument, const std::string& name) 
   check_elements(rows, cols, argument, name.c_str());
   const auto length = m["data"]["length"].as<double>();
   if (length != static_cast<double>(rows * cols))
-    throw InputError(argument, name + ".data holds " + js_text(length) + " numbers, but " + name + " is " +
-                     std::to_string(rows) + " x " + std::to_string(cols) + " = " +
-                     std::to_string(rows * cols));
+    throw InputError(argument, name + ".data holds " + js_text(length) + " numbers, but " + name +
+                                   " is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                   " = " + std::to_string(rows * cols));
   Matrix out(rows, cols);
   if (out.size() > 0)
     val(emscripten::typed_memory_view(out.size(), out.data())).call<void>("set", m["data"]);
@@ -125,8 +125,9 @@ val verdict_to_js(const Verdict& v) {
     out.set("differing", val::null());
   } else {
     const std::vector<std::int32_t> positions(v.differing.begin(), v.differing.end());
-    out.set("differing", val::global("Int32Array").new_(
-        emscripten::typed_memory_view(positions.size(), positions.data())));
+    out.set("differing",
+            val::global("Int32Array")
+                .new_(emscripten::typed_memory_view(positions.size(), positions.data())));
   }
   return out;
 }

@@ -52,8 +52,8 @@ inline val matrix_to_js(const Matrix& m) {
   val out = val::object();
   out.set("rows", static_cast<double>(m.rows()));
   out.set("cols", static_cast<double>(m.cols()));
-  out.set("data", val::global("Float32Array")
-                      .new_(emscripten::typed_memory_view(m.size(), m.data())));
+  out.set("data",
+          val::global("Float32Array").new_(emscripten::typed_memory_view(m.size(), m.data())));
   return out;
 }
 

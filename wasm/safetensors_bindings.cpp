@@ -30,8 +30,8 @@ using namespace js;
 std::uint64_t file_size_from_js(double size) {
   const Index bytes = to_index(size, Argument::weights, "the file size");
   if (bytes < 0)
-    throw InputError(Argument::weights,
-                     "the file size must be a number of bytes, 0 or more, got " + js::js_text(size));
+    throw InputError(Argument::weights, "the file size must be a number of bytes, 0 or more, got " +
+                                            js::js_text(size));
   return static_cast<std::uint64_t>(bytes);
 }
 

@@ -114,15 +114,14 @@ class ProductRun {
   val result() const {
     return guarded([&] {
       if (!product_.done())
-        throw InputError(Argument::weights,
-                         "the product is not done: " + std::to_string(product_.progress().rows_done) +
-                             " of " + std::to_string(product_.progress().rows) +
-                             " rows of W have been read; step() until done");
+        throw InputError(Argument::weights, "the product is not done: " +
+                                                std::to_string(product_.progress().rows_done) +
+                                                " of " + std::to_string(product_.progress().rows) +
+                                                " rows of W have been read; step() until done");
       val out = val::object();
       out.set("product", matrix_to_js(product_.result()));
-      out.set("comparison", expected_.rows() > 0
-                                ? graded_to_js(expected_, product_.result(), pair_)
-                                : val::null());
+      out.set("comparison", expected_.rows() > 0 ? graded_to_js(expected_, product_.result(), pair_)
+                                                 : val::null());
       out.set("heatmap", optional_matrix(product_.downsample()));
       return out;
     });
@@ -157,10 +156,10 @@ class GradientRun {
   val result() const {
     return guarded([&] {
       if (!gemm_.done())
-        throw InputError(Argument::grad, "the gradient is not done: " +
-                                             std::to_string(gemm_.progress().rows_done) + " of " +
-                                             std::to_string(gemm_.progress().rows) +
-                                             " rows are made; step() until done");
+        throw InputError(Argument::grad,
+                         "the gradient is not done: " + std::to_string(gemm_.progress().rows_done) +
+                             " of " + std::to_string(gemm_.progress().rows) +
+                             " rows are made; step() until done");
       val out = val::object();
       out.set("gemm", gradient_to_js(gemm_.result()));
       out.set("comparison", graded_to_js(*grader_));
@@ -195,9 +194,8 @@ class TableHandle {
   TableHandle(Table table, std::string name, std::string conversion = {})
       : table_(std::move(table)),
         name_(std::move(name)),
-        conversion_(conversion.empty()
-                        ? dtype_conversion_text(stored_float_name(table_.dtype()))
-                        : std::move(conversion)) {}
+        conversion_(conversion.empty() ? dtype_conversion_text(stored_float_name(table_.dtype()))
+                                       : std::move(conversion)) {}
 
   // { rows, cols, dtype, name, conversion, inMemory, storedBytes, blockValues, blockBytes }
   val info() const {
@@ -233,10 +231,10 @@ class TableHandle {
       const Index f = to_index(first, Argument::weights, "first");
       const Index c = to_index(count, Argument::weights, "count");
       if (f < 0 || c < 0 || f > table_.rows() - c)
-        throw InputError(Argument::weights,
-                         "rows " + std::to_string(f) + " to " + std::to_string(f + c) +
-                             " are not all in the table, which has rows 0 to " +
-                             std::to_string(table_.rows()));
+        throw InputError(Argument::weights, "rows " + std::to_string(f) + " to " +
+                                                std::to_string(f + c) +
+                                                " are not all in the table, which has rows 0 to " +
+                                                std::to_string(table_.rows()));
       check_output_shape(c, table_.cols());
       Matrix out(c, table_.cols());
       table_.read_rows(f, c, out.data());
@@ -349,31 +347,32 @@ class TableHandle {
 
  private:
   Table table_;
-  std::string name_;  // the tensor's name in its file, or empty
+  std::string name_;        // the tensor's name in its file, or empty
   std::string conversion_;  // how its stored values become float32
 };
 
 val open_seeded_table_js(double seed, double vocab, double dim) {
   return guarded([&] {
     TorchGenerator gen(to_index(seed, Argument::seed, "the seed"));
-    return val(TableHandle(Table(init_embedding(gen, to_index(vocab, Argument::vocab, "the vocabulary size V"),
-                                                to_index(dim, Argument::dim, "the embedding dimension d"))),
-                           ""));
+    return val(TableHandle(
+        Table(init_embedding(gen, to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                             to_index(dim, Argument::dim, "the embedding dimension d"))),
+        ""));
   });
 }
 
 val open_tf_table_js(double vocab, double dim) {
   return guarded([&] {
-    return val(TableHandle(Table(tf_fixed_weights(to_index(vocab, Argument::vocab, "the vocabulary size V"),
-                                                  to_index(dim, Argument::dim, "the embedding dimension d"))),
-                           ""));
+    return val(TableHandle(
+        Table(tf_fixed_weights(to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                               to_index(dim, Argument::dim, "the embedding dimension d"))),
+        ""));
   });
 }
 
 val open_npy_table_js(const val& bytes) {
-  return guarded([&] {
-    return val(TableHandle(open_npy_table(memory_source(bytes_from_js(bytes))), ""));
-  });
+  return guarded(
+      [&] { return val(TableHandle(open_npy_table(memory_source(bytes_from_js(bytes))), "")); });
 }
 
 // source: { size, read(offset, length) } as the wrapper checked it; name: the tensor, or empty

@@ -59,16 +59,21 @@ Argument hyperparameter(const std::string& key, OptimizerKind kind) {
 // { name, lr, betas: [b1, b2], nesterov: true, ... }: PyTorch's defaults for the named
 // optimizer, with each hyperparameter the object holds on top (their types checked).
 OptimizerOptions optimizer_from_js(const val& optimizer) {
-  OptimizerOptions options = optimizer_defaults(parse_optimizer(optimizer["name"].as<std::string>()));
-  const auto keys = emscripten::vecFromJSArray<std::string>(
-      val::global("Object").call<val>("keys", optimizer));
+  OptimizerOptions options =
+      optimizer_defaults(parse_optimizer(optimizer["name"].as<std::string>()));
+  const auto keys =
+      emscripten::vecFromJSArray<std::string>(val::global("Object").call<val>("keys", optimizer));
   for (const std::string& key : keys) {
     if (key == "name") continue;
     const Argument a = hyperparameter(key, options.kind);
     const val value = optimizer[key];
     switch (option_form(a)) {
-      case OptionForm::number: set_optimizer_option(options, a, value.as<double>()); break;
-      case OptionForm::flag: set_optimizer_option(options, a, value.as<bool>() ? 1.0 : 0.0); break;
+      case OptionForm::number:
+        set_optimizer_option(options, a, value.as<double>());
+        break;
+      case OptionForm::flag:
+        set_optimizer_option(options, a, value.as<bool>() ? 1.0 : 0.0);
+        break;
       case OptionForm::pair:
         set_optimizer_betas(options, value[0].as<double>(), value[1].as<double>());
         break;
@@ -105,7 +110,8 @@ val optimizers_js() {
         case OptionForm::flag:
           argument.set("form", std::string("flag"));
           argument.set("default", optimizer_option(defaults, a) != 0.0);
-          argument.set("text", std::string(optimizer_option(defaults, a) != 0.0 ? "True" : "False"));
+          argument.set("text",
+                       std::string(optimizer_option(defaults, a) != 0.0 ? "True" : "False"));
           break;
         case OptionForm::pair: {
           val pair = val::array();
@@ -113,7 +119,8 @@ val optimizers_js() {
           pair.call<void>("push", defaults.beta2);
           argument.set("form", std::string("pair"));
           argument.set("default", pair);
-          argument.set("text", python_float_text(defaults.beta1) + ", " + python_float_text(defaults.beta2));
+          argument.set(
+              "text", python_float_text(defaults.beta1) + ", " + python_float_text(defaults.beta2));
           break;
         }
       }
@@ -180,8 +187,10 @@ val causes_to_js(const std::vector<ChangedRow>& changed) {
   const auto& all = all_row_causes();
   std::vector<std::uint8_t> causes;
   for (const ChangedRow& c : changed)
-    causes.push_back(static_cast<std::uint8_t>(std::find(all.begin(), all.end(), c.cause) - all.begin()));
-  return val::global("Uint8Array").new_(emscripten::typed_memory_view(causes.size(), causes.data()));
+    causes.push_back(
+        static_cast<std::uint8_t>(std::find(all.begin(), all.end(), c.cause) - all.begin()));
+  return val::global("Uint8Array")
+      .new_(emscripten::typed_memory_view(causes.size(), causes.data()));
 }
 
 class TrainingHandle {
@@ -196,7 +205,8 @@ class TrainingHandle {
     out.set("vocab", static_cast<double>(t.embedding_weight().rows()));
     out.set("dim", static_cast<double>(t.embedding_weight().cols()));
     out.set("weight", matrix_to_js(t.embedding_weight()));
-    out.set("paddingRow", t.padding_row() < 0 ? val::null() : val(static_cast<double>(t.padding_row())));
+    out.set("paddingRow",
+            t.padding_row() < 0 ? val::null() : val(static_cast<double>(t.padding_row())));
     out.set("linearRefusal", t.linear_refusal().empty() ? val::null() : val(t.linear_refusal()));
     out.set("steps", static_cast<double>(t.embedding_optimizer().state().step));
     return out;
@@ -340,10 +350,11 @@ val seeded_next_token_training_js(double seed, double vocab, double dim, const s
 
 val seeded_training_js(double seed, double vocab, double dim, const val& options) {
   return guarded([&] {
-    return val(TrainingHandle(TrainingRun::seeded(
-        to_index(seed, Argument::seed, "the seed"),
-        to_index(vocab, Argument::vocab, "the vocabulary size V"),
-        to_index(dim, Argument::dim, "the embedding dimension d"), training_options_from_js(options))));
+    return val(TrainingHandle(
+        TrainingRun::seeded(to_index(seed, Argument::seed, "the seed"),
+                            to_index(vocab, Argument::vocab, "the vocabulary size V"),
+                            to_index(dim, Argument::dim, "the embedding dimension d"),
+                            training_options_from_js(options))));
   });
 }
 

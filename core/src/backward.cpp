@@ -18,9 +18,9 @@ namespace {
 void check_grad_rows(Index grad_rows, Index n) {
   if (grad_rows != n) {
     throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_rows) +
-                     " rows but there are " + std::to_string(n) +
-                     " ids: dL/dout must have one row per id, (n, d) = (" + std::to_string(n) +
-                     ", d)");
+                                         " rows but there are " + std::to_string(n) +
+                                         " ids: dL/dout must have one row per id, (n, d) = (" +
+                                         std::to_string(n) + ", d)");
   }
 }
 
@@ -94,8 +94,8 @@ Matrix embedding_backward(const Ids& ids, const Matrix& grad_output, Index vocab
 }
 
 Gradient embedding_backward_view(const Ids& ids, const Matrix& grad_output, Index vocab,
-                                 const EmbeddingOptions& options,
-                                 const GradientViewOptions& view, const Limits& limits) {
+                                 const EmbeddingOptions& options, const GradientViewOptions& view,
+                                 const Limits& limits) {
   const Index padding = checked_padding(ids, grad_output, vocab, options, limits);
   ScatteredRows scattered = scatter_rows(ids, grad_output, vocab, padding, options);
   return sparse_gradient(vocab, std::move(scattered.rows), std::move(scattered.values), view,

@@ -57,8 +57,8 @@ class FileSource final : public ByteSource {
   void read(std::uint64_t offset, std::size_t length, char* out) const override {
     std::size_t done = 0;
     while (done < length) {
-      const ::ssize_t got = ::pread(fd_, out + done, length - done,
-                                    static_cast<::off_t>(offset + done));
+      const ::ssize_t got =
+          ::pread(fd_, out + done, length - done, static_cast<::off_t>(offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
         fail("cannot read bytes " + std::to_string(offset) + " to " +

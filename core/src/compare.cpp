@@ -11,10 +11,10 @@ namespace embedlab {
 
 void check_comparable(const Matrix& expected, const Matrix& actual) {
   if (expected.rows() != actual.rows() || expected.cols() != actual.cols()) {
-    throw InputError(Argument::compared, "cannot compare a " + std::to_string(expected.rows()) + " x " +
-                     std::to_string(expected.cols()) + " result with a " +
-                     std::to_string(actual.rows()) + " x " + std::to_string(actual.cols()) +
-                     " one");
+    throw InputError(Argument::compared, "cannot compare a " + std::to_string(expected.rows()) +
+                                             " x " + std::to_string(expected.cols()) +
+                                             " result with a " + std::to_string(actual.rows()) +
+                                             " x " + std::to_string(actual.cols()) + " one");
   }
 }
 

@@ -30,7 +30,8 @@ std::string offset_at(std::size_t i, Index value) {
 std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_offset,
                                  const Limits& limits) {
   if (offsets.empty()) {
-    throw InputError(Argument::offsets, include_last_offset
+    throw InputError(Argument::offsets,
+                     include_last_offset
                          ? "offsets is empty: with include_last_offset it holds each bag's start "
                            "and then the end of the ids, e.g. 0, 2, 5"
                          : "offsets is empty: give the position where each bag starts, "
@@ -39,24 +40,30 @@ std::vector<BagRange> bag_ranges(const Ids& offsets, Index n, bool include_last_
   const auto bags = static_cast<Index>(offsets.size()) - (include_last_offset ? 1 : 0);
   check_count(bags, Argument::offsets, "bags", limits);
   if (offsets[0] != 0) {
-    throw InputError(Argument::offsets, offset_at(0, offsets[0]) +
-                     " but the first bag must start at the first id: offsets[0] must be 0");
+    throw InputError(Argument::offsets,
+                     offset_at(0, offsets[0]) +
+                         " but the first bag must start at the first id: offsets[0] must be 0");
   }
   for (std::size_t i = 1; i < offsets.size(); ++i) {
     if (offsets[i] < offsets[i - 1]) {
-      throw InputError(Argument::offsets, offset_at(i, offsets[i]) + " is less than " +
-                       offset_at(i - 1, offsets[i - 1]) +
-                       ": offsets must not decrease (a bag runs from its offset to the next one)");
+      throw InputError(
+          Argument::offsets,
+          offset_at(i, offsets[i]) + " is less than " + offset_at(i - 1, offsets[i - 1]) +
+              ": offsets must not decrease (a bag runs from its offset to the next one)");
     }
     if (offsets[i] > n) {
-      throw InputError(Argument::offsets, offset_at(i, offsets[i]) + " is past the end of the ids: an offset can be "
-                       "at most the number of ids, n = " + std::to_string(n));
+      throw InputError(Argument::offsets, offset_at(i, offsets[i]) +
+                                              " is past the end of the ids: an offset can be "
+                                              "at most the number of ids, n = " +
+                                              std::to_string(n));
     }
   }
   if (include_last_offset && offsets.back() != n) {
-    throw InputError(Argument::offsets, offset_at(offsets.size() - 1, offsets.back()) +
-                     " but with include_last_offset the last offset is the end of the ids and "
-                     "must be n = " + std::to_string(n));
+    throw InputError(Argument::offsets,
+                     offset_at(offsets.size() - 1, offsets.back()) +
+                         " but with include_last_offset the last offset is the end of the ids and "
+                         "must be n = " +
+                         std::to_string(n));
   }
   std::vector<BagRange> ranges(static_cast<std::size_t>(bags));
   for (std::size_t b = 0; b < ranges.size(); ++b) {
@@ -71,13 +78,14 @@ void check_per_sample_weights(const BagOptions& options, Index n) {
   if (options.mode != BagMode::sum) {
     throw InputError(Argument::per_sample_weights,
                      std::string("per_sample_weights are only supported for mode='sum' (got "
-                                 "mode='") + std::string(bag_mode_name(options.mode)) +
-                         "'), as in PyTorch");
+                                 "mode='") +
+                         std::string(bag_mode_name(options.mode)) + "'), as in PyTorch");
   }
   const auto given = static_cast<Index>(options.per_sample_weights.size());
   if (given != n) {
-    throw InputError(Argument::per_sample_weights, "per_sample_weights has " + std::to_string(given) + " values but there are " +
-                     std::to_string(n) + " ids: give one weight per id");
+    throw InputError(Argument::per_sample_weights,
+                     "per_sample_weights has " + std::to_string(given) + " values but there are " +
+                         std::to_string(n) + " ids: give one weight per id");
   }
 }
 
@@ -131,9 +139,12 @@ void max_bag(const RowOf& row_of, Index dim, const Ids& ids, BagRange bag, Index
 
 std::string_view bag_mode_name(BagMode mode) {
   switch (mode) {
-    case BagMode::sum: return "sum";
-    case BagMode::mean: return "mean";
-    case BagMode::max: return "max";
+    case BagMode::sum:
+      return "sum";
+    case BagMode::mean:
+      return "mean";
+    case BagMode::max:
+      return "max";
   }
   return "?";
 }
@@ -141,7 +152,8 @@ std::string_view bag_mode_name(BagMode mode) {
 BagMode parse_bag_mode(std::string_view name) {
   for (const BagMode mode : {BagMode::sum, BagMode::mean, BagMode::max})
     if (name == bag_mode_name(mode)) return mode;
-  throw InputError(Argument::mode, "mode must be 'sum', 'mean' or 'max', got " + quoted(name, '\''));
+  throw InputError(Argument::mode,
+                   "mode must be 'sum', 'mean' or 'max', got " + quoted(name, '\''));
 }
 
 namespace {
@@ -171,8 +183,8 @@ BagOutput bag_forward(const RowOf& row_of, Index vocab, Index dim, const Ids& id
       if (options.mode == BagMode::max) continue;
       // PyTorch's fast (fused) path for weighted bags refuses a padding_idx; its other loop
       // rounds each product.
-      add_weighted_row(out, row_of(v), dim,
-                       psw.empty() ? 1.0f : psw[static_cast<std::size_t>(k)], padding < 0);
+      add_weighted_row(out, row_of(v), dim, psw.empty() ? 1.0f : psw[static_cast<std::size_t>(k)],
+                       padding < 0);
     }
     if (options.mode == BagMode::mean && size > 0) {
       const auto divisor = static_cast<float>(size);
@@ -208,7 +220,8 @@ BagOutput embedding_bag(const Table& weight, const Ids& ids, const Ids& offsets,
 Encoding bag_encoding(const Ids& ids, const Ids& offsets, Index vocab, const BagOptions& options,
                       const Limits& limits) {
   if (options.mode == BagMode::max) {
-    throw InputError(Argument::mode, "mode='max' has no matrix-product form: a maximum is not a weighted sum of "
+    throw InputError(Argument::mode,
+                     "mode='max' has no matrix-product form: a maximum is not a weighted sum of "
                      "rows, so no multi-hot matrix M gives it as M x W");
   }
   const auto ranges = checked_bags(ids, offsets, vocab, options, limits);
@@ -274,22 +287,24 @@ GradientRows bag_gradient_rows(const Ids& ids, const Ids& offsets, const Matrix&
     check_table_shape(vocab, dim, limits);
   const auto bags = static_cast<Index>(ranges.size());
   if (grad_output.rows() != bags) {
-    throw InputError(Argument::grad, "the upstream gradient has " + std::to_string(grad_output.rows()) +
-                     " rows but there are " + std::to_string(bags) +
-                     " bags: dL/dout must have one row per bag, (B, d) = (" +
-                     std::to_string(bags) + ", d)");
+    throw InputError(Argument::grad, "the upstream gradient has " +
+                                         std::to_string(grad_output.rows()) +
+                                         " rows but there are " + std::to_string(bags) +
+                                         " bags: dL/dout must have one row per bag, (B, d) = (" +
+                                         std::to_string(bags) + ", d)");
   }
   const bool max_mode = options.mode == BagMode::max;
   if (forward.bag_size.size() != ranges.size() ||
       (max_mode && forward.max_rows.size() != ranges.size() * dim)) {
-    throw InputError(Argument::grad, "the forward result does not belong to these bags: run embedding_bag with "
+    throw InputError(Argument::grad,
+                     "the forward result does not belong to these bags: run embedding_bag with "
                      "the same ids, offsets and options, and a gradient as wide as its output");
   }
   Ids reached = ids;
   for (const Index row : max_mode ? forward.max_rows : std::vector<Index>()) {
     if (row >= vocab) {
       throw InputError(Argument::grad, "the forward result names row " + std::to_string(row) +
-                       ", outside the vocabulary V = " + std::to_string(vocab));
+                                           ", outside the vocabulary V = " + std::to_string(vocab));
     }
     if (row >= 0) reached.push_back(row);
   }
@@ -340,10 +355,10 @@ Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& 
   return grad;
 }
 
-Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets,
-                                     const Matrix& grad_output, const BagOutput& forward,
-                                     Index vocab, const BagOptions& options,
-                                     const GradientViewOptions& view, const Limits& limits) {
+Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
+                                     const BagOutput& forward, Index vocab,
+                                     const BagOptions& options, const GradientViewOptions& view,
+                                     const Limits& limits) {
   GradientRows reached =
       bag_gradient_rows(ids, offsets, grad_output, forward, vocab, options, limits, false);
   return sparse_gradient(vocab, std::move(reached.rows), std::move(reached.values), view, limits);

@@ -1,8 +1,8 @@
 #include "embedlab/format.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -87,8 +87,8 @@ class Formatter {
 using At = std::function<float(Index, Index)>;
 using At3 = std::function<float(Index, Index, Index)>;
 
-std::string row_string(const At& at, Index r, const std::vector<Index>& cols,
-                       const Formatter& fmt, int indent) {
+std::string row_string(const At& at, Index r, const std::vector<Index>& cols, const Formatter& fmt,
+                       int indent) {
   std::vector<std::string> items;
   for (Index c : cols) items.push_back(c < 0 ? " ..." : fmt(at(r, c)));
   const std::size_t item_width = items.empty() ? 1 : fmt(0.0).size() + 2;
@@ -116,7 +116,8 @@ std::string scientific_text(double value) { return printed("%.*e", kPrecision, v
 
 std::string count_text(Index n) {
   std::string digits = std::to_string(n < 0 ? -n : n);
-  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(i, ",");
   return (n < 0 ? "-" : "") + digits;
 }
 
@@ -149,7 +150,8 @@ std::string python_float_text(double value) {
 }
 
 std::string format_tensor(const Matrix& m, const TensorStyle& style) {
-  return format_tensor(m.rows(), m.cols(), [&](Index i, Index j) { return m(i, j); }, style);
+  return format_tensor(
+      m.rows(), m.cols(), [&](Index i, Index j) { return m(i, j); }, style);
 }
 
 std::vector<Index> printed_indices(Index size, Index rows, Index cols) {
@@ -167,8 +169,8 @@ std::string format_tensor(const Table& table, const TensorStyle& style, bool tra
     return values(std::lower_bound(rows.begin(), rows.end(), i) - rows.begin(), j);
   };
   if (transposed)
-    return format_tensor(table.cols(), table.rows(), [&](Index i, Index j) { return value(j, i); },
-                         style);
+    return format_tensor(
+        table.cols(), table.rows(), [&](Index i, Index j) { return value(j, i); }, style);
   return format_tensor(table.rows(), table.cols(), value, style);
 }
 
@@ -191,7 +193,8 @@ std::string with_suffixes(const std::string& body, const TensorStyle& style) {
   const int indent = static_cast<int>(prefix.size());
   std::string out = prefix + body;
   const auto newline = out.rfind('\n');
-  std::size_t last_line = (newline == std::string::npos ? out.size() : out.size() - newline - 1) + 2;
+  std::size_t last_line =
+      (newline == std::string::npos ? out.size() : out.size() - newline - 1) + 2;
   for (const auto& suffix : style.suffixes) {
     if (last_line + suffix.size() + 2 > static_cast<std::size_t>(kLineWidth)) {
       out += ",\n" + std::string(indent, ' ') + suffix;
@@ -248,16 +251,14 @@ std::string format_tensor(Index n_slices, Index n_rows, Index n_cols, const At3&
       continue;
     }
     const Index s = slices[i];
-    body += matrix_body([&](Index r, Index c) { return at(s, r, c); }, rows, cols, fmt,
-                        indent + 1);
+    body += matrix_body([&](Index r, Index c) { return at(s, r, c); }, rows, cols, fmt, indent + 1);
   }
   return with_suffixes(body + "]", style);
 }
 
 std::string torch_size_text(const std::vector<Index>& shape) {
   std::string text = "torch.Size([";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + "])";
 }
 

@@ -96,8 +96,9 @@ void gemm_accumulate(Index m, Index k, Index n, const float* a, Index lda, const
   FixedBlocking blocking;
   // Eigen's own index type (32 bits in WebAssembly): every operand is held in memory.
   using E = Eigen::Index;
-  using Product = Eigen::internal::general_matrix_matrix_product<
-      E, float, Eigen::RowMajor, false, float, Eigen::RowMajor, false, Eigen::RowMajor, 1>;
+  using Product =
+      Eigen::internal::general_matrix_matrix_product<E, float, Eigen::RowMajor, false, float,
+                                                     Eigen::RowMajor, false, Eigen::RowMajor, 1>;
   Product::run(E(m), E(n), E(k), a, E(lda), b, E(ldb), c, 1, E(ldc), 1.0f, blocking);
 #endif
 }

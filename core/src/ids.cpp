@@ -35,7 +35,9 @@ std::pair<bool, std::string_view> signed_digits(std::string_view token) {
   const bool negative = token[0] == '-';
   return {negative, negative ? token.substr(1) : token};
 }
-bool digits_only(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
+bool digits_only(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
 
 // Why `token`, at 1-based `position`, is no id. Every message of the scanner is spelled out of
 // line, only when there is an error: the scan runs at every keystroke of the page, and a small
@@ -45,23 +47,27 @@ bool digits_only(std::string_view s) { return !s.empty() && std::all_of(s.begin(
   const auto [negative, digits] = signed_digits(token);
   if (digits_only(digits)) {
     if (negative) return InputError(Argument::ids, negative_id_message(position, quoted(token)));
-    return InputError(Argument::ids, where + ", which is too large: token ids must fit in int64 (at most " +
-                                         std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
+    return InputError(Argument::ids,
+                      where + ", which is too large: token ids must fit in int64 (at most " +
+                          std::to_string(std::numeric_limits<std::int64_t>::max()) + ")");
   }
   if (token == "...")
-    return InputError(Argument::ids, where +
-                                         ": PyTorch shortened this tensor when printing it; print every id "
-                                         "with ids.tolist() and paste that");
+    return InputError(Argument::ids,
+                      where +
+                          ": PyTorch shortened this tensor when printing it; print every id "
+                          "with ids.tolist() and paste that");
   const auto stray = std::find_if(token.begin(), token.end(), [](char c) {
     return static_cast<unsigned char>(c) < 0x80 && !is_letter(c) && !is_digit(c) && c != '.' &&
            c != '-' && c != '+';
   });
   if (stray != token.end())
-    return InputError(Argument::ids, where + ": " + quoted(std::string_view(&*stray, 1)) +
-                                         " does not belong in a list of ids; separate ids with commas or "
-                                         "spaces, e.g. 2, 3, 1");
-  return InputError(Argument::ids, where +
-                                       ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
+    return InputError(Argument::ids,
+                      where + ": " + quoted(std::string_view(&*stray, 1)) +
+                          " does not belong in a list of ids; separate ids with commas or "
+                          "spaces, e.g. 2, 3, 1");
+  return InputError(
+      Argument::ids,
+      where + ", which is not an integer: write token ids in plain digits, e.g. 2, 3, 1");
 }
 
 // The value of the token at 1-based `position`: plain digits that fit in int64, or a minus
@@ -69,8 +75,10 @@ bool digits_only(std::string_view s) { return !s.empty() && std::all_of(s.begin(
 std::int64_t token_value(std::string_view token, Index position) {
   const auto [negative, digits] = signed_digits(token);
   std::int64_t value = 0;
-  const bool plain = digits_only(digits) && (!negative || digits.find_first_not_of('0') == std::string_view::npos);
-  if (plain && std::from_chars(digits.data(), digits.data() + digits.size(), value).ec == std::errc())
+  const bool plain =
+      digits_only(digits) && (!negative || digits.find_first_not_of('0') == std::string_view::npos);
+  if (plain &&
+      std::from_chars(digits.data(), digits.data() + digits.size(), value).ec == std::errc())
     return value;
   throw not_an_id(token, position);
 }
@@ -80,12 +88,13 @@ std::int64_t token_value(std::string_view token, Index position) {
 std::string character(std::size_t byte) { return std::to_string(byte + 1); }
 
 [[gnu::cold, gnu::noinline]] InputError empty_entry(std::size_t comma) {
-  return InputError(Argument::ids,
-                    "empty entry: the comma at character " + character(comma) + " has no id before it");
+  return InputError(Argument::ids, "empty entry: the comma at character " + character(comma) +
+                                       " has no id before it");
 }
 
 [[gnu::cold, gnu::noinline]] InputError nested_list(std::string_view bracket, std::size_t at) {
-  return InputError(Argument::ids, "unexpected " + quoted(bracket) + " at character " + character(at) +
+  return InputError(Argument::ids, "unexpected " + quoted(bracket) + " at character " +
+                                       character(at) +
                                        ": give one flat list of ids, e.g. [2, 3, 1]");
 }
 
@@ -154,8 +163,9 @@ class IdScanner {
       if (at_end() || peek() != '(') {
         pos_ = start;  // a plain token: the list reports it
       } else if (name != "tensor" && name != "torch.tensor") {
-        throw InputError(Argument::ids, "unexpected " + quoted(name) + " at character " + character(start) +
-                         ": write ids as 2, 3, 1 or [2, 3, 1] or tensor([2, 3, 1])");
+        throw InputError(Argument::ids,
+                         "unexpected " + quoted(name) + " at character " + character(start) +
+                             ": write ids as 2, 3, 1 or [2, 3, 1] or tensor([2, 3, 1])");
       }
     }
     if (!at_end() && peek() == '(') push_opener(start, ')');
@@ -175,22 +185,25 @@ class IdScanner {
       const std::string what = "the " + quoted(open.text) + " at character " + character(open.at);
       skip_space();
       if (at_end())
-        throw InputError(Argument::ids, "unbalanced brackets: " + what + " is never closed with \"" + open.closer +
-                         "\"");
+        throw InputError(Argument::ids, "unbalanced brackets: " + what +
+                                            " is never closed with \"" + open.closer + "\"");
       if (peek() != open.closer)
-        throw InputError(Argument::ids, 
+        throw InputError(
+            Argument::ids,
             std::string(is_closer(peek()) ? "mismatched brackets" : "unexpected text") +
-            ": expected \"" + open.closer + "\" to close " + what + ", found " +
-            quoted(character_at(pos_)) + " at character " + character(pos_));
+                ": expected \"" + open.closer + "\" to close " + what + ", found " +
+                quoted(character_at(pos_)) + " at character " + character(pos_));
       ++pos_;
     }
     skip_space();
     if (at_end()) return;
     if (is_closer(peek()))
-      throw InputError(Argument::ids, "unbalanced brackets: the " + quoted(character_at(pos_)) + " at character " +
-                       character(pos_) + " has no matching opening bracket");
-    throw InputError(Argument::ids, "unexpected text " + quoted(text_.substr(pos_)) + " at character " +
-                     character(pos_) + ", after the closing bracket");
+      throw InputError(Argument::ids, "unbalanced brackets: the " + quoted(character_at(pos_)) +
+                                          " at character " + character(pos_) +
+                                          " has no matching opening bracket");
+    throw InputError(Argument::ids, "unexpected text " + quoted(text_.substr(pos_)) +
+                                        " at character " + character(pos_) +
+                                        ", after the closing bracket");
   }
 
   std::string_view text_;
@@ -228,8 +241,9 @@ std::vector<Ids> parse_batches(std::string_view text, const Limits& limits) {
   for (std::size_t b = 0; b < parts.size(); ++b) {
     const std::string which = "batch " + std::to_string(b + 1);
     if (blank(parts[b]))
-      throw InputError(Argument::ids, which + " is empty: give each batch at least one id, and "
-                                              "separate batches with semicolons, e.g. 1, 2; 3, 3");
+      throw InputError(Argument::ids, which +
+                                          " is empty: give each batch at least one id, and "
+                                          "separate batches with semicolons, e.g. 1, 2; 3, 3");
     try {
       batches.push_back(parse_ids(parts[b], limits));
     } catch (const InputError& e) {
@@ -245,16 +259,17 @@ namespace {
 
 // Why ids[i] names no row of a table with `vocab` rows, in PyTorch's words and then ours: spelled
 // only when it does not, as check_ids runs at every keystroke.
-[[gnu::cold, gnu::noinline]] InputError id_out_of_range(const Ids& ids, std::size_t i, Index vocab) {
+[[gnu::cold, gnu::noinline]] InputError id_out_of_range(const Ids& ids, std::size_t i,
+                                                        Index vocab) {
   const std::int64_t id = ids[i];
   const std::string valid = "0.." + std::to_string(vocab - 1);
-  const std::string which = "index out of range in self: id " + std::to_string(id) + " at position " +
-                            std::to_string(i + 1);
+  const std::string which = "index out of range in self: id " + std::to_string(id) +
+                            " at position " + std::to_string(i + 1);
   if (id < 0)
     return InputError(Argument::ids, which + " is negative; ids for the vocabulary size V = " +
                                          std::to_string(vocab) + " are " + valid);
-  return InputError(Argument::ids, which + " is not below the vocabulary size V = " + std::to_string(vocab) +
-                                       " (valid ids are " + valid + ")");
+  return InputError(Argument::ids, which + " is not below the vocabulary size V = " +
+                                       std::to_string(vocab) + " (valid ids are " + valid + ")");
 }
 
 }  // namespace
@@ -283,20 +298,21 @@ Index default_vocab(const Ids& ids, const Limits& limits) {
   if (ids.empty()) throw InputError(Argument::ids, kNoIds);
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] < 0)
-      throw InputError(Argument::ids, 
-          negative_id_message(static_cast<Index>(i + 1), quoted(std::to_string(ids[i]))));
+      throw InputError(Argument::ids, negative_id_message(static_cast<Index>(i + 1),
+                                                          quoted(std::to_string(ids[i]))));
   const auto largest = std::max_element(ids.begin(), ids.end());
   if (*largest == std::numeric_limits<std::int64_t>::max())
-    throw InputError(Argument::ids, "token " + std::to_string(largest - ids.begin() + 1) + " is " +
-                     std::to_string(*largest) +
-                     ": the vocabulary size max(ids) + 1 would not fit in int64");
-  // The learner typed no V: an id that makes the default V too large is an error of the ids.
-  if (*largest >= limits.max_vocab)
     throw InputError(Argument::ids,
                      "token " + std::to_string(largest - ids.begin() + 1) + " is " +
-                         std::to_string(*largest) + ": the vocabulary size max(ids) + 1 = " +
-                         count_text(*largest + 1) + " would be over the limit of " +
-                         count_text(limits.max_vocab) + " rows; use a smaller id");
+                         std::to_string(*largest) +
+                         ": the vocabulary size max(ids) + 1 would not fit in int64");
+  // The learner typed no V: an id that makes the default V too large is an error of the ids.
+  if (*largest >= limits.max_vocab)
+    throw InputError(Argument::ids, "token " + std::to_string(largest - ids.begin() + 1) + " is " +
+                                        std::to_string(*largest) +
+                                        ": the vocabulary size max(ids) + 1 = " +
+                                        count_text(*largest + 1) + " would be over the limit of " +
+                                        count_text(limits.max_vocab) + " rows; use a smaller id");
   return *largest + 1;
 }
 

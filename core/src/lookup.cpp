@@ -54,10 +54,12 @@ Matrix lookup(const Table& weight, const Ids& ids, const Limits& limits) {
 void gather_rows(const float* weight, Index dim, const std::int64_t* ids, Index n,
                  float* out) noexcept {
   const auto row_bytes = static_cast<std::size_t>(dim) * sizeof(float);
-  for (Index k = 0; k < n && k < kTranslateAheadRows; ++k) __builtin_prefetch(weight + ids[k] * dim);
+  for (Index k = 0; k < n && k < kTranslateAheadRows; ++k)
+    __builtin_prefetch(weight + ids[k] * dim);
   for (Index k = 0; k < n && k < kPrefetchRows; ++k) prefetch_row(weight + ids[k] * dim, row_bytes);
   for (Index k = 0; k < n; ++k) {
-    if (k + kTranslateAheadRows < n) __builtin_prefetch(weight + ids[k + kTranslateAheadRows] * dim);
+    if (k + kTranslateAheadRows < n)
+      __builtin_prefetch(weight + ids[k + kTranslateAheadRows] * dim);
     if (k + kPrefetchRows < n) prefetch_row(weight + ids[k + kPrefetchRows] * dim, row_bytes);
     std::memcpy(out + k * dim, weight + ids[k] * dim, row_bytes);
   }

@@ -39,12 +39,15 @@ float two_norm(const float* x, Index dim) {
 
 void check_renorm_arguments(double max_norm, double norm_type) {
   if (!(max_norm > 0.0) || !std::isfinite(max_norm)) {
-    throw InputError(Argument::max_norm, "max_norm must be a positive number, got " + std::to_string(max_norm) +
-                     ": rows whose norm exceeds it are scaled down to it");
+    throw InputError(Argument::max_norm, "max_norm must be a positive number, got " +
+                                             std::to_string(max_norm) +
+                                             ": rows whose norm exceeds it are scaled down to it");
   }
   if (!(norm_type > 0.0)) {
-    throw InputError(Argument::norm_type, "norm_type must be positive (2 is the Euclidean norm, inf the largest |x|), "
-                     "got " + std::to_string(norm_type));
+    throw InputError(Argument::norm_type,
+                     "norm_type must be positive (2 is the Euclidean norm, inf the largest |x|), "
+                     "got " +
+                         std::to_string(norm_type));
   }
 }
 
@@ -106,7 +109,8 @@ Ids renorm_rows(const Ids& ids, Index vocab, double max_norm, double norm_type,
 Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double norm_type,
                      const Limits& limits) {
   const Ids rows = renorm_rows(ids, weight.rows(), max_norm, norm_type, limits);
-  const auto [scaled, values] = renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
+  const auto [scaled, values] =
+      renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
   for (std::size_t k = 0; k < scaled.size(); ++k)
     weight.row(scaled[k]) = values.row(static_cast<Index>(k));
   return scaled;
@@ -115,7 +119,8 @@ Ids embedding_renorm(Matrix& weight, const Ids& ids, double max_norm, double nor
 Ids embedding_renorm(Table& weight, const Ids& ids, double max_norm, double norm_type,
                      const Limits& limits) {
   const Ids rows = renorm_rows(ids, weight.rows(), max_norm, norm_type, limits);
-  const auto [scaled, values] = renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
+  const auto [scaled, values] =
+      renormed_rows(rows, lookup(weight, rows, limits), max_norm, norm_type);
   if (!scaled.empty()) weight = weight.with_rows(scaled, values);
   return scaled;
 }

@@ -38,8 +38,7 @@ std::string padding_named(Index given, Index row, const char* unit) {
 // id -> its positions in ids, in position order.
 std::map<Index, Ids> positions_by_id(const Ids& ids) {
   std::map<Index, Ids> positions;
-  for (std::size_t k = 0; k < ids.size(); ++k)
-    positions[ids[k]].push_back(static_cast<Index>(k));
+  for (std::size_t k = 0; k < ids.size(); ++k) positions[ids[k]].push_back(static_cast<Index>(k));
   return positions;
 }
 
@@ -52,7 +51,8 @@ Grader backward_grader(const BackwardFacts& f) {
   const auto found = positions.find(padding);
   if (padding >= 0 && found != positions.end()) {
     std::string terms;
-    for (Index k : found->second) terms += (terms.empty() ? "G[" : " + G[") + std::to_string(k) + "]";
+    for (Index k : found->second)
+      terms += (terms.empty() ? "G[" : " + G[") + std::to_string(k) + "]";
     grader.define_row(padding, f.dim,
                       "Row " + std::to_string(padding) +
                           " is padding_idx: nn.Embedding gives it no gradient, while onehot.T @ G "
@@ -70,13 +70,13 @@ std::vector<std::string> backward_notes(const BackwardFacts& f, const Verdict& v
     const std::string named = padding_named(*f.padding_idx, padding, "row");
     const auto found = positions.find(padding);
     const std::string p = std::to_string(padding);
-    notes.push_back(found != positions.end()
-                        ? named + ": row " + p + " of the scatter-add gets no gradient, though " +
-                              plural(static_cast<Index>(found->second.size()), "token has",
-                                     "tokens have") +
-                              " id " + p + "; onehot.T @ G knows nothing of padding_idx, so its row " +
-                              p + " is not zero."
-                        : named + ": no token has id " + p + ", so it changes nothing here.");
+    notes.push_back(
+        found != positions.end()
+            ? named + ": row " + p + " of the scatter-add gets no gradient, though " +
+                  plural(static_cast<Index>(found->second.size()), "token has", "tokens have") +
+                  " id " + p + "; onehot.T @ G knows nothing of padding_idx, so its row " + p +
+                  " is not zero."
+            : named + ": no token has id " + p + ", so it changes nothing here.");
   }
   if (f.scale_grad_by_freq) {
     notes.push_back(
@@ -108,16 +108,17 @@ std::vector<std::string> backward_notes(const BackwardFacts& f, const Verdict& v
                     (untouched == 1 ? "it." : "them."));
   }
   const auto n = static_cast<Index>(f.ids.size());
-  notes.push_back("The scatter-add did n\u00b7d = " + count_text(n * f.dim) +
-                  " additions; onehot.T @ G did V\u00b7n\u00b7d = " +
-                  count_text(f.vocab * n * f.dim) + " multiply-adds, " +
-                  count_text((f.vocab - 1) * n * f.dim) + " of them by zero.");
+  notes.push_back(
+      "The scatter-add did n\u00b7d = " + count_text(n * f.dim) +
+      " additions; onehot.T @ G did V\u00b7n\u00b7d = " + count_text(f.vocab * n * f.dim) +
+      " multiply-adds, " + count_text((f.vocab - 1) * n * f.dim) + " of them by zero.");
   return notes;
 }
 
 std::string max_norm_note(const Ids& scaled_rows, double max_norm) {
   const std::string bound = python_float_text(max_norm);
-  if (scaled_rows.empty()) return "max_norm: no looked-up row had a norm above " + bound + "; W is unchanged.";
+  if (scaled_rows.empty())
+    return "max_norm: no looked-up row had a norm above " + bound + "; W is unchanged.";
   return "max_norm: " + std::string(scaled_rows.size() == 1 ? "row " : "rows ") +
          rows_listed(scaled_rows) + (scaled_rows.size() == 1 ? " had a norm" : " had norms") +
          " above " + bound + " and " + (scaled_rows.size() == 1 ? "was" : "were") +
@@ -129,11 +130,11 @@ std::vector<std::string> bag_notes(const BagFacts& f) {
   const Index padding = resolve_padding_idx(f.padding_idx, f.vocab);
   if (padding >= 0) {
     const std::string named = padding_named(*f.padding_idx, padding, "id");
-    notes.push_back(std::find(f.ids.begin(), f.ids.end(), padding) != f.ids.end()
-                        ? named + ": its ids are left out of every bag" +
-                              (f.mode == BagMode::mean ? " and of the count a mean divides by."
-                                                       : ".")
-                        : named + ": no id equals it, so it changes nothing here.");
+    notes.push_back(
+        std::find(f.ids.begin(), f.ids.end(), padding) != f.ids.end()
+            ? named + ": its ids are left out of every bag" +
+                  (f.mode == BagMode::mean ? " and of the count a mean divides by." : ".")
+            : named + ": no id equals it, so it changes nothing here.");
   }
   if (f.mode == BagMode::max) {
     notes.push_back(
@@ -160,9 +161,10 @@ std::vector<std::string> bag_gradient_notes(const BagFacts& f) {
   std::size_t g = 0;
   for (const auto& [id, ks] : positions) {
     if (positions.at(sorted[g++]).size() != ks.size()) {
-      return {"PyTorch 1.13's CPU kernel divides some of these rows by another id's count "
-              "(pytorch/pytorch#190063); these are the documented values, each row divided by its "
-              "own id's count."};
+      return {
+          "PyTorch 1.13's CPU kernel divides some of these rows by another id's count "
+          "(pytorch/pytorch#190063); these are the documented values, each row divided by its "
+          "own id's count."};
     }
   }
   return {};

@@ -51,17 +51,28 @@ std::string dtype_meaning(std::string_view descr) {
                      size.find_first_not_of("0123456789") == std::string_view::npos;
   const std::string bits = sized ? std::to_string(8 * std::stoi(std::string(size))) : "";
   switch (kind) {
-    case 'f': return sized ? order + "float" + bits : "";
-    case 'i': return sized ? order + "int" + bits : "";
-    case 'u': return sized ? order + "uint" + bits : "";
-    case 'c': return sized ? order + "complex" + bits : "";
-    case 'b': return "bool";
-    case 'O': return "Python objects";
-    case 'U': return "unicode strings";
-    case 'S': return "byte strings";
-    case 'M': return "datetime64";
-    case 'm': return "timedelta64";
-    default: return "";
+    case 'f':
+      return sized ? order + "float" + bits : "";
+    case 'i':
+      return sized ? order + "int" + bits : "";
+    case 'u':
+      return sized ? order + "uint" + bits : "";
+    case 'c':
+      return sized ? order + "complex" + bits : "";
+    case 'b':
+      return "bool";
+    case 'O':
+      return "Python objects";
+    case 'U':
+      return "unicode strings";
+    case 'S':
+      return "byte strings";
+    case 'M':
+      return "datetime64";
+    case 'm':
+      return "timedelta64";
+    default:
+      return "";
   }
 }
 
@@ -296,7 +307,8 @@ NpyLayout npy_layout(std::string_view head, std::uint64_t file_size, const Limit
 
 Matrix parse_npy(std::string_view bytes, const Limits& limits) {
   const NpyLayout layout = npy_layout(bytes, bytes.size(), limits);
-  check_elements(layout.rows, layout.cols, Argument::weights, "the embedding table (V x d)", limits);
+  check_elements(layout.rows, layout.cols, Argument::weights, "the embedding table (V x d)",
+                 limits);
   Matrix m(layout.rows, layout.cols);
   convert_to_float32(bytes.substr(layout.data_start), layout.type, m.data(), 0, 0, layout.cols);
   return m;

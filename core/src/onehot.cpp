@@ -19,9 +19,10 @@ Matrix one_hot(const Ids& ids, Index vocab, const Limits& limits) {
 Matrix encoded_product(const Matrix& encoding, const Matrix& weight, const char* encoding_name,
                        const Limits& limits) {
   if (encoding.cols() != weight.rows()) {
-    throw InputError(Argument::onehot, std::string(encoding_name) + " has " + std::to_string(encoding.cols()) +
-                     " columns but the weight has " + std::to_string(weight.rows()) +
-                     " rows: they must both be the vocabulary size V");
+    throw InputError(Argument::onehot,
+                     std::string(encoding_name) + " has " + std::to_string(encoding.cols()) +
+                         " columns but the weight has " + std::to_string(weight.rows()) +
+                         " rows: they must both be the vocabulary size V");
   }
   check_output_shape(encoding.rows(), weight.cols(), limits);
   // Accumulate into +0, as a BLAS sgemm with beta = 0 (torch.mm) does: an all -0.0 column then

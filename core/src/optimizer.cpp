@@ -1,10 +1,11 @@
 // The optimizers' names, options, checks and state views; the Optimizer class is in
 // optimizer_step.cpp.
+#include "embedlab/optimizer.hpp"
+
 #include <algorithm>
 #include <string>
 
 #include "embedlab/format.hpp"
-#include "embedlab/optimizer.hpp"
 
 namespace embedlab {
 namespace {
@@ -38,25 +39,39 @@ const Names& names_of(OptimizerKind kind) {
 // The member of OptimizerOptions behind each number and each flag hyperparameter, or null.
 double OptimizerOptions::*number_member(Argument argument) {
   switch (argument) {
-    case Argument::lr: return &OptimizerOptions::lr;
-    case Argument::momentum: return &OptimizerOptions::momentum;
-    case Argument::dampening: return &OptimizerOptions::dampening;
-    case Argument::weight_decay: return &OptimizerOptions::weight_decay;
-    case Argument::eps: return &OptimizerOptions::eps;
-    case Argument::lr_decay: return &OptimizerOptions::lr_decay;
-    case Argument::initial_accumulator_value: return &OptimizerOptions::initial_accumulator_value;
-    case Argument::alpha: return &OptimizerOptions::alpha;
-    default: return nullptr;
+    case Argument::lr:
+      return &OptimizerOptions::lr;
+    case Argument::momentum:
+      return &OptimizerOptions::momentum;
+    case Argument::dampening:
+      return &OptimizerOptions::dampening;
+    case Argument::weight_decay:
+      return &OptimizerOptions::weight_decay;
+    case Argument::eps:
+      return &OptimizerOptions::eps;
+    case Argument::lr_decay:
+      return &OptimizerOptions::lr_decay;
+    case Argument::initial_accumulator_value:
+      return &OptimizerOptions::initial_accumulator_value;
+    case Argument::alpha:
+      return &OptimizerOptions::alpha;
+    default:
+      return nullptr;
   }
 }
 
 bool OptimizerOptions::*flag_member(Argument argument) {
   switch (argument) {
-    case Argument::nesterov: return &OptimizerOptions::nesterov;
-    case Argument::amsgrad: return &OptimizerOptions::amsgrad;
-    case Argument::centered: return &OptimizerOptions::centered;
-    case Argument::maximize: return &OptimizerOptions::maximize;
-    default: return nullptr;
+    case Argument::nesterov:
+      return &OptimizerOptions::nesterov;
+    case Argument::amsgrad:
+      return &OptimizerOptions::amsgrad;
+    case Argument::centered:
+      return &OptimizerOptions::centered;
+    case Argument::maximize:
+      return &OptimizerOptions::maximize;
+    default:
+      return nullptr;
   }
 }
 
@@ -80,42 +95,58 @@ OptimizerKind parse_optimizer(std::string_view name) {
     if (n.name == name) return n.kind;
     known += std::string(known.empty() ? "" : ", ") + "'" + std::string(n.name) + "'";
   }
-  throw InputError(Argument::optimizer, "optimizer must be one of " + known + ", got '" +
-                                            std::string(name) + "'");
+  throw InputError(Argument::optimizer,
+                   "optimizer must be one of " + known + ", got '" + std::string(name) + "'");
 }
 
 OptimizerOptions optimizer_defaults(OptimizerKind kind) {
   OptimizerOptions o;
   o.kind = kind;
   switch (kind) {
-    case OptimizerKind::sgd: break;
+    case OptimizerKind::sgd:
+      break;
     case OptimizerKind::adam:
-    case OptimizerKind::sparse_adam: o.lr = 1e-3; break;
-    case OptimizerKind::adamw: o.lr = 1e-3; o.weight_decay = 1e-2; break;
-    case OptimizerKind::adagrad: o.lr = 1e-2; o.eps = 1e-10; break;
-    case OptimizerKind::rmsprop: o.lr = 1e-2; break;
+    case OptimizerKind::sparse_adam:
+      o.lr = 1e-3;
+      break;
+    case OptimizerKind::adamw:
+      o.lr = 1e-3;
+      o.weight_decay = 1e-2;
+      break;
+    case OptimizerKind::adagrad:
+      o.lr = 1e-2;
+      o.eps = 1e-10;
+      break;
+    case OptimizerKind::rmsprop:
+      o.lr = 1e-2;
+      break;
   }
   return o;
 }
 
 const std::vector<Argument>& optimizer_arguments(OptimizerKind kind) {
   using A = Argument;
-  static const std::vector<A> sgd = {A::lr, A::momentum, A::dampening, A::weight_decay,
-                                     A::nesterov, A::maximize};
-  static const std::vector<A> adam = {A::lr, A::betas, A::eps, A::weight_decay, A::amsgrad,
-                                      A::maximize};
-  static const std::vector<A> adagrad = {A::lr, A::lr_decay, A::weight_decay,
-                                         A::initial_accumulator_value, A::eps, A::maximize};
-  static const std::vector<A> rmsprop = {A::lr, A::alpha, A::eps, A::weight_decay,
+  static const std::vector<A> sgd = {A::lr,           A::momentum, A::dampening,
+                                     A::weight_decay, A::nesterov, A::maximize};
+  static const std::vector<A> adam = {A::lr,           A::betas,   A::eps,
+                                      A::weight_decay, A::amsgrad, A::maximize};
+  static const std::vector<A> adagrad = {
+      A::lr, A::lr_decay, A::weight_decay, A::initial_accumulator_value, A::eps, A::maximize};
+  static const std::vector<A> rmsprop = {A::lr,       A::alpha,    A::eps,     A::weight_decay,
                                          A::momentum, A::centered, A::maximize};
   static const std::vector<A> sparse_adam = {A::lr, A::betas, A::eps, A::maximize};
   switch (kind) {
-    case OptimizerKind::sgd: return sgd;
+    case OptimizerKind::sgd:
+      return sgd;
     case OptimizerKind::adam:
-    case OptimizerKind::adamw: return adam;
-    case OptimizerKind::adagrad: return adagrad;
-    case OptimizerKind::rmsprop: return rmsprop;
-    case OptimizerKind::sparse_adam: return sparse_adam;
+    case OptimizerKind::adamw:
+      return adam;
+    case OptimizerKind::adagrad:
+      return adagrad;
+    case OptimizerKind::rmsprop:
+      return rmsprop;
+    case OptimizerKind::sparse_adam:
+      return sparse_adam;
   }
   return sgd;
 }
@@ -124,11 +155,12 @@ void check_optimizer_takes(OptimizerKind kind, Argument argument) {
   const auto& takes = optimizer_arguments(kind);
   if (std::find(takes.begin(), takes.end(), argument) != takes.end()) return;
   std::string names;
-  for (const Argument a : takes) names += (names.empty() ? "" : ", ") + std::string(argument_name(a));
+  for (const Argument a : takes)
+    names += (names.empty() ? "" : ", ") + std::string(argument_name(a));
   const std::string name(argument_name(argument));
   throw InputError(argument, "torch.optim." + std::string(optimizer_class(kind)) + " takes no " +
-                                 name + " (__init__() got an unexpected keyword argument '" +
-                                 name + "'): its arguments are " + names);
+                                 name + " (__init__() got an unexpected keyword argument '" + name +
+                                 "'): its arguments are " + names);
 }
 
 OptionForm option_form(Argument argument) {
@@ -182,7 +214,8 @@ std::string optimizer_code(const OptimizerOptions& o, std::string_view params) {
         break;
       case OptionForm::pair:
         if (o.beta1 != d.beta1 || o.beta2 != d.beta2)
-          code += keyword + "(" + python_float_text(o.beta1) + ", " + python_float_text(o.beta2) + ")";
+          code +=
+              keyword + "(" + python_float_text(o.beta1) + ", " + python_float_text(o.beta2) + ")";
         break;
     }
   }
@@ -255,8 +288,9 @@ void check_gradient_kind(const OptimizerOptions& o, bool sparse) {
   }
   switch (o.kind) {
     case OptimizerKind::adam:
-      throw InputError(Argument::optimizer,
-                       "Adam does not support sparse gradients, please consider SparseAdam instead");
+      throw InputError(
+          Argument::optimizer,
+          "Adam does not support sparse gradients, please consider SparseAdam instead");
     case OptimizerKind::adamw:
       throw InputError(Argument::optimizer, "AdamW does not support sparse gradients");
     case OptimizerKind::rmsprop:
@@ -274,7 +308,8 @@ void check_gradient_kind(const OptimizerOptions& o, bool sparse) {
                          "weight_decay option is not compatible with sparse gradients");
       }
       return;
-    case OptimizerKind::sparse_adam: return;
+    case OptimizerKind::sparse_adam:
+      return;
   }
 }
 

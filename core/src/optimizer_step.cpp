@@ -28,7 +28,9 @@ float to_float(double x, Argument argument, const char* what) {
 // The kernels' arithmetic (optimizer.hpp): self.add_(other, alpha), self.addcmul_(t1, t2, value),
 // self.addcdiv_(t1, t2, value), torch.maximum.
 float add(float self, float other, float alpha) { return std::fma(other, alpha, self); }
-float addcmul(float self, float t1, float t2, float value) { return std::fma(value * t1, t2, self); }
+float addcmul(float self, float t1, float t2, float value) {
+  return std::fma(value * t1, t2, self);
+}
 float addcdiv(float self, float t1, float t2, float value) { return self + (value * t1) / t2; }
 float maximum(float a, float b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
@@ -74,8 +76,9 @@ Optimizer::Optimizer(const OptimizerOptions& options, Index vocab, Index dim)
   check_table_shape(vocab, dim);
   if (options.kind == OptimizerKind::adagrad) {
     state_.sum = Matrix::Constant(
-        vocab, dim, to_float(options.initial_accumulator_value, Argument::initial_accumulator_value,
-                             "initial_accumulator_value"));
+        vocab, dim,
+        to_float(options.initial_accumulator_value, Argument::initial_accumulator_value,
+                 "initial_accumulator_value"));
   }
 }
 
@@ -208,7 +211,8 @@ void Optimizer::step(Matrix& weight, const Matrix& grad) {
       }
       break;
     }
-    case OptimizerKind::sparse_adam: break;  // refused by check_gradient_kind
+    case OptimizerKind::sparse_adam:
+      break;  // refused by check_gradient_kind
   }
 }
 
@@ -229,7 +233,8 @@ void Optimizer::step(Matrix& weight, const SparseRows& grad) {
     // zero_grad()'s zeroed tensor, of another shape, and step as no-ops.)
     throw InputError(Argument::ids,
                      "every id of the first batch is padding_idx, so the first sparse gradient "
-                     "has no entries, and PyTorch 1.13's " + std::string(optimizer_class(o.kind)) +
+                     "has no entries, and PyTorch 1.13's " +
+                         std::string(optimizer_class(o.kind)) +
                          " step fails on it: The size of tensor a (" + std::to_string(dim_) +
                          ") must match the size of tensor b (0) at non-singleton dimension 1");
   }
@@ -270,8 +275,8 @@ void Optimizer::step(Matrix& weight, const SparseRows& grad) {
       const float one_minus_beta1 = static_cast<float>(1.0 - o.beta1);
       const float one_minus_beta2 = static_cast<float>(1.0 - o.beta2);
       const float eps = to_float(o.eps, Argument::eps, "eps");
-      const float neg_step = to_float(-step_size, Argument::lr,
-                                      "-lr * sqrt(1 - beta2 ** step) / (1 - beta1 ** step)");
+      const float neg_step =
+          to_float(-step_size, Argument::lr, "-lr * sqrt(1 - beta2 ** step) / (1 - beta1 ** step)");
       ++state_.step;
       create(state_.exp_avg, vocab_, dim_);
       create(state_.exp_avg_sq, vocab_, dim_);
@@ -291,8 +296,7 @@ void Optimizer::step(Matrix& weight, const SparseRows& grad) {
       SparseRows update = g;
       for (Index i = 0; i < g.values.size(); ++i) {
         const float numer = m_update.values.data()[i] + old_m.values.data()[i];
-        const float denom =
-            std::sqrt(v_update.values.data()[i] + old_v.values.data()[i]) + eps;
+        const float denom = std::sqrt(v_update.values.data()[i] + old_v.values.data()[i]) + eps;
         update.values.data()[i] = (numer / denom) * neg_step;
       }
       add_sparse_to(weight, update, 1.0f);
@@ -300,7 +304,8 @@ void Optimizer::step(Matrix& weight, const SparseRows& grad) {
     }
     case OptimizerKind::adam:
     case OptimizerKind::adamw:
-    case OptimizerKind::rmsprop: break;  // refused by check_gradient_kind
+    case OptimizerKind::rmsprop:
+      break;  // refused by check_gradient_kind
   }
 }
 

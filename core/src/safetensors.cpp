@@ -449,8 +449,8 @@ SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source
   try {
     const SafetensorsHeader header = read_safetensors_header(*source);
     const SafetensorsEntry& entry = choose_embedding_table(header, name, limits);
-    Table table(std::move(source), entry.begin, entry.shape[0], entry.shape[1],
-                table_type(entry), context + "tensor " + name_text(entry.name) + ": ", limits);
+    Table table(std::move(source), entry.begin, entry.shape[0], entry.shape[1], table_type(entry),
+                context + "tensor " + name_text(entry.name) + ": ", limits);
     if (table.stored_bytes() <= kHeldTableBytes) table = table.held();
     return {entry, std::move(table), {}};
   } catch (const InputError& e) {

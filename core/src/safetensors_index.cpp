@@ -59,8 +59,7 @@ std::string names_list(const std::vector<std::string_view>& names, std::size_t s
 
 SafetensorsIndex parse_safetensors_index(std::string_view text) {
   const Json json = parse_json(text);
-  if (!json.is_object())
-    fail("not a safetensors index: it is " + json_text(json) + "; " + kWhat);
+  if (!json.is_object()) fail("not a safetensors index: it is " + json_text(json) + "; " + kWhat);
   const auto map = json.find("weight_map");
   if (map == json.end())
     fail("not a safetensors index: it has no \"weight_map\"; " + std::string(kWhat));
@@ -106,7 +105,8 @@ IndexedTable find_indexed_table(const SafetensorsIndex& index, std::string_view 
   std::vector<std::size_t> found;
   for (std::size_t i = 0; i < names.size(); ++i)
     if (named_like_embedding_table(names[i])) found.push_back(i);
-  if (found.size() == 1) return {index.weight_map[found[0]].first, index.weight_map[found[0]].second};
+  if (found.size() == 1)
+    return {index.weight_map[found[0]].first, index.weight_map[found[0]].second};
   if (found.empty())
     fail(std::string("no tensor in the index is named like the embedding table (") +
          kTableNamesText + "); name the one to load among its " + tensor_count(names.size()) +
@@ -151,7 +151,8 @@ SafetensorsTable load_indexed_table(const std::string& path, std::string_view na
     fail(path + ": the index puts " + name_text(table.tensor) + " in the shard " +
          name_text(table.shard) + ", a file beside the index: " + e.what());
   }
-  SafetensorsTable found = open_safetensors_table(std::move(file), table.tensor, limits, shard + ": ");
+  SafetensorsTable found =
+      open_safetensors_table(std::move(file), table.tensor, limits, shard + ": ");
   found.file = shard;
   return found;
 }

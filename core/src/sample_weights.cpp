@@ -45,8 +45,8 @@ SampleWeights parse_sample_weights(std::string_view text, const Limits& limits) 
     const float value = std::strtof(s.c_str(), &stop);
     if (*stop != '\0' || !std::isfinite(value)) {
       throw InputError(Argument::per_sample_weights,
-                       "per_sample_weights: value " + std::to_string(w.values.size() + 1) +
-                           " is " + quoted(token) + ", which is not a finite number, e.g. 1, 0.5, 2");
+                       "per_sample_weights: value " + std::to_string(w.values.size() + 1) + " is " +
+                           quoted(token) + ", which is not a finite number, e.g. 1, 0.5, 2");
     }
     w.values.push_back(value);
     w.texts.push_back(s);

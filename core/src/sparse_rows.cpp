@@ -116,7 +116,8 @@ Matrix to_dense(const SparseRows& s) {
 
 SparseRows sparse_mask(const Matrix& dense, const SparseRows& s) {
   SparseRows r = s;
-  for (Index k = 0; k < entries(s); ++k) r.values.row(k) = dense.row(s.rows[static_cast<std::size_t>(k)]);
+  for (Index k = 0; k < entries(s); ++k)
+    r.values.row(k) = dense.row(s.rows[static_cast<std::size_t>(k)]);
   return r;
 }
 

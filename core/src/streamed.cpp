@@ -18,14 +18,16 @@ static_assert(kBlockRowMultiple % kGemmDepthBlock == 0 && kBlockRowMultiple % kG
 
 // The pixel of index i along an axis of `total` drawn in `size` pixels: the p with
 // floor(p * total / size) <= i < floor((p + 1) * total / size).
-Index pixel_of(Index i, Index total, Index size) { return ((i + 1) * size + total - 1) / total - 1; }
+Index pixel_of(Index i, Index total, Index size) {
+  return ((i + 1) * size + total - 1) / total - 1;
+}
 
 // The largest multiple of kBlockRowMultiple (at least one) whose rows of `width` floats hold at
 // most kStreamBlockBytes; all `rows` when they are fewer.
 Index chunk_rows(Index rows, Index width) {
-  const Index fit = std::max<Index>(1, kStreamBlockBytes / (4 * std::max<Index>(width, 1)) /
-                                           kBlockRowMultiple) *
-                    kBlockRowMultiple;
+  const Index fit =
+      std::max<Index>(1, kStreamBlockBytes / (4 * std::max<Index>(width, 1)) / kBlockRowMultiple) *
+      kBlockRowMultiple;
   return std::min(rows, fit);
 }
 
@@ -39,8 +41,7 @@ std::pair<std::size_t, std::size_t> entries_before(const Encoding& e, std::size_
 void check_encoding_rows(const Encoding& e, Index rows, const char* what) {
   if (e.cols != rows)
     throw InputError(Argument::onehot, "the one-hot matrix has " + std::to_string(e.cols) +
-                                           " columns but " + what + " has " +
-                                           std::to_string(rows) +
+                                           " columns but " + what + " has " + std::to_string(rows) +
                                            " rows: they must both be the vocabulary size V");
 }
 
@@ -98,7 +99,8 @@ Downsample::Downsample(Index rows, Index cols, Index max_height, Index max_width
   if (height < 1 || width < 1) return;
   pixels_ = Matrix::Zero(height, width);
   column_pixel_.resize(static_cast<std::size_t>(cols));
-  for (Index j = 0; j < cols; ++j) column_pixel_[static_cast<std::size_t>(j)] = pixel_of(j, cols, width);
+  for (Index j = 0; j < cols; ++j)
+    column_pixel_[static_cast<std::size_t>(j)] = pixel_of(j, cols, width);
 }
 
 void Downsample::add_rows(Index first, Index count, const float* values) {
@@ -147,8 +149,8 @@ const StreamProgress& StreamedProduct::step() {
   const char* stored = weight_.stored_rows(first, count, stored_);
   // float32 rows are multiplied where they are; others are converted a panel of columns at a time
   // (the GEMM's own panels: the same operations), so that it stays in the caches however wide W is.
-  const bool in_place = weight_.stores_float32() &&
-                        reinterpret_cast<std::uintptr_t>(stored) % alignof(float) == 0;
+  const bool in_place =
+      weight_.stores_float32() && reinterpret_cast<std::uintptr_t>(stored) % alignof(float) == 0;
   const Index panel = in_place ? d : std::min(d, kGemmColumnPanel);
   if (!in_place) panel_.resize(static_cast<std::size_t>(count * panel));
   const auto [begin, end] = entries_before(encoding_, next_entry_, first + count);
@@ -170,7 +172,8 @@ const StreamProgress& StreamedProduct::step() {
       e.setZero();
       for (std::size_t i = begin; i < end; ++i) {
         const EncodingEntry& entry = encoding_.entries[i];
-        if (entry.row >= r0 && entry.row < r0 + r) e(entry.row - r0, entry.col - first) = entry.value;
+        if (entry.row >= r0 && entry.row < r0 + r)
+          e(entry.row - r0, entry.col - first) = entry.value;
       }
       gemm_accumulate(r, count, w, e.data(), count, rows, ldb, out_.row(r0).data() + c0, d);
     }
@@ -238,9 +241,11 @@ const StreamProgress& StreamedGradient::step() {
     et.setZero();
     for (std::size_t i = begin; i < end; ++i) {
       const EncodingEntry& entry = encoding_.entries[i];
-      if (entry.row >= k0 && entry.row < k0 + k) et(entry.col - first, entry.row - k0) = entry.value;
+      if (entry.row >= k0 && entry.row < k0 + k)
+        et(entry.col - first, entry.row - k0) = entry.value;
     }
-    gemm_accumulate(count, k, d, et.data(), chunk, grad_output_.row(k0).data(), d, block_.data(), d);
+    gemm_accumulate(count, k, d, et.data(), chunk, grad_output_.row(k0).data(), d, block_.data(),
+                    d);
   }
   next_entry_ = end;
   summarise_rows(gradient_, first, count, block_.data());

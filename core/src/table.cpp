@@ -32,10 +32,14 @@ constexpr Index kConvertBytes = 1 << 22;
 
 std::string_view stored_float_name(StoredFloat type) {
   switch (type) {
-    case StoredFloat::f16: return "F16";
-    case StoredFloat::bf16: return "BF16";
-    case StoredFloat::f32: return "F32";
-    case StoredFloat::f64: return "F64";
+    case StoredFloat::f16:
+      return "F16";
+    case StoredFloat::bf16:
+      return "BF16";
+    case StoredFloat::f32:
+      return "F32";
+    case StoredFloat::f64:
+      return "F64";
     case StoredFloat::q8_0:
       return "Q8_0";
     case StoredFloat::q4_0:
@@ -53,8 +57,7 @@ struct Table::Replaced {
   Matrix values;  // (ids.size(), cols)
 };
 
-Table::Table(Matrix weight)
-    : rows_(weight.rows()), cols_(weight.cols()), dtype_(StoredFloat::f32) {
+Table::Table(Matrix weight) : rows_(weight.rows()), cols_(weight.cols()), dtype_(StoredFloat::f32) {
   source_ = std::make_shared<MatrixSource>(std::move(weight));
 }
 
@@ -71,10 +74,10 @@ Table::Table(std::shared_ptr<const ByteSource> source, std::uint64_t begin, Inde
   // Within the limits, rows * cols * 8 < 2^41: no overflow.
   const std::uint64_t size = source_->size();
   if (begin_ > size || stored_bytes() > size - begin_)
-    throw InputError(Argument::weights,
-                     context_ + "the table's bytes " + std::to_string(begin_) + " to " +
-                         std::to_string(begin_ + stored_bytes()) + " run past the end of the " +
-                         std::to_string(size) + " bytes there are");
+    throw InputError(Argument::weights, context_ + "the table's bytes " + std::to_string(begin_) +
+                                            " to " + std::to_string(begin_ + stored_bytes()) +
+                                            " run past the end of the " + std::to_string(size) +
+                                            " bytes there are");
 }
 
 std::uint64_t Table::row_bytes() const {
@@ -109,8 +112,8 @@ const char* Table::stored_rows(Index first, Index count, std::vector<char>& scra
   return scratch.data();
 }
 
-void Table::convert_rows(const char* stored, Index first, Index count, Index first_col,
-                         Index cols, float* out, Index out_stride) const {
+void Table::convert_rows(const char* stored, Index first, Index count, Index first_col, Index cols,
+                         float* out, Index out_stride) const {
   const Index per_block = block_values(dtype_), block_bytes = stored_size(dtype_);
   try {
     for (Index r = 0; r < count; ++r)

@@ -30,7 +30,8 @@ constexpr Index kChunk = 8192;
 const std::uint32_t* f16_table() {
   static const std::vector<std::uint32_t> table = [] {
     std::vector<std::uint32_t> t(65536);
-    for (std::uint32_t h = 0; h < t.size(); ++h) t[h] = f16_to_f32_bits(static_cast<std::uint16_t>(h));
+    for (std::uint32_t h = 0; h < t.size(); ++h)
+      t[h] = f16_to_f32_bits(static_cast<std::uint16_t>(h));
     return t;
   }();
   return table.data();

@@ -33,7 +33,8 @@ constexpr float f(double x) { return static_cast<float>(x); }
 float cephes_log(float x) {
   x = std::fmax(x, 0x1p-126f);
   const auto e_int = static_cast<std::int32_t>(float_bits(x) >> 23) - 127;
-  float m = float_from_bits((float_bits(x) & ~0x7F800000u) | float_bits(0.5f));  // mantissa in [0.5, 1)
+  float m =
+      float_from_bits((float_bits(x) & ~0x7F800000u) | float_bits(0.5f));  // mantissa in [0.5, 1)
   float e = static_cast<float>(e_int) + 1.0f;
   float t = 0.0f;
   if (m < f(0.707106781186547524)) {
@@ -42,10 +43,9 @@ float cephes_log(float x) {
   }
   m = (m - 1.0f) + t;
   const float z = m * m;
-  static constexpr float kP[] = {
-      f(7.0376836292E-2),  f(-1.1514610310E-1), f(1.1676998740E-1),
-      f(-1.2420140846E-1), f(1.4249322787E-1),  f(-1.6668057665E-1),
-      f(2.0000714765E-1),  f(-2.4999993993E-1), f(3.3333331174E-1)};
+  static constexpr float kP[] = {f(7.0376836292E-2),  f(-1.1514610310E-1), f(1.1676998740E-1),
+                                 f(-1.2420140846E-1), f(1.4249322787E-1),  f(-1.6668057665E-1),
+                                 f(2.0000714765E-1),  f(-2.4999993993E-1), f(3.3333331174E-1)};
   float y = kP[0];
   for (int k = 1; k < 9; ++k) y = std::fma(y, m, kP[k]);
   y = y * m;
@@ -113,8 +113,8 @@ void box_muller16(float* d, float mean, float std) {
 void check_count(Index n, const char* what) {
   if (n < 0) {
     // Callers check shapes against the limits first: no user input reaches this.
-    throw std::invalid_argument(std::string(what) + ": the element count must not be negative, got " +
-                     std::to_string(n));
+    throw std::invalid_argument(
+        std::string(what) + ": the element count must not be negative, got " + std::to_string(n));
   }
 }
 
@@ -164,7 +164,7 @@ void TorchGenerator::uniform(float* out, Index n, double from, double to) {
   check_count(n, "uniform");
   if (!(from <= to)) {
     throw std::invalid_argument("uniform: expects from <= to, got from = " + std::to_string(from) +
-                     " and to = " + std::to_string(to));
+                                " and to = " + std::to_string(to));
   }
   const auto lo = static_cast<float>(from);
   const float range = static_cast<float>(to) - lo;

@@ -38,8 +38,8 @@ Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols, const Limits& lim
   return m;
 }
 
-Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim,
-                      std::optional<Index> padding_idx, const Limits& limits) {
+Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim, std::optional<Index> padding_idx,
+                      const Limits& limits) {
   check_held_table(vocab, dim, limits);
   const Index padding_row = resolve_padding_idx(padding_idx, vocab);
   Matrix w(vocab, dim);

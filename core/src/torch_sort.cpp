@@ -56,9 +56,12 @@ class Introsort {
   Index partition_around_median(Index first, Index last) {
     const Index a = first + 1, b = first + (last - first) / 2, c = last - 1;
     if (less(a, b)) {
-      if (less(b, c)) swap(first, b);
-      else if (less(a, c)) swap(first, c);
-      else swap(first, a);
+      if (less(b, c))
+        swap(first, b);
+      else if (less(a, c))
+        swap(first, c);
+      else
+        swap(first, a);
     } else if (less(a, c)) {
       swap(first, a);
     } else if (less(b, c)) {

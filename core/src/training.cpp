@@ -44,22 +44,32 @@ std::vector<Index> changed_rows(const Matrix& before, const Matrix& after) {
 
 std::string_view row_cause_text(RowCause cause) {
   switch (cause) {
-    case RowCause::batch: return "in the batch";
-    case RowCause::weight_decay: return "weight decay";
-    case RowCause::momentum: return "momentum";
-    case RowCause::optimizer_state: return "optimizer state";
-    case RowCause::head: return "the tied head";
+    case RowCause::batch:
+      return "in the batch";
+    case RowCause::weight_decay:
+      return "weight decay";
+    case RowCause::momentum:
+      return "momentum";
+    case RowCause::optimizer_state:
+      return "optimizer state";
+    case RowCause::head:
+      return "the tied head";
   }
   return "in the batch";
 }
 
 std::string_view row_cause_name(RowCause cause) {
   switch (cause) {
-    case RowCause::batch: return "batch";
-    case RowCause::weight_decay: return "weight_decay";
-    case RowCause::momentum: return "momentum";
-    case RowCause::optimizer_state: return "optimizer_state";
-    case RowCause::head: return "head";
+    case RowCause::batch:
+      return "batch";
+    case RowCause::weight_decay:
+      return "weight_decay";
+    case RowCause::momentum:
+      return "momentum";
+    case RowCause::optimizer_state:
+      return "optimizer_state";
+    case RowCause::head:
+      return "head";
   }
   return "batch";
 }
@@ -80,8 +90,8 @@ void check_training(Index vocab, Index dim, const TrainingOptions& options, cons
                          std::to_string(kTrainingMatrices) +
                          " matrices of its size (both weights, their gradients, both weights "
                          "before the step and the optimizer's state): " +
-                         count_text(vocab * kTrainingMatrices * dim) + " floats, over the limit of " +
-                         count_text(limits.max_elements) +
+                         count_text(vocab * kTrainingMatrices * dim) +
+                         " floats, over the limit of " + count_text(limits.max_elements) +
                          " that keeps memory bounded; train a smaller table (V x d at most " +
                          count_text(limits.max_elements / kTrainingMatrices) + ")");
   }
@@ -136,8 +146,8 @@ TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) 
   out.step = ++steps_;  // the optimizer's checks have passed too
   const RowCause outside = cause_outside_batch(options_.optimizer);
   for (const Index row : changed_rows(before, embedding_weight_)) {
-    const bool named = row != padding_row_ &&
-                       std::find(batch.begin(), batch.end(), row) != batch.end();
+    const bool named =
+        row != padding_row_ && std::find(batch.begin(), batch.end(), row) != batch.end();
     out.changed.push_back({row, named ? RowCause::batch : outside});
   }
 
@@ -145,9 +155,9 @@ TrainingStep SideBySideTraining::step(const Ids& batch, const Matrix& upstream) 
     const Matrix linear_before = linear_weight_;
     linear_optimizer_->step(linear_weight_, out.linear_grad);
     out.linear_changed = changed_rows(linear_before, linear_weight_);
-    out.verdict = grade_comparison(embedding_weight_, linear_weight_,
-                                   options_.sparse ? RoutePair::sparse_training
-                                                   : RoutePair::training);
+    out.verdict =
+        grade_comparison(embedding_weight_, linear_weight_,
+                         options_.sparse ? RoutePair::sparse_training : RoutePair::training);
   }
   return out;
 }

@@ -31,7 +31,8 @@ DrawnStep TrainingRun::step(const Ids& batch) {
   check_onehot_shape(static_cast<Index>(batch.size()), weight.rows(), limits_);
   const TorchGenerator before = generator_;
   try {
-    Matrix upstream = torch_randn(generator_, static_cast<Index>(batch.size()), weight.cols(), limits_);
+    Matrix upstream =
+        torch_randn(generator_, static_cast<Index>(batch.size()), weight.cols(), limits_);
     TrainingStep step = training_.step(batch, upstream);
     return {std::move(upstream), std::move(step)};
   } catch (...) {

@@ -85,37 +85,51 @@ std::string of_all(Index part, const Comparison& c) {
 
 std::string_view grade_name(Grade grade) {
   switch (grade) {
-    case Grade::identical: return "identical";
-    case Grade::value: return "value";
-    case Grade::rounding: return "rounding";
-    case Grade::differs: return "differs";
+    case Grade::identical:
+      return "identical";
+    case Grade::value:
+      return "value";
+    case Grade::rounding:
+      return "rounding";
+    case Grade::differs:
+      return "differs";
   }
   return "differs";
 }
 
 std::string_view grade_headline(Grade grade) {
   switch (grade) {
-    case Grade::identical: return "bit-identical";
-    case Grade::value: return "equal in value";
-    case Grade::rounding: return "equal up to rounding";
-    case Grade::differs: return "differs";
+    case Grade::identical:
+      return "bit-identical";
+    case Grade::value:
+      return "equal in value";
+    case Grade::rounding:
+      return "equal up to rounding";
+    case Grade::differs:
+      return "differs";
   }
   return "differs";
 }
 
 namespace {
-constexpr RoutePair kPairs[] = {RoutePair::lookup, RoutePair::backward, RoutePair::bag,
+constexpr RoutePair kPairs[] = {RoutePair::lookup,   RoutePair::backward,        RoutePair::bag,
                                 RoutePair::training, RoutePair::sparse_training, RoutePair::head};
 }  // namespace
 
 std::string_view route_pair_name(RoutePair pair) {
   switch (pair) {
-    case RoutePair::lookup: return "lookup";
-    case RoutePair::backward: return "backward";
-    case RoutePair::bag: return "bag";
-    case RoutePair::training: return "training";
-    case RoutePair::sparse_training: return "sparse_training";
-    case RoutePair::head: return "head";
+    case RoutePair::lookup:
+      return "lookup";
+    case RoutePair::backward:
+      return "backward";
+    case RoutePair::bag:
+      return "bag";
+    case RoutePair::training:
+      return "training";
+    case RoutePair::sparse_training:
+      return "sparse_training";
+    case RoutePair::head:
+      return "head";
   }
   return "lookup";
 }
@@ -124,7 +138,8 @@ RoutePair parse_route_pair(std::string_view name) {
   std::string names;
   for (RoutePair pair : kPairs) {
     if (name == route_pair_name(pair)) return pair;
-    names += std::string(names.empty() ? "" : ", ") + "'" + std::string(route_pair_name(pair)) + "'";
+    names +=
+        std::string(names.empty() ? "" : ", ") + "'" + std::string(route_pair_name(pair)) + "'";
   }
   throw InputError(Argument::compared, "the routes compared must be one of " + names + ", got '" +
                                            std::string(name) + "'");
@@ -132,12 +147,18 @@ RoutePair parse_route_pair(std::string_view name) {
 
 const RouteReasons& route_reasons(RoutePair pair) {
   switch (pair) {
-    case RoutePair::lookup: return kLookup;
-    case RoutePair::backward: return kBackward;
-    case RoutePair::bag: return kBag;
-    case RoutePair::training: return kTraining;
-    case RoutePair::sparse_training: return kSparseTraining;
-    case RoutePair::head: return kHead;
+    case RoutePair::lookup:
+      return kLookup;
+    case RoutePair::backward:
+      return kBackward;
+    case RoutePair::bag:
+      return kBag;
+    case RoutePair::training:
+      return kTraining;
+    case RoutePair::sparse_training:
+      return kSparseTraining;
+    case RoutePair::head:
+      return kHead;
   }
   return kLookup;
 }
@@ -231,13 +252,13 @@ Verdict Grader::whole_verdict() const {
     const Index payloads = c.elements - c.bit_identical - c.signed_zero_mismatches;
     return grade(Grade::value,
                  c.signed_zero_mismatches > 0
-                     ? of_all(c.signed_zero_mismatches, c) + " differ only in the sign of zero: " +
-                           std::string(why.signed_zero) + "."
+                     ? of_all(c.signed_zero_mismatches, c) +
+                           " differ only in the sign of zero: " + std::string(why.signed_zero) + "."
                      : of_all(payloads, c) + " are NaN in both results, with different bits.");
   }
   if (c.nan_mismatches > 0) {
-    return grade(Grade::differs, of_all(c.nan_mismatches, c) + " are NaN in one result only: " +
-                                     std::string(why.nan) + ".");
+    return grade(Grade::differs, of_all(c.nan_mismatches, c) +
+                                     " are NaN in one result only: " + std::string(why.nan) + ".");
   }
   if (infinite_) {
     return grade(Grade::differs, "An infinity in one result meets a finite number in the other.");

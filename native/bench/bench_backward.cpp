@@ -24,8 +24,8 @@ void BM_embedding_backward(benchmark::State& state) {
 
 void BM_onehot_backward(benchmark::State& state) {
   const Shape s = shape_of(state);
-  const double multiply_adds = static_cast<double>(s.vocab) * static_cast<double>(s.n) *
-                               static_cast<double>(s.dim);
+  const double multiply_adds =
+      static_cast<double>(s.vocab) * static_cast<double>(s.n) * static_cast<double>(s.dim);
   if (skip_slow_product(state, multiply_adds)) return;
   const Matrix onehot = one_hot(random_ids(s.vocab, s.n), s.vocab);
   const Matrix& grad = upstream_gradient(s);

@@ -59,8 +59,8 @@ void count_rows(benchmark::State& state, const Shape& s) {
 }
 
 void count_flops(benchmark::State& state, double multiply_adds) {
-  state.counters["FLOP/s"] = benchmark::Counter(2.0 * multiply_adds * state.iterations(),
-                                                benchmark::Counter::kIsRate);
+  state.counters["FLOP/s"] =
+      benchmark::Counter(2.0 * multiply_adds * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 bool skip_slow_product(benchmark::State& state, double multiply_adds) {

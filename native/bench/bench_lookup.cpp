@@ -91,9 +91,7 @@ void BM_memcpy_floor_cold(benchmark::State& state) { time_memcpy(state, kColdBat
 void BM_row_copy_loop_cold(benchmark::State& state) {
   time_kernel(state, copy_rows_one_by_one, kColdBatches);
 }
-void BM_gather_rows_cold(benchmark::State& state) {
-  time_kernel(state, gather_rows, kColdBatches);
-}
+void BM_gather_rows_cold(benchmark::State& state) { time_kernel(state, gather_rows, kColdBatches); }
 void BM_gather_rows_2threads_cold(benchmark::State& state) {
   time_kernel(state, gather_rows_two_threads, kColdBatches);
 }

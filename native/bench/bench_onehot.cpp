@@ -1,9 +1,9 @@
 // The one-hot route: building the (n, V) one-hot matrix, the dense product with Eigen's GEMM
 // (embedlab::onehot_product), the same product through an Eigen::SparseMatrix, and OpenBLAS's
 // cblas_sgemm on the same shapes (one thread, and all cores) to show the dense GEMM is fair.
-#include <Eigen/SparseCore>
-
 #include <cblas.h>
+
+#include <Eigen/SparseCore>
 
 #include "bench_inputs.hpp"
 #include "embedlab/onehot.hpp"

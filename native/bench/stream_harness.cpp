@@ -81,8 +81,8 @@ void measure(const std::string& dir, const Shape& s, Index n, int reps) {
   const std::string path = file_for(dir, s);
   const auto file = embedlab::open_file(path);
   const embedlab::SafetensorsTable t = embedlab::open_safetensors_table(file);
-  const embedlab::Table in_memory(t.table.to_matrix(embedlab::Limits{65536, 1 << 22, 1 << 16,
-                                                                     Index{1} << 32}));
+  const embedlab::Table in_memory(
+      t.table.to_matrix(embedlab::Limits{65536, 1 << 22, 1 << 16, Index{1} << 32}));
   std::mt19937 rng(2);
   std::uniform_int_distribution<Index> pick(0, s.vocab - 1);
   embedlab::Ids ids(static_cast<std::size_t>(n));
@@ -100,7 +100,8 @@ void measure(const std::string& dir, const Shape& s, Index n, int reps) {
     });
     const double b = seconds_of([&] {
       const std::uint64_t end = t.entry.end;
-      for (std::uint64_t at = t.entry.begin; at < end; at += static_cast<std::uint64_t>(block_bytes))
+      for (std::uint64_t at = t.entry.begin; at < end;
+           at += static_cast<std::uint64_t>(block_bytes))
         file->read(at, static_cast<std::size_t>(std::min<std::uint64_t>(block_bytes, end - at)),
                    buffer.data());
       checksum += static_cast<float>(buffer[0]);
@@ -140,7 +141,8 @@ int main(int argc, char** argv) {
     } else {
       const std::size_t a = arg.find(':'), b = arg.find(':', a + 1);
       if (a == std::string::npos || b == std::string::npos) {
-        std::fprintf(stderr, "usage: %s [--dir DIR] [--reps N] [--n IDS] V:d:F32|BF16...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [--dir DIR] [--reps N] [--n IDS] V:d:F32|BF16...\n",
+                     argv[0]);
         return 2;
       }
       shapes.push_back({std::stoll(arg.substr(0, a)), std::stoll(arg.substr(a + 1, b - a - 1)),
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
     }
   }
   if (shapes.empty()) shapes = {{50257, 768, "F32"}, {151936, 1024, "BF16"}};
-  std::printf("| table | n | streamed (s) | sequential read (s) | GEMM (s) | (read + GEMM) / streamed |\n");
+  std::printf(
+      "| table | n | streamed (s) | sequential read (s) | GEMM (s) | (read + GEMM) / streamed |\n");
   std::printf("|---|---:|---:|---:|---:|---:|\n");
   for (const Shape& s : shapes) measure(dir, s, n, reps);
   return 0;

@@ -19,11 +19,11 @@
 #include "error_of.hpp"
 #include "matrix_literals.hpp"
 
+using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 using embedlab::Argument;
 using embedlab::Ids;
 using embedlab::Matrix;
-using Catch::Matchers::Contains;
-using Catch::Matchers::Equals;
 
 namespace {
 
@@ -75,8 +75,9 @@ TEST_CASE("errors name the input the learner has to change", "[arguments]") {
           o.mode = embedlab::BagMode::max;
           embedlab::bag_matrix({1}, {0}, 4, o);
         }) == Argument::mode);
-  CHECK(argument_of([] { embedlab::embedding_backward({1, 2}, Matrix::Zero(3, 2), 4); }) ==
-        Argument::grad);
+  CHECK(argument_of([] {
+          embedlab::embedding_backward({1, 2}, Matrix::Zero(3, 2), 4);
+        }) == Argument::grad);
   Matrix copy = w;
   CHECK(argument_of([&] { embedlab::embedding_renorm(copy, {1}, -1.0); }) == Argument::max_norm);
   CHECK(argument_of([&] { embedlab::embedding_renorm(copy, {1}, 1.0, 0.0); }) ==
@@ -145,21 +146,31 @@ TEST_CASE("shrunken limits reach every entry point that allocates", "[arguments]
              Contains("over the limit of 8 floats"));
   CHECK_THAT(error_of([&] { embedlab::torch_randn(gen, 3, 3, small); }).second,
              Contains("over the limit of 8 floats"));
-  CHECK_THAT(error_of([&] { embedlab::lookup(w, {0, 1, 2}, small); }).second,
+  CHECK_THAT(error_of([&] {
+               embedlab::lookup(w, {0, 1, 2}, small);
+             }).second,
              Contains("the result (n x d) would be 3 x 3"));
-  CHECK_THAT(error_of([&] { embedlab::one_hot({0, 1, 2}, 4, small); }).second,
+  CHECK_THAT(error_of([&] {
+               embedlab::one_hot({0, 1, 2}, 4, small);
+             }).second,
              Contains("the one-hot matrix (n x V) would be 3 x 4"));
   CHECK_THAT(error_of([&] { embedlab::onehot_product(Matrix::Zero(3, 4), w, small); }).second,
              Contains("the result (n x d) would be 3 x 3"));
-  CHECK_THAT(error_of([&] { embedlab::embedding_backward({0}, Matrix::Zero(1, 3), 4, {}, small); })
-                 .second,
-             Contains("the embedding table (V x d) would be 4 x 3"));
-  CHECK_THAT(error_of([&] { embedlab::bag_matrix({0, 1, 2}, {0, 1, 2}, 4, {}, small); }).second,
+  CHECK_THAT(
+      error_of([&] { embedlab::embedding_backward({0}, Matrix::Zero(1, 3), 4, {}, small); }).second,
+      Contains("the embedding table (V x d) would be 4 x 3"));
+  CHECK_THAT(error_of([&] {
+               embedlab::bag_matrix({0, 1, 2}, {0, 1, 2}, 4, {}, small);
+             }).second,
              Contains("the multi-hot matrix (B x V) would be 3 x 4"));
   embedlab::Limits few_ids;
   few_ids.max_ids = 2;
-  CHECK_THAT(error_of([&] { embedlab::embedding_bag(w, {0, 1, 2}, {0}, {}, few_ids); }).second,
+  CHECK_THAT(error_of([&] {
+               embedlab::embedding_bag(w, {0, 1, 2}, {0}, {}, few_ids);
+             }).second,
              Contains("too many token ids: 3 given, at most 2"));
-  CHECK_THAT(error_of([&] { embedlab::embedding_bag(w, {0, 1}, {0, 0, 1}, {}, few_ids); }).second,
+  CHECK_THAT(error_of([&] {
+               embedlab::embedding_bag(w, {0, 1}, {0, 0, 1}, {}, few_ids);
+             }).second,
              Contains("too many bags: 3 given, at most 2"));
 }

@@ -61,8 +61,7 @@ TEST_CASE("padding_idx gets no gradient; negative values count from the end", "[
   CHECK(embedlab::embedding_backward({0, 1, 1}, g, 3, options) == rows({{0, 0}, {8, 10}, {0, 0}}));
 }
 
-TEST_CASE("scale_grad_by_freq divides by the id's count, with a fused multiply-add",
-          "[backward]") {
+TEST_CASE("scale_grad_by_freq divides by the id's count, with a fused multiply-add", "[backward]") {
   EmbeddingOptions options;
   options.scale_grad_by_freq = true;
   SECTION("exact halves") {
@@ -96,9 +95,10 @@ TEST_CASE("the one-hot route's gradient onehot^T G equals the scatter-add", "[ba
       for (Index k = 0; k < n; ++k) ids.push_back(k % vocab);  // each id at most twice
       std::shuffle(ids.begin(), ids.end(), rng);
       const Matrix g = random_gradient(n, 9, rng);
-      const auto v = embedlab::grade_comparison(
-          embedlab::embedding_backward(ids, g, vocab),
-          embedlab::onehot_backward(embedlab::one_hot(ids, vocab), g), embedlab::RoutePair::backward);
+      const auto v =
+          embedlab::grade_comparison(embedlab::embedding_backward(ids, g, vocab),
+                                     embedlab::onehot_backward(embedlab::one_hot(ids, vocab), g),
+                                     embedlab::RoutePair::backward);
       INFO("n = " << n << ": " << v.sentence);
       CHECK(v.grade == embedlab::Grade::identical);
     }

@@ -86,13 +86,12 @@ TEST_CASE("max keeps the first of equal maxima, and a NaN only when it comes fir
   const Matrix t = rows({{1, nan}, {1, 5}, {0, 2}});
   const auto m = embedlab::embedding_bag(t, {1, 0, 2, 0}, {0, 3}, mode(BagMode::max));
   CHECK(m.output(0, 0) == 1.0f);
-  CHECK(m.max_rows[0] == 1);  // rows 1 and 0 tie at 1: the first in the bag wins
-  CHECK(m.output(0, 1) == 5.0f);  // the later NaN is not greater than 5
+  CHECK(m.max_rows[0] == 1);          // rows 1 and 0 tie at 1: the first in the bag wins
+  CHECK(m.output(0, 1) == 5.0f);      // the later NaN is not greater than 5
   CHECK(std::isnan(m.output(1, 1)));  // bag {0}: NaN first, nothing is greater than it
 }
 
-TEST_CASE("sum and mean are a multi-hot matrix times W; max has no such form",
-          "[embedding_bag]") {
+TEST_CASE("sum and mean are a multi-hot matrix times W; max has no such form", "[embedding_bag]") {
   const Matrix counts = embedlab::bag_matrix(ids, offsets, 4, mode(BagMode::sum));
   CHECK(counts == rows({{1, 1, 0, 0}, {0, 0, 0, 0}, {0, 1, 1, 1}}));
   CHECK(embedlab::bag_product(counts, w) ==
@@ -132,8 +131,8 @@ TEST_CASE("the bag adds in position order, the product in vocabulary order", "[e
       for (Index k = 0; k < b % 3; ++k) many.push_back(pick(rng));
     }
     const auto bags = embedlab::embedding_bag(big, many, starts, mode(BagMode::sum)).output;
-    const auto product = embedlab::bag_product(
-        embedlab::bag_matrix(many, starts, 50, mode(BagMode::sum)), big);
+    const auto product =
+        embedlab::bag_product(embedlab::bag_matrix(many, starts, 50, mode(BagMode::sum)), big);
     CHECK(embedlab::compare(bags, product).identical);
   }
   SECTION("three ids: (tiny + tiny) + 1 in the bag, (1 + tiny) + tiny in the product") {

@@ -128,7 +128,8 @@ TEST_CASE("elements one by one, in the notation their tensor's shown elements ch
   // Printed by torch 1.13.1 for the tensors of the shown values (repr, default print options).
   CHECK(format_elements({0.03125, -0.03125, 0.09375, 2.5}, {0.03125, -0.03125, 0.09375, 2.5}) ==
         std::vector<std::string>{"0.0312", "-0.0312", "0.0938", "2.5000"});
-  CHECK(format_elements({1e-5, 0.5}, {1e-5, 0.5}) == std::vector<std::string>{"1.0000e-05", "5.0000e-01"});
+  CHECK(format_elements({1e-5, 0.5}, {1e-5, 0.5}) ==
+        std::vector<std::string>{"1.0000e-05", "5.0000e-01"});
   CHECK(format_elements({1.0, -0.0, 2.0}, {1.0, -0.0}) == std::vector<std::string>{"1.", "-0."});
   // A value outside the shown ones takes their notation: scientific here, not fixed.
   CHECK(format_elements({1e-5, 0.5}, {0.25}) == std::vector<std::string>{"2.5000e-01"});

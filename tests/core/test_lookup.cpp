@@ -53,9 +53,11 @@ TEST_CASE("lookup copies the rows named by the ids, in order, repeats included")
 
 TEST_CASE("lookup and the one-hot product agree bit for bit on random finite tables") {
   std::mt19937 rng(20261122);
-  struct Shape { Index vocab, dim, n; };
-  const Shape shapes[] = {{1, 1, 1},    {1, 7, 5},      {4, 5, 3},     {17, 3, 40},
-                          {64, 33, 64}, {1000, 64, 17}, {257, 1024, 9}, {8192, 5, 31},
+  struct Shape {
+    Index vocab, dim, n;
+  };
+  const Shape shapes[] = {{1, 1, 1},     {1, 7, 5},      {4, 5, 3},      {17, 3, 40},
+                          {64, 33, 64},  {1000, 64, 17}, {257, 1024, 9}, {8192, 5, 31},
                           {50257, 8, 4}, {50000, 1, 3}};
   for (const auto& s : shapes) {
     CAPTURE(s.vocab, s.dim, s.n);

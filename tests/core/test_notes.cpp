@@ -37,8 +37,7 @@ TEST_CASE("backward notes: repeated ids, rows no id asks for, the work of each r
               "32 of them by zero."});
 }
 
-TEST_CASE("backward notes: a row that differs because its id repeats 3 or more times",
-          "[notes]") {
+TEST_CASE("backward notes: a row that differs because its id repeats 3 or more times", "[notes]") {
   const BackwardFacts facts{{1, 1, 1, 0}, 2, 2, std::nullopt, false};
   const Matrix scatter = rows({{1, 0}, {3, 0}});
   const Matrix gemm = rows({{1, 0}, {3.0000002f, 0}});  // one ulp above 3
@@ -78,8 +77,7 @@ TEST_CASE("backward with padding_idx: a difference PyTorch defines, and its note
               "24 of them by zero."});
 }
 
-TEST_CASE("padding_idx defines only its own row: a difference elsewhere still differs",
-          "[notes]") {
+TEST_CASE("padding_idx defines only its own row: a difference elsewhere still differs", "[notes]") {
   const BackwardFacts facts{{1, 0}, 2, 2, 1, false};
   const Matrix scatter = rows({{1, 1}, {0, 0}});
   SECTION("another row differs by more than rounding") {

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -89,8 +88,8 @@ TEST_CASE("parse_npy rounds float64 to float32") {
 
 TEST_CASE("parse_npy converts float16 to float32 exactly") {
   // 1, -2, 2^-24 (the smallest subnormal), 65504 (the largest float16), -0, +Inf.
-  const Matrix m = parse_npy(npy_file(
-      dict("<f2", "(2, 3)"), "\x00\x3c\x00\xc0\x01\x00\xff\x7b\x00\x80\x00\x7c"s));
+  const Matrix m = parse_npy(
+      npy_file(dict("<f2", "(2, 3)"), "\x00\x3c\x00\xc0\x01\x00\xff\x7b\x00\x80\x00\x7c"s));
   REQUIRE(m.rows() == 2);
   REQUIRE(m.cols() == 3);
   CHECK(m(0, 0) == 1.0f);
@@ -305,9 +304,10 @@ TEST_CASE("a .npy file of any size opens as a table; held whole, it must fit the
   CHECK(rows(0, 0) == -2.0f);
   CHECK(rows(0, 1) == 0.0f);
   CHECK(rows(1, 1151) == 0.0f);
-  CHECK_THROWS_WITH(embedlab::load_npy(path),
-                    Contains("the embedding table (V x d) would be 262,144 x 1,152 floats, over the "
-                             "limit of 67,108,864 floats"));
+  CHECK_THROWS_WITH(
+      embedlab::load_npy(path),
+      Contains("the embedding table (V x d) would be 262,144 x 1,152 floats, over the "
+               "limit of 67,108,864 floats"));
   std::remove(path.c_str());
 }
 

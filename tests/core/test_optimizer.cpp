@@ -98,7 +98,8 @@ TEST_CASE("Adam and AdamW with betas 0: a step of lr in the gradient's sign", "[
   CHECK(w == rows({{0.625f, 1.125f}}));
 }
 
-TEST_CASE("Adam's first step with PyTorch's defaults, rounded as its kernels round", "[optimizer]") {
+TEST_CASE("Adam's first step with PyTorch's defaults, rounded as its kernels round",
+          "[optimizer]") {
   OptimizerOptions o = options_for(OptimizerKind::adam);
   o.amsgrad = true;
   Optimizer adam(o, 1, 1);
@@ -170,7 +171,8 @@ TEST_CASE("sparse SGD applies a repeated id's entries one at a time", "[optimize
   CHECK(dense_w == rows({{1 - 0x1p-24f}}));
 }
 
-TEST_CASE("sparse SGD's momentum buffer keeps every entry, merged as PyTorch merges", "[optimizer]") {
+TEST_CASE("sparse SGD's momentum buffer keeps every entry, merged as PyTorch merges",
+          "[optimizer]") {
   OptimizerOptions o = options_for(OptimizerKind::sgd);
   o.lr = 1;
   o.momentum = 0.5;
@@ -244,8 +246,9 @@ TEST_CASE("names: the CLI's and torch.optim's", "[optimizer]") {
   CHECK(embedlab::optimizer_class(OptimizerKind::rmsprop) == "RMSprop");
   CHECK(error_of([] { embedlab::parse_optimizer("lion"); }) ==
         std::pair<Argument, std::string>(
-            Argument::optimizer, "optimizer must be one of 'sgd', 'adam', 'adamw', 'adagrad', "
-                                 "'rmsprop', 'sparse-adam', got 'lion'"));
+            Argument::optimizer,
+            "optimizer must be one of 'sgd', 'adam', 'adamw', 'adagrad', "
+            "'rmsprop', 'sparse-adam', got 'lion'"));
 }
 
 TEST_CASE("the constructors' refusals, in PyTorch's words", "[optimizer]") {
@@ -292,8 +295,10 @@ TEST_CASE("steps refuse the gradients PyTorch's steps refuse", "[optimizer]") {
     return error_of([&] {
       Optimizer opt(o, 2, 1);
       Matrix w = Matrix::Zero(2, 1);
-      if (is_sparse) opt.step(w, sparse(2, {1}, rows({{1}})));
-      else opt.step(w, Matrix::Zero(2, 1));
+      if (is_sparse)
+        opt.step(w, sparse(2, {1}, rows({{1}})));
+      else
+        opt.step(w, Matrix::Zero(2, 1));
     });
   };
   CHECK(gradient(OptimizerKind::adam, true) ==
@@ -325,8 +330,9 @@ TEST_CASE("steps refuse the gradients PyTorch's steps refuse", "[optimizer]") {
   Optimizer sgd(options_for(OptimizerKind::sgd), 2, 3);
   CHECK(error_of([&] { sgd.step(w, Matrix::Zero(3, 3)); }).second ==
         "the gradient is 3 x 3 but the weight is 2 x 3: weight.grad has the weight's shape");
-  CHECK(error_of([] { embedlab::check_optimizer_takes(OptimizerKind::adam, Argument::momentum); })
-            .second ==
+  CHECK(error_of([] {
+          embedlab::check_optimizer_takes(OptimizerKind::adam, Argument::momentum);
+        }).second ==
         "torch.optim.Adam takes no momentum (__init__() got an unexpected keyword argument "
         "'momentum'): its arguments are lr, betas, eps, weight_decay, amsgrad, maximize");
 }
@@ -360,7 +366,8 @@ TEST_CASE("a scalar past float32's range is refused before the step", "[optimize
   Matrix w = rows({{1}});
   const auto e = error_of([&] { sgd.step(w, rows({{1}})); });
   CHECK(e.first == Argument::lr);
-  CHECK(e.second == "-lr = -1e+300 is past float32's range, where PyTorch's float32 kernels take "
-                    "it: value cannot be converted to type float without overflow");
+  CHECK(e.second ==
+        "-lr = -1e+300 is past float32's range, where PyTorch's float32 kernels take "
+        "it: value cannot be converted to type float without overflow");
   CHECK(w == rows({{1}}));
 }

@@ -146,8 +146,8 @@ TEST_CASE("BF16 is the top half of a float32: every value, NaN bits included, is
   const Matrix m = table_of(file);
   CHECK(m(0, 0) == 1.0f);
   CHECK(m(0, 1) == -2.0f);
-  CHECK(embedlab::float_bits(m(0, 2)) == 0x80000000u);    // -0
-  CHECK(m(0, 3) == std::ldexp(1.0f, -133));  // the smallest bf16 subnormal
+  CHECK(embedlab::float_bits(m(0, 2)) == 0x80000000u);  // -0
+  CHECK(m(0, 3) == std::ldexp(1.0f, -133));             // the smallest bf16 subnormal
   CHECK(m(1, 0) == std::numeric_limits<float>::infinity());
   CHECK(m(1, 1) == -std::numeric_limits<float>::infinity());
   CHECK(embedlab::float_bits(m(1, 2)) == 0x7fc10000u);

@@ -12,8 +12,8 @@
 
 using Catch::Contains;
 using Catch::StartsWith;
-using embedlab::SafetensorsIndex;
 using embedlab::parse_safetensors_index;
+using embedlab::SafetensorsIndex;
 using embedlab::test::entry;
 using embedlab::test::message_of;
 using embedlab::test::safetensors_file;
@@ -76,7 +76,8 @@ TEST_CASE("what is not an index is refused, saying what an index is", "[index]")
   CHECK_THAT(index_error("{\"metadata\": [[[[[[[[[1]]]]]]]]], \"weight_map\": {}}"),
              StartsWith("not a safetensors index: its JSON nests more than 8 levels deep"));
   // A .safetensors file's first bytes are its header's length, not JSON.
-  CHECK_THAT(index_error(safetensors_file("{}")), StartsWith("not a safetensors index: invalid JSON"));
+  CHECK_THAT(index_error(safetensors_file("{}")),
+             StartsWith("not a safetensors index: invalid JSON"));
 }
 
 TEST_CASE("the table's shard: by name, or by the names of embedding tables", "[index]") {
@@ -107,10 +108,11 @@ TEST_CASE("an index on disk: the table read from its shard beside it", "[index]"
   const std::string index_path = dir + "/model.safetensors.index.json";
   write(index_path, kIndex);
   // Shard 1 holds the table, BF16 [2, 2]: 1, -2, 0.5, 3.
-  write(dir + "/model-00001-of-00002.safetensors",
-        safetensors_file("{" + entry("model.layers.0.mlp.up_proj.weight", "F32", "[1, 1]", 0, 4) +
-                             ", " + entry("model.embed_tokens.weight", "BF16", "[2, 2]", 4, 12) + "}",
-                         std::string("\0\0\0\0\x80\x3f\x00\xc0\x00\x3f\x40\x40", 12)));
+  write(
+      dir + "/model-00001-of-00002.safetensors",
+      safetensors_file("{" + entry("model.layers.0.mlp.up_proj.weight", "F32", "[1, 1]", 0, 4) +
+                           ", " + entry("model.embed_tokens.weight", "BF16", "[2, 2]", 4, 12) + "}",
+                       std::string("\0\0\0\0\x80\x3f\x00\xc0\x00\x3f\x40\x40", 12)));
   const auto table = embedlab::load_indexed_table(index_path);
   CHECK(table.entry.name == "model.embed_tokens.weight");
   const embedlab::Matrix rows = embedlab::lookup(table.table, {1, 0});
@@ -119,14 +121,16 @@ TEST_CASE("an index on disk: the table read from its shard beside it", "[index]"
   CHECK(rows(1, 1) == -2.0f);
   // The shard of lm_head.weight is missing.
   CHECK_THAT(message_of([&] { embedlab::load_indexed_table(index_path, "lm_head.weight"); }),
-             StartsWith(index_path + ": the index puts 'lm_head.weight' in the shard "
-                                     "'model-00002-of-00002.safetensors', a file beside the "
-                                     "index: cannot open " + dir +
-                        "/model-00002-of-00002.safetensors: "));
+             StartsWith(index_path +
+                        ": the index puts 'lm_head.weight' in the shard "
+                        "'model-00002-of-00002.safetensors', a file beside the "
+                        "index: cannot open " +
+                        dir + "/model-00002-of-00002.safetensors: "));
   CHECK_THAT(message_of([&] { embedlab::load_indexed_table(index_path, "nope"); }),
              StartsWith(index_path + ": no shard holds a tensor named 'nope'"));
   write(index_path, "{\"weight_map\": 1}");
-  CHECK_THAT(message_of([&] { embedlab::load_indexed_table(index_path); }),
-             StartsWith(index_path + ": not a safetensors index: its \"weight_map\" is the number 1"));
+  CHECK_THAT(
+      message_of([&] { embedlab::load_indexed_table(index_path); }),
+      StartsWith(index_path + ": not a safetensors index: its \"weight_map\" is the number 1"));
   std::filesystem::remove_all(dir);
 }

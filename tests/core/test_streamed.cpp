@@ -22,21 +22,25 @@
 #include "same_bits.hpp"
 
 using embedlab::Encoding;
+using embedlab::float_from_bits;
 using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
 using embedlab::Table;
-using embedlab::float_from_bits;
 using embedlab::test::same_bits;
 
 namespace {
 
 // NaNs with several payloads and both signs, both infinities, -0.0: each sum of a column that
 // holds two of them depends on which is added first.
-const float kSpecials[] = {
-    float_from_bits(0x7fc00001u), float_from_bits(0xffc00002u), float_from_bits(0x7fc12345u),
-    float_from_bits(0xff80dead),  float_from_bits(0x7f800001u),  // signalling: comes back quiet
-    std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), -0.0f};
+const float kSpecials[] = {float_from_bits(0x7fc00001u),
+                           float_from_bits(0xffc00002u),
+                           float_from_bits(0x7fc12345u),
+                           float_from_bits(0xff80dead),
+                           float_from_bits(0x7f800001u),  // signalling: comes back quiet
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           -0.0f};
 
 // A table whose entries are mostly normal, with a sprinkle of specials in rows and columns.
 Matrix special_table(Index vocab, Index dim, std::mt19937& rng, bool specials = true) {
@@ -95,8 +99,8 @@ Matrix reversed_product(const Ids& ids, const Matrix& w) {
 struct Shape {
   Index vocab, dim, n;
 };
-const Shape kShapes[] = {{1, 1, 1},    {3, 5, 4},     {511, 7, 3},  {512, 33, 17},
-                         {513, 16, 9}, {1300, 70, 40}, {2048, 5, 600}, {3000, 24, 2},
+const Shape kShapes[] = {{1, 1, 1},      {3, 5, 4},      {511, 7, 3},    {512, 33, 17},
+                         {513, 16, 9},   {1300, 70, 40}, {2048, 5, 600}, {3000, 24, 2},
                          {600, 3, 3000}, {600, 2500, 5}};
 const Index kBlocks[] = {512, 1024, 1536, 2048, 0};
 
@@ -147,7 +151,8 @@ TEST_CASE("the streamed multi-hot product is bag_product, bit for bit", "[stream
     embedlab::BagOptions options;
     options.mode = embedlab::BagMode::mean;
     const Ids offsets = s.n > 2 ? Ids{0, 1, s.n / 2} : Ids{0};
-    const Matrix whole = embedlab::bag_product(embedlab::bag_matrix(ids, offsets, s.vocab, options), w);
+    const Matrix whole =
+        embedlab::bag_product(embedlab::bag_matrix(ids, offsets, s.vocab, options), w);
     for (const Index block : kBlocks) {
       INFO("V = " << s.vocab << ", block = " << block);
       CHECK(same_bits(

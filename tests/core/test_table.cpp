@@ -24,13 +24,13 @@
 
 using Catch::Equals;
 using embedlab::ByteSource;
+using embedlab::float_bits;
+using embedlab::float_from_bits;
 using embedlab::Ids;
 using embedlab::Index;
 using embedlab::Matrix;
 using embedlab::StoredFloat;
 using embedlab::Table;
-using embedlab::float_bits;
-using embedlab::float_from_bits;
 using embedlab::test::same_bits;
 
 namespace {
@@ -151,7 +151,8 @@ TEST_CASE("held() reads the bytes once; with_rows() replaces rows everywhere", "
   options.block_rows = 512;
   embedlab::StreamedProduct product(changed, embedlab::one_hot_encoding({4, 650}, 700), options);
   product.run();
-  CHECK(same_bits(product.result(), embedlab::onehot_product(embedlab::one_hot({4, 650}, 700), expected)));
+  CHECK(same_bits(product.result(),
+                  embedlab::onehot_product(embedlab::one_hot({4, 650}, 700), expected)));
   // Replacing again keeps the earlier rows not replaced now.
   const Table twice = changed.with_rows({650}, replacement.row(0));
   expected.row(650) = replacement.row(0);
@@ -176,7 +177,8 @@ TEST_CASE("nn.EmbeddingBag on a table reads each named row once and gives the sa
   const Matrix w = random_matrix(500, 6, rng);
   const Ids ids{3, 400, 3, 9, 400, 2};
   const Ids offsets{0, 2, 2, 5};
-  for (const auto mode : {embedlab::BagMode::sum, embedlab::BagMode::mean, embedlab::BagMode::max}) {
+  for (const auto mode :
+       {embedlab::BagMode::sum, embedlab::BagMode::mean, embedlab::BagMode::max}) {
     embedlab::BagOptions options;
     options.mode = mode;
     options.padding_idx = 9;
@@ -230,6 +232,7 @@ TEST_CASE("a .npy source gives the table parse_npy gives, and its errors", "[tab
   const std::string file = embedlab::to_npy(w);
   const Table t = embedlab::open_npy_table(embedlab::memory_source(file));
   CHECK(same_bits(t.to_matrix(), embedlab::parse_npy(file)));
-  CHECK_THROWS_WITH(embedlab::open_npy_table(embedlab::memory_source(file.substr(0, 150)), {}, "w.npy: "),
-                    Equals("w.npy: truncated .npy data: shape (5, 3) <f4 needs 60 bytes, found 22"));
+  CHECK_THROWS_WITH(
+      embedlab::open_npy_table(embedlab::memory_source(file.substr(0, 150)), {}, "w.npy: "),
+      Equals("w.npy: truncated .npy data: shape (5, 3) <f4 needs 60 bytes, found 22"));
 }

@@ -157,7 +157,7 @@ TEST_CASE("one seed, a sequence of tensors and a Linear, as PyTorch prints them"
 
   const std::vector<float> want_serial = {0x1.8a7eb8p+0f, -0x1.2c78ap-2f, -0x1.16e292p+1f};
   const std::vector<float> want_block = {
-      -0x1.6caceap-2f, -0x1.42febep-3f, 0x1.7193b6p+0f, 0x1.106f42p-2f,  0x1.54e68ap-3f,
+      -0x1.6caceap-2f, -0x1.42febep-3f, 0x1.7193b6p+0f,  0x1.106f42p-2f, 0x1.54e68ap-3f,
       0x1.bfaefap-1f,  -0x1.25d59ep-3f, -0x1.c926dep-4f, -0x1.3a279p-1f, 0x1.424e6ep+0f,
       0x1.00a334p+1f,  0x1.b83674p-5f,  0x1.3c71ecp-1f,  -0x1.a6b5ap-2f, -0x1.aea00cp-1f,
       -0x1.28741p+1f,  -0x1.a30f72p-4f};
@@ -167,7 +167,9 @@ TEST_CASE("one seed, a sequence of tensors and a Linear, as PyTorch prints them"
   const std::vector<float> want_uniform = {0x1.ed869cp-2f, 0x1.a3ba4p-1f, 0x1.fe7f82p-1f,
                                            0x1.659a12p-1f};
 
-  auto as_vector = [](const Matrix& m) { return std::vector<float>(m.data(), m.data() + m.size()); };
+  auto as_vector = [](const Matrix& m) {
+    return std::vector<float>(m.data(), m.data() + m.size());
+  };
   CHECK(as_vector(serial) == want_serial);
   CHECK(as_vector(block) == want_block);
   CHECK(spare(0, 0) == 0x1.23096cp-1f);  // the sample cached by randn(3)

@@ -132,8 +132,10 @@ TEST_CASE("equal up to rounding: one ulp apart, with each pair's reason", "[verd
     const Verdict v = graded(a, b, kPairs[i]);
     CHECK(v.grade == Grade::rounding);
     CHECK(v.headline == "equal up to rounding");
-    CHECK(v.sentence == "2 of 4 elements differ in the last bits (the largest difference is 1 "
-                        "ulp, |diff| = 2.3842e-07): " + reasons[i] + ".");
+    CHECK(v.sentence ==
+          "2 of 4 elements differ in the last bits (the largest difference is 1 "
+          "ulp, |diff| = 2.3842e-07): " +
+              reasons[i] + ".");
     CHECK(v.max_abs_diff == 0x1p-22);
     CHECK(v.max_ulps == 1);
     CHECK(v.differing == std::vector<Index>{0, 2});
@@ -153,9 +155,10 @@ TEST_CASE("differs: more than 2^-12 of the largest magnitude", "[verdict]") {
   const Verdict v = graded(rows({{1, 2, 3}}), rows({{1, 2.5f, 3}}));
   CHECK(v.grade == Grade::differs);
   // 2 = 0x40000000 and 2.5 = 0x40200000: 2^21 floats apart.
-  CHECK(v.sentence == "1 of 3 elements differ by more than rounding explains (the largest "
-                      "difference is 2,097,152 ulps, |diff| = 5.0000e-01, over 2^-12 of the "
-                      "largest magnitude, 3.0000e+00).");
+  CHECK(v.sentence ==
+        "1 of 3 elements differ by more than rounding explains (the largest "
+        "difference is 2,097,152 ulps, |diff| = 5.0000e-01, over 2^-12 of the "
+        "largest magnitude, 3.0000e+00).");
   CHECK(v.max_abs_diff == 0.5);
   CHECK(v.max_ulps == 2097152);
 }
@@ -191,8 +194,8 @@ TEST_CASE("grading results of another shape than compared is an error", "[verdic
 }
 
 TEST_CASE("each pair of routes has one name, and an unknown one names them all", "[verdict]") {
-  for (RoutePair pair : {RoutePair::lookup, RoutePair::backward, RoutePair::bag, RoutePair::training,
-                         RoutePair::sparse_training, RoutePair::head}) {
+  for (RoutePair pair : {RoutePair::lookup, RoutePair::backward, RoutePair::bag,
+                         RoutePair::training, RoutePair::sparse_training, RoutePair::head}) {
     CHECK(embedlab::parse_route_pair(embedlab::route_pair_name(pair)) == pair);
   }
   CHECK(embedlab::route_pair_name(RoutePair::sparse_training) == "sparse_training");

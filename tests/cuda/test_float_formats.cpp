@@ -115,7 +115,8 @@ TEST_CASE("TF32 at the edges: the top of the range, subnormals, zeros, Inf and N
   const float inf = std::numeric_limits<float>::infinity();
   const float max = std::numeric_limits<float>::max();  // 0x7f7fffff
   check_tf32(max, inf, inf, float_from_bits(0x7f7fe000u));
-  check_tf32(float_from_bits(0x00001fffu), float_from_bits(0x00002000u), float_from_bits(0x00002000u), 0.0f);
+  check_tf32(float_from_bits(0x00001fffu), float_from_bits(0x00002000u),
+             float_from_bits(0x00002000u), 0.0f);
   check_tf32(-0.0f, -0.0f, -0.0f, -0.0f);
   check_tf32(-inf, -inf, -inf, -inf);
   const float nan = float_from_bits(0x7fc01234u);  // low bits of a NaN's payload are not rounded

@@ -42,7 +42,8 @@ void check_values(const embedlab::SafetensorsEntry& e, std::string_view bytes,
   const float* out = m.data();
   for (embedlab::Index i = 0; i < m.size(); ++i) {
     if (e.dtype == "F32") {
-      require(embedlab::float_bits(out[i]) == little_endian(bytes.data() + 4 * i, 4), "F32 keeps its bits");
+      require(embedlab::float_bits(out[i]) == little_endian(bytes.data() + 4 * i, 4),
+              "F32 keeps its bits");
     } else if (e.dtype == "BF16") {
       require(embedlab::float_bits(out[i]) == little_endian(bytes.data() + 2 * i, 2) << 16,
               "BF16 is the top half of the float32");

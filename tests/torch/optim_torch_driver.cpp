@@ -52,8 +52,8 @@ void write_state(const embedlab::OptimizerState& s, embedlab::OptimizerKind kind
     for (const Index row : s.sparse_momentum_buffer.rows) write(static_cast<float>(row));
     write(s.sparse_momentum_buffer.values);
   }
-  for (const Matrix* m : {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq, &s.sum, &s.square_avg,
-                          &s.grad_avg}) {
+  for (const Matrix* m :
+       {&s.exp_avg, &s.exp_avg_sq, &s.max_exp_avg_sq, &s.sum, &s.square_avg, &s.grad_avg}) {
     write(*m);
   }
 }

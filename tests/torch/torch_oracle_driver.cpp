@@ -60,9 +60,8 @@ void run_line(const std::string& line, embedlab::TorchGenerator& gen, embedlab::
     embedlab::Ids ids;
     long long id = 0;
     while (in >> id) ids.push_back(id);
-    write(op == "lookup"
-              ? embedlab::lookup(table, ids)
-              : embedlab::onehot_product(embedlab::one_hot(ids, table.rows()), table));
+    write(op == "lookup" ? embedlab::lookup(table, ids)
+                         : embedlab::onehot_product(embedlab::one_hot(ids, table.rows()), table));
   } else {
     throw std::runtime_error("unknown command: " + line);
   }

@@ -22,10 +22,10 @@
 // {"error": "message", "argument": "name"}.
 #include <algorithm>
 #include <cinttypes>
-#include <map>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,13 +33,9 @@
 #include "embedlab/backward.hpp"
 #include "embedlab/checkpoint_positions.hpp"
 #include "embedlab/compare.hpp"
-#include "embedlab/verdict.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
-#include "embedlab/next_token.hpp"
-#include "embedlab/positions.hpp"
-#include "embedlab/tied_head.hpp"
 #include "embedlab/float_bits.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/gguf.hpp"
@@ -47,16 +43,20 @@
 #include "embedlab/limits.hpp"
 #include "embedlab/lookup.hpp"
 #include "embedlab/max_norm.hpp"
+#include "embedlab/next_token.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/positions.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/streamed.hpp"
 #include "embedlab/table.hpp"
+#include "embedlab/tied_head.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/training.hpp"
 #include "embedlab/training_run.hpp"
+#include "embedlab/verdict.hpp"
 #include "embedlab/weights.hpp"
 
 namespace {
@@ -119,7 +119,8 @@ TensorStyle style_of(const Options& o) {
   TensorStyle style;
   if (o.count("header")) style.header = from_hex(o.at("header"));
   if (o.count("suffixes") && !o.at("suffixes").empty())
-    for (const std::string& suffix : split(o.at("suffixes"), ',')) style.suffixes.push_back(from_hex(suffix));
+    for (const std::string& suffix : split(o.at("suffixes"), ','))
+      style.suffixes.push_back(from_hex(suffix));
   style.integer = o.count("integer") && o.at("integer") == "1";
   return style;
 }
@@ -230,8 +231,8 @@ std::string grade_json(const Verdict& v) {
 std::string graded_json(const Matrix& expected, const Matrix& actual, RoutePair pair) {
   const Comparison c = compare(expected, actual);
   const std::string counts = compare_json(c);
-  return counts.substr(0, counts.size() - 1) + ", \"grade\": " +
-         grade_json(grade_comparison(expected, actual, pair)) + "}";
+  return counts.substr(0, counts.size() - 1) +
+         ", \"grade\": " + grade_json(grade_comparison(expected, actual, pair)) + "}";
 }
 
 std::string header_json(const SafetensorsHeader& header, const std::string& name) {
@@ -258,9 +259,10 @@ std::string header_json(const SafetensorsHeader& header, const std::string& name
   } catch (const InputError& e) {
     table_error = json_string(e.what());
   }
-  return "{\"fileSize\": " + u64_json(header.file_size) + ", \"dataStart\": " +
-         u64_json(header.data_start) + ", \"tensors\": " + tensors + "], \"metadata\": " +
-         metadata + "], \"table\": " + table + ", \"tableError\": " + table_error + "}";
+  return "{\"fileSize\": " + u64_json(header.file_size) +
+         ", \"dataStart\": " + u64_json(header.data_start) + ", \"tensors\": " + tensors +
+         "], \"metadata\": " + metadata + "], \"table\": " + table +
+         ", \"tableError\": " + table_error + "}";
 }
 
 // A whole GGUF file's header as the module's ggufHeader gives it (wasm/gguf_bindings.cpp).
@@ -272,13 +274,14 @@ std::string gguf_header_json(const std::string& file, const std::string& name) {
     std::string ne = "[", shape = "[";
     for (std::size_t i = 0; i < t.ne.size(); ++i) ne += (i ? ", " : "") + u64_json(t.ne[i]);
     const std::vector<Index> dims = gguf_shape(t);
-    for (std::size_t i = 0; i < dims.size(); ++i) shape += (i ? ", " : "") + std::to_string(dims[i]);
+    for (std::size_t i = 0; i < dims.size(); ++i)
+      shape += (i ? ", " : "") + std::to_string(dims[i]);
     tensors += std::string(tensors.size() > 1 ? ", " : "") + "{\"name\": " + json_string(t.name) +
                ", \"dtype\": " + json_string(ggml_type_name(t.type)) + ", \"ne\": " + ne +
                "], \"shape\": " + shape + "], \"begin\": " + u64_json(t.begin) +
-               ", \"end\": " + u64_json(t.end) + ", \"candidate\": " +
-               (t.name == kGgufTableName ? "true" : "false") + ", \"conversion\": " +
-               json_string(ggml_conversion_text(t.type)) + "}";
+               ", \"end\": " + u64_json(t.end) +
+               ", \"candidate\": " + (t.name == kGgufTableName ? "true" : "false") +
+               ", \"conversion\": " + json_string(ggml_conversion_text(t.type)) + "}";
     head = head || t.name == kGgufHeadName;
   }
   for (const GgufMetadata& m : h.metadata)
@@ -292,11 +295,11 @@ std::string gguf_header_json(const std::string& file, const std::string& name) {
   } catch (const InputError& e) {
     error = json_string(e.what());
   }
-  return "{\"header\": {\"version\": " + std::to_string(h.version) + ", \"fileSize\": " +
-         u64_json(h.file_size) + ", \"dataStart\": " + u64_json(h.data_start) +
-         ", \"tensors\": " + tensors + "], \"metadata\": " + metadata + "], \"hasHead\": " +
-         (head ? "true" : "false") + ", \"tokens\": " + tokens + ", \"table\": " + table +
-         ", \"tableError\": " + error + "}}";
+  return "{\"header\": {\"version\": " + std::to_string(h.version) +
+         ", \"fileSize\": " + u64_json(h.file_size) + ", \"dataStart\": " + u64_json(h.data_start) +
+         ", \"tensors\": " + tensors + "], \"metadata\": " + metadata +
+         "], \"hasHead\": " + (head ? "true" : "false") + ", \"tokens\": " + tokens +
+         ", \"table\": " + table + ", \"tableError\": " + error + "}}";
 }
 
 // A table handle's run as the JS harness makes it: its description, its rows, its lookup, its
@@ -329,16 +332,22 @@ std::string table_run_json(const Table& t, const std::string& name, const Ids& i
 // An optimizer's name and its hyperparameters ("lr=0.1;betas=0.9,0.999;nesterov=1"), with the
 // training options ("sparse=1;paddingIdx=-1"): each hyperparameter over PyTorch's defaults, as
 // the JS API puts them.
-TrainingOptions training_options_of(const std::string& name, const Options& hyper, const Options& o) {
+TrainingOptions training_options_of(const std::string& name, const Options& hyper,
+                                    const Options& o) {
   TrainingOptions t;
   t.optimizer = optimizer_defaults(parse_optimizer(name));
   for (const auto& [key, value] : hyper) {
     const auto& all = all_arguments();
     const std::string& wanted = key;  // C++17 lambdas cannot capture a structured binding
-    const Argument a = *std::find_if(all.begin(), all.end(), [&](Argument x) { return argument_name(x) == wanted; });
+    const Argument a = *std::find_if(all.begin(), all.end(),
+                                     [&](Argument x) { return argument_name(x) == wanted; });
     switch (option_form(a)) {
-      case OptionForm::number: set_optimizer_option(t.optimizer, a, std::stod(value)); break;
-      case OptionForm::flag: set_optimizer_option(t.optimizer, a, value == "1" ? 1.0 : 0.0); break;
+      case OptionForm::number:
+        set_optimizer_option(t.optimizer, a, std::stod(value));
+        break;
+      case OptionForm::flag:
+        set_optimizer_option(t.optimizer, a, value == "1" ? 1.0 : 0.0);
+        break;
       case OptionForm::pair: {
         const std::vector<double> betas = doubles_of(value);
         set_optimizer_betas(t.optimizer, betas.at(0), betas.at(1));
@@ -355,19 +364,22 @@ TrainingOptions training_options_of(const std::string& name, const Options& hype
 std::string row_state_json(const SideBySideTraining& t, Index row) {
   std::string state = "[";
   for (const RowState& s : row_state(t.embedding_optimizer().state(), row))
-    state += std::string(state.size() > 1 ? ", " : "") + "{\"name\": " + json_string(std::string(s.name)) +
+    state += std::string(state.size() > 1 ? ", " : "") +
+             "{\"name\": " + json_string(std::string(s.name)) +
              ", \"values\": " + matrix_json(s.values) + "}";
-  return "{\"step\": " + std::to_string(t.embedding_optimizer().state().step) + ", \"state\": " + state + "]}";
+  return "{\"step\": " + std::to_string(t.embedding_optimizer().state().step) +
+         ", \"state\": " + state + "]}";
 }
 
 // A training run as the JS harness makes it: its start, then each batch's step with every row's
 // optimizer state after it.
 std::string training_json(TrainingRun run, const std::vector<Ids>& batches) {
   const SideBySideTraining& t = run.training();
-  std::string out = "{\"training\": {\"weight\": " + matrix_json(t.embedding_weight()) +
-                    ", \"paddingRow\": " + (t.padding_row() < 0 ? "null" : std::to_string(t.padding_row())) +
-                    ", \"linearRefusal\": " + (t.linear_refusal().empty() ? "null" : json_string(t.linear_refusal())) +
-                    ", \"steps\": [";
+  std::string out =
+      "{\"training\": {\"weight\": " + matrix_json(t.embedding_weight()) +
+      ", \"paddingRow\": " + (t.padding_row() < 0 ? "null" : std::to_string(t.padding_row())) +
+      ", \"linearRefusal\": " +
+      (t.linear_refusal().empty() ? "null" : json_string(t.linear_refusal())) + ", \"steps\": [";
   for (std::size_t b = 0; b < batches.size(); ++b) {
     const DrawnStep drawn = run.step(batches[b]);
     const TrainingStep& s = drawn.step;
@@ -375,23 +387,25 @@ std::string training_json(TrainingRun run, const std::vector<Ids>& batches) {
     std::string causes = "[";
     for (const ChangedRow& c : s.changed) {
       rows.push_back(c.row);
-      causes += std::string(causes.size() > 1 ? ", " : "") + json_string(std::string(row_cause_name(c.cause)));
+      causes += std::string(causes.size() > 1 ? ", " : "") +
+                json_string(std::string(row_cause_name(c.cause)));
     }
     std::string states = "[";
     for (Index r = 0; r < t.embedding_weight().rows(); ++r)
       states += std::string(r ? ", " : "") + row_state_json(t, r);
     const bool linear = s.verdict.has_value();
-    out += std::string(b ? ", " : "") + "{\"step\": " + std::to_string(s.step) +
-           ", \"batch\": " + ids_json(batches[b]) + ", \"upstream\": " + matrix_json(drawn.upstream) +
-           ", \"embeddingWeight\": " + matrix_json(t.embedding_weight()) +
-           ", \"linearWeight\": " + (linear ? matrix_json(t.linear_weight()) : "null") +
-           ", \"changedRows\": " + ids_json(rows) + ", \"changedCauses\": " + causes + "]" +
-           ", \"linearChanged\": " + (linear ? ids_json(s.linear_changed) : "null") +
-           ", \"verdict\": " +
-           (linear ? graded_json(t.embedding_weight(), t.linear_weight(),
-                                 t.options().sparse ? RoutePair::sparse_training : RoutePair::training)
-                   : "null") +
-           ", \"rowStates\": " + states + "]}";
+    out +=
+        std::string(b ? ", " : "") + "{\"step\": " + std::to_string(s.step) +
+        ", \"batch\": " + ids_json(batches[b]) + ", \"upstream\": " + matrix_json(drawn.upstream) +
+        ", \"embeddingWeight\": " + matrix_json(t.embedding_weight()) +
+        ", \"linearWeight\": " + (linear ? matrix_json(t.linear_weight()) : "null") +
+        ", \"changedRows\": " + ids_json(rows) + ", \"changedCauses\": " + causes + "]" +
+        ", \"linearChanged\": " + (linear ? ids_json(s.linear_changed) : "null") +
+        ", \"verdict\": " +
+        (linear ? graded_json(t.embedding_weight(), t.linear_weight(),
+                              t.options().sparse ? RoutePair::sparse_training : RoutePair::training)
+                : "null") +
+        ", \"rowStates\": " + states + "]}";
   }
   return out + "]}}";
 }
@@ -437,7 +451,8 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "randn") {
     TorchGenerator gen(std::stoll(a.at(1)));
-    return "{\"matrix\": " + matrix_json(torch_randn(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
+    return "{\"matrix\": " +
+           matrix_json(torch_randn(gen, std::stoll(a.at(2)), std::stoll(a.at(3)))) + "}";
   }
   if (op == "linearInit") {
     TorchGenerator gen(std::stoll(a.at(1)));
@@ -459,7 +474,8 @@ std::string run(const std::vector<std::string>& a) {
     return out + "]}";
   }
   if (op == "formatTensor")
-    return "{\"string\": " + json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
+    return "{\"string\": " +
+           json_string(format_tensor(matrix_of(a.at(1)), style_of(options_of(a.at(2))))) + "}";
   if (op == "parseSampleWeights") {
     const SampleWeights w = parse_sample_weights(from_hex(a.at(1)));
     std::string values = "[", texts = "[", literals = "[";
@@ -532,19 +548,25 @@ std::string run(const std::vector<std::string>& a) {
            matrix_json(whole.middleRows(std::stoll(a.at(3)), std::stoll(a.at(4)))) + "}";
   }
   if (op == "hasNpyMagic")
-    return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
+    return std::string("{\"boolean\": ") + (has_npy_magic(from_hex(a.at(1))) ? "true" : "false") +
+           "}";
   if (op == "hasGgufMagic")
-    return std::string("{\"boolean\": ") + (has_gguf_magic(from_hex(a.at(1))) ? "true" : "false") + "}";
+    return std::string("{\"boolean\": ") + (has_gguf_magic(from_hex(a.at(1))) ? "true" : "false") +
+           "}";
   if (op == "ggufHeader") return gguf_header_json(from_hex(a.at(1)), from_hex(a.at(3)));
   if (op == "openGgufTable") {
     const GgufTable t = open_gguf_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
-    return table_run_json(t.table, t.tensor.name, ids_of(a.at(3)), ggml_conversion_text(t.tensor.type));
+    return table_run_json(t.table, t.tensor.name, ids_of(a.at(3)),
+                          ggml_conversion_text(t.tensor.type));
   }
   if (op == "safetensorsHeaderSize")
-    return "{\"number\": " + u64_json(safetensors_header_size(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
+    return "{\"number\": " +
+           u64_json(safetensors_header_size(from_hex(a.at(1)), std::stoull(a.at(2)))) + "}";
   if (op == "safetensorsHeader")
-    return "{\"header\": " + header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2))),
-                                          a.size() > 3 ? from_hex(a.at(3)) : std::string()) + "}";
+    return "{\"header\": " +
+           header_json(parse_safetensors_header(from_hex(a.at(1)), std::stoull(a.at(2))),
+                       a.size() > 3 ? from_hex(a.at(3)) : std::string()) +
+           "}";
   if (op == "safetensorsIndex") {
     const SafetensorsIndex index = parse_safetensors_index(from_hex(a.at(1)));
     std::string map = "[", shards = "[", table = "null", error = "null";
@@ -555,7 +577,8 @@ std::string run(const std::vector<std::string>& a) {
       shards += std::string(shards.size() > 1 ? ", " : "") + json_string(shard);
     try {
       const IndexedTable found = find_indexed_table(index, from_hex(a.at(2)));
-      table = "{\"tensor\": " + json_string(found.tensor) + ", \"shard\": " + json_string(found.shard) + "}";
+      table = "{\"tensor\": " + json_string(found.tensor) +
+              ", \"shard\": " + json_string(found.shard) + "}";
     } catch (const InputError& e) {
       error = json_string(e.what());
     }
@@ -573,7 +596,8 @@ std::string run(const std::vector<std::string>& a) {
   if (op == "openNpyTable")
     return table_run_json(open_npy_table(memory_source(from_hex(a.at(1)))), "", ids_of(a.at(2)));
   if (op == "openSafetensorsTable") {
-    const SafetensorsTable t = open_safetensors_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
+    const SafetensorsTable t =
+        open_safetensors_table(memory_source(from_hex(a.at(1))), from_hex(a.at(2)));
     return table_run_json(t.table, t.entry.name, ids_of(a.at(3)));
   }
   if (op == "parseBatches") {
@@ -588,25 +612,29 @@ std::string run(const std::vector<std::string>& a) {
     return "{\"string\": " + json_string(optimizer_code(t.optimizer, from_hex(a.at(3)))) + "}";
   }
   if (op == "checkTraining") {
-    check_training(std::stoll(a.at(1)), std::stoll(a.at(2)),
-                   training_options_of(from_hex(a.at(3)), options_of(a.at(4)), options_of(a.at(5))));
+    check_training(
+        std::stoll(a.at(1)), std::stoll(a.at(2)),
+        training_options_of(from_hex(a.at(3)), options_of(a.at(4)), options_of(a.at(5))));
     return "{\"ok\": true}";
   }
   if (op == "seededTraining") {
     const std::vector<Ids> batches = parse_batches(from_hex(a.at(7)));
-    return training_json(TrainingRun::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
-                                             training_options_of(from_hex(a.at(4)), options_of(a.at(5)),
-                                                                 options_of(a.at(6)))),
-                         batches);
+    return training_json(
+        TrainingRun::seeded(
+            std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
+            training_options_of(from_hex(a.at(4)), options_of(a.at(5)), options_of(a.at(6)))),
+        batches);
   }
   if (op == "tableTraining") {
     const std::vector<Ids> batches = parse_batches(from_hex(a.at(5)));
     const Options o = options_of(a.at(4));
-    const std::int64_t grad_seed = o.count("gradSeed") ? std::stoll(o.at("gradSeed")) : kNotebookSeed;
-    return training_json(TrainingRun::from_table(matrix_of(a.at(1)),
-                                                 training_options_of(from_hex(a.at(2)), options_of(a.at(3)), o),
-                                                 grad_seed),
-                         batches);
+    const std::int64_t grad_seed =
+        o.count("gradSeed") ? std::stoll(o.at("gradSeed")) : kNotebookSeed;
+    return training_json(
+        TrainingRun::from_table(matrix_of(a.at(1)),
+                                training_options_of(from_hex(a.at(2)), options_of(a.at(3)), o),
+                                grad_seed),
+        batches);
   }
   if (op == "openSeededPositions") {
     PositionTables tables = seeded_position_tables(std::stoll(a.at(1)), std::stoll(a.at(2)),
@@ -625,9 +653,9 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "seededNextTokenTraining") {
     const TrainingOptions t = training_options_of(from_hex(a.at(5)), options_of(a.at(6)), {});
-    NextTokenTraining run = NextTokenTraining::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)),
-                                                      std::stoll(a.at(3)),
-                                                      parse_head_kind(from_hex(a.at(4))), t.optimizer);
+    NextTokenTraining run =
+        NextTokenTraining::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
+                                  parse_head_kind(from_hex(a.at(4))), t.optimizer);
     std::string out = "{\"nextToken\": {\"weight\": " + matrix_json(run.embedding_weight()) +
                       ", \"headWeight\": " + matrix_json(run.head_weight()) + ", \"steps\": [";
     const std::vector<Ids> batches = parse_batches(from_hex(a.at(7)));
@@ -640,8 +668,8 @@ std::string run(const std::vector<std::string>& a) {
         causes += (i ? ", " : "") + json_string(std::string(row_cause_name(step.changed[i].cause)));
       }
       out += std::string(b ? ", " : "") + "{\"inputs\": " + ids_json(step.inputs) +
-             ", \"targets\": " + ids_json(step.targets) + ", \"changedRows\": " +
-             ids_json(rows) + ", \"changedCauses\": " + causes + "]}";
+             ", \"targets\": " + ids_json(step.targets) + ", \"changedRows\": " + ids_json(rows) +
+             ", \"changedCauses\": " + causes + "]}";
     }
     return out + "]}}";
   }

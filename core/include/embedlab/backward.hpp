@@ -42,8 +42,7 @@ Gradient embedding_backward_view(const Ids& ids, const Matrix& grad_output, Inde
 // The checks embedding_backward runs before any arithmetic, with its messages; other backends
 // (CUDA) run them before touching their device. Returns the padding row in [0, vocab), or -1.
 Index check_backward_input(const Ids& ids, const Matrix& grad_output, Index vocab,
-                           const EmbeddingOptions& options,
-                           const Limits& limits = default_limits);
+                           const EmbeddingOptions& options, const Limits& limits = default_limits);
 
 // onehot^T (V, n) times G (n, d) as a real dense GEMM.
 Matrix onehot_backward(const Matrix& onehot, const Matrix& grad_output,

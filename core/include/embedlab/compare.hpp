@@ -7,13 +7,13 @@
 namespace embedlab {
 
 struct Comparison {
-  Index elements = 0;        // n * d
-  Index bit_identical = 0;   // same 32-bit pattern
-  Index value_equal = 0;     // same value: bit-identical, +0 vs -0, or NaN on both sides
-  Index nan_mismatches = 0;  // NaN on one side only (0 * Inf = NaN poisons the product)
+  Index elements = 0;                // n * d
+  Index bit_identical = 0;           // same 32-bit pattern
+  Index value_equal = 0;             // same value: bit-identical, +0 vs -0, or NaN on both sides
+  Index nan_mismatches = 0;          // NaN on one side only (0 * Inf = NaN poisons the product)
   Index signed_zero_mismatches = 0;  // -0.0 vs +0.0: equal in value, different in bits
-  double max_abs_diff = 0.0;  // over elements finite on both sides
-  bool identical = false;     // every element bit-identical
+  double max_abs_diff = 0.0;         // over elements finite on both sides
+  bool identical = false;            // every element bit-identical
 };
 
 // expected: the lookup rows; actual: the one-hot product. Same shape required.

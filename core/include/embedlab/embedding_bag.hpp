@@ -27,20 +27,20 @@ std::string_view bag_mode_name(BagMode mode);
 BagMode parse_bag_mode(std::string_view name);
 
 struct BagOptions {
-  BagMode mode = BagMode::mean;        // nn.EmbeddingBag's default
-  bool include_last_offset = false;    // offsets has B + 1 entries, CSR style, the last one n:
-                                       // bag b is [offsets[b], offsets[b + 1]); else B entries
-                                       // and the last bag ends at n
-  std::optional<Index> padding_idx;    // ids equal to it are left out (and not counted in a mean)
+  BagMode mode = BagMode::mean;      // nn.EmbeddingBag's default
+  bool include_last_offset = false;  // offsets has B + 1 entries, CSR style, the last one n:
+                                     // bag b is [offsets[b], offsets[b + 1]); else B entries
+                                     // and the last bag ends at n
+  std::optional<Index> padding_idx;  // ids equal to it are left out (and not counted in a mean)
   std::vector<float> per_sample_weights;  // empty, or one weight per id (mode sum only)
-  bool scale_grad_by_freq = false;     // backward: divide by the id's count over all bags
+  bool scale_grad_by_freq = false;        // backward: divide by the id's count over all bags
 };
 
 struct BagOutput {
-  Matrix output;                 // (B, d); an empty bag gives a row of zeros
-  std::vector<Index> bag_size;   // (B) ids that count in each bag (padding_idx left out)
-  std::vector<Index> max_rows;   // mode max: (B * d) the row of W each output element came
-                                 // from (first one on ties), -1 for an empty bag
+  Matrix output;                // (B, d); an empty bag gives a row of zeros
+  std::vector<Index> bag_size;  // (B) ids that count in each bag (padding_idx left out)
+  std::vector<Index> max_rows;  // mode max: (B * d) the row of W each output element came
+                                // from (first one on ties), -1 for an empty bag
 };
 
 // As F.embedding_bag(ids, W, offsets, mode=..., per_sample_weights=..., padding_idx=...,
@@ -49,12 +49,10 @@ struct BagOutput {
 // divides that sum by float(size) (an empty bag stays zero), max keeps the first largest
 // (a later NaN is never chosen). Validates ids, offsets, weights and padding_idx first.
 BagOutput embedding_bag(const Matrix& weight, const Ids& ids, const Ids& offsets,
-                        const BagOptions& options = {},
-                        const Limits& limits = default_limits);
+                        const BagOptions& options = {}, const Limits& limits = default_limits);
 // The same from a table handle: reads the rows the bags name, each once, and nothing else.
 BagOutput embedding_bag(const Table& weight, const Ids& ids, const Ids& offsets,
-                        const BagOptions& options = {},
-                        const Limits& limits = default_limits);
+                        const BagOptions& options = {}, const Limits& limits = default_limits);
 
 // The multi-hot matrix M (B, V) whose product with W gives the sum or mean bags (see above), by
 // its entries: M(b, v) adds the weights of id v in bag b from +0.0 in position order (1 each
@@ -82,14 +80,13 @@ Matrix bag_product(const Matrix& m, const Matrix& weight, const Limits& limits =
 // max: G(b, j) goes to W(max_rows(b, j), j), bags in order, as in PyTorch.
 // `forward` is embedding_bag's result for the same input.
 Matrix embedding_bag_backward(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
-                              const BagOutput& forward, Index vocab,
-                              const BagOptions& options = {},
+                              const BagOutput& forward, Index vocab, const BagOptions& options = {},
                               const Limits& limits = default_limits);
 // The same gradient as a view (streamed.hpp): whole when it fits the limits, else the rows the
 // bags reach (and those `view` keeps) and a summary; for any V within the limits.
-Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets,
-                                     const Matrix& grad_output, const BagOutput& forward,
-                                     Index vocab, const BagOptions& options = {},
+Gradient embedding_bag_backward_view(const Ids& ids, const Ids& offsets, const Matrix& grad_output,
+                                     const BagOutput& forward, Index vocab,
+                                     const BagOptions& options = {},
                                      const GradientViewOptions& view = {},
                                      const Limits& limits = default_limits);
 

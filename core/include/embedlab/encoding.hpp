@@ -18,8 +18,8 @@ struct EncodingEntry {
 };
 
 struct Encoding {
-  Index rows = 0;  // n ids, or B bags
-  Index cols = 0;  // V
+  Index rows = 0;                      // n ids, or B bags
+  Index cols = 0;                      // V
   std::vector<EncodingEntry> entries;  // one per nonzero (row, col), by column then row
 };
 

@@ -21,9 +21,9 @@ Ids parse_ids(std::string_view text, const Limits& limits = default_limits);
 // limits.max_ids ids in all batches together.
 std::vector<Ids> parse_batches(std::string_view text, const Limits& limits = default_limits);
 
-// Throws InputError (of vocab) if vocab < 1, or (of ids) if any id is outside [0, vocab), in PyTorch's words plus
-// the detail: "index out of range in self: id 7 at position 3 is not below the vocabulary size
-// V = 4 (valid ids are 0..3)".
+// Throws InputError (of vocab) if vocab < 1, or (of ids) if any id is outside [0, vocab), in
+// PyTorch's words plus the detail: "index out of range in self: id 7 at position 3 is not below the
+// vocabulary size V = 4 (valid ids are 0..3)".
 void check_ids(const Ids& ids, Index vocab);
 
 // The ids in ascending order, each once: the rows of W that they name.

@@ -12,10 +12,10 @@
 namespace embedlab {
 
 struct Limits {
-  Index max_ids = 65536;           // tokens (or bags, or weights) in one request
-  Index max_vocab = 1 << 22;       // rows of W (Gemma 3 has 262144)
-  Index max_dim = 1 << 16;         // columns of W (Llama 3.1 405B has 16384)
-  Index max_elements = 1 << 26;    // floats in any matrix held whole: 256 MiB
+  Index max_ids = 65536;         // tokens (or bags, or weights) in one request
+  Index max_vocab = 1 << 22;     // rows of W (Gemma 3 has 262144)
+  Index max_dim = 1 << 16;       // columns of W (Llama 3.1 405B has 16384)
+  Index max_elements = 1 << 26;  // floats in any matrix held whole: 256 MiB
 };
 
 inline constexpr Limits default_limits{};

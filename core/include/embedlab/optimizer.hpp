@@ -51,20 +51,20 @@ const std::vector<OptimizerKind>& all_optimizers();
 // only its own (optimizer_arguments()); optimizer_defaults() gives PyTorch's defaults.
 struct OptimizerOptions {
   OptimizerKind kind = OptimizerKind::sgd;
-  double lr = 0.1;              // SGD has no default in PyTorch (lr is required): 0.1 here
-  double momentum = 0.0;        // SGD, RMSprop
-  double dampening = 0.0;       // SGD
-  bool nesterov = false;        // SGD
-  double weight_decay = 0.0;    // all but SparseAdam; AdamW's default is 0.01
-  bool maximize = false;        // all
-  double beta1 = 0.9;           // Adam, AdamW, SparseAdam: betas = (beta1, beta2)
+  double lr = 0.1;            // SGD has no default in PyTorch (lr is required): 0.1 here
+  double momentum = 0.0;      // SGD, RMSprop
+  double dampening = 0.0;     // SGD
+  bool nesterov = false;      // SGD
+  double weight_decay = 0.0;  // all but SparseAdam; AdamW's default is 0.01
+  bool maximize = false;      // all
+  double beta1 = 0.9;         // Adam, AdamW, SparseAdam: betas = (beta1, beta2)
   double beta2 = 0.999;
-  double eps = 1e-8;            // Adam, AdamW, RMSprop, SparseAdam; Adagrad's default is 1e-10
-  bool amsgrad = false;         // Adam, AdamW
-  double lr_decay = 0.0;        // Adagrad
+  double eps = 1e-8;      // Adam, AdamW, RMSprop, SparseAdam; Adagrad's default is 1e-10
+  bool amsgrad = false;   // Adam, AdamW
+  double lr_decay = 0.0;  // Adagrad
   double initial_accumulator_value = 0.0;  // Adagrad
-  double alpha = 0.99;          // RMSprop
-  bool centered = false;        // RMSprop
+  double alpha = 0.99;                     // RMSprop
+  bool centered = false;                   // RMSprop
 };
 
 // torch.optim's defaults for kind (lr: 0.1 for SGD, which has none).
@@ -111,14 +111,14 @@ void check_gradient_kind(const OptimizerOptions& options, bool sparse);
 // What the optimizer keeps for the weight: optimizer.state[weight]. A matrix the optimizer has
 // not created yet is empty (0 x 0); each created one is (V, d), like the weight.
 struct OptimizerState {
-  std::int64_t step = 0;           // steps taken
-  Matrix momentum_buffer;          // SGD with momentum (dense gradients), RMSprop with momentum
+  std::int64_t step = 0;              // steps taken
+  Matrix momentum_buffer;             // SGD with momentum (dense gradients), RMSprop with momentum
   SparseRows sparse_momentum_buffer;  // SGD with momentum on sparse gradients: a sparse tensor
-  Matrix exp_avg, exp_avg_sq;      // Adam, AdamW, SparseAdam
-  Matrix max_exp_avg_sq;           // Adam and AdamW with amsgrad
-  Matrix sum;                      // Adagrad, from the constructor on
-  Matrix square_avg;               // RMSprop
-  Matrix grad_avg;                 // RMSprop, centered
+  Matrix exp_avg, exp_avg_sq;         // Adam, AdamW, SparseAdam
+  Matrix max_exp_avg_sq;              // Adam and AdamW with amsgrad
+  Matrix sum;                         // Adagrad, from the constructor on
+  Matrix square_avg;                  // RMSprop
+  Matrix grad_avg;                    // RMSprop, centered
 };
 
 // One named piece of the state of one row, as optimizer.state[weight][name][row] prints it:

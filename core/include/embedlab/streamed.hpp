@@ -55,11 +55,11 @@ class Downsample {
 };
 
 struct StreamProgress {
-  Index rows_done = 0;                // rows of W read, or of the gradient made
-  Index rows = 0;                     // all of them: V
-  std::uint64_t bytes_read = 0;       // bytes of W's file read (its stored dtype)
-  std::uint64_t bytes = 0;            // all of them
-  std::uint64_t multiply_adds = 0;    // done so far
+  Index rows_done = 0;                    // rows of W read, or of the gradient made
+  Index rows = 0;                         // all of them: V
+  std::uint64_t bytes_read = 0;           // bytes of W's file read (its stored dtype)
+  std::uint64_t bytes = 0;                // all of them
+  std::uint64_t multiply_adds = 0;        // done so far
   std::uint64_t total_multiply_adds = 0;  // E's rows * V * d
   bool done() const { return rows_done == rows; }
 };
@@ -80,7 +80,7 @@ class StreamedProduct {
   const StreamProgress& run();   // every block left
   const StreamProgress& progress() const { return progress_; }
   bool done() const { return progress_.done(); }
-  const Matrix& result() const { return out_; }              // complete once done()
+  const Matrix& result() const { return out_; }                   // complete once done()
   const Matrix& downsample() const { return heatmap_.pixels(); }  // of W; complete once done()
 
  private:
@@ -100,9 +100,9 @@ class StreamedProduct {
 struct Gradient {
   Index rows = 0;
   Index cols = 0;
-  Matrix whole;         // (V, d) when asked for and within limits.max_elements, else 0 x 0
-  Ids kept;             // ascending
-  Matrix kept_rows;     // (kept.size(), d)
+  Matrix whole;            // (V, d) when asked for and within limits.max_elements, else 0 x 0
+  Ids kept;                // ascending
+  Matrix kept_rows;        // (kept.size(), d)
   Index nonzero_rows = 0;  // rows with an element other than +-0 (a NaN counts)
   Index nan_rows = 0;      // rows with a NaN
   double max_abs = 0.0;    // the largest |x| of a finite element
@@ -115,7 +115,7 @@ struct Gradient {
 
 struct GradientViewOptions {
   bool whole = true;  // hold it whole when it fits the limits
-  Ids keep_rows;  // kept besides the rows the ids ask for (e.g. the rows a printout shows)
+  Ids keep_rows;      // kept besides the rows the ids ask for (e.g. the rows a printout shows)
   Index downsample_height = 0;
   Index downsample_width = 0;
   Index block_rows = 0;  // see stream_block_rows()

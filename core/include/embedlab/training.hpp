@@ -4,8 +4,8 @@
 //   linear = nn.Linear(V, d, bias=False)
 //   embedding = nn.Embedding(V, d, padding_idx=p, sparse=s)      # its weight: `weight` below
 //   with torch.no_grad(): linear.weight.copy_(embedding.weight.T)
-//   opt_e = torch.optim.X(embedding.parameters(), ...); opt_l = torch.optim.X(linear.parameters(), ...)
-//   for idx, G in batches:                                         # G: (len(idx), d)
+//   opt_e = torch.optim.X(embedding.parameters(), ...); opt_l = torch.optim.X(linear.parameters(),
+//   ...) for idx, G in batches:                                         # G: (len(idx), d)
 //       opt_e.zero_grad(); embedding(idx).backward(G); opt_e.step()
 //       opt_l.zero_grad(); linear(F.one_hot(idx, V).float()).backward(G); opt_l.step()
 //
@@ -33,8 +33,8 @@ namespace embedlab {
 
 struct TrainingOptions {
   OptimizerOptions optimizer;
-  bool sparse = false;                // nn.Embedding(..., sparse=True)
-  std::optional<Index> padding_idx;   // nn.Embedding(..., padding_idx=p), in [-V, V)
+  bool sparse = false;               // nn.Embedding(..., sparse=True)
+  std::optional<Index> padding_idx;  // nn.Embedding(..., padding_idx=p), in [-V, V)
 };
 
 // Why a row of embedding.weight changed in a step: the first that applies, in this order (head,
@@ -80,12 +80,12 @@ struct ChangedRow {
 
 // One step of both routes.
 struct TrainingStep {
-  Index step = 0;                    // 1 for the first
-  Matrix embedding_grad;             // embedding.weight.grad, dense (V, d) (sparse: to_dense())
-  SparseRows sparse_grad;            // with sparse=True, the entries themselves
-  Matrix linear_grad;                // linear.weight.grad.T = onehot.T @ G (V, d)
-  std::vector<ChangedRow> changed;   // embedding.weight's rows whose bits changed, ascending
-  std::vector<Index> linear_changed; // linear.weight.T's rows whose bits changed, ascending
+  Index step = 0;                     // 1 for the first
+  Matrix embedding_grad;              // embedding.weight.grad, dense (V, d) (sparse: to_dense())
+  SparseRows sparse_grad;             // with sparse=True, the entries themselves
+  Matrix linear_grad;                 // linear.weight.grad.T = onehot.T @ G (V, d)
+  std::vector<ChangedRow> changed;    // embedding.weight's rows whose bits changed, ascending
+  std::vector<Index> linear_changed;  // linear.weight.T's rows whose bits changed, ascending
   // embedding.weight against linear.weight.T after the step; empty when the Linear route
   // cannot follow.
   std::optional<Verdict> verdict;

@@ -41,12 +41,12 @@ inline constexpr double kRoundingShare = 1.0 / 4096.0;  // 2^-12
 
 // The pairs of routes whose results are compared, each with its own reasons.
 enum class RoutePair {
-  lookup,          // embedding(idx) against the one-hot product onehot @ W
-  backward,        // the scatter-add dL/dW against onehot.T @ G
-  bag,             // nn.EmbeddingBag's bags against M @ W
-  training,        // embedding.weight against linear.weight.T, both stepped on dense gradients
-  sparse_training, // the same, the embedding's gradient sparse (nn.Embedding(sparse=True))
-  head,            // the tied output layer's logits h @ W.T against PyTorch's out_head(h)
+  lookup,           // embedding(idx) against the one-hot product onehot @ W
+  backward,         // the scatter-add dL/dW against onehot.T @ G
+  bag,              // nn.EmbeddingBag's bags against M @ W
+  training,         // embedding.weight against linear.weight.T, both stepped on dense gradients
+  sparse_training,  // the same, the embedding's gradient sparse (nn.Embedding(sparse=True))
+  head,             // the tied output layer's logits h @ W.T against PyTorch's out_head(h)
 };
 
 // "lookup", "backward", "bag", "training", "sparse_training", "head": each pair's name in the
@@ -98,7 +98,7 @@ struct Verdict {
   // The largest |difference|: NaN when some element is NaN on one side only, +inf where an
   // infinity meets a finite number, else compare()'s max_abs_diff.
   double max_abs_diff = 0.0;
-  std::int64_t max_ulps = 0;   // over the differing elements finite on both sides
+  std::int64_t max_ulps = 0;     // over the differing elements finite on both sides
   std::vector<Index> differing;  // row-major positions of the elements whose bits differ
 };
 

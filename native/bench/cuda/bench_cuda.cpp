@@ -340,7 +340,8 @@ void BM_cuda_gather_bf16(benchmark::State& state) {
     const auto check = [&] {
       const std::vector<std::uint16_t> bits = download(out);
       Bf16Matrix got{s.n, s.dim, std::vector<__nv_bfloat16>(bits.size())};
-      std::memcpy(static_cast<void*>(got.values.data()), bits.data(), bits.size() * sizeof(std::uint16_t));
+      std::memcpy(static_cast<void*>(got.values.data()), bits.data(),
+                  bits.size() * sizeof(std::uint16_t));
       return differing(to_float(got), cpu_rows_bf16(s)) == 0.0;
     };
     run_case(
