@@ -61,8 +61,10 @@ def q6_k(b):
     qh = b[:, 128:192].reshape(n, 2, 32).astype(np.int32)
     sc = b[:, 192:208].view(np.int8).reshape(n, 2, 8).astype(F32)
     d = halves(b[:, 208:210])[:, None, None]
-    lo = np.concatenate([ql[:, :, 0:32] & 0x0F, ql[:, :, 32:64] & 0x0F,
-                         ql[:, :, 0:32] >> 4, ql[:, :, 32:64] >> 4], axis=2)
+    lo = np.concatenate(
+        [ql[:, :, 0:32] & 0x0F, ql[:, :, 32:64] & 0x0F, ql[:, :, 0:32] >> 4, ql[:, :, 32:64] >> 4],
+        axis=2,
+    )
     hi = np.concatenate([(qh >> shift) & 3 for shift in (0, 2, 4, 6)], axis=2)
     q = ((lo | (hi << 4)) - 32).astype(F32)  # (n, 2, 128)
     # Value p of a half has scale p // 16 of the half's 8.
@@ -71,8 +73,12 @@ def q6_k(b):
     return y.reshape(n, 256)
 
 
-QUANTIZED = {"Q8_0": (q8_0, 34, 32), "Q4_0": (q4_0, 18, 32), "Q4_K": (q4_k, 144, 256),
-             "Q6_K": (q6_k, 210, 256)}
+QUANTIZED = {
+    "Q8_0": (q8_0, 34, 32),
+    "Q4_0": (q4_0, 18, 32),
+    "Q4_K": (q4_k, 144, 256),
+    "Q6_K": (q6_k, 210, 256),
+}
 
 
 def dequantize(type_name, raw, rows, cols):

@@ -16,18 +16,52 @@ import struct
 import numpy as np
 
 # ggml's type ids, and each type's (values per block, bytes per block).
-GGML_TYPES = {"F32": 0, "F16": 1, "Q4_0": 2, "Q4_1": 3, "Q5_0": 6, "Q8_0": 8, "Q2_K": 10,
-              "Q4_K": 12, "Q5_K": 13, "Q6_K": 14, "IQ4_XS": 23, "BF16": 30}
-BLOCKS = {"F32": (1, 4), "F16": (1, 2), "BF16": (1, 2), "Q8_0": (32, 34), "Q4_0": (32, 18),
-          "Q4_K": (256, 144), "Q6_K": (256, 210), "Q5_K": (256, 176), "Q2_K": (256, 84),
-          "Q4_1": (32, 20), "Q5_0": (32, 22), "IQ4_XS": (256, 136)}
+GGML_TYPES = {
+    "F32": 0,
+    "F16": 1,
+    "Q4_0": 2,
+    "Q4_1": 3,
+    "Q5_0": 6,
+    "Q8_0": 8,
+    "Q2_K": 10,
+    "Q4_K": 12,
+    "Q5_K": 13,
+    "Q6_K": 14,
+    "IQ4_XS": 23,
+    "BF16": 30,
+}
+BLOCKS = {
+    "F32": (1, 4),
+    "F16": (1, 2),
+    "BF16": (1, 2),
+    "Q8_0": (32, 34),
+    "Q4_0": (32, 18),
+    "Q4_K": (256, 144),
+    "Q6_K": (256, 210),
+    "Q5_K": (256, 176),
+    "Q2_K": (256, 84),
+    "Q4_1": (32, 20),
+    "Q5_0": (32, 22),
+    "IQ4_XS": (256, 136),
+}
 TABLE_TYPES = ("F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_K", "Q6_K")
 
 # Metadata value types: struct format of the scalars.
-VALUE_TYPES = {"UINT8": (0, "<B"), "INT8": (1, "<b"), "UINT16": (2, "<H"), "INT16": (3, "<h"),
-               "UINT32": (4, "<I"), "INT32": (5, "<i"), "FLOAT32": (6, "<f"), "BOOL": (7, "<?"),
-               "STRING": (8, None), "ARRAY": (9, None), "UINT64": (10, "<Q"), "INT64": (11, "<q"),
-               "FLOAT64": (12, "<d")}
+VALUE_TYPES = {
+    "UINT8": (0, "<B"),
+    "INT8": (1, "<b"),
+    "UINT16": (2, "<H"),
+    "INT16": (3, "<h"),
+    "UINT32": (4, "<I"),
+    "INT32": (5, "<i"),
+    "FLOAT32": (6, "<f"),
+    "BOOL": (7, "<?"),
+    "STRING": (8, None),
+    "ARRAY": (9, None),
+    "UINT64": (10, "<Q"),
+    "INT64": (11, "<q"),
+    "FLOAT64": (12, "<d"),
+}
 
 
 def string(s):
@@ -41,8 +75,9 @@ def value(type_name, v):
         return string(v)
     if type_name == "ARRAY":
         element_type, items = v
-        return (struct.pack("<IQ", VALUE_TYPES[element_type][0], len(items)) +
-                b"".join(value(element_type, x) for x in items))
+        return struct.pack("<IQ", VALUE_TYPES[element_type][0], len(items)) + b"".join(
+            value(element_type, x) for x in items
+        )
     return struct.pack(fmt, v)
 
 
@@ -83,13 +118,17 @@ def random_blocks(type_name, rows, cols, rng):
     if type_name == "F16":
         return random_halves(rng, n).astype("<u2").tobytes()
     if type_name == "BF16":
-        return (rng.standard_normal(n).astype(np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
+        return (
+            (rng.standard_normal(n).astype(np.float32).view(np.uint32) >> 16)
+            .astype("<u2")
+            .tobytes()
+        )
     blocks = rng.integers(0, 256, (n, size), dtype=np.uint8)
     scales = random_halves(rng, 2 * n, 1e-4, 0.05).reshape(n, 2).astype("<u2").view(np.uint8)
     if type_name in ("Q8_0", "Q4_0"):
-        blocks[:, 0:2] = scales[:, 0:2]                     # d first
+        blocks[:, 0:2] = scales[:, 0:2]  # d first
     elif type_name == "Q4_K":
-        blocks[:, 0:4] = scales                             # d, dmin first
+        blocks[:, 0:4] = scales  # d, dmin first
     elif type_name == "Q6_K":
-        blocks[:, 208:210] = scales[:, 0:2]                 # d last
+        blocks[:, 208:210] = scales[:, 0:2]  # d last
     return blocks.tobytes()

@@ -52,8 +52,11 @@ def write_table(path, tensor, vocab, dim, dtype, rows, extra=()):
     tail = b""
     for name, extra_dtype, array in extra:
         raw = np.ascontiguousarray(array).tobytes()
-        header[name] = {"dtype": extra_dtype, "shape": list(array.shape),
-                        "data_offsets": [data_size + len(tail), data_size + len(tail) + len(raw)]}
+        header[name] = {
+            "dtype": extra_dtype,
+            "shape": list(array.shape),
+            "data_offsets": [data_size + len(tail), data_size + len(tail) + len(raw)],
+        }
         tail += raw
     head = with_header(json.dumps(header).encode())
     with open(path, "wb") as f:
@@ -78,10 +81,13 @@ def write_gguf_table(path, vocab, dim, type_name, rng):
     elsewhere. Returns {row: float32 values} as tests/gguf_dequantize.py computes them."""
     from gguf_dequantize import dequantize
     from gguf_file import BLOCKS, gguf_bytes, random_blocks
+
     per_block, block_bytes = BLOCKS[type_name]
     row_bytes = dim // per_block * block_bytes
-    head = gguf_bytes([("token_embd.weight", type_name, [dim, vocab], b"")],
-                      [("general.architecture", "STRING", "llama")])
+    head = gguf_bytes(
+        [("token_embd.weight", type_name, [dim, vocab], b"")],
+        [("general.architecture", "STRING", "llama")],
+    )
     rows = {}
     with open(path, "wb") as f:
         f.write(head)

@@ -15,8 +15,10 @@ try:
     import numpy as np
     import torch  # noqa: F401
 except ImportError as error:
-    print(f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
-          "The reference is Debian's PyTorch 1.13.1: apt-get install -y python3-torch")
+    print(
+        f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
+        "The reference is Debian's PyTorch 1.13.1: apt-get install -y python3-torch"
+    )
     sys.exit(1)
 
 # How each dtype's values are written: F16 and BF16 as their bit patterns.
@@ -37,8 +39,11 @@ def safetensors_bytes(tensors, metadata=None):
     header, data = {}, b""
     for name, dtype, array in tensors:
         raw = np.ascontiguousarray(array, dtype=STORED[dtype]).tobytes()
-        header[name] = {"dtype": dtype, "shape": list(np.shape(array)),
-                        "data_offsets": [len(data), len(data) + len(raw)]}
+        header[name] = {
+            "dtype": dtype,
+            "shape": list(np.shape(array)),
+            "data_offsets": [len(data), len(data) + len(raw)],
+        }
         data += raw
     if metadata is not None:
         header["__metadata__"] = metadata

@@ -29,9 +29,23 @@ def walk(cli, path, ids):
     """(seconds to the lookup's rows, seconds to the verdict, peak resident MiB, verdict)."""
     with tempfile.NamedTemporaryFile(mode="r") as report:
         start = time.perf_counter()
-        child = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report.name, cli,
-                                  "--weights", path, "--ids", ",".join(map(str, ids))],
-                                 stdout=subprocess.PIPE, text=True, bufsize=1)
+        child = subprocess.Popen(
+            [
+                "/usr/bin/time",
+                "-f",
+                "%M",
+                "-o",
+                report.name,
+                cli,
+                "--weights",
+                path,
+                "--ids",
+                ",".join(map(str, ids)),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         rows_at = verdict_at = None
         verdict = ""
         for line in child.stdout:
@@ -48,10 +62,14 @@ def walk(cli, path, ids):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cli")
-    parser.add_argument("--dir", default=None, help="where the sparse files go (default: a temp dir)")
+    parser.add_argument(
+        "--dir", default=None, help="where the sparse files go (default: a temp dir)"
+    )
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory(dir=args.dir)
-    print("| model | table | file | n | lookup's rows (s) | verdict (s) | peak RSS (MiB) | verdict |")
+    print(
+        "| model | table | file | n | lookup's rows (s) | verdict (s) | peak RSS (MiB) | verdict |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---|")
     for model, tensor, vocab, dim, dtype in SHAPES:
         path = os.path.join(folder.name, "model.safetensors")
@@ -59,8 +77,10 @@ def main():
         walk(args.cli, path, HELLO_WORLD)  # a first read fills the page cache with the file's holes
         for ids in (HELLO_WORLD, SIXTEEN):
             rows_at, verdict_at, peak, verdict = walk(args.cli, path, ids)
-            print(f"| {model} | {vocab} x {dim} {dtype} | {size / 1e9:.2f} GB | {len(ids)} | "
-                  f"{rows_at:.2f} | {verdict_at:.2f} | {peak:.0f} | {verdict.split(':')[0]} |")
+            print(
+                f"| {model} | {vocab} x {dim} {dtype} | {size / 1e9:.2f} GB | {len(ids)} | "
+                f"{rows_at:.2f} | {verdict_at:.2f} | {peak:.0f} | {verdict.split(':')[0]} |"
+            )
         os.remove(path)
 
 

@@ -30,7 +30,7 @@ def printed_tensors(text):
             if depth == 0:
                 break
             i += 1
-        blocks.append(text[m.start():i + 1])
+        blocks.append(text[m.start() : i + 1])
     return blocks
 
 
@@ -41,15 +41,19 @@ def run(*args):
 class NotebookOutput(unittest.TestCase):
     def check_notebook(self, notebook_file, ids, expected_blocks):
         blocks = printed_tensors((NOTEBOOKS / notebook_file).read_text())
-        self.assertEqual(len(blocks), expected_blocks, "the notebook's printed tensors were not all found")
+        self.assertEqual(
+            len(blocks), expected_blocks, "the notebook's printed tensors were not all found"
+        )
         out = run("--ids", ids)
         self.assertEqual(out.returncode, 0, out.stderr)
         for block in blocks:
             with self.subTest(block=block[:60]):
                 self.assertIn(block, out.stdout)
-        self.assertIn("# embedding(idx) vs linear(onehot.float()): bit-identical. All "
-                      f"{len(ids.split(',')) * 5} elements hold the same 32 bits in both results.\n",
-                      out.stdout)
+        self.assertIn(
+            "# embedding(idx) vs linear(onehot.float()): bit-identical. All "
+            f"{len(ids.split(',')) * 5} elements hold the same 32 bits in both results.\n",
+            out.stdout,
+        )
 
     def test_seed_002_ids_2_3_1(self):
         # weight, two single lookups, idx lookup, one-hot, fresh Linear weight, product, lookup again
@@ -63,9 +67,12 @@ class NotebookOutput(unittest.TestCase):
     def test_tf_fixed_weights(self):
         out = run("--ids", "2,3,1", "--tf-weights")
         self.assertEqual(out.returncode, 0, out.stderr)
-        self.assertIn("tensor([[0.2200, 0.2200, 0.2200, 0.2200, 0.2200],\n"
-                      "        [0.3300, 0.3300, 0.3300, 0.3300, 0.3300],\n"
-                      "        [0.1100, 0.1100, 0.1100, 0.1100, 0.1100]]", out.stdout)
+        self.assertIn(
+            "tensor([[0.2200, 0.2200, 0.2200, 0.2200, 0.2200],\n"
+            "        [0.3300, 0.3300, 0.3300, 0.3300, 0.3300],\n"
+            "        [0.1100, 0.1100, 0.1100, 0.1100, 0.1100]]",
+            out.stdout,
+        )
 
 
 class GradedVerdict(unittest.TestCase):
@@ -78,22 +85,28 @@ class GradedVerdict(unittest.TestCase):
             np.save(path, np.array(table, dtype=np.float32))
             out = run("--ids", ids, "--weights", path)
         self.assertEqual(out.returncode, 0, out.stderr)
-        return next(line for line in out.stdout.splitlines() if line.startswith("# embedding(idx) vs"))
+        return next(
+            line for line in out.stdout.splitlines() if line.startswith("# embedding(idx) vs")
+        )
 
     def test_negative_zero_is_equal_in_value(self):
         # The lookup copies W[0, 0] = -0.0; the product sums 1*(-0.0) + 0*2 = +0.0.
-        self.assertEqual(self.verdict_line([[-0.0, 1], [2, 3]], "0,1"),
-                         "# embedding(idx) vs linear(onehot.float()): equal in value. 1 of 4 "
-                         "elements differ only in the sign of zero: the lookup copies a −0.0 of W "
-                         "as it is, while the product adds +0.0 terms (0·w), and −0.0 + 0.0 = +0.0.")
+        self.assertEqual(
+            self.verdict_line([[-0.0, 1], [2, 3]], "0,1"),
+            "# embedding(idx) vs linear(onehot.float()): equal in value. 1 of 4 "
+            "elements differ only in the sign of zero: the lookup copies a −0.0 of W "
+            "as it is, while the product adds +0.0 terms (0·w), and −0.0 + 0.0 = +0.0.",
+        )
 
     def test_inf_makes_nan_in_the_product(self):
         # Row 0 of the product is 0*Inf + 1*2 = NaN in column 0.
-        self.assertEqual(self.verdict_line([[float("inf"), 1], [2, 3]], "1,0"),
-                         "# embedding(idx) vs linear(onehot.float()): differs. 1 of 4 elements "
-                         "are NaN in one result only: W holds an Inf or NaN, and the product "
-                         "multiplies it by the one-hot zeros: 0·Inf = NaN, which poisons every "
-                         "output row, while the lookup copies rows untouched.")
+        self.assertEqual(
+            self.verdict_line([[float("inf"), 1], [2, 3]], "1,0"),
+            "# embedding(idx) vs linear(onehot.float()): differs. 1 of 4 elements "
+            "are NaN in one result only: W holds an Inf or NaN, and the product "
+            "multiplies it by the one-hot zeros: 0·Inf = NaN, which poisons every "
+            "output row, while the lookup copies rows untouched.",
+        )
 
 
 class BadInput(unittest.TestCase):

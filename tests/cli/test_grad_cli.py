@@ -69,30 +69,45 @@ class ReplayedInPyTorch(unittest.TestCase):
 
     def test_backward_default(self):
         stdout = self.check("backward")
-        self.assertIn("# embedding.weight.grad vs onehot.T @ G: bit-identical. All 20 elements "
-                      "hold the same 32 bits in both results.\n", stdout)
+        self.assertIn(
+            "# embedding.weight.grad vs onehot.T @ G: bit-identical. All 20 elements "
+            "hold the same 32 bits in both results.\n",
+            stdout,
+        )
 
     def test_backward_duplicates_and_options(self):
         self.check("backward", "--ids", "2,3,1,3,3,0", "-V", "6", "-d", "3", "--seed", "7")
-        stdout = self.check("backward", "--ids", "1,1,0,2,1", "--padding-idx", "-2",
-                            "--scale-grad-by-freq")
-        self.assertIn("# padding_idx = -2 (row 1): row 1 of the scatter-add gets no gradient, "
-                      "though 3 tokens have id 1; onehot.T @ G knows nothing of padding_idx",
-                      stdout)
-        self.assertIn("# scale_grad_by_freq: each row of the scatter-add is divided by how often "
-                      "its id occurs in idx; onehot.T @ G knows nothing of it.", stdout)
+        stdout = self.check(
+            "backward", "--ids", "1,1,0,2,1", "--padding-idx", "-2", "--scale-grad-by-freq"
+        )
+        self.assertIn(
+            "# padding_idx = -2 (row 1): row 1 of the scatter-add gets no gradient, "
+            "though 3 tokens have id 1; onehot.T @ G knows nothing of padding_idx",
+            stdout,
+        )
+        self.assertIn(
+            "# scale_grad_by_freq: each row of the scatter-add is divided by how often "
+            "its id occurs in idx; onehot.T @ G knows nothing of it.",
+            stdout,
+        )
 
     def test_backward_max_norm(self):
         for norm_type in ("2", "1", "3.5", "inf"):
-            stdout = self.check("backward", "--ids", "0,2,2,3", "--max-norm", "1.5",
-                                "--norm-type", norm_type)
+            stdout = self.check(
+                "backward", "--ids", "0,2,2,3", "--max-norm", "1.5", "--norm-type", norm_type
+            )
             self.assertIn("# max_norm: rows ", stdout)
 
     def test_backward_grad_seed_and_file(self):
         self.check("backward", "--ids", "1,0", "--grad-seed", "5")
-        stdout = self.check("backward", "--ids", "1,0", "--tf-weights",
-                            module="embedding = torch.nn.Embedding.from_pretrained("
-                                   "torch.tensor([[0.0] * 5, [0.11] * 5]), freeze=False)")
+        stdout = self.check(
+            "backward",
+            "--ids",
+            "1,0",
+            "--tf-weights",
+            module="embedding = torch.nn.Embedding.from_pretrained("
+            "torch.tensor([[0.0] * 5, [0.11] * 5]), freeze=False)",
+        )
         self.assertIn(">>> torch.manual_seed(123); G = torch.randn(2, 5); G", stdout)
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "g.npy")
@@ -106,21 +121,59 @@ class ReplayedInPyTorch(unittest.TestCase):
             self.assertIn("# bag 1 = idx[2:2] = []: empty, a row of zeros", stdout)
 
     def test_bag_options(self):
-        stdout = self.check("--ids", "2,3,1", "bag", "--offsets", "0,1", "--mode", "sum",
-                            "--per-sample-weights", "1, 2, -0.5")
+        stdout = self.check(
+            "--ids",
+            "2,3,1",
+            "bag",
+            "--offsets",
+            "0,1",
+            "--mode",
+            "sum",
+            "--per-sample-weights",
+            "1, 2, -0.5",
+        )
         self.assertIn("# psw = torch.tensor([1.0, 2.0, -0.5])", stdout)
-        self.check("bag", "--ids", "0,1,1,2", "--offsets", "0,2,4", "--include-last-offset",
-                   "--padding-idx", "2", "--mode", "mean")
-        self.check("bag", "--ids", "3,3,1", "--offsets", "0,1", "--padding-idx", "1",
-                   "--mode", "sum", "--per-sample-weights", "0.5,0.25,2")
+        self.check(
+            "bag",
+            "--ids",
+            "0,1,1,2",
+            "--offsets",
+            "0,2,4",
+            "--include-last-offset",
+            "--padding-idx",
+            "2",
+            "--mode",
+            "mean",
+        )
+        self.check(
+            "bag",
+            "--ids",
+            "3,3,1",
+            "--offsets",
+            "0,1",
+            "--padding-idx",
+            "1",
+            "--mode",
+            "sum",
+            "--per-sample-weights",
+            "0.5,0.25,2",
+        )
 
     def test_bag_scale_grad_by_freq(self):
         # Both ids occur twice: PyTorch 1.13's miscount (#190063) does not show.
-        self.check("bag", "--ids", "1,1,3,3", "--offsets", "0,3", "--mode", "sum",
-                   "--scale-grad-by-freq")
+        self.check(
+            "bag", "--ids", "1,1,3,3", "--offsets", "0,3", "--mode", "sum", "--scale-grad-by-freq"
+        )
         # Id 1 twice, id 3 once: PyTorch divides row 3 by 2; the CLI says so and differs there.
-        stdout = self.check("bag", "--ids", "1,1,3", "--mode", "sum", "--scale-grad-by-freq",
-                            skip=("bag.weight.grad",))
+        stdout = self.check(
+            "bag",
+            "--ids",
+            "1,1,3",
+            "--mode",
+            "sum",
+            "--scale-grad-by-freq",
+            skip=("bag.weight.grad",),
+        )
         self.assertIn("pytorch/pytorch#190063", stdout)
 
 
@@ -142,8 +195,11 @@ class KeyLines(unittest.TestCase):
         out = run("bag", "--ids", "2,3,1", "--offsets", "0,2", "--mode", "sum")
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn(">>> M @ bag.weight", out.stdout)
-        self.assertIn("# out vs M @ bag.weight: bit-identical. All 10 elements hold the same 32 "
-                      "bits in both results.\n", out.stdout)
+        self.assertIn(
+            "# out vs M @ bag.weight: bit-identical. All 10 elements hold the same 32 "
+            "bits in both results.\n",
+            out.stdout,
+        )
 
     def test_help_lists_the_subcommands(self):
         out = run("--help")
@@ -160,14 +216,25 @@ class BadInput(unittest.TestCase):
         self.assertEqual(out.stdout, "")
 
     def test_backward(self):
-        self.check("padding_idx = 9 is outside the vocabulary",
-                   "backward", "--ids", "1,2", "--padding-idx", "9")
+        self.check(
+            "padding_idx = 9 is outside the vocabulary",
+            "backward",
+            "--ids",
+            "1,2",
+            "--padding-idx",
+            "9",
+        )
         self.check("max_norm must be a positive number", "backward", "--max-norm", "-1")
         self.check("--norm-type requires --max-norm", "backward", "--norm-type", "1")
-        self.check("--grad excludes --grad-seed",
-                   "backward", "--grad", "g.npy", "--grad-seed", "1")
-        self.check("id 7 at position 2 is not below the vocabulary size V = 4",
-                   "backward", "--ids", "1,7", "-V", "4")
+        self.check("--grad excludes --grad-seed", "backward", "--grad", "g.npy", "--grad-seed", "1")
+        self.check(
+            "id 7 at position 2 is not below the vocabulary size V = 4",
+            "backward",
+            "--ids",
+            "1,7",
+            "-V",
+            "4",
+        )
 
     def test_backward_grad_file_shape(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -177,21 +244,42 @@ class BadInput(unittest.TestCase):
                 header += " " * (118 - len(header)) + "\n"
                 f.write(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) + header.encode())
                 f.write(bytes(20))
-            self.check("is 1 x 5 but the upstream gradient dL/dout must be (3, 5)",
-                       "backward", "--grad", path)
+            self.check(
+                "is 1 x 5 but the upstream gradient dL/dout must be (3, 5)",
+                "backward",
+                "--grad",
+                path,
+            )
 
     def test_bag(self):
-        self.check("offsets[0] = 1 but the first bag must start at the first id",
-                   "bag", "--offsets", "1,2")
+        self.check(
+            "offsets[0] = 1 but the first bag must start at the first id", "bag", "--offsets", "1,2"
+        )
         self.check("offsets[2] = 1 is less than offsets[1] = 2", "bag", "--offsets", "0,2,1")
         self.check("offsets[1] = 9 is past the end of the ids", "bag", "--offsets", "0,9")
-        self.check("--offsets: token 2 is \"x\"", "bag", "--offsets", "0,x")
-        self.check("only supported for mode='sum' (got mode='mean')",
-                   "bag", "--per-sample-weights", "1,2,3")
-        self.check("per_sample_weights has 2 values but there are 3 ids",
-                   "bag", "--mode", "sum", "--per-sample-weights", "1,2")
-        self.check("per_sample_weights: value 2 is \"y\", which is not a finite number",
-                   "bag", "--mode", "sum", "--per-sample-weights", "1,y,3")
+        self.check('--offsets: token 2 is "x"', "bag", "--offsets", "0,x")
+        self.check(
+            "only supported for mode='sum' (got mode='mean')",
+            "bag",
+            "--per-sample-weights",
+            "1,2,3",
+        )
+        self.check(
+            "per_sample_weights has 2 values but there are 3 ids",
+            "bag",
+            "--mode",
+            "sum",
+            "--per-sample-weights",
+            "1,2",
+        )
+        self.check(
+            'per_sample_weights: value 2 is "y", which is not a finite number',
+            "bag",
+            "--mode",
+            "sum",
+            "--per-sample-weights",
+            "1,y,3",
+        )
         self.check("must be n = 3", "bag", "--offsets", "0,2", "--include-last-offset")
         self.check("mode must be 'sum', 'mean' or 'max', got 'foo'", "bag", "--mode", "foo")
 

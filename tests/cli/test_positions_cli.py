@@ -32,8 +32,15 @@ class Gpt2Shaped(unittest.TestCase):
         cls.path = os.path.join(cls.folder.name, "model.safetensors")
         cls.rows = known_rows(VOCAB, DIM, "F32")
         cls.wpe = np.random.default_rng(1).standard_normal((CONTEXT, DIM)).astype(np.float32)
-        write_table(cls.path, "wte.weight", VOCAB, DIM, "F32", cls.rows,
-                    extra=[("wpe.weight", "F32", cls.wpe)])
+        write_table(
+            cls.path,
+            "wte.weight",
+            VOCAB,
+            DIM,
+            "F32",
+            cls.rows,
+            extra=[("wpe.weight", "F32", cls.wpe)],
+        )
 
     @classmethod
     def tearDownClass(cls):
@@ -41,11 +48,15 @@ class Gpt2Shaped(unittest.TestCase):
 
     def test_head_is_tied_and_streamed(self):
         ids = ",".join(str(i) for i in HELLO_WORLD)
-        rc, stdout, stderr, rss = run_measured("head", "--ids", ids, "--weights", self.path,
-                                               "--top-k", "3")
+        rc, stdout, stderr, rss = run_measured(
+            "head", "--ids", ids, "--weights", self.path, "--top-k", "3"
+        )
         self.assertEqual(rc, 0, stderr)
-        self.assertIn("# the output layer is tied: the file stores no lm_head.weight or "
-                      "output.weight: the output layer is the embedding's W, stored once", stdout)
+        self.assertIn(
+            "# the output layer is tied: the file stores no lm_head.weight or "
+            "output.weight: the output layer is the embedding's W, stored once",
+            stdout,
+        )
         self.assertIn("logits.shape\ntorch.Size([1, 2, 50257])", stdout)
         self.assertLessEqual(rss, RSS_LIMIT, f"peak RSS {rss >> 20} MiB")
         print(f"  head on GPT-2's shape: peak RSS {rss / 2**20:.1f} MiB", file=sys.stderr)
@@ -53,8 +64,11 @@ class Gpt2Shaped(unittest.TestCase):
         w = np.zeros((VOCAB, DIM), np.float64)
         for row, values in self.rows.items():
             w[row] = values
-        listed = [[int(x) for x in re.findall(r" (\d+) \(", line)]
-                  for line in stdout.splitlines() if line.startswith("# logits[")]
+        listed = [
+            [int(x) for x in re.findall(r" (\d+) \(", line)]
+            for line in stdout.splitlines()
+            if line.startswith("# logits[")
+        ]
         for t, token in enumerate(HELLO_WORLD):
             h = w[token] + self.wpe[t].astype(np.float64)
             dots = w @ h
@@ -62,8 +76,9 @@ class Gpt2Shaped(unittest.TestCase):
             self.assertEqual(listed[t], order)
 
     def test_positions_from_the_file(self):
-        rc, stdout, stderr, rss = run_measured("positions", "--ids", "15496,995; 995,15496",
-                                               "--weights", self.path)
+        rc, stdout, stderr, rss = run_measured(
+            "positions", "--ids", "15496,995; 995,15496", "--weights", self.path
+        )
         self.assertEqual(rc, 0, stderr)
         self.assertIn("# wpe: tensor 'wpe.weight' [1024, 768] of " + self.path, stdout)
         self.assertIn("pos_embeddings.shape\ntorch.Size([2, 768])", stdout)

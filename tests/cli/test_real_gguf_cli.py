@@ -53,14 +53,22 @@ class RealGgufShapes(unittest.TestCase):
                 rows = write_gguf_table(path, vocab, dim, type_name, rng)
                 status, stdout, stderr, peak = run_measured("--weights", path, "--ids", "15496,995")
                 self.assertEqual(status, 0, stderr)
-                self.assertIn(f"# embedding(idx) vs linear(onehot.float()): bit-identical. All "
-                              f"{2 * dim:,} elements hold the same 32 bits in both results.\n", stdout)
+                self.assertIn(
+                    f"# embedding(idx) vs linear(onehot.float()): bit-identical. All "
+                    f"{2 * dim:,} elements hold the same 32 bits in both results.\n",
+                    stdout,
+                )
                 per_row = dim // BLOCKS[type_name][0]
-                self.assertIn(f": the lookup {2 * per_row} (2 rows x {per_row}), the product "
-                              f"{vocab * per_row} (all {vocab} rows x {per_row})", stdout)
+                self.assertIn(
+                    f": the lookup {2 * per_row} (2 rows x {per_row}), the product "
+                    f"{vocab * per_row} (all {vocab} rows x {per_row})",
+                    stdout,
+                )
                 for block in torch_printouts(vocab, rows):
                     self.assertIn(block, stdout)
-                self.assertLessEqual(peak, RSS_LIMIT, f"{model}: peak resident memory {peak >> 20} MiB")
+                self.assertLessEqual(
+                    peak, RSS_LIMIT, f"{model}: peak resident memory {peak >> 20} MiB"
+                )
                 os.remove(path)
 
     def test_gemma_3_1b_as_q6_k_is_refused(self):
@@ -69,8 +77,9 @@ class RealGgufShapes(unittest.TestCase):
             f.write(gguf_bytes([("token_embd.weight", "Q6_K", [1152, 262144], b"")]))
         out = subprocess.run([CLI, "--weights", path, "--ids", "1"], capture_output=True, text=True)
         self.assertEqual(out.returncode, 2)
-        self.assertIn("has rows of ne[0] = 1152 values, not a whole number of Q6_K blocks of 256",
-                      out.stderr)
+        self.assertIn(
+            "has rows of ne[0] = 1152 values, not a whole number of Q6_K blocks of 256", out.stderr
+        )
 
 
 if __name__ == "__main__":

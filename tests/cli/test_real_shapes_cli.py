@@ -21,7 +21,13 @@ import unittest
 from measured_cli import CLI, RSS_LIMIT, run_measured  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from real_model_tables import HELLO_WORLD, SHAPES, known_rows, printed_rows, write_table  # noqa: E402
+from real_model_tables import (
+    HELLO_WORLD,
+    SHAPES,
+    known_rows,
+    printed_rows,
+    write_table,
+)  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -30,7 +36,9 @@ import torch  # noqa: E402
 def torch_rows(dtype, stored):
     """The float32 rows PyTorch makes of the stored values."""
     if dtype == "BF16":
-        return torch.from_numpy(stored.astype(np.uint16).view(np.int16)).view(torch.bfloat16).float()
+        return (
+            torch.from_numpy(stored.astype(np.uint16).view(np.int16)).view(torch.bfloat16).float()
+        )
     return torch.from_numpy(stored)
 
 
@@ -58,8 +66,11 @@ class RealShapes(unittest.TestCase):
         model, _, vocab, dim, dtype = shape
         status, stdout, stderr, peak = run_measured(*args, "--ids", "15496,995")
         self.assertEqual(status, 0, stderr)
-        self.assertIn(f"# embedding(idx) vs linear(onehot.float()): bit-identical. All {2 * dim:,} "
-                      "elements hold the same 32 bits in both results.\n", stdout)
+        self.assertIn(
+            f"# embedding(idx) vs linear(onehot.float()): bit-identical. All {2 * dim:,} "
+            "elements hold the same 32 bits in both results.\n",
+            stdout,
+        )
         for block in torch_printouts(vocab, dim, dtype, rows):
             with self.subTest(model=model, block=block[:40]):
                 self.assertIn(block, stdout)
@@ -82,15 +93,29 @@ class RealShapes(unittest.TestCase):
         shards = [f"model-0000{i}-of-00004.safetensors" for i in range(1, 5)]
         rows = known_rows(vocab, dim, dtype, seed=1)
         norm = np.ones(dim, np.float32).view(np.uint32) >> 16
-        write_table(os.path.join(self.dir.name, shards[0]), tensor, vocab, dim, dtype, rows,
-                    extra=[("model.layers.0.input_layernorm.weight", "BF16", norm.astype("<u2"))])
+        write_table(
+            os.path.join(self.dir.name, shards[0]),
+            tensor,
+            vocab,
+            dim,
+            dtype,
+            rows,
+            extra=[("model.layers.0.input_layernorm.weight", "BF16", norm.astype("<u2"))],
+        )
         index = os.path.join(self.dir.name, "model.safetensors.index.json")
         with open(index, "w") as f:
-            json.dump({"metadata": {"total_size": 16060522496},
-                       "weight_map": {tensor: shards[0],
-                                      "model.layers.0.input_layernorm.weight": shards[0],
-                                      "model.norm.weight": shards[3],
-                                      "lm_head.weight": shards[3]}}, f)
+            json.dump(
+                {
+                    "metadata": {"total_size": 16060522496},
+                    "weight_map": {
+                        tensor: shards[0],
+                        "model.layers.0.input_layernorm.weight": shards[0],
+                        "model.norm.weight": shards[3],
+                        "lm_head.weight": shards[3],
+                    },
+                },
+                f,
+            )
         self.check_walkthrough(["--weights", index], shape, rows)
 
 

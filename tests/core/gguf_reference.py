@@ -21,9 +21,16 @@ import numpy as np  # noqa: E402
 METADATA = [
     ("general.architecture", "STRING", "llama"),
     ("general.name", "STRING", "tiny \u00e9mbedding"),
-    ("u8", "UINT8", 200), ("i8", "INT8", -100), ("u16", "UINT16", 60000), ("i16", "INT16", -30000),
-    ("u32", "UINT32", 4000000000), ("i32", "INT32", -2000000000), ("f32", "FLOAT32", 0.5),
-    ("flag", "BOOL", True), ("u64", "UINT64", 2**63 + 5), ("i64", "INT64", -2**62),
+    ("u8", "UINT8", 200),
+    ("i8", "INT8", -100),
+    ("u16", "UINT16", 60000),
+    ("i16", "INT16", -30000),
+    ("u32", "UINT32", 4000000000),
+    ("i32", "INT32", -2000000000),
+    ("f32", "FLOAT32", 0.5),
+    ("flag", "BOOL", True),
+    ("u64", "UINT64", 2**63 + 5),
+    ("i64", "INT64", -(2**62)),
     ("f64", "FLOAT64", -1.25),
     ("tokenizer.ggml.scores", "ARRAY", ("FLOAT32", [0.0, -1.5, -2.0, -3.0, -4.0])),
     ("tokenizer.ggml.token_type", "ARRAY", ("INT32", [1, 1, 3, 1, 1])),
@@ -41,13 +48,16 @@ def main():
         rows, cols = 7, (2 * per_block if per_block > 1 else 5)
         raw = random_blocks(type_name, rows, cols, rng)
         tokens = [f"tok{i}" for i in range(rows - 1)] + ["\u2581caf\u00e9"]
-        tensors = [("token_embd.weight", type_name, [cols, rows], raw),
-                   ("output_norm.weight", "F32", [cols], np.ones(cols, "<f4").tobytes())]
+        tensors = [
+            ("token_embd.weight", type_name, [cols, rows], raw),
+            ("output_norm.weight", "F32", [cols], np.ones(cols, "<f4").tobytes()),
+        ]
         if k % 2 == 0:  # a head of its own; the others tie it
             tensors.append(("output.weight", "F16", [cols, rows], bytes(2 * rows * cols)))
         metadata = METADATA + [("tokenizer.ggml.tokens", "ARRAY", ("STRING", tokens))]
-        data = gguf_bytes(tensors, metadata, version=2 if k % 3 == 0 else 3,
-                          alignment=64 if k % 2 else 32)
+        data = gguf_bytes(
+            tensors, metadata, version=2 if k % 3 == 0 else 3, alignment=64 if k % 2 else 32
+        )
         with open(os.path.join(out, type_name + ".gguf"), "wb") as f:
             f.write(data)
         with open(os.path.join(out, type_name + ".f32"), "wb") as f:

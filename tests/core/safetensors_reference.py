@@ -51,18 +51,29 @@ def main():
     bf16[0] = [0x8000, 0x7F80, 0x0001]
     f16 = rng.standard_normal((3, 4)).astype(np.float16).view(np.uint16)
     f16[0] = [0x7C01, 0xFC00, 0x03FF, 0x8001]
-    write(out, "dtypes", [
-        ("model.embed_tokens.weight", "BF16", bf16),
-        ("model.norm.weight", "F32", rng.standard_normal(3).astype(np.float32)),
-        ("position_ids", "I64", np.arange(7, dtype=np.int64).reshape(1, 7)),
-        ("lm_head.f16", "F16", f16),
-        ("mask", "U8", np.ones((2, 2), dtype=np.uint8)),
-        ("proj.f32", "F32", rng.standard_normal((4, 3)).astype(np.float32)),
-        # float64 values that need rounding to float32, and a float32 subnormal
-        ("proj.f64", "F64", np.append(rng.standard_normal(9) * 1e3, 1e-40).reshape(2, 5)),
-    ], metadata={"format": "pt", "source": "safetensors_reference.py"})
-    write(out, "halves", [("f16.weight", "F16", every_half_pattern()),
-                          ("bf16.weight", "BF16", every_half_pattern())])
+    write(
+        out,
+        "dtypes",
+        [
+            ("model.embed_tokens.weight", "BF16", bf16),
+            ("model.norm.weight", "F32", rng.standard_normal(3).astype(np.float32)),
+            ("position_ids", "I64", np.arange(7, dtype=np.int64).reshape(1, 7)),
+            ("lm_head.f16", "F16", f16),
+            ("mask", "U8", np.ones((2, 2), dtype=np.uint8)),
+            ("proj.f32", "F32", rng.standard_normal((4, 3)).astype(np.float32)),
+            # float64 values that need rounding to float32, and a float32 subnormal
+            ("proj.f64", "F64", np.append(rng.standard_normal(9) * 1e3, 1e-40).reshape(2, 5)),
+        ],
+        metadata={"format": "pt", "source": "safetensors_reference.py"},
+    )
+    write(
+        out,
+        "halves",
+        [
+            ("f16.weight", "F16", every_half_pattern()),
+            ("bf16.weight", "BF16", every_half_pattern()),
+        ],
+    )
     # The same F16 patterns as NumPy saves them ('<f2').
     np.save(os.path.join(out, "every_f16.npy"), every_half_pattern().view("<f2"))
 

@@ -20,8 +20,16 @@ spec = importlib.util.spec_from_file_location("torch_reference_bench", SCRIPT)
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
-LABELS = ["torch_copy_f32", "torch_copy_bf16", "torch_embedding", "torch_embedding_bf16",
-          "torch_onehot_mm", "torch_onehot_mm_tf32", "torch_onehot_mm_bf16", "torch_embedding_bwd"]
+LABELS = [
+    "torch_copy_f32",
+    "torch_copy_bf16",
+    "torch_embedding",
+    "torch_embedding_bf16",
+    "torch_onehot_mm",
+    "torch_onehot_mm_tf32",
+    "torch_onehot_mm_bf16",
+    "torch_embedding_bwd",
+]
 
 
 class Arithmetic(unittest.TestCase):
@@ -33,10 +41,12 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(bench.calls_for(0.0, 0.020), 2000)
 
     def test_shapes_from_benchmark_names(self):
-        names = ["BM_cuda_copy_f32/V:4/d:5/n:3/iterations:1/manual_time",
-                 "BM_cuda_gather_vec4/V:1000/d:64/n:64/iterations:1/manual_time",
-                 "BM_cuda_gather_naive/V:4/d:5/n:3/iterations:1/manual_time",
-                 "a line without a shape"]
+        names = [
+            "BM_cuda_copy_f32/V:4/d:5/n:3/iterations:1/manual_time",
+            "BM_cuda_gather_vec4/V:1000/d:64/n:64/iterations:1/manual_time",
+            "BM_cuda_gather_naive/V:4/d:5/n:3/iterations:1/manual_time",
+            "a line without a shape",
+        ]
         self.assertEqual(bench.shapes_in(names), [(4, 5, 3), (1000, 64, 64)])
 
 
@@ -46,13 +56,30 @@ class DryRun(unittest.TestCase):
         cls.folder = tempfile.TemporaryDirectory()
         listing = os.path.join(cls.folder.name, "cases.txt")
         with open(listing, "w") as out:
-            out.write("BM_cuda_gather_vec4/V:4/d:8/n:3/iterations:1/manual_time\n"
-                      "BM_cuda_onehot_gemm/V:4/d:8/n:3/iterations:1/manual_time\n"
-                      "BM_cuda_onehot_gemm/V:300/d:16/n:40/iterations:1/manual_time\n")
+            out.write(
+                "BM_cuda_gather_vec4/V:4/d:8/n:3/iterations:1/manual_time\n"
+                "BM_cuda_onehot_gemm/V:4/d:8/n:3/iterations:1/manual_time\n"
+                "BM_cuda_onehot_gemm/V:300/d:16/n:40/iterations:1/manual_time\n"
+            )
         cls.json_path = os.path.join(cls.folder.name, "torch.json")
         cls.result = subprocess.run(
-            [sys.executable, SCRIPT, "--device", "cpu", "--shapes", listing, "--repetitions", "2",
-             "--case-ms", "1", "--json", cls.json_path], capture_output=True, text=True)
+            [
+                sys.executable,
+                SCRIPT,
+                "--device",
+                "cpu",
+                "--shapes",
+                listing,
+                "--repetitions",
+                "2",
+                "--case-ms",
+                "1",
+                "--json",
+                cls.json_path,
+            ],
+            capture_output=True,
+            text=True,
+        )
 
     @classmethod
     def tearDownClass(cls):
@@ -62,8 +89,9 @@ class DryRun(unittest.TestCase):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
         with open(self.json_path) as report:
             results = json.load(report)["results"]
-        expected = [f"{label}/{shape}" for shape in ("V:4/d:8/n:3", "V:300/d:16/n:40")
-                    for label in LABELS]
+        expected = [
+            f"{label}/{shape}" for shape in ("V:4/d:8/n:3", "V:300/d:16/n:40") for label in LABELS
+        ]
         self.assertEqual([r["name"] for r in results], expected)
         for r in results:
             self.assertEqual(len(r["seconds"]), 2, r["name"])
@@ -74,17 +102,20 @@ class DryRun(unittest.TestCase):
         self.assertIn("torch_embedding_bwd/V:300/d:16/n:40", self.result.stdout)  # progress lines
 
     def test_no_shapes_is_an_error(self):
-        run = subprocess.run([sys.executable, SCRIPT, "--device", "cpu"], capture_output=True,
-                             text=True)
+        run = subprocess.run(
+            [sys.executable, SCRIPT, "--device", "cpu"], capture_output=True, text=True
+        )
         self.assertEqual(run.returncode, 2)
         self.assertIn("no shapes", run.stderr)
 
     def test_without_cuda_it_says_so(self):
         import torch
+
         if torch.cuda.is_available():
             self.skipTest("this machine has CUDA")
-        run = subprocess.run([sys.executable, SCRIPT, "--shape", "V:4/d:5/n:3"],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            [sys.executable, SCRIPT, "--shape", "V:4/d:5/n:3"], capture_output=True, text=True
+        )
         self.assertEqual(run.returncode, 0)
         self.assertIn("no CUDA device visible to PyTorch", run.stdout)
 

@@ -18,8 +18,10 @@ try:
     import numpy as np
     import torch
 except ImportError as error:
-    print(f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
-          "The oracle is Debian's PyTorch 1.13.1: apt-get install -y python3-torch")
+    print(
+        f"FAIL: {sys.executable} cannot import torch/numpy ({error}). "
+        "The oracle is Debian's PyTorch 1.13.1: apt-get install -y python3-torch"
+    )
     sys.exit(1)
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE for these tests
@@ -39,16 +41,22 @@ def prepare(doc, driver_name, flags=None):
     flags: {"--name": help} of on/off options. Exits SKIP on a CPU without AVX2/FMA, and leaves
     torch on one thread."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--driver", required=True, nargs=argparse.REMAINDER,
-                        help=f"{driver_name}, after its emulator if any (comes last)")
+    parser.add_argument(
+        "--driver",
+        required=True,
+        nargs=argparse.REMAINDER,
+        help=f"{driver_name}, after its emulator if any (comes last)",
+    )
     for flag, text in (flags or {}).items():
         parser.add_argument(flag, action="store_true", help=text)
     args = parser.parse_args()
     if not args.driver:
         parser.error("--driver needs the driver's path")
     if not cpu_has_avx2_fma():
-        print("SKIP: this CPU lacks AVX2/FMA, so PyTorch runs its scalar kernels, "
-              "which embedlab does not reproduce")
+        print(
+            "SKIP: this CPU lacks AVX2/FMA, so PyTorch runs its scalar kernels, "
+            "which embedlab does not reproduce"
+        )
         sys.exit(SKIP)
     if not torch.__version__.startswith("1.13"):
         # Debian's 1.13.1 calls itself 1.13.0a0.
@@ -60,8 +68,9 @@ def prepare(doc, driver_name, flags=None):
 def run_driver(driver, lines, want, name, timeout):
     """The driver's float32 values for lines; exits 1 (FAIL) when it fails or writes other than
     `want` values for group `name`."""
-    result = subprocess.run(driver, input=("\n".join(lines) + "\n").encode(),
-                            capture_output=True, timeout=timeout)
+    result = subprocess.run(
+        driver, input=("\n".join(lines) + "\n").encode(), capture_output=True, timeout=timeout
+    )
     if result.returncode != 0:
         print(f"FAIL: the driver exited with {result.returncode}: {result.stderr.decode()}")
         sys.exit(1)
@@ -79,5 +88,7 @@ def f32(t):
 
 def mismatch_text(mine, theirs, k):
     """Element k of both, with their bits: 'embedlab 0.5 (0x3f000000), torch ...'."""
-    return (f"embedlab {mine[k]!r} ({mine.view(np.uint32)[k]:#010x}), "
-            f"torch {theirs[k]!r} ({theirs.view(np.uint32)[k]:#010x})")
+    return (
+        f"embedlab {mine[k]!r} ({mine.view(np.uint32)[k]:#010x}), "
+        f"torch {theirs[k]!r} ({theirs.view(np.uint32)[k]:#010x})"
+    )

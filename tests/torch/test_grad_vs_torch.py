@@ -76,6 +76,7 @@ def dims(rng):
 
 # ---- the groups ----------------------------------------------------------------------------
 
+
 def embedding_backward_cases(cases, rng):
     for case in range(300):
         vocab, dim = rng.randint(1, 40), dims(rng)
@@ -86,15 +87,19 @@ def embedding_backward_cases(cases, rng):
         g = mixed_gradient(rng, n, dim)
         w = torch.zeros(vocab, dim, requires_grad=True)
         F.embedding(torch.tensor(ids), w, padding_idx=padding, scale_grad_by_freq=sgf).backward(g)
-        cases.add(["backward", vocab, pad_word(padding), int(sgf), cases.npy(g.numpy())] + ids,
-                  ("embedding backward", f32(w.grad), "bits"))
+        cases.add(
+            ["backward", vocab, pad_word(padding), int(sgf), cases.npy(g.numpy())] + ids,
+            ("embedding backward", f32(w.grad), "bits"),
+        )
     # Over 1000 ids and rows: PyTorch's vocabulary-parallel branch.
     ids = random_ids(random.Random(5), 5000, 3000)
     g = torch.randn(5000, 8)
     w = torch.zeros(3000, 8, requires_grad=True)
     F.embedding(torch.tensor(ids), w, scale_grad_by_freq=True).backward(g)
-    cases.add(["backward", 3000, "none", 1, cases.npy(g.numpy())] + ids,
-              ("embedding backward", f32(w.grad), "bits"))
+    cases.add(
+        ["backward", 3000, "none", 1, cases.npy(g.numpy())] + ids,
+        ("embedding backward", f32(w.grad), "bits"),
+    )
 
 
 def onehot_backward_cases(cases, rng):
@@ -106,11 +111,15 @@ def onehot_backward_cases(cases, rng):
         w = torch.zeros(vocab, dim, requires_grad=True)
         (F.one_hot(torch.tensor(ids), vocab).float() @ w).backward(g)
         most = max(collections.Counter(ids).values())
-        how = "bits" if most <= 2 else ("close", f32(torch.zeros(vocab, dim).index_add_(
-            0, torch.tensor(ids), g.abs())))
-        cases.add(["onehot_backward", vocab, cases.npy(g.numpy())] + ids,
-                  (f"one-hot backward, {'<= 2' if most <= 2 else '3+'} rows per id",
-                   f32(w.grad), how))
+        how = (
+            "bits"
+            if most <= 2
+            else ("close", f32(torch.zeros(vocab, dim).index_add_(0, torch.tensor(ids), g.abs())))
+        )
+        cases.add(
+            ["onehot_backward", vocab, cases.npy(g.numpy())] + ids,
+            (f"one-hot backward, {'<= 2' if most <= 2 else '3+'} rows per id", f32(w.grad), how),
+        )
 
 
 NORM_TYPES = [2.0, 1.0, 3.0, 2.5, 0.5, 7.0, float("inf")]
@@ -133,16 +142,24 @@ def renorm_cases(cases, rng):
         ids = random_ids(rng, rng.randint(1, 12), vocab)
         norm = w[rng.choice(ids)].norm(p).item()
         # Sometimes exactly the norm of a looked-up row, or one float32 step either side.
-        max_norm = rng.choice([norm, float(np.nextafter(np.float32(norm), np.float32(0))),
-                               float(np.nextafter(np.float32(norm), np.float32(np.inf))),
-                               norm * rng.uniform(0.2, 1.5), rng.uniform(0.1, 5.0)])
+        max_norm = rng.choice(
+            [
+                norm,
+                float(np.nextafter(np.float32(norm), np.float32(0))),
+                float(np.nextafter(np.float32(norm), np.float32(np.inf))),
+                norm * rng.uniform(0.2, 1.5),
+                rng.uniform(0.1, 5.0),
+            ]
+        )
         if not max_norm > 0:
             max_norm = 1.0
         path = cases.npy(w.numpy())
         out = F.embedding(torch.tensor(ids), w, max_norm=max_norm, norm_type=p)  # renorms w
-        cases.add(["renorm", repr(max_norm), p, path] + ids,
-                  (f"max_norm: the table after, p={p}", f32(w), "bits"),
-                  (f"max_norm: the lookup, p={p}", f32(out), "bits"))
+        cases.add(
+            ["renorm", repr(max_norm), p, path] + ids,
+            (f"max_norm: the table after, p={p}", f32(w), "bits"),
+            (f"max_norm: the lookup, p={p}", f32(out), "bits"),
+        )
 
 
 def random_offsets(rng, n):
@@ -168,7 +185,7 @@ def bag_gradient_magnitudes(ids, offsets, g, psw, mode, padding, vocab):
         padding += vocab
     total = np.zeros((vocab, g.shape[1]))
     g = np.abs(g.numpy().astype(np.float64))
-    for b, start in enumerate(offsets[:g.shape[0]]):
+    for b, start in enumerate(offsets[: g.shape[0]]):
         end = offsets[b + 1] if b + 1 < len(offsets) else len(ids)
         kept = [k for k in range(start, end) if ids[k] != padding]
         for k in kept:
@@ -211,10 +228,16 @@ def bag_cases(cases, rng):
             w.data = w.data.round()  # ties: the first maximum wins
         bags = len(offsets) - (1 if ilo else 0)
         g = mixed_gradient(rng, bags, dim)
-        out = F.embedding_bag(torch.tensor(ids, dtype=torch.long), w,
-                              torch.tensor(offsets, dtype=torch.long), mode=mode,
-                              per_sample_weights=psw, include_last_offset=ilo,
-                              padding_idx=padding, scale_grad_by_freq=sgf)
+        out = F.embedding_bag(
+            torch.tensor(ids, dtype=torch.long),
+            w,
+            torch.tensor(offsets, dtype=torch.long),
+            mode=mode,
+            per_sample_weights=psw,
+            include_last_offset=ilo,
+            padding_idx=padding,
+            scale_grad_by_freq=sgf,
+        )
         out.backward(g)
         expected_grad = f32(w.grad)
         fix = torch_bag_count_fix(ids, vocab) if sgf else None
@@ -228,12 +251,24 @@ def bag_cases(cases, rng):
             how = ("close", bag_gradient_magnitudes(ids, offsets, g, psw, mode, padding, vocab))
             note = " (PyTorch's unstable sort)"
         label = f"bag {mode}" + (" weighted" if psw is not None else "")
-        cases.add(["bag", mode, int(ilo), pad_word(padding), int(sgf),
-                   cases.npy(w.detach().numpy()), cases.npy(g.numpy()),
-                   "none" if psw is None else cases.npy(psw.numpy()), "|"]
-                  + ids + ["|"] + offsets,
-                  (label + ": output", f32(out), "bits"),
-                  (label + ": backward" + note, expected_grad, how))
+        cases.add(
+            [
+                "bag",
+                mode,
+                int(ilo),
+                pad_word(padding),
+                int(sgf),
+                cases.npy(w.detach().numpy()),
+                cases.npy(g.numpy()),
+                "none" if psw is None else cases.npy(psw.numpy()),
+                "|",
+            ]
+            + ids
+            + ["|"]
+            + offsets,
+            (label + ": output", f32(out), "bits"),
+            (label + ": backward" + note, expected_grad, how),
+        )
 
 
 def bag_matrix_cases(cases, rng):
@@ -245,8 +280,11 @@ def bag_matrix_cases(cases, rng):
         offsets = random_offsets(rng, n)
         mode = rng.choice(["sum", "mean"])
         padding = rng.choice([None, rng.randrange(vocab)])
-        psw = np.float32(np.random.default_rng(case).standard_normal(n)) if mode == "sum" \
-            and rng.random() < 0.5 else None
+        psw = (
+            np.float32(np.random.default_rng(case).standard_normal(n))
+            if mode == "sum" and rng.random() < 0.5
+            else None
+        )
         ends = offsets[1:] + [n]
         m = np.zeros((len(offsets), vocab), np.float32)
         for b, (start, end) in enumerate(zip(offsets, ends)):
@@ -255,17 +293,31 @@ def bag_matrix_cases(cases, rng):
                 m[b, ids[k]] += np.float32(1) if psw is None else psw[k]
             if mode == "mean" and kept:
                 m[b] /= np.float32(len(kept))
-        cases.add(["bag_matrix", mode, 0, pad_word(padding), vocab,
-                   "none" if psw is None else cases.npy(psw), "|"] + ids + ["|"] + offsets,
-                  (f"bag matrix {mode}", m.ravel(), "bits"))
+        cases.add(
+            [
+                "bag_matrix",
+                mode,
+                0,
+                pad_word(padding),
+                vocab,
+                "none" if psw is None else cases.npy(psw),
+                "|",
+            ]
+            + ids
+            + ["|"]
+            + offsets,
+            (f"bag matrix {mode}", m.ravel(), "bits"),
+        )
 
 
-GROUPS = [("embedding backward (padding_idx, scale_grad_by_freq)", embedding_backward_cases),
-          ("one-hot backward vs torch's GEMM", onehot_backward_cases),
-          ("row norms (norm_type)", norm_cases),
-          ("max_norm renorm and lookup", renorm_cases),
-          ("EmbeddingBag forward and backward", bag_cases),
-          ("EmbeddingBag multi-hot matrix", bag_matrix_cases)]
+GROUPS = [
+    ("embedding backward (padding_idx, scale_grad_by_freq)", embedding_backward_cases),
+    ("one-hot backward vs torch's GEMM", onehot_backward_cases),
+    ("row norms (norm_type)", norm_cases),
+    ("max_norm renorm and lookup", renorm_cases),
+    ("EmbeddingBag forward and backward", bag_cases),
+    ("EmbeddingBag multi-hot matrix", bag_matrix_cases),
+]
 
 
 def compare(mine, theirs, how):
@@ -294,7 +346,7 @@ def main():
             ours = oracle.run_driver(args.driver, cases.lines, want, name, timeout=600)
             offset = bad = 0
             for label, theirs, how, line in cases.expected:
-                mine = ours[offset:offset + theirs.size]
+                mine = ours[offset : offset + theirs.size]
                 offset += theirs.size
                 count, same, failing = compare(mine, theirs, how)
                 per_label[label][0] += count
@@ -303,8 +355,10 @@ def main():
                 totals["identical"] += same
                 if failing.size and bad < 3:
                     print(f"  in: {cases.lines[line][:300]}")
-                for k in failing[:max(0, 3 - bad)]:
-                    print(f"  mismatch [{label}] element {k}: {oracle.mismatch_text(mine, theirs, k)}")
+                for k in failing[: max(0, 3 - bad)]:
+                    print(
+                        f"  mismatch [{label}] element {k}: {oracle.mismatch_text(mine, theirs, k)}"
+                    )
                 bad += failing.size
             print(f"{name}: {len(cases.lines)} cases, {want} values, {bad} failing")
             failed += bad
@@ -312,10 +366,12 @@ def main():
         print(f"  {label}: {same} of {count} bit-identical")
     seconds = time.perf_counter() - start
     verdict = "PASS" if failed == 0 else "FAIL"
-    print(f"{verdict}: {totals['bits']} float32 values compared bit for bit and "
-          f"{totals['tolerance']} within a tolerance (order of additions differs; "
-          f"{totals['identical']} of all values bit-identical) with torch {torch.__version__}, "
-          f"{failed} failing ({seconds:.1f} s)")
+    print(
+        f"{verdict}: {totals['bits']} float32 values compared bit for bit and "
+        f"{totals['tolerance']} within a tolerance (order of additions differs; "
+        f"{totals['identical']} of all values bit-identical) with torch {torch.__version__}, "
+        f"{failed} failing ({seconds:.1f} s)"
+    )
     sys.exit(0 if failed == 0 else 1)
 
 

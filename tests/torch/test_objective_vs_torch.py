@@ -32,8 +32,10 @@ NUMBER = re.compile(r"-?\d+\.\d+(?:e[+-]\d+)?")
 
 OPTIMIZERS = {
     "sgd": (lambda p: torch.optim.SGD(p, lr=0.5), "kind=sgd lr=0.5 momentum=0"),
-    "momentum": (lambda p: torch.optim.SGD(p, lr=0.5, momentum=0.9),
-                 "kind=sgd lr=0.5 momentum=0.9"),
+    "momentum": (
+        lambda p: torch.optim.SGD(p, lr=0.5, momentum=0.9),
+        "kind=sgd lr=0.5 momentum=0.9",
+    ),
     "adam": (lambda p: torch.optim.Adam(p, lr=0.05), "kind=adam lr=0.05 momentum=0"),
 }
 CASES = [  # seed, V, d, batches
@@ -44,9 +46,11 @@ CASES = [  # seed, V, d, batches
 
 
 def ulps(a, b):
-    ordered = lambda x: np.where(x.view(np.uint32) >= 2**31,
-                                 -(x.view(np.uint32).astype(np.int64) - 2**31),
-                                 x.view(np.uint32).astype(np.int64))
+    ordered = lambda x: np.where(
+        x.view(np.uint32) >= 2**31,
+        -(x.view(np.uint32).astype(np.int64) - 2**31),
+        x.view(np.uint32).astype(np.int64),
+    )
     return int(np.abs(ordered(a) - ordered(b)).max())
 
 
@@ -67,8 +71,10 @@ class Graded(unittest.TestCase):
     def check(self, make, options, head_kind, seed, vocab, dim, batches):
         embedding, head, params = next_token_model(seed, vocab, dim, head_kind)
         opt = make(params)
-        line = f"train seed={seed} V={vocab} d={dim} head={head_kind} {options} batches=" + \
-            ";".join(",".join(map(str, b)) for b in batches)
+        line = (
+            f"train seed={seed} V={vocab} d={dim} head={head_kind} {options} batches="
+            + ";".join(",".join(map(str, b)) for b in batches)
+        )
         table = vocab * dim
         want = 2 * table + sum(1 + (len(b) - 1) * vocab + 2 * table + vocab for b in batches)
         ours = run_driver(ARGS.driver, [line], want, "train", 120)
@@ -77,12 +83,16 @@ class Graded(unittest.TestCase):
         def take(count):
             nonlocal at
             at += count
-            return ours[at - count:at]
+            return ours[at - count : at]
 
-        self.assertTrue(np.array_equal(take(table).view(np.uint32),
-                                       f32(embedding.weight).view(np.uint32)), "embedding drawn")
-        self.assertTrue(np.array_equal(take(table).view(np.uint32),
-                                       f32(head.weight).view(np.uint32)), "head drawn")
+        self.assertTrue(
+            np.array_equal(take(table).view(np.uint32), f32(embedding.weight).view(np.uint32)),
+            "embedding drawn",
+        )
+        self.assertTrue(
+            np.array_equal(take(table).view(np.uint32), f32(head.weight).view(np.uint32)),
+            "head drawn",
+        )
         worst = 0
         for k, batch in enumerate(batches):
             seq = torch.tensor(batch)
@@ -93,19 +103,20 @@ class Graded(unittest.TestCase):
             opt.step()
             mine_loss = take(1)
             self.assert_graded(mine_loss, f32(loss), f"step {k + 1} loss")
-            self.assert_graded(take((len(batch) - 1) * vocab), f32(logits),
-                               f"step {k + 1} logits")
+            self.assert_graded(take((len(batch) - 1) * vocab), f32(logits), f"step {k + 1} logits")
             mine_w = take(table)
             self.assert_graded(mine_w, f32(embedding.weight), f"step {k + 1} embedding.weight")
             worst = max(worst, ulps(mine_w, f32(embedding.weight)))
             self.assert_graded(take(table), f32(head.weight), f"step {k + 1} head.weight")
-            changed = (before.view(torch.int32) != embedding.weight.detach().view(torch.int32))
+            changed = before.view(torch.int32) != embedding.weight.detach().view(torch.int32)
             theirs = changed.any(1).numpy().astype(np.float32)
             self.assertEqual(take(vocab).tolist(), theirs.tolist(), f"step {k + 1} rows changed")
             if head_kind == "tied" and vocab <= 50:  # (a larger V has rows whose share rounds away)
                 self.assertTrue(theirs.all(), "tied: every row moves every step")
-        print(f"  {head_kind} {options.split()[0]} V={vocab}: weights at most {worst} ulps apart",
-              file=sys.stderr)
+        print(
+            f"  {head_kind} {options.split()[0]} V={vocab}: weights at most {worst} ulps apart",
+            file=sys.stderr,
+        )
 
 
 def replay(test, stdout):
@@ -131,10 +142,17 @@ def replay(test, stdout):
                 test.assertLessEqual(float(np.abs(a - b).max()), 1.00001e-4)
         if before is not None:
             after = scope["embedding"].weight.detach()
-            measured.append((before.view(torch.int32) != after.view(torch.int32)).any(1)
-                            .nonzero().flatten().tolist())
-    listed = [[int(x) for x in re.findall(r"\d+", re.sub(r"\([^)]*\)", "", c.split(" changed ")[1]))]
-              for c in comments]
+            measured.append(
+                (before.view(torch.int32) != after.view(torch.int32))
+                .any(1)
+                .nonzero()
+                .flatten()
+                .tolist()
+            )
+    listed = [
+        [int(x) for x in re.findall(r"\d+", re.sub(r"\([^)]*\)", "", c.split(" changed ")[1]))]
+        for c in comments
+    ]
     test.assertEqual(listed, measured)
     return listed
 
@@ -146,32 +164,40 @@ class Printout(unittest.TestCase):
         return out.stdout
 
     def test_tied_moves_every_row(self):
-        stdout = self.run_cli("--ids", "1,2,3; 3,3,0", "-V", "6", "-d", "3", "--seed", "7",
-                              "--head", "tied")
+        stdout = self.run_cli(
+            "--ids", "1,2,3; 3,3,0", "-V", "6", "-d", "3", "--seed", "7", "--head", "tied"
+        )
         self.assertEqual(replay(self, stdout), [list(range(6))] * 2)
-        self.assertIn("# step 1 changed rows 0 (the tied head), 1, 2 (in the batch), 3, 4, 5 "
-                      "(the tied head)", stdout)
+        self.assertIn(
+            "# step 1 changed rows 0 (the tied head), 1, 2 (in the batch), 3, 4, 5 "
+            "(the tied head)",
+            stdout,
+        )
 
     def test_untied_sgd_moves_the_input_rows(self):
-        stdout = self.run_cli("--ids", "1,2,3; 3,3,0", "-V", "6", "-d", "3", "--seed", "7",
-                              "--head", "untied")
+        stdout = self.run_cli(
+            "--ids", "1,2,3; 3,3,0", "-V", "6", "-d", "3", "--seed", "7", "--head", "untied"
+        )
         self.assertEqual(replay(self, stdout), [[1, 2], [3]])
 
     def test_untied_with_momentum_and_adam(self):
         for args in (["--optimizer", "sgd", "--momentum", "0.9"], ["--optimizer", "adam"]):
             with self.subTest(args=args):
-                stdout = self.run_cli("--ids", "1,2,3; 3,3,0; 4,5", "-V", "6", "-d", "3",
-                                      "--head", "untied", *args)
+                stdout = self.run_cli(
+                    "--ids", "1,2,3; 3,3,0; 4,5", "-V", "6", "-d", "3", "--head", "untied", *args
+                )
                 self.assertEqual(replay(self, stdout), [[1, 2], [1, 2, 3], [1, 2, 3, 4]])
 
     def test_refusals(self):
         for args, message in (
-                (["--ids", "1,2", "--head", "shared"], "the head must be 'tied'"),
-                (["--ids", "1,2", "--head", "tied", "--sparse"],
-                 "leave --sparse and --padding-idx out"),
-                (["--head", "tied", "--ids", "1,2; 3"], "a sequence of 1 id has no next token")):
-            out = subprocess.run([CLI, "train", *args], capture_output=True,
-                                 text=True, timeout=60)
+            (["--ids", "1,2", "--head", "shared"], "the head must be 'tied'"),
+            (
+                ["--ids", "1,2", "--head", "tied", "--sparse"],
+                "leave --sparse and --padding-idx out",
+            ),
+            (["--head", "tied", "--ids", "1,2; 3"], "a sequence of 1 id has no next token"),
+        ):
+            out = subprocess.run([CLI, "train", *args], capture_output=True, text=True, timeout=60)
             self.assertEqual(out.returncode, 2, args)
             self.assertEqual(out.stdout, "")
             self.assertIn(message, out.stderr)

@@ -34,48 +34,110 @@ def f32(t):
     """A copy of a tensor's values as a flat float32 array (the tensor changes in later steps)."""
     return oracle.f32(t).copy()
 
+
 STEPS = 5
 CASES_PER_CONFIG = 10
-STATE_NAMES = ["momentum_buffer", "exp_avg", "exp_avg_sq", "max_exp_avg_sq", "sum", "square_avg",
-               "grad_avg"]
+STATE_NAMES = [
+    "momentum_buffer",
+    "exp_avg",
+    "exp_avg_sq",
+    "max_exp_avg_sq",
+    "sum",
+    "square_avg",
+    "grad_avg",
+]
 
 # (torch.optim class, options): each option alone, then combined. Keys are the driver's names.
 DENSE_CONFIGS = [
-    ("SGD", {}), ("SGD", {"momentum": 0.9}), ("SGD", {"momentum": 0.9, "dampening": 0.3}),
-    ("SGD", {"momentum": 0.9, "nesterov": 1}), ("SGD", {"wd": 0.01}), ("SGD", {"maximize": 1}),
+    ("SGD", {}),
+    ("SGD", {"momentum": 0.9}),
+    ("SGD", {"momentum": 0.9, "dampening": 0.3}),
+    ("SGD", {"momentum": 0.9, "nesterov": 1}),
+    ("SGD", {"wd": 0.01}),
+    ("SGD", {"maximize": 1}),
     ("SGD", {"lr": 0.37, "momentum": 0.5, "wd": 0.1, "nesterov": 1, "maximize": 1}),
-    ("Adam", {}), ("Adam", {"lr": 0.1}), ("Adam", {"beta1": 0.5, "beta2": 0.9}),
-    ("Adam", {"eps": 1e-3}), ("Adam", {"wd": 0.01}), ("Adam", {"amsgrad": 1}),
+    ("Adam", {}),
+    ("Adam", {"lr": 0.1}),
+    ("Adam", {"beta1": 0.5, "beta2": 0.9}),
+    ("Adam", {"eps": 1e-3}),
+    ("Adam", {"wd": 0.01}),
+    ("Adam", {"amsgrad": 1}),
     ("Adam", {"maximize": 1}),
     ("Adam", {"lr": 0.05, "beta1": 0.0, "wd": 0.3, "amsgrad": 1, "maximize": 1}),
-    ("AdamW", {}), ("AdamW", {"wd": 0.0}), ("AdamW", {"wd": 0.25, "lr": 0.1}),
-    ("AdamW", {"amsgrad": 1}), ("AdamW", {"maximize": 1, "beta2": 0.95, "eps": 1e-6}),
-    ("Adagrad", {}), ("Adagrad", {"lr_decay": 0.1}), ("Adagrad", {"wd": 0.01}),
-    ("Adagrad", {"iav": 0.5}), ("Adagrad", {"eps": 1e-3}), ("Adagrad", {"maximize": 1}),
+    ("AdamW", {}),
+    ("AdamW", {"wd": 0.0}),
+    ("AdamW", {"wd": 0.25, "lr": 0.1}),
+    ("AdamW", {"amsgrad": 1}),
+    ("AdamW", {"maximize": 1, "beta2": 0.95, "eps": 1e-6}),
+    ("Adagrad", {}),
+    ("Adagrad", {"lr_decay": 0.1}),
+    ("Adagrad", {"wd": 0.01}),
+    ("Adagrad", {"iav": 0.5}),
+    ("Adagrad", {"eps": 1e-3}),
+    ("Adagrad", {"maximize": 1}),
     ("Adagrad", {"lr": 0.3, "lr_decay": 0.5, "wd": 0.2, "iav": 0.1, "maximize": 1}),
-    ("RMSprop", {}), ("RMSprop", {"alpha": 0.5}), ("RMSprop", {"eps": 1e-3}),
-    ("RMSprop", {"wd": 0.01}), ("RMSprop", {"momentum": 0.9}), ("RMSprop", {"centered": 1}),
+    ("RMSprop", {}),
+    ("RMSprop", {"alpha": 0.5}),
+    ("RMSprop", {"eps": 1e-3}),
+    ("RMSprop", {"wd": 0.01}),
+    ("RMSprop", {"momentum": 0.9}),
+    ("RMSprop", {"centered": 1}),
     ("RMSprop", {"maximize": 1}),
-    ("RMSprop", {"lr": 0.1, "alpha": 0.8, "momentum": 0.5, "centered": 1, "wd": 0.1,
-                 "maximize": 1}),
+    (
+        "RMSprop",
+        {"lr": 0.1, "alpha": 0.8, "momentum": 0.5, "centered": 1, "wd": 0.1, "maximize": 1},
+    ),
 ]
 SPARSE_CONFIGS = [
-    ("SGD", {}), ("SGD", {"momentum": 0.9}), ("SGD", {"momentum": 0.9, "dampening": 0.3}),
-    ("SGD", {"momentum": 0.9, "nesterov": 1}), ("SGD", {"maximize": 1}),
+    ("SGD", {}),
+    ("SGD", {"momentum": 0.9}),
+    ("SGD", {"momentum": 0.9, "dampening": 0.3}),
+    ("SGD", {"momentum": 0.9, "nesterov": 1}),
+    ("SGD", {"maximize": 1}),
     ("SGD", {"lr": 0.37, "momentum": 0.5, "nesterov": 1, "maximize": 1}),
-    ("SparseAdam", {}), ("SparseAdam", {"lr": 0.1}), ("SparseAdam", {"beta1": 0.5, "beta2": 0.9}),
-    ("SparseAdam", {"eps": 1e-3}), ("SparseAdam", {"maximize": 1}),
-    ("Adagrad", {}), ("Adagrad", {"lr_decay": 0.1}), ("Adagrad", {"iav": 0.5}),
-    ("Adagrad", {"maximize": 1}), ("Adagrad", {"lr": 0.3, "lr_decay": 0.5, "iav": 0.1, "eps": 1e-3}),
+    ("SparseAdam", {}),
+    ("SparseAdam", {"lr": 0.1}),
+    ("SparseAdam", {"beta1": 0.5, "beta2": 0.9}),
+    ("SparseAdam", {"eps": 1e-3}),
+    ("SparseAdam", {"maximize": 1}),
+    ("Adagrad", {}),
+    ("Adagrad", {"lr_decay": 0.1}),
+    ("Adagrad", {"iav": 0.5}),
+    ("Adagrad", {"maximize": 1}),
+    ("Adagrad", {"lr": 0.3, "lr_decay": 0.5, "iav": 0.1, "eps": 1e-3}),
 ]
-DRIVER_NAMES = {"SGD": "sgd", "Adam": "adam", "AdamW": "adamw", "Adagrad": "adagrad",
-                "RMSprop": "rmsprop", "SparseAdam": "sparse-adam"}
-DEFAULTS = {"SGD": {"lr": 0.1}, "Adam": {"lr": 1e-3}, "AdamW": {"lr": 1e-3, "wd": 1e-2},
-            "Adagrad": {"lr": 1e-2, "eps": 1e-10}, "RMSprop": {"lr": 1e-2},
-            "SparseAdam": {"lr": 1e-3}}
-BASE = {"lr": 0.1, "momentum": 0.0, "dampening": 0.0, "nesterov": 0, "wd": 0.0, "maximize": 0,
-        "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "amsgrad": 0, "lr_decay": 0.0, "iav": 0.0,
-        "alpha": 0.99, "centered": 0}
+DRIVER_NAMES = {
+    "SGD": "sgd",
+    "Adam": "adam",
+    "AdamW": "adamw",
+    "Adagrad": "adagrad",
+    "RMSprop": "rmsprop",
+    "SparseAdam": "sparse-adam",
+}
+DEFAULTS = {
+    "SGD": {"lr": 0.1},
+    "Adam": {"lr": 1e-3},
+    "AdamW": {"lr": 1e-3, "wd": 1e-2},
+    "Adagrad": {"lr": 1e-2, "eps": 1e-10},
+    "RMSprop": {"lr": 1e-2},
+    "SparseAdam": {"lr": 1e-3},
+}
+BASE = {
+    "lr": 0.1,
+    "momentum": 0.0,
+    "dampening": 0.0,
+    "nesterov": 0,
+    "wd": 0.0,
+    "maximize": 0,
+    "beta1": 0.9,
+    "beta2": 0.999,
+    "eps": 1e-8,
+    "amsgrad": 0,
+    "lr_decay": 0.0,
+    "iav": 0.0,
+    "alpha": 0.99,
+    "centered": 0,
+}
 
 
 def optimizer_options(name, given):
@@ -86,17 +148,34 @@ def optimizer_options(name, given):
 def torch_optimizer(name, params, o):
     kwargs = {"lr": o["lr"], "maximize": bool(o["maximize"])}
     if name == "SGD":
-        kwargs.update(momentum=o["momentum"], dampening=o["dampening"], weight_decay=o["wd"],
-                      nesterov=bool(o["nesterov"]))
+        kwargs.update(
+            momentum=o["momentum"],
+            dampening=o["dampening"],
+            weight_decay=o["wd"],
+            nesterov=bool(o["nesterov"]),
+        )
     elif name in ("Adam", "AdamW"):
-        kwargs.update(betas=(o["beta1"], o["beta2"]), eps=o["eps"], weight_decay=o["wd"],
-                      amsgrad=bool(o["amsgrad"]))
+        kwargs.update(
+            betas=(o["beta1"], o["beta2"]),
+            eps=o["eps"],
+            weight_decay=o["wd"],
+            amsgrad=bool(o["amsgrad"]),
+        )
     elif name == "Adagrad":
-        kwargs.update(lr_decay=o["lr_decay"], weight_decay=o["wd"],
-                      initial_accumulator_value=o["iav"], eps=o["eps"])
+        kwargs.update(
+            lr_decay=o["lr_decay"],
+            weight_decay=o["wd"],
+            initial_accumulator_value=o["iav"],
+            eps=o["eps"],
+        )
     elif name == "RMSprop":
-        kwargs.update(alpha=o["alpha"], eps=o["eps"], weight_decay=o["wd"],
-                      momentum=o["momentum"], centered=bool(o["centered"]))
+        kwargs.update(
+            alpha=o["alpha"],
+            eps=o["eps"],
+            weight_decay=o["wd"],
+            momentum=o["momentum"],
+            centered=bool(o["centered"]),
+        )
     elif name == "SparseAdam":
         kwargs.update(betas=(o["beta1"], o["beta2"]), eps=o["eps"])
     return getattr(torch.optim, name)(params, **kwargs)
@@ -181,8 +260,9 @@ class Config:
         grads = []
         for step, batch in enumerate(batches):
             idx = torch.tensor(batch)
-            g = torch.randn(len(batch), dim) * torch.pow(10.0, torch.empty(len(batch), dim)
-                                                          .uniform_(-2, 1))
+            g = torch.randn(len(batch), dim) * torch.pow(
+                10.0, torch.empty(len(batch), dim).uniform_(-2, 1)
+            )
             grads.append(self.npy(g.numpy()))
             opt_e.zero_grad()
             embedding(idx).backward(g)
@@ -195,15 +275,26 @@ class Config:
                 opt_l.zero_grad()
                 linear(F.one_hot(idx, vocab).float()).backward(g)
                 opt_l.step()
-                self.expected.append((f"linear weight.T, {label}", f32(linear.weight.T),
-                                      linear_bits))
+                self.expected.append(
+                    (f"linear weight.T, {label}", f32(linear.weight.T), linear_bits)
+                )
                 for values in state_values(opt_l, linear.weight, self.name, True):
                     self.expected.append((f"linear state, {label}", values, linear_bits))
         words = [f"{k}={v!r}" for k, v in self.options.items()]
-        self.lines.append(" ".join(
-            ["train", f"kind={DRIVER_NAMES[self.name]}", f"sparse={int(self.sparse)}",
-             f"pad={'none' if padding is None else padding}", f"W={w}", f"G={','.join(grads)}",
-             "batches=" + ";".join(",".join(map(str, b)) for b in batches)] + words))
+        self.lines.append(
+            " ".join(
+                [
+                    "train",
+                    f"kind={DRIVER_NAMES[self.name]}",
+                    f"sparse={int(self.sparse)}",
+                    f"pad={'none' if padding is None else padding}",
+                    f"W={w}",
+                    f"G={','.join(grads)}",
+                    "batches=" + ";".join(",".join(map(str, b)) for b in batches),
+                ]
+                + words
+            )
+        )
 
 
 def sort_lines(rng):
@@ -238,39 +329,46 @@ def main():
     failed += bad.size
 
     with tempfile.TemporaryDirectory() as folder:
-        configs = [(n, g, False) for n, g in DENSE_CONFIGS] + [(n, g, True) for n, g in SPARSE_CONFIGS]
+        configs = [(n, g, False) for n, g in DENSE_CONFIGS] + [
+            (n, g, True) for n, g in SPARSE_CONFIGS
+        ]
         for name, given, sparse in configs:
             config = Config(folder, name, given, sparse)
             rng = random.Random(f"{name} {sorted(given.items())} {sparse}")
             for case in range(CASES_PER_CONFIG):
                 config.add_case(rng, seed=case)
-            title = f"{name}({', '.join(f'{k}={v}' for k, v in given.items())})" + \
-                (" sparse" if sparse else "")
+            title = f"{name}({', '.join(f'{k}={v}' for k, v in given.items())})" + (
+                " sparse" if sparse else ""
+            )
             want = sum(values.size for _, values, _ in config.expected)
             ours = oracle.run_driver(args.driver, config.lines, want, title, timeout=60)
             offset, bad = 0, 0
             for label, theirs, compared in config.expected:
-                mine = ours[offset:offset + theirs.size]
+                mine = ours[offset : offset + theirs.size]
                 offset += theirs.size
                 if not compared:
                     totals["skipped"] += theirs.size
                     continue
                 totals["bits"] += theirs.size
                 failing = np.flatnonzero(mine.view(np.int32) != theirs.view(np.int32))
-                for k in failing[:max(0, 3 - bad)]:
-                    print(f"  mismatch [{title}: {label}] element {k}: "
-                          f"{oracle.mismatch_text(mine, theirs, k)}")
+                for k in failing[: max(0, 3 - bad)]:
+                    print(
+                        f"  mismatch [{title}: {label}] element {k}: "
+                        f"{oracle.mismatch_text(mine, theirs, k)}"
+                    )
                 bad += failing.size
             if bad:
                 print(f"{title}: {bad} failing")
             failed += bad
     seconds = time.perf_counter() - start
     verdict = "PASS" if failed == 0 else "FAIL"
-    print(f"{verdict}: {len(configs)} optimizer configurations x {CASES_PER_CONFIG} trainings of "
-          f"{STEPS} steps; {totals['bits']} float32 values (weights and optimizer state) compared "
-          f"bit for bit with torch {torch.__version__}, {totals['skipped']} Linear-route values "
-          f"not compared (an id 3+ times in a batch: GEMMs add in other orders); {failed} failing "
-          f"({seconds:.1f} s)")
+    print(
+        f"{verdict}: {len(configs)} optimizer configurations x {CASES_PER_CONFIG} trainings of "
+        f"{STEPS} steps; {totals['bits']} float32 values (weights and optimizer state) compared "
+        f"bit for bit with torch {torch.__version__}, {totals['skipped']} Linear-route values "
+        f"not compared (an id 3+ times in a batch: GEMMs add in other orders); {failed} failing "
+        f"({seconds:.1f} s)"
+    )
     sys.exit(0 if failed == 0 else 1)
 
 

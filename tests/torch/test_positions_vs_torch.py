@@ -61,8 +61,16 @@ def replay(test, stdout, scope):
 class Positions(unittest.TestCase):
     SHAPES = [  # seed, V, d, context_length, rows
         (123, 50257, 256, 4, "40,367,2885,1464; 1807,3619,402,271"),
-        (123, 50257, 256, 4, "; ".join(",".join(str((r * 7 + t * 13) % 50257 * 97 % 50257)
-                                                 for t in range(4)) for r in range(8))),
+        (
+            123,
+            50257,
+            256,
+            4,
+            "; ".join(
+                ",".join(str((r * 7 + t * 13) % 50257 * 97 % 50257) for t in range(4))
+                for r in range(8)
+            ),
+        ),
         (0, 6, 3, 4, "1,2,3"),
         (7, 10, 3, 3, "1; 2; 3; 4; 5; 6; 7; 8"),
         (-5, 20, 5, 8, "0,19,3,3,4; 5,6,7,8,9"),
@@ -72,8 +80,19 @@ class Positions(unittest.TestCase):
     def test_the_books_batch_and_others(self):
         for seed, vocab, dim, context, ids in self.SHAPES:
             with self.subTest(seed=seed, ids=ids[:30]):
-                out = run("positions", "--ids", ids, "-V", str(vocab), "-d", str(dim),
-                          "--context-length", str(context), "--seed", str(seed))
+                out = run(
+                    "positions",
+                    "--ids",
+                    ids,
+                    "-V",
+                    str(vocab),
+                    "-d",
+                    str(dim),
+                    "--context-length",
+                    str(context),
+                    "--seed",
+                    str(seed),
+                )
                 self.assertEqual(out.returncode, 0, out.stderr)
                 self.assertIn(": bit-identical. ", out.stdout)
                 scope = replay(self, out.stdout, {"torch": torch})
@@ -95,13 +114,16 @@ class Positions(unittest.TestCase):
         out = run("positions", "--ids", "1,2,3,4,5", "-d", "3", "--context-length", "4")
         self.assertEqual(out.returncode, 2)
         self.assertEqual(out.stdout, "")
-        self.assertIn("pos_embedding_layer(torch.arange(5)) raises IndexError: " + message,
-                      out.stderr)
+        self.assertIn(
+            "pos_embedding_layer(torch.arange(5)) raises IndexError: " + message, out.stderr
+        )
         self.assertIn("rows for positions 0..3 only", out.stderr)
         out = run("positions", "--ids", "1,2", "-d", "3", "--context-length", "0")
         self.assertEqual(out.returncode, 2)
-        self.assertIn("context_length must be between 1 and 4,194,304 (the position table's rows), "
-                      "got 0", out.stderr)
+        self.assertIn(
+            "context_length must be between 1 and 4,194,304 (the position table's rows), " "got 0",
+            out.stderr,
+        )
 
     def test_ragged_rows(self):
         try:
@@ -138,45 +160,66 @@ class TiedHead(unittest.TestCase):
                 top = torch.topk(out_head(h).reshape(-1, vocab), min(5, vocab))
                 n = rows * length
                 k = min(5, vocab)
-                line = f"head {seed} {vocab} {dim} {context} {rows} {length} {block} " + \
-                    " ".join(str(i) for i in ids.ravel())
-                ours = run_driver(ARGS.driver, [line], n * dim + n * vocab + n * k * 2, "head",
-                                  300)
-                mine_h, mine = ours[:n * dim], ours[n * dim:n * dim + n * vocab]
-                self.assertTrue(np.array_equal(mine_h.view(np.uint32), f32(h).view(np.uint32)),
-                                "input_embeddings: the lookup side must be bit-identical")
+                line = f"head {seed} {vocab} {dim} {context} {rows} {length} {block} " + " ".join(
+                    str(i) for i in ids.ravel()
+                )
+                ours = run_driver(ARGS.driver, [line], n * dim + n * vocab + n * k * 2, "head", 300)
+                mine_h, mine = ours[: n * dim], ours[n * dim : n * dim + n * vocab]
+                self.assertTrue(
+                    np.array_equal(mine_h.view(np.uint32), f32(h).view(np.uint32)),
+                    "input_embeddings: the lookup side must be bit-identical",
+                )
                 same = mine.view(np.uint32) == logits.view(np.uint32)
                 diff = np.abs(mine.astype(np.float64) - logits).max()
                 scale = max(np.abs(mine).max(), np.abs(logits).max())
                 self.assertLessEqual(diff, scale / 4096, "more than rounding")
-                ordered = lambda x: np.where(x.view(np.uint32) >= 2**31,
-                                             -(x.view(np.uint32).astype(np.int64) - 2**31),
-                                             x.view(np.uint32).astype(np.int64))
+                ordered = lambda x: np.where(
+                    x.view(np.uint32) >= 2**31,
+                    -(x.view(np.uint32).astype(np.int64) - 2**31),
+                    x.view(np.uint32).astype(np.int64),
+                )
                 ulps = int(np.abs(ordered(mine) - ordered(logits)).max())
-                print(f"  V={vocab} d={dim} n={n}: "
-                      f"{'bit-identical' if same.all() else 'equal up to rounding'}, "
-                      f"{int((~same).sum()):,} of {same.size:,} differ, at most {ulps} ulps, "
-                      f"|diff| <= {diff:.4e}")
-                pairs = ours[n * dim + n * vocab:].reshape(n, k, 2)
+                print(
+                    f"  V={vocab} d={dim} n={n}: "
+                    f"{'bit-identical' if same.all() else 'equal up to rounding'}, "
+                    f"{int((~same).sum()):,} of {same.size:,} differ, at most {ulps} ulps, "
+                    f"|diff| <= {diff:.4e}"
+                )
+                pairs = ours[n * dim + n * vocab :].reshape(n, k, 2)
                 # The top ids agree wherever torch's neighbouring logits are further apart than
                 # the rounding measured above.
                 for r in range(n):
                     values = top.values[r].detach().numpy()
                     gaps = np.diff(values)
                     if (np.abs(gaps) > 2 * diff).all():
-                        self.assertEqual(pairs[r, :, 0].astype(int).tolist(),
-                                         top.indices[r].tolist())
+                        self.assertEqual(
+                            pairs[r, :, 0].astype(int).tolist(), top.indices[r].tolist()
+                        )
 
     def test_head_walkthrough_replayed(self):
         for seed, ids in ((123, "40,367,2885,1464; 1807,3619,402,271"), (5, "1,2; 3,4; 5,6")):
             with self.subTest(seed=seed):
-                out = run("head", "--ids", ids, "-V", "50257", "-d", "256", "--seed", str(seed),
-                          "--top-k", "3")
+                out = run(
+                    "head",
+                    "--ids",
+                    ids,
+                    "-V",
+                    "50257",
+                    "-d",
+                    "256",
+                    "--seed",
+                    str(seed),
+                    "--top-k",
+                    "3",
+                )
                 self.assertEqual(out.returncode, 0, out.stderr)
                 scope = replay(self, out.stdout, {"torch": torch})
                 top = torch.topk(scope["logits"].reshape(-1, 50257), 3)
-                listed = [[int(x) for x in re.findall(r" (\d+) \(", line)]
-                          for line in out.stdout.splitlines() if line.startswith("# logits[")]
+                listed = [
+                    [int(x) for x in re.findall(r" (\d+) \(", line)]
+                    for line in out.stdout.splitlines()
+                    if line.startswith("# logits[")
+                ]
                 self.assertEqual(listed, top.indices.tolist())
 
 
@@ -199,27 +242,42 @@ class Checkpoint(unittest.TestCase):
             path = self.write(folder)
             out = run("positions", "--ids", "1,49,3; 4,5,0", "--weights", path)
             self.assertEqual(out.returncode, 0, out.stderr)
-            self.assertIn("# the output layer is tied: the file stores no lm_head.weight", out.stdout)
-            replay(self, out.stdout, {"torch": torch, "wte": torch.tensor(self.wte),
-                                      "wpe": torch.tensor(self.wpe)})
+            self.assertIn(
+                "# the output layer is tied: the file stores no lm_head.weight", out.stdout
+            )
+            replay(
+                self,
+                out.stdout,
+                {"torch": torch, "wte": torch.tensor(self.wte), "wpe": torch.tensor(self.wpe)},
+            )
             out = run("head", "--ids", "1,49,3; 4,5,0", "--weights", path, "--top-k", "2")
             self.assertEqual(out.returncode, 0, out.stderr)
-            replay(self, out.stdout, {"torch": torch, "wte": torch.tensor(self.wte),
-                                      "wpe": torch.tensor(self.wpe)})
+            replay(
+                self,
+                out.stdout,
+                {"torch": torch, "wte": torch.tensor(self.wte), "wpe": torch.tensor(self.wpe)},
+            )
 
     def test_top_k_spelled_by_the_tokenizer_beside(self):
         # A byte-level vocabulary as tokenizer.json writes it: ids 0 to 49, one added token.
         vocab = {("\u0120" if i % 2 else "") + f"t{i}": i for i in range(49)}
         with tempfile.TemporaryDirectory() as folder:
             path = self.write(folder)
-            (Path(folder) / "tokenizer.json").write_text(json.dumps(
-                {"model": {"type": "BPE", "vocab": vocab},
-                 "added_tokens": [{"id": 49, "content": "<|endoftext|>"}]}))
+            (Path(folder) / "tokenizer.json").write_text(
+                json.dumps(
+                    {
+                        "model": {"type": "BPE", "vocab": vocab},
+                        "added_tokens": [{"id": 49, "content": "<|endoftext|>"}],
+                    }
+                )
+            )
             out = run("head", "--ids", "1,49,3; 4,5,0", "--weights", path, "--top-k", "2")
             self.assertEqual(out.returncode, 0, out.stderr)
             spelled = {i: t for t, i in vocab.items()} | {49: "<|endoftext|>"}
-            h = torch.tensor(self.wte)[torch.tensor([[1, 49, 3], [4, 5, 0]])] + \
-                torch.tensor(self.wpe)[:3]
+            h = (
+                torch.tensor(self.wte)[torch.tensor([[1, 49, 3], [4, 5, 0]])]
+                + torch.tensor(self.wpe)[:3]
+            )
             top = torch.topk((h @ torch.tensor(self.wte).T).reshape(-1, 50), 2).indices
             lines = [line for line in out.stdout.splitlines() if line.startswith("# logits[")]
             self.assertEqual(len(lines), 6)
@@ -232,18 +290,23 @@ class Checkpoint(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             path = self.write(folder, [("lm_head.weight", "F32", np.zeros((50, 8), np.float32))])
             out = run("positions", "--ids", "1,2", "--weights", path)
-            self.assertIn("# the output layer is not tied: the file stores an output layer of its "
-                          "own, 'lm_head.weight'", out.stdout)
+            self.assertIn(
+                "# the output layer is not tied: the file stores an output layer of its "
+                "own, 'lm_head.weight'",
+                out.stdout,
+            )
         with tempfile.TemporaryDirectory() as folder:
             path = self.write(folder, config='{"tie_word_embeddings": false}')
             out = run("positions", "--ids", "1,2", "--weights", path)
-            self.assertIn("# the output layer is not tied: its config.json says "
-                          "\"tie_word_embeddings\": false", out.stdout)
+            self.assertIn(
+                "# the output layer is not tied: its config.json says "
+                '"tie_word_embeddings": false',
+                out.stdout,
+            )
             (Path(folder) / "config.json").write_text('{"tie_word_embeddings": "yes"}')
             out = run("positions", "--ids", "1,2", "--weights", path)
             self.assertEqual(out.returncode, 2)
-            self.assertIn("tie_word_embeddings is the string \"yes\", not true or false",
-                          out.stderr)
+            self.assertIn('tie_word_embeddings is the string "yes", not true or false', out.stderr)
 
     def test_checkpoint_errors(self):
         with tempfile.TemporaryDirectory() as folder:

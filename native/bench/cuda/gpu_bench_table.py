@@ -127,8 +127,11 @@ class Report:
         return case.median if case else None
 
     def table(self):
-        lines = ["| V | d | n | operation | ours | µs | of copy | PyTorch | µs | of copy | "
-                 "PyTorch ÷ ours |", "|---:|---:|---:|---|---|---:|---:|---|---:|---:|---:|"]
+        lines = [
+            "| V | d | n | operation | ours | µs | of copy | PyTorch | µs | of copy | "
+            "PyTorch ÷ ours |",
+            "|---:|---:|---:|---|---|---:|---:|---|---:|---:|---:|",
+        ]
         for operation, our_names, torch_name, element in ROWS:
             for shape in self.shapes:
                 name, case = self.our_case(our_names, shape)
@@ -138,11 +141,16 @@ class Report:
                 floor = self.floor(element, shape)
                 ours_cell = self.cell(case, floor)
                 torch_cell = self.cell(theirs, floor)
-                speed = (theirs.median / case.median if case and theirs and case.median
-                         and theirs.median else None)
-                lines.append(f"| {shape[0]} | {shape[1]} | {shape[2]} | {operation} | "
-                             f"{name or '—'} | {ours_cell} | {torch_name or '—'} | {torch_cell} | "
-                             f"{ratio(speed)} |")
+                speed = (
+                    theirs.median / case.median
+                    if case and theirs and case.median and theirs.median
+                    else None
+                )
+                lines.append(
+                    f"| {shape[0]} | {shape[1]} | {shape[2]} | {operation} | "
+                    f"{name or '—'} | {ours_cell} | {torch_name or '—'} | {torch_cell} | "
+                    f"{ratio(speed)} |"
+                )
         return lines
 
     @staticmethod
@@ -173,8 +181,11 @@ class Report:
 
         def ratios(numerator, denominator, shapes):
             """(shape, numerator / denominator) where both were measured: larger is better."""
-            return [(s, numerator(s) / denominator(s)) for s in shapes
-                    if numerator(s) and denominator(s)]
+            return [
+                (s, numerator(s) / denominator(s))
+                for s in shapes
+                if numerator(s) and denominator(s)
+            ]
 
         def verdict(text, values, bound, worst):
             """Met when every value >= bound; names the worst (smallest) value either way."""
@@ -186,66 +197,117 @@ class Report:
             state = f"not met, {failing} of {len(values)} shapes fail" if failing else "met"
             lines.append(f"- {text}: **{state}** ({worst(value)} at {at(shape)})")
 
-        verdict("float32 gather ≥ 0.90 of the same-bytes copy where n·d ≥ 2^24",
-                ratios(ours("copy_f32"), gather, big), 0.90, lambda v: f"lowest {v:.2f}")
-        verdict("float32 gather ≥ 1.5× F.embedding at V = 50257, d = 768, n = 1024",
-                ratios(torch("torch_embedding"), gather, [s for s in self.shapes
-                                                          if s == (50257, 768, 1024)]),
-                1.5, lambda v: f"{v:.2f}×")
-        verdict("float32 gather never slower than F.embedding",
-                ratios(torch("torch_embedding"), gather, self.shapes), 1.0,
-                lambda v: f"slowest {v:.2f}×")
+        verdict(
+            "float32 gather ≥ 0.90 of the same-bytes copy where n·d ≥ 2^24",
+            ratios(ours("copy_f32"), gather, big),
+            0.90,
+            lambda v: f"lowest {v:.2f}",
+        )
+        verdict(
+            "float32 gather ≥ 1.5× F.embedding at V = 50257, d = 768, n = 1024",
+            ratios(
+                torch("torch_embedding"),
+                gather,
+                [s for s in self.shapes if s == (50257, 768, 1024)],
+            ),
+            1.5,
+            lambda v: f"{v:.2f}×",
+        )
+        verdict(
+            "float32 gather never slower than F.embedding",
+            ratios(torch("torch_embedding"), gather, self.shapes),
+            1.0,
+            lambda v: f"slowest {v:.2f}×",
+        )
         backward = (torch("torch_embedding_bwd"), ours("backward_deterministic"))
-        verdict("deterministic backward ≥ 1.5× embedding_dense_backward at n ≥ 1024",
-                ratios(*backward, large_n), 1.5, lambda v: f"lowest {v:.2f}×")
-        verdict("deterministic backward never slower than embedding_dense_backward",
-                ratios(*backward, self.shapes), 1.0, lambda v: f"slowest {v:.2f}×")
-        unequal = [at(s) for s in self.shapes if "differs" in
-                   getattr(self.ours.get(("backward_deterministic", s)), "error", "")]
+        verdict(
+            "deterministic backward ≥ 1.5× embedding_dense_backward at n ≥ 1024",
+            ratios(*backward, large_n),
+            1.5,
+            lambda v: f"lowest {v:.2f}×",
+        )
+        verdict(
+            "deterministic backward never slower than embedding_dense_backward",
+            ratios(*backward, self.shapes),
+            1.0,
+            lambda v: f"slowest {v:.2f}×",
+        )
+        unequal = [
+            at(s)
+            for s in self.shapes
+            if "differs" in getattr(self.ours.get(("backward_deterministic", s)), "error", "")
+        ]
         checked = ratios(*backward, self.shapes)
-        lines.append("- deterministic backward bit-identical to the CPU: " + (
-            f"**not met** ({'; '.join(unequal)})" if unequal else
-            "**met** (every case checks its result before it is timed)" if checked else
-            "**not measured**"))
+        lines.append(
+            "- deterministic backward bit-identical to the CPU: "
+            + (
+                f"**not met** ({'; '.join(unequal)})"
+                if unequal
+                else "**met** (every case checks its result before it is timed)"
+                if checked
+                else "**not measured**"
+            )
+        )
         # Within 1.05x: ours / PyTorch <= 1.05, i.e. PyTorch / ours >= 1 / 1.05.
-        verdict("one-hot SGEMM within 1.05× of torch.mm",
-                ratios(torch("torch_onehot_mm"), ours("onehot_gemm"), self.shapes), 1 / 1.05,
-                lambda v: f"ours at worst {1 / v:.3f}× PyTorch's time")
-        verdict("bfloat16 gather ≥ 1.8× the float32 gather where n·d ≥ 2^24",
-                ratios(gather, ours("gather_bf16"), big), 1.8, lambda v: f"lowest {v:.2f}×")
+        verdict(
+            "one-hot SGEMM within 1.05× of torch.mm",
+            ratios(torch("torch_onehot_mm"), ours("onehot_gemm"), self.shapes),
+            1 / 1.05,
+            lambda v: f"ours at worst {1 / v:.3f}× PyTorch's time",
+        )
+        verdict(
+            "bfloat16 gather ≥ 1.8× the float32 gather where n·d ≥ 2^24",
+            ratios(gather, ours("gather_bf16"), big),
+            1.8,
+            lambda v: f"lowest {v:.2f}×",
+        )
         return lines
 
     def onehot_cost(self):
         """The model shapes (a batch of 8192 tokens or more, or Llama 3's V)."""
-        lines = ["| V | d | n | gather µs | one-hot FP32 s | TF32 s | bfloat16 s | wasted FLOPs | "
-                 "FP32 ÷ gather |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines = [
+            "| V | d | n | gather µs | one-hot FP32 s | TF32 s | bfloat16 s | wasted FLOPs | "
+            "FP32 ÷ gather |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for shape in self.shapes:
             vocab, dim, n = shape
             if n < 8192 and vocab != 128256:
                 continue
             gather = self.ours_median(F32_GATHER, shape)
-            products = [self.ours.get((name, shape)) for name in
-                        ("onehot_gemm", "onehot_gemm_tf32", "onehot_gemm_bf16")]
-            cells = [f"{c.median:.4f}" if c and c.median else (c.error if c else "—")
-                     for c in products]
+            products = [
+                self.ours.get((name, shape))
+                for name in ("onehot_gemm", "onehot_gemm_tf32", "onehot_gemm_bf16")
+            ]
+            cells = [
+                f"{c.median:.4f}" if c and c.median else (c.error if c else "—") for c in products
+            ]
             fp32 = self.ours_median(("onehot_gemm",), shape)
             slower = f"{fp32 / gather:,.0f}" if fp32 and gather else "—"
-            lines.append(f"| {vocab} | {dim} | {n} | {micros(gather)} | {' | '.join(cells)} | "
-                         f"{2.0 * n * (vocab - 1) * dim:.3g} | {slower} |")
+            lines.append(
+                f"| {vocab} | {dim} | {n} | {micros(gather)} | {' | '.join(cells)} | "
+                f"{2.0 * n * (vocab - 1) * dim:.3g} | {slower} |"
+            )
         return lines
 
     def tf32(self):
-        lines = ["| V | d | n | ours: values differing from the lookup | what they equal | "
-                 "PyTorch: values differing from F.embedding |", "|---:|---:|---:|---:|---|---:|"]
+        lines = [
+            "| V | d | n | ours: values differing from the lookup | what they equal | "
+            "PyTorch: values differing from F.embedding |",
+            "|---:|---:|---:|---:|---|---:|",
+        ]
         for shape in self.shapes:
             ours = self.ours.get(("onehot_gemm_tf32", shape))
             theirs = self.torch.get(("torch_onehot_mm_tf32", shape))
             if not ours and not theirs:
                 continue
-            differ = lambda c: (f"{c.counter('differing'):.1%}" if c and c.counter("differing")
-                                is not None else "—")
-            lines.append(f"| {shape[0]} | {shape[1]} | {shape[2]} | {differ(ours)} | "
-                         f"{ours.label if ours else '—'} | {differ(theirs)} |")
+            differ = lambda c: (
+                f"{c.counter('differing'):.1%}" if c and c.counter("differing") is not None else "—"
+            )
+            lines.append(
+                f"| {shape[0]} | {shape[1]} | {shape[2]} | {differ(ours)} | "
+                f"{ours.label if ours else '—'} | {differ(theirs)} |"
+            )
         return lines
 
 
@@ -253,17 +315,27 @@ def render(ours_report, torch_report, notes):
     report = Report(read_ours(ours_report), read_torch(torch_report))
     context = ours_report.get("context", {})
     lines = ["# The CUDA backend against PyTorch, one device call", ""]
-    lines.append(f"- ours: {context.get('cuda_device', '?')}, driver "
-                 f"{context.get('cuda_driver_version', '?')}, CUDA runtime "
-                 f"{context.get('cuda_runtime_version', '?')}, cuBLAS "
-                 f"{context.get('cublas_version', '?')}, {context.get('date', '?')}")
-    lines.append(f"- PyTorch: {torch_report.get('torch', '?')} (CUDA {torch_report.get('cuda', '?')}) "
-                 f"on {torch_report.get('device', '?')}")
-    lines.append(f"- timing: {context.get('cuda_timing', '?')}; median of "
-                 f"{torch_report.get('repetitions', '?')} repetitions")
+    lines.append(
+        f"- ours: {context.get('cuda_device', '?')}, driver "
+        f"{context.get('cuda_driver_version', '?')}, CUDA runtime "
+        f"{context.get('cuda_runtime_version', '?')}, cuBLAS "
+        f"{context.get('cublas_version', '?')}, {context.get('date', '?')}"
+    )
+    lines.append(
+        f"- PyTorch: {torch_report.get('torch', '?')} (CUDA {torch_report.get('cuda', '?')}) "
+        f"on {torch_report.get('device', '?')}"
+    )
+    lines.append(
+        f"- timing: {context.get('cuda_timing', '?')}; median of "
+        f"{torch_report.get('repetitions', '?')} repetitions"
+    )
     lines += [f"- {note}" for note in notes]
     lines += ["", "## Targets", ""] + report.targets()
-    lines += ["", "## The one-hot product at training and inference sizes", ""] + report.onehot_cost()
+    lines += [
+        "",
+        "## The one-hot product at training and inference sizes",
+        "",
+    ] + report.onehot_cost()
     lines += ["", "## TF32 and the equivalence", ""] + report.tf32()
     lines += ["", "## Every case, ours next to PyTorch's", ""] + report.table()
     return "\n".join(lines) + "\n"

@@ -42,9 +42,11 @@ import torch.nn.functional as F
 
 SHAPE = re.compile(r"V:(\d+)/d:(\d+)/n:(\d+)")
 MAX_CALLS = 2000
-TIMING = {"cuda": "per call from a cold L2 (a read of 4x L2 before each call), CUDA events "
-                  "around the call alone",
-          "cpu": "wall clock per call, no flush: a dry run of the script, not a reference"}
+TIMING = {
+    "cuda": "per call from a cold L2 (a read of 4x L2 before each call), CUDA events "
+    "around the call alone",
+    "cpu": "wall clock per call, no flush: a dry run of the script, not a reference",
+}
 
 
 def calls_for(seconds_per_call, target_seconds, max_calls=MAX_CALLS):
@@ -109,7 +111,8 @@ def differing(got, expected):
 
 def one_hot(ids, vocab, dtype):
     return torch.zeros(ids.numel(), vocab, dtype=dtype, device=ids.device).scatter_(
-        1, ids.unsqueeze(1), 1.0)
+        1, ids.unsqueeze(1), 1.0
+    )
 
 
 # Each case: (label, make). make(weight, ids, grad) builds what the case needs and returns
@@ -119,7 +122,13 @@ def copy_case(dtype):
     def make(weight, ids, grad):
         source = torch.zeros(ids.numel(), weight.shape[1], dtype=dtype, device=weight.device)
         target = torch.empty_like(source)
-        return lambda: target.copy_(source), 2.0 * source.numel() * source.element_size(), False, None
+        return (
+            lambda: target.copy_(source),
+            2.0 * source.numel() * source.element_size(),
+            False,
+            None,
+        )
+
     return make
 
 
@@ -127,7 +136,13 @@ def embedding_case(dtype):
     def make(weight, ids, grad):
         table = weight.to(dtype)
         n, dim = ids.numel(), weight.shape[1]
-        return lambda: F.embedding(ids, table), 2.0 * n * dim * table.element_size() + 8.0 * n, False, None
+        return (
+            lambda: F.embedding(ids, table),
+            2.0 * n * dim * table.element_size() + 8.0 * n,
+            False,
+            None,
+        )
+
     return make
 
 
@@ -138,6 +153,7 @@ def onehot_mm_case(dtype, tf32):
         (vocab, dim), n = weight.shape, ids.numel()
         nbytes = table.element_size() * float(n * vocab + vocab * dim + n * dim)
         return lambda: torch.mm(onehot, table), nbytes, tf32, F.embedding(ids, table)
+
     return make
 
 
@@ -175,8 +191,14 @@ def run_case(timer, make, inputs, repetitions, case_seconds):
         calls = calls_for(per_call, case_seconds)
         seconds = [timer.time(op, calls)[0] for _ in range(repetitions)]
         median = statistics.median(seconds)
-        record.update({"seconds": seconds, "median_seconds": median, "calls": calls,
-                       "GB/s": nbytes / median / 1e9})
+        record.update(
+            {
+                "seconds": seconds,
+                "median_seconds": median,
+                "calls": calls,
+                "GB/s": nbytes / median / 1e9,
+            }
+        )
         return record
     except RuntimeError as error:  # torch.cuda.OutOfMemoryError is one
         if "out of memory" not in str(error):
@@ -190,13 +212,20 @@ def run_case(timer, make, inputs, repetitions, case_seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shapes", help="a file naming shapes as V:1000/d:64/n:64, e.g. the "
-                        "output of embedlab_bench_cuda --benchmark_list_tests")
+    parser.add_argument(
+        "--shapes",
+        help="a file naming shapes as V:1000/d:64/n:64, e.g. the "
+        "output of embedlab_bench_cuda --benchmark_list_tests",
+    )
     parser.add_argument("--shape", action="append", default=[], help="one more V:../d:../n:..")
     parser.add_argument("--device", default="cuda", choices=("cuda", "cpu"))
     parser.add_argument("--repetitions", type=int, default=3)
-    parser.add_argument("--case-ms", type=float, default=20.0,
-                        help="device time per repetition of a case (default 20)")
+    parser.add_argument(
+        "--case-ms",
+        type=float,
+        default=20.0,
+        help="device time per repetition of a case (default 20)",
+    )
     parser.add_argument("--filter", default="", help="only cases whose name contains this text")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
@@ -211,15 +240,20 @@ def main():
         parser.error("--repetitions must be at least 1 and --case-ms positive")
 
     if args.device == "cuda" and not torch.cuda.is_available():
-        print("torch_reference_bench: no CUDA device visible to PyTorch "
-              f"(torch {torch.__version__}); nothing to benchmark. Run it on a GPU machine.")
+        print(
+            "torch_reference_bench: no CUDA device visible to PyTorch "
+            f"(torch {torch.__version__}); nothing to benchmark. Run it on a GPU machine."
+        )
         return 0
     device = torch.device(args.device)
     generator = torch.Generator(device=device).manual_seed(20240607)
     timer = ColdTimer(device)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
-    print(f"device: {name}, torch {torch.__version__} (CUDA {torch.version.cuda}), "
-          f"{len(shapes)} shapes x {len(CASES)} cases, {args.repetitions} repetitions", flush=True)
+    print(
+        f"device: {name}, torch {torch.__version__} (CUDA {torch.version.cuda}), "
+        f"{len(shapes)} shapes x {len(CASES)} cases, {args.repetitions} repetitions",
+        flush=True,
+    )
     print(f"{'case':<52} {'median us':>10} {'calls':>6} {'GB/s':>8}", flush=True)
 
     results = []
@@ -234,21 +268,34 @@ def main():
         for label, make in chosen:
             case = f"{label}/{shape}"
             record = {"name": case}
-            record.update(run_case(timer, make, (weight, ids, grad), args.repetitions,
-                                   args.case_ms / 1e3))
+            record.update(
+                run_case(timer, make, (weight, ids, grad), args.repetitions, args.case_ms / 1e3)
+            )
             results.append(record)
             if "skipped" in record:
                 print(f"{case:<52} skipped: {record['skipped']}", flush=True)
             else:
-                print(f"{case:<52} {record['median_seconds'] * 1e6:>10.2f} {record['calls']:>6} "
-                      f"{record['GB/s']:>8.1f}", flush=True)
+                print(
+                    f"{case:<52} {record['median_seconds'] * 1e6:>10.2f} {record['calls']:>6} "
+                    f"{record['GB/s']:>8.1f}",
+                    flush=True,
+                )
         del weight, ids, grad
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"device": name, "torch": torch.__version__, "cuda": torch.version.cuda,
-                       "timing": TIMING[device.type],
-                       "case_ms": args.case_ms, "repetitions": args.repetitions,
-                       "results": results}, out, indent=1)
+            json.dump(
+                {
+                    "device": name,
+                    "torch": torch.__version__,
+                    "cuda": torch.version.cuda,
+                    "timing": TIMING[device.type],
+                    "case_ms": args.case_ms,
+                    "repetitions": args.repetitions,
+                    "results": results,
+                },
+                out,
+                indent=1,
+            )
     return 0
 
 
