@@ -13,6 +13,7 @@ packages=(
   libbenchmark-dev            # native benchmarks
   libopenblas-dev             # the sgemm the benchmarks hold Eigen's GEMM against
   clang libclang-rt-14-dev    # ASan/UBSan build and the libFuzzer targets
+  clang-format black          # the C++ and Python style checks (scripts/lint.sh)
   emscripten                  # the WebAssembly module
   chromium                    # end-to-end tests of the page
   fonts-liberation fonts-dejavu-core  # text for Chromium (only recommended by its package)
