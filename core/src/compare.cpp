@@ -25,6 +25,10 @@ Comparison compare(const Matrix& expected, const Matrix& actual) {
   return comparer.result();
 }
 
+bool torch_equal(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() && compare(a, b).torch_equal;
+}
+
 void Comparer::add(const float* expected, const float* actual, Index count) {
   Comparison& c = c_;
   c.elements += count;
@@ -34,10 +38,12 @@ void Comparer::add(const float* expected, const float* actual, Index count) {
     if (float_bits(a) == float_bits(b)) {
       ++c.bit_identical;
       ++c.value_equal;
+      nan_on_both_ += std::isnan(a);
     } else if (std::isnan(a) != std::isnan(b)) {
       ++c.nan_mismatches;
     } else if (std::isnan(a)) {
       ++c.value_equal;  // NaN on both sides, different payloads: both results agree it is NaN
+      ++nan_on_both_;
     } else if (a == b) {
       ++c.value_equal;
       if (a == 0.0f) ++c.signed_zero_mismatches;
@@ -51,6 +57,7 @@ void Comparer::add(const float* expected, const float* actual, Index count) {
 Comparison Comparer::result() const {
   Comparison c = c_;
   c.identical = c.bit_identical == c.elements;
+  c.torch_equal = c.value_equal - nan_on_both_ == c.elements;
   return c;
 }
 

@@ -42,6 +42,18 @@ std::map<Index, Ids> positions_by_id(const Ids& ids) {
   return positions;
 }
 
+// "<lookup> copied n·d = 15 floats; the one-hot product did n·V·d = 60 multiply-adds, 45 of them
+// by zero.", n ids (rows) into a (V, d) table, each named as the operation names it.
+std::string lookup_and_product_cost(const char* lookup, const char* n_name, const char* v_name,
+                                    Index n, Index vocab, Index dim) {
+  const std::string n_d = std::string(n_name) + "\u00b7d = ";
+  const std::string n_v_d = std::string(n_name) + "\u00b7" + v_name + "\u00b7d = ";
+  return std::string(lookup) + " copied " + n_d + plural(n * dim, "float", "floats") +
+         "; the one-hot product did " + n_v_d +
+         plural(n * vocab * dim, "multiply-add", "multiply-adds") + ", " +
+         count_text(n * (vocab - 1) * dim) + " of them by zero.";
+}
+
 }  // namespace
 
 Grader backward_grader(const BackwardFacts& f) {
@@ -168,6 +180,24 @@ std::vector<std::string> bag_gradient_notes(const BagFacts& f) {
     }
   }
   return {};
+}
+
+std::string forward_cost_note(Index n, Index vocab, Index dim) {
+  return lookup_and_product_cost("The lookup", "n", "V", n, vocab, dim);
+}
+
+std::string positions_cost_note(Index length, Index context_length, Index dim) {
+  return lookup_and_product_cost("The position lookup", "T", "context_length", length,
+                                 context_length, dim);
+}
+
+std::vector<std::string> head_cost_notes(Index n, Index vocab, Index dim) {
+  return {
+      "The input lookup read n = " + count_text(n) + " of the " + plural(vocab, "row", "rows") +
+          " of W, copying n\u00b7d = " + plural(n * dim, "float", "floats") + ".",
+      "The output layer read all " + plural(vocab, "row", "rows") +
+          " of W: n\u00b7V\u00b7d = " + plural(n * vocab * dim, "multiply-add", "multiply-adds") +
+          ", none wasted: every logit scores one next token."};
 }
 
 std::string blocks_decoded_note(const Table& w, std::uint64_t lookup, std::uint64_t product) {

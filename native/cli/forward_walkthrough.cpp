@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "embedlab/compare.hpp"
 #include "embedlab/encoding.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/lookup.hpp"
@@ -86,11 +87,11 @@ void print_forward_walkthrough(const Input& t, std::ostream& out) {
   print_step(out, "linear(onehot.float())",
              format_tensor(product.result(), grad_fn_style("MmBackward0")));
 
+  print_step(out, "torch.equal(embedding(idx), linear(onehot.float()))",
+             torch_equal(rows, product.result()) ? "True" : "False");
   print_verdict(out, "embedding(idx) vs linear(onehot.float())", rows, product.result(),
                 RoutePair::lookup);
-  out << "# the lookup copied n*d = " << n * d
-      << " floats; the product did n*V*d = " << n * t.vocab * d << " multiply-adds, "
-      << n * (t.vocab - 1) * d << " of them multiplications by zero\n";
+  print_notes(out, {forward_cost_note(n, t.vocab, d)});
   if (t.counts_blocks)
     out << "# " << blocks_decoded_note(t.weight, lookup_blocks, product_blocks) << "\n";
 }

@@ -9,6 +9,7 @@
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/positions.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
@@ -182,9 +183,8 @@ Matrix input_embeddings(const PositionInput& in, std::ostream& out, bool print_a
   const Matrix by_product = position_product(in.position, b.length);
   print_step(out, product, format_tensor(by_product, grad_fn_style("MmBackward0")));
   print_verdict(out, "pos_embeddings vs " + product, positions, by_product, RoutePair::lookup);
-  out << "# the position lookup copied T*d = " << count_text(b.length * d)
-      << " floats; the product did T*context_length*d = " << count_text(b.length * context * d)
-      << " multiply-adds\n\n";
+  print_notes(out, {positions_cost_note(b.length, context, d)});
+  out << "\n";
   print_step(out, "input_embeddings = token_embeddings + pos_embeddings; input_embeddings.shape",
              torch_size_text({b.rows, b.length, d}));
   print_step(out, "input_embeddings", batch_tensor(b, sum, grad_fn_style("AddBackward0")));
@@ -246,10 +246,7 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
                    return kept(s * b.length + t, c - shown.begin());
                  },
                  grad_fn_style("UnsafeViewBackward0")));
-  text << "# W read twice: the lookup read n = " << count_text(n) << " of its " << count_text(vocab)
-       << " rows; out_head(input_embeddings) read all of them, n*V*d = "
-       << count_text(n * vocab * d)
-       << " multiply-adds, none wasted: every logit scores one next token\n";
+  print_notes(text, head_cost_notes(n, vocab, d));
   // An id, and its token where a tokenizer.json lies beside the checkpoint: "40 'I'".
   const auto spelled = [&](Index id) {
     const auto v = static_cast<std::size_t>(id);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "embedlab/compare.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/next_token.hpp"
@@ -151,9 +152,6 @@ void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches
   }
   out << text.str();
 }
-
-// torch.equal: every element equal in value (-0.0 == +0.0; NaN equals nothing).
-bool torch_equal(const Matrix& a, const Matrix& b) { return (a.array() == b.array()).all(); }
 
 }  // namespace
 

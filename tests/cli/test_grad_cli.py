@@ -51,6 +51,11 @@ def replay(test, stdout, skip=(), module=None):
         exec(line, scope)
     for code, printed in steps(stdout):
         *statements, last = code.split("; ")
+        # "onehot = F.one_hot(idx, 4)" prints what it assigns, as the notebooks do.
+        target, _, value = last.partition(" = ")
+        if value and target.isidentifier():
+            statements.append(last)
+            last = target
         for statement in statements:
             exec(statement, scope)
         if last in skip:
@@ -66,6 +71,26 @@ class ReplayedInPyTorch(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         replay(self, out.stdout, skip, module)
         return out.stdout
+
+    def test_forward_replayed_to_torch_equal(self):
+        # Every step of the forward walk-through, the last torch.equal of both routes: True for
+        # the notebook's table and for a -0.0 in W (the product's +0.0 equals it in value), False
+        # for a NaN in W (0 * NaN reaches every row of the product, and NaN equals nothing).
+        torch_equal = ">>> torch.equal(embedding(idx), linear(onehot.float()))\n"
+        self.assertIn(torch_equal + "True\n", self.check("--ids", "2,3,1"))
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "w.npy")
+            for rows, equal in (([[1, -0.0], [3, 4]], "True"), ([[1, 2], [np.nan, 4]], "False")):
+                np.save(path, np.array(rows, dtype=np.float32))
+                stdout = self.check(
+                    "--ids",
+                    "0,1",
+                    "--weights",
+                    path,
+                    module="embedding = torch.nn.Embedding.from_pretrained(torch.from_numpy("
+                    f"np.load({path!r})), freeze=False); linear = torch.nn.Linear(2, 2, bias=False)",
+                )
+                self.assertIn(torch_equal + equal + "\n", stdout)
 
     def test_backward_default(self):
         stdout = self.check("backward")

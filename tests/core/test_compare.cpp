@@ -66,3 +66,26 @@ TEST_CASE("comparing different shapes is an error") {
   CHECK_THROWS_WITH(embedlab::compare(Matrix::Zero(2, 3), Matrix::Zero(3, 2)),
                     Contains("cannot compare a 2 x 3 result with a 3 x 2 one"));
 }
+
+TEST_CASE("torch_equal is torch.equal: -0.0 equals +0.0, NaN equals nothing, itself included") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Matrix a(1, 3), b(1, 3);
+  a << 1, -0.0f, 3;
+  b << 1, 0.0f, 3;
+  CHECK(embedlab::compare(a, b).torch_equal);  // torch.equal(tensor([-0.]), tensor([0.])): True
+  CHECK_FALSE(embedlab::compare(a, b).identical);
+  a(0, 2) = nan;
+  b(0, 2) = nan;
+  // The same NaN on both sides is equal in value here and bit-identical, never torch.equal.
+  const auto same_nan = embedlab::compare(a, a);
+  CHECK(same_nan.identical);
+  CHECK(same_nan.value_equal == 3);
+  CHECK_FALSE(same_nan.torch_equal);
+  CHECK_FALSE(embedlab::compare(a, b).torch_equal);
+  b(0, 2) = 3;
+  CHECK_FALSE(embedlab::compare(a, b).torch_equal);
+  // torch.equal(torch.empty(0, 3), torch.empty(0, 3)): True; of two shapes: False, no error.
+  CHECK(embedlab::compare(Matrix(0, 3), Matrix(0, 3)).torch_equal);
+  CHECK_FALSE(embedlab::torch_equal(Matrix::Zero(1, 3), Matrix::Zero(3, 1)));
+  CHECK(embedlab::torch_equal(Matrix::Zero(1, 3), -Matrix::Zero(1, 3)));
+}

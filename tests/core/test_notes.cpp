@@ -136,3 +136,26 @@ TEST_CASE("bag gradient notes: where PyTorch 1.13 divides by another id's count"
   facts.scale_grad_by_freq = false;
   CHECK(embedlab::bag_gradient_notes(facts).empty());
 }
+
+TEST_CASE("the cost of each route: forward, positions and the tied head", "[notes]") {
+  // ids 2, 3, 1 into V = 4, d = 5: 3·5 copies, 3·4·5 multiply-adds, 3·3·5 by zero.
+  CHECK(embedlab::forward_cost_note(3, 4, 5) ==
+        "The lookup copied n·d = 15 floats; the one-hot product did n·V·d = 60 multiply-adds, "
+        "45 of them by zero.");
+  // GPT-2's table, two ids: 2·50,257·768 = 77,194,752; 2·50,256·768 = 77,193,216.
+  CHECK(embedlab::forward_cost_note(2, 50257, 768) ==
+        "The lookup copied n·d = 1,536 floats; the one-hot product did n·V·d = 77,194,752 "
+        "multiply-adds, 77,193,216 of them by zero.");
+  CHECK(embedlab::forward_cost_note(1, 1, 1) ==
+        "The lookup copied n·d = 1 float; the one-hot product did n·V·d = 1 multiply-add, 0 of "
+        "them by zero.");
+  // T = 4 positions of GPT-2's 1,024, d = 256: 4·256; 4·1,024·256; 4·1,023·256.
+  CHECK(embedlab::positions_cost_note(4, 1024, 256) ==
+        "The position lookup copied T·d = 1,024 floats; the one-hot product did "
+        "T·context_length·d = 1,048,576 multiply-adds, 1,047,552 of them by zero.");
+  // n = 32 positions into GPT-2's 50,257 × 16: 32·16 floats, 32·50,257·16 multiply-adds.
+  CHECK(embedlab::head_cost_notes(32, 50257, 16) ==
+        Notes{"The input lookup read n = 32 of the 50,257 rows of W, copying n·d = 512 floats.",
+              "The output layer read all 50,257 rows of W: n·V·d = 25,731,584 multiply-adds, none "
+              "wasted: every logit scores one next token."});
+}

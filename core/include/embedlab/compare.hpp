@@ -14,10 +14,16 @@ struct Comparison {
   Index signed_zero_mismatches = 0;  // -0.0 vs +0.0: equal in value, different in bits
   double max_abs_diff = 0.0;         // over elements finite on both sides
   bool identical = false;            // every element bit-identical
+  // torch.equal(expected, actual): every element equal as a float (-0.0 == +0.0, and NaN equals
+  // nothing, itself included), what a script that checks both routes prints.
+  bool torch_equal = false;
 };
 
 // expected: the lookup rows; actual: the one-hot product. Same shape required.
 Comparison compare(const Matrix& expected, const Matrix& actual);
+
+// torch.equal(a, b): false for two shapes, else compare()'s torch_equal.
+bool torch_equal(const Matrix& a, const Matrix& b);
 
 // The check compare() runs first: an InputError (Argument::compared) unless the shapes agree.
 void check_comparable(const Matrix& expected, const Matrix& actual);
@@ -32,6 +38,7 @@ class Comparer {
 
  private:
   Comparison c_;
+  Index nan_on_both_ = 0;  // equal in value here, never to torch.equal
 };
 
 }  // namespace embedlab

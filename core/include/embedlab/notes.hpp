@@ -1,8 +1,9 @@
 #pragma once
 // What a walk-through's results mean, beyond the verdict: the notes under the backward pass and
-// nn.EmbeddingBag (padding_idx, scale_grad_by_freq, max_norm, repeated ids, rows no id asks for,
-// the cost of each route). Each note is one sentence that every front end prints as it is: the
-// CLI after "# ", the page as a list item. Numbers are written as count_text() writes them.
+// nn.EmbeddingBag (padding_idx, scale_grad_by_freq, max_norm, repeated ids, rows no id asks for),
+// and the cost of each route of every operation (the forward pass, positions, the tied head). Each
+// note is one sentence that every front end prints as it is: the CLI after "# ", the page as a list
+// item. Numbers are written as count_text() writes them.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,20 @@ std::vector<std::string> bag_notes(const BagFacts& facts);
 // Under bag.weight.grad: where PyTorch 1.13's CPU kernel divides a row by another id's count
 // under scale_grad_by_freq (the values shown are the documented ones).
 std::vector<std::string> bag_gradient_notes(const BagFacts& facts);
+
+// The work of each route of the forward pass, n ids into a (V, d) table: the lookup copies n·d
+// floats, the one-hot product does n·V·d multiply-adds, n·(V−1)·d of them by zero.
+std::string forward_cost_note(Index n, Index vocab, Index dim);
+
+// The work of each route of pos_embedding_layer(torch.arange(T)) on a (context_length, d) table:
+// the lookup copies T·d floats, one_hot(arange(T), context_length) @ P does T·context_length·d
+// multiply-adds, T·(context_length−1)·d of them by zero.
+std::string positions_cost_note(Index length, Index context_length, Index dim);
+
+// The two reads of a tied W (V, d) for n positions, in this order: the input lookup's n rows
+// (n·d floats copied), and the output layer's V rows (n·V·d multiply-adds, none of them wasted:
+// every logit scores one next token).
+std::vector<std::string> head_cost_notes(Index n, Index vocab, Index dim);
 
 // What each route decoded of a table's stored blocks (table.blocks_decoded() counted around the
 // lookup and around the one-hot product): the lookup only its n rows' blocks, the product every
