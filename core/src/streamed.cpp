@@ -22,6 +22,14 @@ Index pixel_of(Index i, Index total, Index size) {
   return ((i + 1) * size + total - 1) / total - 1;
 }
 
+// A heatmap of a (rows, cols) matrix asked for as at most height x width pixels: held whole, so
+// within the limits.
+void check_heatmap(Index rows, Index cols, Index height, Index width, Argument argument,
+                   const Limits& limits) {
+  if (height > 0 && width > 0)
+    check_elements(std::min(rows, height), std::min(cols, width), argument, "the heatmap", limits);
+}
+
 // The largest multiple of kBlockRowMultiple (at least one) whose rows of `width` floats hold at
 // most kStreamBlockBytes; all `rows` when they are fewer.
 Index chunk_rows(Index rows, Index width) {
@@ -77,6 +85,10 @@ Gradient empty_gradient(Index vocab, Index dim, Ids rows, const GradientViewOpti
   Gradient g;
   g.rows = vocab;
   g.cols = dim;
+  for (Index r : options.keep_rows)
+    if (r < 0 || r >= vocab)
+      throw InputError(Argument::grad, "a row to keep must lie in [0, V) = [0, " +
+                                           std::to_string(vocab) + "), got " + std::to_string(r));
   rows.insert(rows.end(), options.keep_rows.begin(), options.keep_rows.end());
   rows = distinct_ids(std::move(rows));
   rows.erase(std::remove_if(rows.begin(), rows.end(), [&](Index r) { return r < 0 || r >= vocab; }),
@@ -129,6 +141,8 @@ StreamedProduct::StreamedProduct(Table weight, Encoding encoding, const StreamOp
       block_rows_(stream_block_rows(weight_.cols(), options.block_rows)) {
   check_encoding_rows(encoding_, weight_.rows(), "the weight");
   check_output_shape(encoding_.rows, weight_.cols(), limits);
+  check_heatmap(weight_.rows(), weight_.cols(), options.downsample_height, options.downsample_width,
+                Argument::weights, limits);
   // Accumulated onto +0, as a BLAS sgemm with beta = 0 (torch.mm) does.
   out_ = Matrix::Zero(encoding_.rows, weight_.cols());
   if (options.downsample_height > 0 && options.downsample_width > 0)
@@ -214,6 +228,8 @@ StreamedGradient::StreamedGradient(Encoding encoding, Matrix grad_output,
                                          std::to_string(encoding_.rows) + ", d)");
   check_table_shape(encoding_.cols, grad_output_.cols(), limits);
   const Index vocab = encoding_.cols, dim = grad_output_.cols();
+  check_heatmap(vocab, dim, options_.downsample_height, options_.downsample_width, Argument::grad,
+                limits);
   block_rows_ = stream_block_rows(dim, options_.block_rows);
   Ids asked;
   for (const EncodingEntry& e : encoding_.entries) asked.push_back(e.col);
@@ -266,6 +282,8 @@ const StreamProgress& StreamedGradient::run() {
 Gradient sparse_gradient(Index vocab, Ids rows, Matrix values, const GradientViewOptions& options,
                          const Limits& limits) {
   Gradient g = empty_gradient(vocab, values.cols(), rows, options, limits);
+  check_heatmap(vocab, values.cols(), options.downsample_height, options.downsample_width,
+                Argument::grad, limits);
   Downsample heatmap(vocab, values.cols(), options.downsample_height, options.downsample_width);
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const float* row = values.row(static_cast<Index>(k)).data();

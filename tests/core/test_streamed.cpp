@@ -243,3 +243,34 @@ TEST_CASE("the heatmap follows the page's rule, read in blocks or whole", "[stre
   small.add_rows(0, 3, m.data());
   CHECK(same_bits(small.pixels(), m));
 }
+
+TEST_CASE("a row to keep past the table, or a heatmap over the limits, is refused", "[streamed]") {
+  using Catch::Contains;
+  const Matrix g = Matrix::Ones(1, 2);
+  embedlab::GradientViewOptions keep;
+  keep.keep_rows = {3, 4};  // V = 4: row 4 is past the table
+  CHECK_THROWS_WITH(embedlab::StreamedGradient(embedlab::one_hot_encoding({0}, 4), g, keep),
+                    "a row to keep must lie in [0, V) = [0, 4), got 4");
+  keep.keep_rows = {-1};
+  CHECK_THROWS_WITH(embedlab::StreamedGradient(embedlab::one_hot_encoding({0}, 4), g, keep),
+                    Contains("got -1"));
+  // 1000 x 2 drawn in at most 600 x 600 pixels is 600 x 2 of them; a limit of 1,000 floats
+  // holds 500 x 2, not 600 x 2.
+  embedlab::Limits small;
+  small.max_elements = 1000;
+  embedlab::GradientViewOptions heatmap;
+  heatmap.downsample_height = 600;
+  heatmap.downsample_width = 600;
+  CHECK_THROWS_WITH(
+      embedlab::StreamedGradient(embedlab::one_hot_encoding({0}, 1000), g, heatmap, small),
+      Contains("the heatmap would be 600 x 2 floats, over the limit of 1,000 floats"));
+  heatmap.downsample_height = 500;
+  CHECK_NOTHROW(
+      embedlab::StreamedGradient(embedlab::one_hot_encoding({0}, 1000), g, heatmap, small));
+  embedlab::StreamOptions stream;
+  stream.downsample_height = 600;
+  stream.downsample_width = 600;
+  CHECK_THROWS_WITH(embedlab::StreamedProduct(Table(Matrix::Zero(1000, 2)),
+                                              embedlab::one_hot_encoding({0}, 1000), stream, small),
+                    Contains("the heatmap would be 600 x 2"));
+}
