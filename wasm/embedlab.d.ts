@@ -86,6 +86,9 @@ export interface Comparison {
   maxAbsDiff: number;
   /** every element bit-identical */
   identical: boolean;
+  /** torch.equal(expected, actual): every element equal as a float (-0.0 equals +0.0; NaN
+   * equals nothing, itself included), what a script that checks both routes prints */
+  torchEqual: boolean;
   /** The core's grade: what every front end (CLI, page, element) prints. */
   grade: Grade;
 }
@@ -309,6 +312,10 @@ export interface ProductResult {
   comparison: Comparison | null;
   /** of W, if asked for */
   heatmap: Matrix | null;
+  /** the core's sentences on what each route cost (the one-hot product's: "The lookup copied
+   * n·d = 15 floats; the one-hot product did n·V·d = 60 multiply-adds, 45 of them by zero."),
+   * as the CLI prints them; empty for the bags' (embeddingBag's notes say it) and a heatmap's */
+  notes: string[];
 }
 
 /** startProduct()'s run: the lookup's rows at once, the product when done. */
@@ -549,6 +556,8 @@ export interface PositionEmbeddings {
   positionProduct: Matrix;
   /** posEmbeddings against positionProduct, graded. */
   comparison: Comparison;
+  /** The core's sentence on what each route cost, as `embedlab positions` prints it. */
+  notes: string[];
   /** tokenEmbeddings + posEmbeddings, broadcast over the rows: (rows * length, d). */
   inputEmbeddings: Matrix;
 }
@@ -573,6 +582,9 @@ export interface TiedHead {
   rowsLookedUp: number;
   /** n * V * d: the output product reads all V rows, none wasted. */
   multiplyAdds: number;
+  /** The core's sentences on the two reads of W, the input lookup's then the output layer's,
+   * as `embedlab head` prints them. */
+  notes: [string, string];
 }
 
 /** A token table (vocab, dim) and a position table (contextLength, dim). */

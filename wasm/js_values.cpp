@@ -89,6 +89,7 @@ val comparison_to_js(const Comparison& c) {
   out.set("signedZeroMismatches", static_cast<double>(c.signed_zero_mismatches));
   out.set("maxAbsDiff", c.max_abs_diff);
   out.set("identical", c.identical);
+  out.set("torchEqual", c.torch_equal);
   return out;
 }
 

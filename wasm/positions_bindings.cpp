@@ -16,6 +16,7 @@
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/positions.hpp"
 #include "embedlab/table.hpp"
 #include "embedlab/tied_head.hpp"
@@ -59,8 +60,8 @@ class PositionsHandle {
     return out;
   }
 
-  // The token embeddings, the position rows by both routes with their grade, and their sum,
-  // each (B * T, d) or (T, d) row-major.
+  // The token embeddings, the position rows by both routes with their grade and what each cost
+  // (notes), and their sum, each (B * T, d) or (T, d) row-major.
   val embed(const std::string& text) const {
     return guarded([&] {
       const TokenBatch batch = checked_batch(text);
@@ -72,6 +73,9 @@ class PositionsHandle {
       out.set("posEmbeddings", matrix_to_js(positions));
       out.set("positionProduct", matrix_to_js(product));
       out.set("comparison", graded_to_js(positions, product, RoutePair::lookup));
+      out.set(
+          "notes",
+          strings_to_js({positions_cost_note(batch.length, position_.rows(), position_.cols())}));
       out.set("inputEmbeddings", matrix_to_js(add_positions(tokens, positions)));
       return out;
     });
@@ -79,7 +83,7 @@ class PositionsHandle {
 
   // logits = input_embeddings @ W.T streamed through W: each position's top k as { id, logit },
   // the logits of the columns PyTorch's print shows (n, columns), and what the two uses of W
-  // cost.
+  // cost (notes: the input's, the output's).
   val head(const std::string& text, double top_k) const {
     return guarded([&] {
       const TokenBatch batch = checked_batch(text);
@@ -108,6 +112,7 @@ class PositionsHandle {
       out.set("logits", matrix_to_js(head.kept_columns()));
       out.set("rowsLookedUp", static_cast<double>(batch.ids.size()));
       out.set("multiplyAdds", static_cast<double>(head.progress().total_multiply_adds));
+      out.set("notes", strings_to_js(head_cost_notes(n, token_.rows(), token_.cols())));
       return out;
     });
   }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "embedlab/backward.hpp"
 #include "embedlab/byte_source.hpp"
@@ -94,11 +95,16 @@ GradientViewOptions view_options_from_js(const val& options) {
 }
 
 // E W streamed through the table, and what it is compared with: the lookup's rows, the bags'
-// output, or nothing (a heatmap of W alone).
+// output, or nothing (a heatmap of W alone); notes: what the routes cost (notes.hpp), if that is
+// not said elsewhere.
 class ProductRun {
  public:
-  ProductRun(StreamedProduct product, Matrix expected, RoutePair pair)
-      : product_(std::move(product)), expected_(std::move(expected)), pair_(pair) {}
+  ProductRun(StreamedProduct product, Matrix expected, RoutePair pair,
+             std::vector<std::string> notes = {})
+      : product_(std::move(product)),
+        expected_(std::move(expected)),
+        pair_(pair),
+        notes_(std::move(notes)) {}
 
   val progress() const { return progress_to_js(product_.progress()); }
   // Up to `blocks` more blocks of rows; the progress after them.
@@ -110,7 +116,8 @@ class ProductRun {
     });
   }
   val expected() const { return optional_matrix(expected_); }
-  // { product, comparison (with expected, or null), heatmap (or null) } once every block is done.
+  // { product, comparison (with expected, or null), heatmap (or null), notes } once every block is
+  // done.
   val result() const {
     return guarded([&] {
       if (!product_.done())
@@ -123,6 +130,7 @@ class ProductRun {
       out.set("comparison", expected_.rows() > 0 ? graded_to_js(expected_, product_.result(), pair_)
                                                  : val::null());
       out.set("heatmap", optional_matrix(product_.downsample()));
+      out.set("notes", strings_to_js(notes_));
       return out;
     });
   }
@@ -131,6 +139,7 @@ class ProductRun {
   StreamedProduct product_;
   Matrix expected_;  // 0 x 0 when there is nothing to compare
   RoutePair pair_;
+  std::vector<std::string> notes_;
 };
 
 // onehot^T G streamed, each block compared with the scatter-add's rows as it is made.
@@ -249,7 +258,9 @@ class TableHandle {
       Matrix rows = embedlab::lookup(table_, checked);
       StreamedProduct product(table_, one_hot_encoding(checked, table_.rows()),
                               stream_options_from_js(options));
-      return val(ProductRun(std::move(product), std::move(rows), RoutePair::lookup));
+      const auto n = static_cast<Index>(checked.size());
+      return val(ProductRun(std::move(product), std::move(rows), RoutePair::lookup,
+                            {forward_cost_note(n, table_.rows(), table_.cols())}));
     });
   }
 

@@ -83,6 +83,15 @@ function blocksSentence(kind, n, vocab, dim) {
   );
 }
 
+// The verdict's cost lines for n ids into a V × d table of `kind`, counted by hand: the work of
+// each route (as every table's verdict says it), then the blocks each decoded.
+const grouped = (x) => x.toLocaleString('en-US');
+const costLines = (kind, n, vocab, dim) => [
+  `The lookup copied n·d = ${grouped(n * dim)} floats; the one-hot product did n·V·d = ` +
+    `${grouped(n * vocab * dim)} multiply-adds, ${grouped(n * (vocab - 1) * dim)} of them by zero.`,
+  blocksSentence(kind, n, vocab, dim),
+];
+
 // The token picker's buttons in the page, or in the shadow root of the element `demo` (a
 // selector): each token's text in the file's vocabulary, then its id.
 const pickerTokens = (page, demo = null) =>
@@ -135,8 +144,10 @@ describe('a GGUF file on the page', () => {
         assertCellsClose(shownCells(cells), pick(values[kind], ids, cells), box);
       }
       assert.equal(await errorText(page, 'weights-error'), '');
-      const cost = await page.textContent('#results .verdict-cost');
-      assert.equal(cost, blocksSentence(kind, ids.length, 12, cols));
+      const cost = await page.$$eval('#results .verdict-cost', (lines) =>
+        lines.map((line) => line.textContent),
+      );
+      assert.deepEqual(cost, costLines(kind, ids.length, 12, cols));
       assert.deepEqual(
         await pickerTokens(page),
         ids.map((id) => `t${id} ${id}`),
@@ -199,9 +210,13 @@ describe('<embedding-demo src="….gguf">', () => {
     const cells = await demoCells(page, '#file', 'lookup');
     assertCellsClose(shownCells(cells), pick(values.F16, IDS, cells), 'lookup');
     assert.equal(await demoText(page, '#file', '.verdict-word'), verdicts.F16);
-    assert.equal(
-      await demoText(page, '#file', '.verdict-cost'),
-      blocksSentence('F16', IDS.length, 12, 6),
+    assert.deepEqual(
+      await page.evaluate(() =>
+        [...document.querySelector('#file').shadowRoot.querySelectorAll('.verdict-cost')].map(
+          (line) => line.textContent,
+        ),
+      ),
+      costLines('F16', IDS.length, 12, 6),
     );
     assert.deepEqual(
       await pickerTokens(page, '#tokens'),

@@ -71,13 +71,14 @@ describe('head view', () => {
 
   test("W read twice: the lookup's n rows and the product's n·V·d multiply-adds", async () => {
     const { page } = env;
+    // The core's sentences, as `embedlab head` prints them: 32 positions of d = 16.
     assert.equal(
       await page.textContent(`${view} [data-part="lookup"]`),
-      'reads n = 32 of its 50,257 rows, copying n·d = 512 floats.',
+      'The input lookup read n = 32 of the 50,257 rows of W, copying n·d = 512 floats.',
     );
     assert.match(
       await page.textContent(`${view} [data-part="product"]`),
-      /^reads all 50,257 rows: n·V·d = 25,731,584 multiply-adds, none wasted/,
+      /^The output layer read all 50,257 rows of W: n·V·d = 25,731,584 multiply-adds, none wasted/,
     );
     assert.match(
       await page.textContent(`${view} [data-part="tying"]`),

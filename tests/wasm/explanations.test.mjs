@@ -1,12 +1,16 @@
 // One input, one explanation: for each case of tests/fixtures/explanations.json the CLI
 // (EMBEDLAB_CLI) and the module, through the very computation the page's views run
 // (web/compute/view-compute.mjs), must give the same verdict and the same notes, in order; the
-// page prints them as they come (views/backward.mjs, views/bag.mjs).
+// page prints them as they come (views/backward.mjs, views/bag.mjs). So must the cost of each
+// route of the forward pass, positions and the tied head, and torch.equal of the two routes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { before, describe, test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { viewResult } from '../../web/compute/view-compute.mjs';
+import { npyOf } from './cases.mjs';
 import { importEmbedlab } from './harness.mjs';
 
 const { cases } = JSON.parse(
@@ -88,5 +92,115 @@ describe('the CLI and the page explain a result in the same words', () => {
         notes.some((note) => note.startsWith(start)),
         start,
       );
+  });
+});
+
+// What each route cost, and torch.equal of the two routes: the CLI's walk-throughs print the very
+// sentences (and the very True or False) the module gives the page.
+describe('the CLI and the module say what each route cost, and torch.equal, alike', () => {
+  let lab;
+  let dir;
+  before(async () => {
+    assert.ok(cli, 'EMBEDLAB_CLI names the CLI binary');
+    lab = await (await importEmbedlab()).loadEmbedlab();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-explanations-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (...args) => execFileSync(cli, args.map(String), { encoding: 'utf8' }).split('\n');
+  // The line after ">>> code": what the step printed.
+  const printed = (lines, code) => lines[lines.indexOf(`>>> ${code}`) + 1];
+  const TORCH_EQUAL = 'torch.equal(embedding(idx), linear(onehot.float()))';
+
+  // W as a .npy file and as the module's table; the CLI's lines and the module's product.
+  function forward(rows, ids) {
+    const W = { rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) };
+    const file = path.join(dir, `w${rows.length}x${rows[0].length}-${ids.join('')}.npy`);
+    writeFileSync(file, npyOf(W));
+    const table = lab.openNpyTable(npyOf(W));
+    try {
+      return { lines: run('--ids', ids.join(','), '--weights', file), page: table.product(ids) };
+    } finally {
+      table.delete();
+    }
+  }
+
+  // torch.equal as PyTorch answers it: a -0.0 the lookup copies equals the product's +0.0; a NaN
+  // in W reaches every row of the product (0 · NaN), and NaN equals nothing.
+  for (const [name, rows, ids, equal, identical] of [
+    [
+      'finite rows',
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      [2, 0, 2],
+      'True',
+      true,
+    ],
+    [
+      'a -0.0 in W',
+      [
+        [1, -0],
+        [3, 4],
+      ],
+      [0, 1],
+      'True',
+      false,
+    ],
+    [
+      'a NaN in W',
+      [
+        [1, 2],
+        [NaN, 4],
+      ],
+      [0, 1],
+      'False',
+      false,
+    ],
+  ]) {
+    test(`forward, ${name}: the cost line, and torch.equal ${equal}`, () => {
+      const { lines, page } = forward(rows, ids);
+      assert.equal(page.notes.length, 1);
+      assert.ok(lines.includes(`# ${page.notes[0]}`), lines.join('\n'));
+      const [n, V, d] = [ids.length, rows.length, rows[0].length];
+      assert.equal(
+        page.notes[0],
+        `The lookup copied n·d = ${n * d} floats; the one-hot product did n·V·d = ` +
+          `${n * V * d} multiply-adds, ${n * (V - 1) * d} of them by zero.`,
+      );
+      assert.equal(printed(lines, TORCH_EQUAL), equal);
+      assert.equal(page.comparison.torchEqual, equal === 'True');
+      assert.equal(page.comparison.identical, identical);
+    });
+  }
+
+  test('positions and the tied head: the same sentences, in the same order', () => {
+    const batch = '1,2,3; 3,0,5';
+    const positions = lab.openSeededPositions(4, 6, 3, 4);
+    try {
+      const setup = ['--ids', batch, '-V', 6, '-d', 3, '--context-length', 4, '--seed', 4];
+      const embedded = positions.embed(batch).notes;
+      // T = 3 of context_length 4, d = 3: 9 floats; 3·4·3 = 36 multiply-adds, 3·3·3 = 27 by zero.
+      assert.deepEqual(embedded, [
+        'The position lookup copied T·d = 9 floats; the one-hot product did ' +
+          'T·context_length·d = 36 multiply-adds, 27 of them by zero.',
+      ]);
+      assert.ok(run('positions', ...setup).includes(`# ${embedded[0]}`));
+      const head = positions.head(batch, { topK: 2 }).notes;
+      // n = 6 positions into V = 6, d = 3: 18 floats; 6·6·3 = 108 multiply-adds.
+      assert.deepEqual(head, [
+        'The input lookup read n = 6 of the 6 rows of W, copying n·d = 18 floats.',
+        'The output layer read all 6 rows of W: n·V·d = 108 multiply-adds, none wasted: every ' +
+          'logit scores one next token.',
+      ]);
+      const lines = run('head', ...setup, '--top-k', 2);
+      const first = lines.indexOf(`# ${head[0]}`);
+      assert.ok(first >= 0, lines.join('\n'));
+      assert.equal(lines[first + 1], `# ${head[1]}`);
+    } finally {
+      positions.delete();
+    }
   });
 });

@@ -191,7 +191,8 @@ std::string compare_json(const Comparison& c) {
          ", \"nanMismatches\": " + std::to_string(c.nan_mismatches) +
          ", \"signedZeroMismatches\": " + std::to_string(c.signed_zero_mismatches) +
          ", \"maxAbsDiff\": " + number_json(c.max_abs_diff) +
-         ", \"identical\": " + (c.identical ? "true" : "false") + "}";
+         ", \"identical\": " + (c.identical ? "true" : "false") +
+         ", \"torchEqual\": " + (c.torch_equal ? "true" : "false") + "}";
 }
 
 std::string u64_json(std::uint64_t x) { return number_json(static_cast<double>(x)); }

@@ -134,9 +134,9 @@ export function onTable(p, fn) {
 // Both routes for plan p on its table (keeper: a table-keeper.mjs, which opens or keeps it), in
 // two parts: what comes at once (`first`: the lookup's rows and W's window, row-window.mjs), and
 // the run of the one-hot product, which streams the table a block of rows at a time (step() it
-// until done; then finish() is `last`: its result, with `blocks`, what each route decoded of a
-// GGUF table's blocks as the core words it, else null). Every part is plain data a worker can
-// post.
+// until done; then finish() is `last`: its result, with `notes`, what each route cost, and
+// `blocks`, what each route decoded of a GGUF table's blocks, as the core words them, else null).
+// Every part is plain data a worker can post.
 export function startRun(lab, p, keeper) {
   const { ids, vocab, dim } = p;
   return onTable(p, () => {
@@ -161,7 +161,7 @@ export function startRun(lab, p, keeper) {
 }
 
 // The result the views draw, from startRun()'s parts; last: null while the product runs, else
-// { product, comparison, heatmap, blocks }. The one-hot matrix is handed to the views as cells
+// { product, comparison, heatmap, notes, blocks }. The one-hot matrix is handed to the views as cells
 // (cells.mjs): only the module needs its n × V entries.
 export function resultOf(p, first, last = null) {
   return {
@@ -175,6 +175,7 @@ export function resultOf(p, first, last = null) {
     onehot: oneHotCells(p.ids, p.vocab),
     product: last?.product ?? null,
     comparison: last?.comparison ?? null,
+    notes: last?.notes ?? [],
     blocks: last?.blocks ?? null,
     labels: p.labels ?? null,
   };

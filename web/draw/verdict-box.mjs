@@ -21,8 +21,9 @@ function stat(term, value, definition) {
 
 // comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
 // A grade with a difference PyTorch defines (grade.defined) shows why, and the grade of the rest.
-// cost: what the routes cost, as the core words it (a GGUF table's blocks decoded), or null.
-export function showVerdict(box, comparison, definitions, cost = null) {
+// cost: what the routes cost, as the core words it, a line each (the work of each route, a GGUF
+// table's blocks decoded).
+export function showVerdict(box, comparison, definitions, cost = []) {
   const { grade } = comparison;
   const state = grade.defined ? 'defined' : grade.state;
   const all = count(comparison.elements);
@@ -48,7 +49,7 @@ export function showVerdict(box, comparison, definitions, cost = null) {
       ...reason.map((text) => element('p', 'verdict-reason', text)),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
-      ...(cost ? [element('p', 'verdict-cost', cost)] : []),
+      ...cost.map((line) => element('p', 'verdict-cost', line)),
       element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`),
     );
   }

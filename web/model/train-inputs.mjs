@@ -73,13 +73,6 @@ export function trainRows(vocab, cap, keep) {
   return rows;
 }
 
-// torch.equal(a, b) of two matrices of one shape: every element equal in value (-0.0 == +0.0,
-// NaN equals nothing).
-export function torchEqual(a, b) {
-  for (let i = 0; i < a.data.length; ++i) if (a.data[i] !== b.data[i]) return false;
-  return true;
-}
-
 // The Train view's heads, in the order it offers them (train.head).
 export const TRAIN_HEADS = Object.freeze(['none', 'untied', 'tied']);
 

@@ -125,8 +125,8 @@ function nextToken(lab, setup) {
 // API's { name, ... }), weight (embedding.weight before the first step), linearRefusal (head
 // 'none'), lines (each batch's text when the batches were typed as text, else null: PyTorch gets
 // the ids, the text is a comment) }; steps: the steps so far (head 'none': TrainingSteps with
-// torchEqual (train-inputs.mjs) of the two weights after each; else NextTokenSteps with their
-// batch). Returns [{ code: lines, printed: text or undefined }].
+// torchEqual, the core's torch.equal of the two weights after each (their verdict's); else
+// NextTokenSteps with their batch). Returns [{ code: lines, printed: text or undefined }].
 export function trainScript(lab, setup, steps) {
   const program = (setup.head === 'none' ? sideBySide : nextToken)(lab, setup);
   return [

@@ -156,7 +156,6 @@ function createHeadView(root, { lab, store, tokenizers }) {
 
   function show(output, { info, ids, head, comparison }) {
     const { vocab, dim, checkpoint } = info;
-    const n = head.rowsLookedUp;
     parts.code.replaceChildren(
       element(
         'code',
@@ -171,10 +170,7 @@ function createHeadView(root, { lab, store, tokenizers }) {
         (checkpoint.tied ? '' : ' The head below is the tied one, for comparison.')
       : 'out_head.weight is token_embedding_layer.weight: one Parameter, not a copy.';
     parts['w-shape'].textContent = ` ${count(vocab)} × ${count(dim)}`;
-    parts.lookup.textContent = `reads n = ${count(n)} of its ${count(vocab)} rows, copying n·d = ${count(n * dim)} floats.`;
-    parts.product.textContent =
-      `reads all ${count(vocab)} rows: n·V·d = ${count(head.multiplyAdds)} multiply-adds, ` +
-      'none wasted: every logit scores one next token.';
+    [parts.lookup.textContent, parts.product.textContent] = head.notes;
     showVerdict(parts.verdict, comparison, lab.verdictDefinitions);
 
     const T = head.length;

@@ -5,7 +5,6 @@
 // the core's error under the batch: what PyTorch does there, and why.
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
-import { count } from '../model/format-number.mjs';
 import { matrixTable } from '../draw/render-matrix.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
@@ -107,9 +106,7 @@ function createPositionsView(root, lab, store) {
       }),
     );
     showVerdict(parts.verdict, e.comparison, lab.verdictDefinitions);
-    parts.cost.textContent =
-      `The position lookup copied T·d = ${count(T * dim)} floats; the product did ` +
-      `T·context_length·d = ${count(T * contextLength * dim)} multiply-adds.`;
+    parts.cost.textContent = e.notes.join(' ');
 
     const cols = shownIndices(dim, COL_CAP);
     const table = (matrix, caption, rowLabel, rows) =>

@@ -24,13 +24,6 @@ const givenTable = (table) => Boolean(table.bytes || table.routes);
 // Python's list of the ids: "[2, 3, 1]".
 const pythonList = (ids) => `[${Array.from(ids).join(', ')}]`;
 
-// torch.equal(a, b) of two results of the same shape: whether every element is equal as a
-// float (-0.0 equals 0.0; NaN equals nothing, itself included), as Python prints it.
-function torchEqual(a, b) {
-  for (let i = 0; i < a.data.length; ++i) if (a.data[i] !== b.data[i]) return 'False';
-  return 'True';
-}
-
 // The steps of the script for a result: { code: Python lines, printed: what it prints, or
 // undefined for a step that prints nothing, rows: what the printed matrix's rows stand for,
 // 'token' or 'vocab', or undefined }.
@@ -105,7 +98,7 @@ export function scriptSteps(lab, result) {
           },
           {
             code: ['print(torch.equal(embedding(idx), linear(onehot.float())))'],
-            printed: torchEqual(lookup, product),
+            printed: result.comparison.torchEqual ? 'True' : 'False',
           },
         ]
       : [

@@ -74,7 +74,8 @@ export const verdictView = {
                 'below compares both routes of the gradient at this size.',
             );
         } else if (result?.comparison) {
-          showVerdict(box, result.comparison, lab.verdictDefinitions, result.blocks);
+          const cost = [...result.notes, ...(result.blocks ? [result.blocks] : [])];
+          showVerdict(box, result.comparison, lab.verdictDefinitions, cost);
         } else if (result) {
           // The lookup's rows of a product that a change of input cut short, while it is typed.
           showPending(

@@ -1,7 +1,6 @@
 // The Train view's training as it follows the store (store.train.steps), and Play's timer. Pure:
 // no DOM; the WebAssembly module is handed in (lab), and the timers (setTimeout's pair), so that
 // Node runs both with stand-ins (tests/web/train.test.mjs).
-import { torchEqual } from '../../model/train-inputs.mjs';
 
 // Between two steps of Play: long enough to read which rows lit up.
 export const PLAY_INTERVAL_MS = 900;
@@ -59,7 +58,7 @@ export function createRun(lab, isInputError) {
           const batch = p.batches[run.history.length];
           const s = run.training.step(batch);
           s.batch ??= batch;
-          s.torchEqual = Boolean(s.linearWeight) && torchEqual(s.embeddingWeight, s.linearWeight);
+          s.torchEqual = Boolean(s.verdict?.torchEqual);
           run.history.push(s);
           const old = run.history.at(-3);
           if (old) for (const key of HEAVY) delete old[key];
