@@ -10,6 +10,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
+#include "embedlab/padding_idx.hpp"
 #include "embedlab/sample_weights.hpp"
 #include "embedlab/tied_head.hpp"
 #include "embedlab/torch_init.hpp"
@@ -155,6 +157,17 @@ val check_id_count_js(double n) {
   });
 }
 
+// padding_idx (null: none) against V: the core's range, [-V, V).
+val check_padding_idx_js(const val& padding_idx, double vocab) {
+  return guarded([&] {
+    std::optional<Index> p;
+    if (!padding_idx.isNull())
+      p = to_index(padding_idx.as<double>(), Argument::padding_idx, "padding_idx");
+    resolve_padding_idx(p, to_index(vocab, Argument::vocab, "the vocabulary size V"));
+    return val::undefined();
+  });
+}
+
 // Every argument name an error can carry, in the core's order.
 val argument_names_js() {
   val out = val::array();
@@ -191,4 +204,5 @@ EMSCRIPTEN_BINDINGS(embedlab) {
   emscripten::function("parseSampleWeights", &parse_sample_weights_js);
   emscripten::function("checkSizes", &check_sizes_js);
   emscripten::function("checkIdCount", &check_id_count_js);
+  emscripten::function("checkPaddingIdx", &check_padding_idx_js);
 }

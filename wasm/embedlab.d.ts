@@ -1,4 +1,14 @@
 // Types of embedlab.mjs, the embedlab core compiled to WebAssembly (see README.md).
+//
+// Every options object (the last arguments named options, view, streamOptions, and the nested
+// heatmap and optimizer) takes exactly the keys declared here: another key throws an
+// EmbedlabError that names it, lists the keys the object takes and, for a key spelled as PyTorch
+// spells it (padding_idx, block_rows) or nearly as one of them (blockrows), says which was meant:
+// "backward: options has no key 'padding_idx' (did you mean 'paddingIdx'?): its keys are
+// paddingIdx and scaleGradByFreq". Each value is checked for its type and range (counts such as
+// blockRows, heatmap.rows and topK are whole numbers, 0 or more; paddingIdx a whole number, whose
+// range [-V, V) the core checks against the table). A key left out, undefined or null takes its
+// default.
 
 /** A row-major float32 matrix, like a contiguous torch tensor: element (i, j) is data[i * cols + j]. */
 export interface Matrix {
@@ -256,20 +266,27 @@ export interface StreamProgress {
 }
 
 export interface StreamOptions {
-  /** rows of W per block: 0 (default) for about 4 MiB of float32; rounded up to a multiple of 512 */
+  /** rows of W per block, a whole number: 0 (default) for about 4 MiB of float32; rounded up to
+   * a multiple of 512 */
   blockRows?: number;
-  /** a heatmap of W gathered while the product streams: at most rows x cols pixels, each the
-   * value of largest magnitude in its block of cells (a NaN if it holds one), as
-   * web/heatmap.mjs draws it; null (default) for none */
-  heatmap?: { rows: number; cols: number } | null;
-  /** called after each block; returning false stops the run (product(), heatmap(), ...) */
+  /** a heatmap of W gathered while the product streams: at most rows x cols pixels (whole
+   * numbers; 0 for none), each the value of largest magnitude in its block of cells (a NaN if it
+   * holds one), as web/heatmap.mjs draws it; null (default) for none */
+  heatmap?: { rows?: number; cols?: number } | null;
+}
+
+/** The options of the methods that run a stream to its end (product(), heatmap(),
+ * bagProduct(), backward()): their start method's, and onProgress. */
+export interface Progressing {
+  /** called after each block; returning false stops the run */
   onProgress?: ((progress: StreamProgress) => boolean | void) | null;
 }
 
 export interface GradientViewOptions extends StreamOptions {
   /** hold the (V, d) gradient whole when it fits the limits (default true) */
   whole?: boolean;
-  /** rows kept besides the ones the ids ask for (e.g. the rows a view shows) */
+  /** rows kept besides the ones the ids ask for (e.g. the rows a view shows): whole numbers, 0
+   * or more; those past the table are left out */
   keepRows?: ArrayLike<number>;
 }
 
@@ -375,11 +392,11 @@ export interface Table {
   /** startProduct() run to its end (or until onProgress returns false). */
   product(
     ids: IdsLike,
-    options?: StreamOptions | null,
+    options?: (StreamOptions & Progressing) | null,
   ): Finished & Partial<ProductResult> & { lookup: Matrix };
   /** A pass over W for its heatmap alone (options.heatmap). */
   startHeatmap(options?: StreamOptions | null): ProductRun;
-  heatmap(options?: StreamOptions | null): Finished & Partial<ProductResult>;
+  heatmap(options?: (StreamOptions & Progressing) | null): Finished & Partial<ProductResult>;
   /** F.embedding_bag on the table (bag b starts at offsets[b]), the rows the bags name read
    * once, with the core's notes on the bags (padding_idx, mode 'max', the work of each route),
    * as the CLI prints them. */
@@ -402,7 +419,7 @@ export interface Table {
     ids: IdsLike,
     offsets: IdsLike,
     options?: BagOptions | null,
-    streamOptions?: StreamOptions | null,
+    streamOptions?: (StreamOptions & Progressing) | null,
   ): Finished & Partial<ProductResult> & { bags: Matrix };
   /** The lookup's gradient for G (n, d) at once (scatter), and onehot^T G streamed (V, d). */
   startBackward(
@@ -415,7 +432,7 @@ export interface Table {
     ids: IdsLike,
     G: MatrixLike,
     options?: EmbeddingOptions | null,
-    view?: GradientViewOptions | null,
+    view?: (GradientViewOptions & Progressing) | null,
   ): Finished & { scatter: GradientView; gemm?: GradientView; comparison?: Comparison };
   /** The bags' gradient as a view; forward is embeddingBag()'s result for the same input. */
   bagBackward(
@@ -607,8 +624,9 @@ export interface Positions {
   /** A batch as typed, one row per semicolon ("40,367; 1807,3619"). Errors: ragged rows, an id
    * outside the table, a row longer than contextLength (PyTorch's IndexError, and why). */
   embed(batch: string): PositionEmbeddings;
-  /** The same batch through the tied head, W streamed a block of rows at a time. */
-  head(batch: string, options?: { topK?: number }): TiedHead;
+  /** The same batch through the tied head, W streamed a block of rows at a time; topK (default
+   * 5) a whole number in [0, V]. */
+  head(batch: string, options?: { topK?: number } | null): TiedHead;
   delete(): void;
 }
 
@@ -675,7 +693,11 @@ export interface Embedlab {
   formatTensor(M: MatrixLike | Cells, options?: FormatOptions | null): string;
   /** Each of values as PyTorch prints an element of a tensor whose shown elements are `shown`
    *  (they choose fixed, integer-valued or scientific notation), without padding. */
-  formatElements(shown: IdsLike, values?: IdsLike, options?: { integer?: boolean }): string[];
+  formatElements(
+    shown: IdsLike,
+    values?: IdsLike,
+    options?: { integer?: boolean } | null,
+  ): string[];
   /** per_sample_weights as typed: "1, 0.5, 2" or "[1, 0.5, 2]"; empty text gives no weights. */
   parseSampleWeights(weightsText: string): SampleWeights;
   /** Throws if a request for n ids into a (V, d) table handle would make a matrix over the
@@ -687,6 +709,9 @@ export interface Embedlab {
   /** Throws, in the core's words, if n ids are more than one request takes (limits.maxIds): for
    * ids that come from elsewhere, a tokenizer's, before anything is made of them. */
   checkIdCount(n: number): void;
+  /** Throws, in the core's words, if padding_idx (null: none) lies outside [-vocab, vocab), as
+   * nn.Embedding(vocab, d, padding_idx) would refuse it. */
+  checkPaddingIdx(paddingIdx: number | null, vocab: number): void;
   /** Whether a file's first bytes (6 are enough) start as every .npy file does, "\x93NUMPY":
    * how to tell a .npy file from a .safetensors one. */
   hasNpyMagic(firstBytes: Uint8Array | ArrayBuffer | ArrayBufferView): boolean;
@@ -778,7 +803,8 @@ export interface Embedlab {
 /** Where the module's two files come from, read on the first load only: by default the files
  * beside the module (embedlab-core.wasm, what a first screen runs, and
  * embedlab-core.deferred.wasm, the rest); Node's entry reads them from disk. `early` is read on
- * every call. */
+ * every call. Checked on every call: another key, or a value of another type, rejects the
+ * promise with an EmbedlabError. */
 export interface LoadOptions {
   /** The first file's address (relative to the page), e.g. a CDN's or a bundler's asset URL. */
   wasmURL?: string | URL;

@@ -7,6 +7,7 @@ import createEmbedlabCore from './embedlab-core.mjs';
 import { tableApi } from './tables.mjs';
 import { trainingApi } from './training.mjs';
 import { positionsApi } from './positions.mjs';
+import { isNumberArray, OPTIONS, optionsReader } from './options.mjs';
 
 export class EmbedlabError extends Error {
   // argument: the input the message is about, as the core names it (one of argumentNames:
@@ -57,6 +58,7 @@ const PARAMETER_ARGUMENTS = Object.freeze({
   headerBytes: 'weights',
   fileSize: 'weights',
   name: 'weights',
+  optimizer: 'optimizer',
   'optimizer.name': 'optimizer',
   gradSeed: 'grad',
 });
@@ -83,8 +85,14 @@ let shared = null;
 //     is beside wasmURL, named as embedlab-core.deferred.wasm is, unless given;
 //   locateFile(name): Emscripten's hook, the address of each file by its name;
 //   wasmBinary, deferredBinary: the two files' bytes themselves (ArrayBuffers or Uint8Arrays).
-// A failed load is not cached, so a later call can retry.
-export function loadEmbedlab(options = {}) {
+// A failed load is not cached, so a later call can retry. Options it does not know reject it.
+export function loadEmbedlab(given) {
+  let options;
+  try {
+    options = readOptions('loadEmbedlab', given, OPTIONS.load);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (!shared) {
     const loading = instantiate(options);
     shared = loading;
@@ -182,7 +190,7 @@ async function instantiate(options) {
 }
 
 function describe(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an Array';
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
@@ -210,17 +218,6 @@ function number(where, what, value) {
 function boolean(where, what, value) {
   if (typeof value !== 'boolean') fail(where, what, 'true or false', value);
   return value;
-}
-
-// An Array or a typed array of numbers (BigInt arrays and DataViews cannot be copied as numbers).
-function isNumberArray(value) {
-  return (
-    Array.isArray(value) ||
-    (ArrayBuffer.isView(value) &&
-      !(value instanceof DataView) &&
-      !(value instanceof BigInt64Array) &&
-      !(value instanceof BigUint64Array))
-  );
 }
 
 function numbers(where, what, value) {
@@ -307,13 +304,6 @@ function byteSource(where, value) {
   };
 }
 
-// An options argument: undefined, null or an object.
-function options(where, value) {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object') fail(where, 'options', 'an object', value);
-  return value;
-}
-
 // What the bindings return on failure: { embedlabError: message, argument }.
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && 'embedlabError' in result) {
@@ -321,6 +311,13 @@ function unwrap(result) {
   }
   return result;
 }
+
+// readOptions(where, value, shape, label): an options object read by its shape (options.mjs's
+// OPTIONS), every key checked and defaulted; an unknown key is an error.
+const readOptions = optionsReader(
+  { EmbedlabError, fail, describe },
+  (key) => PARAMETER_ARGUMENTS[key] ?? null,
+);
 
 // The argument checks the table, training and positions APIs (tables.mjs, training.mjs,
 // positions.mjs) share with this file's functions, so that every function words its errors alike.
@@ -335,7 +332,8 @@ const checks = Object.freeze({
   bytes,
   string,
   boolean,
-  options,
+  options: readOptions,
+  OPTIONS,
   byteSource,
 });
 
@@ -372,26 +370,24 @@ function makeApi(core, complete) {
           string('compare', 'pair', pair),
         ),
       ),
-    formatElements: (shown, values = shown, { integer = false } = {}) =>
-      unwrap(
+    formatElements: (shown, values = shown, style = undefined) => {
+      const { integer } = readOptions('formatElements', style, OPTIONS.formatElements);
+      return unwrap(
         core.formatElements(
           numbers('formatElements', 'shown', shown),
           numbers('formatElements', 'values', values),
-          boolean('formatElements', 'integer', integer),
+          integer,
         ),
-      ),
+      );
+    },
     formatTensor: (M, style) => {
-      const { header = '', suffixes = [], integer = false } = options('formatTensor', style);
-      if (!Array.isArray(suffixes) || !suffixes.every((s) => typeof s === 'string')) {
-        fail('formatTensor', 'suffixes', 'an array of strings', suffixes);
-      }
+      const { header, suffixes, integer } = readOptions(
+        'formatTensor',
+        style,
+        OPTIONS.formatTensor,
+      );
       return unwrap(
-        core.formatTensor(
-          matrixOrCells('formatTensor', 'M', M),
-          string('formatTensor', 'header', header),
-          suffixes,
-          boolean('formatTensor', 'integer', integer),
-        ),
+        core.formatTensor(matrixOrCells('formatTensor', 'M', M), header, suffixes, integer),
       );
     },
     parseSampleWeights: (weightsText) =>
@@ -409,6 +405,14 @@ function makeApi(core, complete) {
     },
     checkIdCount: (n) => {
       unwrap(core.checkIdCount(number('checkIdCount', 'n', n)));
+    },
+    checkPaddingIdx: (paddingIdx, vocab) => {
+      unwrap(
+        core.checkPaddingIdx(
+          paddingIdx === null ? null : number('checkPaddingIdx', 'paddingIdx', paddingIdx),
+          number('checkPaddingIdx', 'vocab', vocab),
+        ),
+      );
     },
     hasNpyMagic: (firstBytes) => core.hasNpyMagic(bytes('hasNpyMagic', 'firstBytes', firstBytes)),
     hasGgufMagic: (firstBytes) =>

@@ -11,7 +11,7 @@
 import { handleLife } from './handles.mjs';
 
 export function positionsApi(core, checks) {
-  const { unwrap, number, string, options, byteSource } = checks;
+  const { unwrap, number, string, options, OPTIONS, byteSource } = checks;
 
   const { owned, register } = handleLife(checks);
 
@@ -21,8 +21,8 @@ export function positionsApi(core, checks) {
       ...handle.info(),
       embed: (batch) => own.call('embed', string('embed', 'ids', batch)),
       head: (batch, opts) => {
-        const { topK = 5 } = options('head', opts);
-        return own.call('head', string('head', 'ids', batch), number('head', 'topK', topK));
+        const { topK } = options('head', opts, OPTIONS.head);
+        return own.call('head', string('head', 'ids', batch), topK);
       },
       delete: () => own.delete(self),
     });

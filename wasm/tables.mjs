@@ -20,45 +20,27 @@ export function tableApi(core, checks) {
     matrix,
     bytes,
     string,
-    boolean,
     options,
+    OPTIONS,
     byteSource,
   } = checks;
 
-  function optionalNumber(where, what, value) {
-    return value === undefined || value === null ? null : number(where, what, value);
+  // { blockRows, heatmap: { rows, cols } or null }, read, as the bindings take it.
+  const streamed = ({ blockRows, heatmap }) => ({
+    blockRows,
+    heatmapRows: heatmap?.rows ?? 0,
+    heatmapCols: heatmap?.cols ?? 0,
+  });
+  // label: the argument's name in messages ('options', or the bags' 'streamOptions').
+  const streamOptions = (where, value, label = 'options') =>
+    streamed(options(where, value, OPTIONS.stream, label));
+  // { whole, keepRows, blockRows, heatmap } -> what the bindings read.
+  function viewOptions(where, value) {
+    const { whole, keepRows, ...stream } = options(where, value, OPTIONS.view, 'view');
+    return { whole, keepRows, ...streamed(stream) };
   }
-
-  function optionalNumbers(where, what, value) {
-    return value === undefined || value === null ? null : numbers(where, what, value);
-  }
-
-  // Every key present, as the bindings read them.
-  function embeddingOptions(where, value) {
-    const { paddingIdx = null, scaleGradByFreq = false } = options(where, value);
-    return {
-      paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
-      scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
-    };
-  }
-
-  // mode left out (null) is the core's default, nn.EmbeddingBag's.
-  function bagOptions(where, value) {
-    const {
-      mode = null,
-      includeLastOffset = false,
-      paddingIdx = null,
-      perSampleWeights = null,
-      scaleGradByFreq = false,
-    } = options(where, value);
-    return {
-      mode: mode === null ? null : string(where, 'mode', mode),
-      includeLastOffset: boolean(where, 'includeLastOffset', includeLastOffset),
-      paddingIdx: optionalNumber(where, 'paddingIdx', paddingIdx),
-      perSampleWeights: optionalNumbers(where, 'perSampleWeights', perSampleWeights),
-      scaleGradByFreq: boolean(where, 'scaleGradByFreq', scaleGradByFreq),
-    };
-  }
+  const embeddingOptions = (where, value) => options(where, value, OPTIONS.embedding);
+  const bagOptions = (where, value) => options(where, value, OPTIONS.bag);
 
   // What embeddingBag returned.
   function bagForward(where, value) {
@@ -74,27 +56,6 @@ export function tableApi(core, checks) {
   const life = handleLife(checks);
   const owned = (handle, what) => life.owned(handle, what, 'open the table again');
   const { register } = life;
-
-  // { blockRows, heatmap: { rows, cols } or null } -> what the bindings read.
-  function streamOptions(where, value) {
-    const { blockRows = 0, heatmap = null } = options(where, value);
-    const shape = heatmap === null ? { rows: 0, cols: 0 } : options(where, heatmap);
-    return {
-      blockRows: number(where, 'blockRows', blockRows),
-      heatmapRows: number(where, 'heatmap.rows', shape.rows),
-      heatmapCols: number(where, 'heatmap.cols', shape.cols),
-    };
-  }
-
-  // { whole, keepRows, blockRows, heatmap } -> what the bindings read.
-  function viewOptions(where, value) {
-    const { whole = true, keepRows = [], ...stream } = options(where, value);
-    return {
-      whole: boolean(where, 'whole', whole),
-      keepRows: numbers(where, 'keepRows', keepRows),
-      ...streamOptions(where, stream),
-    };
-  }
 
   // A run of a streamed product (or gradient): step() until done, then result().
   function run(handle, where, extra) {
@@ -144,14 +105,6 @@ export function tableApi(core, checks) {
     }
   }
 
-  function progressCallback(where, value) {
-    const { onProgress = null, ...rest } = options(where, value);
-    if (onProgress !== null && typeof onProgress !== 'function') {
-      fail(where, 'onProgress', 'a function', onProgress);
-    }
-    return [onProgress, rest];
-  }
-
   function table(handle) {
     const info = handle.info();
     const own = owned(handle, 'table');
@@ -163,63 +116,72 @@ export function tableApi(core, checks) {
         numbers(method, 'offsets', offsets),
         bagOptions(method, opts),
       );
+    // The runs, each started by its start method or by the method that runs it to its end
+    // (`where`, which messages name); those take onProgress beside the stream's options.
+    const startProduct = (where) => (ids, opts) =>
+      productRun(
+        own.call('startProduct', numbers(where, 'ids', ids), streamOptions(where, opts)),
+        where,
+      );
+    const startHeatmap = (where) => (opts) =>
+      productRun(own.call('startHeatmap', streamOptions(where, opts)), where);
+    const startBagProduct = (where) => (ids, offsets, opts, streamOpts) =>
+      productRun(
+        own.call(
+          'startBagProduct',
+          numbers(where, 'ids', ids),
+          numbers(where, 'offsets', offsets),
+          bagOptions(where, opts),
+          streamOptions(where, streamOpts, 'streamOptions'),
+        ),
+        where,
+      );
+    const startBackward = (where) => (ids, G, opts, view) =>
+      gradientRun(
+        own.call(
+          'startBackward',
+          numbers(where, 'ids', ids),
+          matrix(where, 'G', G),
+          embeddingOptions(where, opts),
+          viewOptions(where, view),
+        ),
+        where,
+      );
+    const progressOf = (where, value, label = 'options') => {
+      const shape = label === 'view' ? OPTIONS.backwardView : OPTIONS.product;
+      const { onProgress, ...rest } = options(where, value, shape, label);
+      return [onProgress, rest];
+    };
     const self = {
       ...info,
       lookup: (ids) => own.call('lookup', numbers('lookup', 'ids', ids)),
       rowsAt: (first, count) =>
         own.call('rows', number('rowsAt', 'first', first), number('rowsAt', 'count', count)),
-      startProduct: (ids, opts) =>
-        productRun(
-          own.call(
-            'startProduct',
-            numbers('startProduct', 'ids', ids),
-            streamOptions('startProduct', opts),
-          ),
-          'startProduct',
-        ),
+      startProduct: startProduct('startProduct'),
       product: (ids, opts) => {
-        const [onProgress, rest] = progressCallback('product', opts);
-        return finish(self.startProduct(ids, rest), onProgress, (r) => ({ lookup: r.expected }));
+        const [onProgress, rest] = progressOf('product', opts);
+        return finish(startProduct('product')(ids, rest), onProgress, (r) => ({
+          lookup: r.expected,
+        }));
       },
-      startHeatmap: (opts) =>
-        productRun(own.call('startHeatmap', streamOptions('startHeatmap', opts)), 'startHeatmap'),
+      startHeatmap: startHeatmap('startHeatmap'),
       heatmap: (opts) => {
-        const [onProgress, rest] = progressCallback('heatmap', opts);
-        return finish(self.startHeatmap(rest), onProgress, () => ({}));
+        const [onProgress, rest] = progressOf('heatmap', opts);
+        return finish(startHeatmap('heatmap')(rest), onProgress, () => ({}));
       },
       embeddingBag: bags('embeddingBag'),
       bagMatrix: bags('bagMatrix'),
-      startBagProduct: (ids, offsets, opts, streamOpts) =>
-        productRun(
-          own.call(
-            'startBagProduct',
-            numbers('startBagProduct', 'ids', ids),
-            numbers('startBagProduct', 'offsets', offsets),
-            bagOptions('startBagProduct', opts),
-            streamOptions('startBagProduct', streamOpts),
-          ),
-          'startBagProduct',
-        ),
+      startBagProduct: startBagProduct('startBagProduct'),
       bagProduct: (ids, offsets, opts, streamOpts) => {
-        const [onProgress, rest] = progressCallback('bagProduct', streamOpts);
-        return finish(self.startBagProduct(ids, offsets, opts, rest), onProgress, (r) => ({
+        const [onProgress, rest] = progressOf('bagProduct', streamOpts, 'streamOptions');
+        return finish(startBagProduct('bagProduct')(ids, offsets, opts, rest), onProgress, (r) => ({
           bags: r.expected,
         }));
       },
-      startBackward: (ids, G, opts, view) =>
-        gradientRun(
-          own.call(
-            'startBackward',
-            numbers('startBackward', 'ids', ids),
-            matrix('startBackward', 'G', G),
-            embeddingOptions('startBackward', opts),
-            viewOptions('startBackward', view),
-          ),
-          'startBackward',
-        ),
+      startBackward: startBackward('startBackward'),
       backward: (ids, G, opts, view) => {
-        const [onProgress, rest] = progressCallback('backward', view);
-        return finish(self.startBackward(ids, G, opts, rest), onProgress, (r) => ({
+        const [onProgress, rest] = progressOf('backward', view, 'view');
+        return finish(startBackward('backward')(ids, G, opts, rest), onProgress, (r) => ({
           scatter: r.scatter,
         }));
       },

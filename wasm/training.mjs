@@ -10,10 +10,10 @@
 // optimizers and rowCauses; checks are its argument checkers.
 
 import { handleLife } from './handles.mjs';
+import { trainingOptions } from './options.mjs';
 
 export function trainingApi(core, checks) {
-  const { EmbedlabError, unwrap, describe, number, numbers, matrix, string, boolean, options } =
-    checks;
+  const { unwrap, number, numbers, matrix, string, options } = checks;
 
   // Each optimizer with its hyperparameters and PyTorch's defaults (the core's lists).
   const optimizers = Object.freeze(
@@ -25,51 +25,10 @@ export function trainingApi(core, checks) {
     ),
   );
   const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
-  // How each hyperparameter is written: 'number', 'flag' or 'pair' (betas).
-  const forms = new Map(optimizers.flatMap((o) => o.arguments.map((a) => [a.name, a.form])));
-
-  // A hyperparameter of the wrong type is an error of that hyperparameter (the core's name).
-  function wrongType(where, key, expected, value) {
-    throw new EmbedlabError(
-      `${where}: optimizer.${key} must be ${expected}, got ${describe(value)}`,
-      key,
-    );
-  }
-
-  // { name, ...hyperparameters as torch.optim names them }: the hyperparameters left out or null
-  // are PyTorch's defaults. Which ones the optimizer takes, and their values, the core checks.
-  function optimizer(where, value) {
-    const { name, ...given } = options(where, value);
-    const out = { name: string(where, 'optimizer.name', name) };
-    for (const [key, v] of Object.entries(given)) {
-      if (v === null || v === undefined) continue;
-      const form = forms.get(key);
-      if (form === 'number' && typeof v !== 'number') wrongType(where, key, 'a number', v);
-      if (form === 'flag' && typeof v !== 'boolean') wrongType(where, key, 'true or false', v);
-      if (
-        form === 'pair' &&
-        !(
-          (Array.isArray(v) || ArrayBuffer.isView(v)) &&
-          v.length === 2 &&
-          Array.from(v).every((x) => typeof x === 'number')
-        )
-      ) {
-        wrongType(where, key, 'two numbers [beta1, beta2]', v);
-      }
-      out[key] = v;
-    }
-    return out;
-  }
-
-  // { optimizer, sparse, paddingIdx } with every key present, as the bindings read them.
-  function trainingOptions(where, value) {
-    const { optimizer: o, sparse = false, paddingIdx = null } = options(where, value);
-    return {
-      optimizer: optimizer(where, o),
-      sparse: boolean(where, 'sparse', sparse),
-      paddingIdx: paddingIdx === null ? null : number(where, 'paddingIdx', paddingIdx),
-    };
-  }
+  // The training functions' options objects, the optimizer's keys among them (options.mjs).
+  const shapes = trainingOptions(optimizers);
+  // The optimizer alone: { name, ...hyperparameters }, those left out or null PyTorch's defaults.
+  const optimizer = (where, value) => options(where, value, shapes.optimizer, 'optimizer');
 
   const { owned, register } = handleLife(checks);
 
@@ -121,7 +80,7 @@ export function trainingApi(core, checks) {
         core.checkTraining(
           number('checkTraining', 'vocab', vocab),
           number('checkTraining', 'dim', dim),
-          trainingOptions('checkTraining', opts),
+          options('checkTraining', opts, shapes.training),
         ),
       );
     },
@@ -132,34 +91,33 @@ export function trainingApi(core, checks) {
             number('seededTraining', 'seed', seed),
             number('seededTraining', 'vocab', vocab),
             number('seededTraining', 'dim', dim),
-            trainingOptions('seededTraining', opts),
+            options('seededTraining', opts, shapes.training),
           ),
         ),
       ),
     seededNextTokenTraining: (seed, vocab, dim, opts) => {
-      const { head = 'tied', optimizer: o } = options('seededNextTokenTraining', opts);
+      const where = 'seededNextTokenTraining';
+      const { head, optimizer: o } = options(where, opts, shapes.nextToken);
       return nextTokenTraining(
         unwrap(
           core.seededNextTokenTraining(
-            number('seededNextTokenTraining', 'seed', seed),
-            number('seededNextTokenTraining', 'vocab', vocab),
-            number('seededNextTokenTraining', 'dim', dim),
-            string('seededNextTokenTraining', 'head', head),
-            optimizer('seededNextTokenTraining', o),
+            number(where, 'seed', seed),
+            number(where, 'vocab', vocab),
+            number(where, 'dim', dim),
+            head,
+            o,
           ),
         ),
       );
     },
-    tableTraining: (W, opts) => {
-      const { gradSeed = null, ...rest } = options('tableTraining', opts);
-      return training(
+    tableTraining: (W, opts) =>
+      training(
         unwrap(
-          core.tableTraining(matrix('tableTraining', 'W', W), {
-            ...trainingOptions('tableTraining', rest),
-            gradSeed: gradSeed === null ? null : number('tableTraining', 'gradSeed', gradSeed),
-          }),
+          core.tableTraining(
+            matrix('tableTraining', 'W', W),
+            options('tableTraining', opts, shapes.tableTraining),
+          ),
         ),
-      );
-    },
+      ),
   };
 }

@@ -391,6 +391,10 @@ export function differentialCases() {
   add('checkSizes within the limits', ['checkSizes', 3, 50257, 768]);
   add('checkIdCount at the limit', ['checkIdCount', 65536]);
   add('checkIdCount over the limit', ['checkIdCount', 65537]);
+  // padding_idx in [-V, V), counted from the end when negative.
+  for (const p of [0, 3, -1, -4, 4, -5, 2 ** 53]) {
+    add(`checkPaddingIdx ${p} for V = 4`, ['checkPaddingIdx', p, 4]);
+  }
   add('checkSizes V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5]);
   add('checkSizes default V over the limit', ['checkSizes', 3, 2 ** 22 + 1, 5, true]);
   add('checkSizes table too large from the ids', ['checkSizes', 3, 200000, 2048, true]);

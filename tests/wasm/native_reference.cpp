@@ -46,6 +46,7 @@
 #include "embedlab/next_token.hpp"
 #include "embedlab/npy.hpp"
 #include "embedlab/onehot.hpp"
+#include "embedlab/padding_idx.hpp"
 #include "embedlab/positions.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
@@ -496,6 +497,10 @@ std::string run(const std::vector<std::string>& a) {
   }
   if (op == "checkIdCount") {
     check_id_count(std::stoll(a.at(1)), default_limits);
+    return "{\"ok\": true}";
+  }
+  if (op == "checkPaddingIdx") {
+    resolve_padding_idx(std::stoll(a.at(1)), std::stoll(a.at(2)));
     return "{\"ok\": true}";
   }
   if (op == "table.backward") {

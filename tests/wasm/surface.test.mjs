@@ -39,6 +39,7 @@ const SURFACE = {
     'defaultVocab',
     'checkIds',
     'checkIdCount',
+    'checkPaddingIdx',
     'checkSizes',
     'parseSampleWeights',
     'randn',
