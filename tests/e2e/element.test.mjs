@@ -176,7 +176,7 @@ describe('<embedding-demo>', () => {
     );
     assert.equal(
       await alert('view'),
-      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, positions, head, benchmark',
+      'view="matrix" is not one of: equation, compare, routes, lookup, onehot, matrices, step, printout, backward, train, bag, positions, head, benchmark (did you mean matrices?)',
     );
     assert.equal(
       await page.evaluate(() => document.getElementById('bad').error),
@@ -224,6 +224,77 @@ describe('<embedding-demo>', () => {
       NOTEBOOK_W[1],
     ]);
     assert.equal(await page.textContent('#after'), 'The host page goes on.');
+  });
+
+  test('an attribute meant as one of its own, or a bad padding_idx, is an error in the element', async () => {
+    const { page } = env;
+    await openHost(
+      env,
+      'strict',
+      `
+      <embedding-demo id="kebab" view="backward" padding-idx="1"></embedding-demo>
+      <embedding-demo id="word" padding_idx="x"></embedding-demo>
+      <embedding-demo id="far" padding_idx="-5"></embedding-demo>
+      <embedding-demo id="near" padding_idx="-4"></embedding-demo>
+      <embedding-demo id="long" vocabulary="10"></embedding-demo>
+      <embedding-demo id="html" class="wide" dir="ltr" title="t" data-x="1" aria-label="demo"
+        tabindex="0" style="display: block" height="300"></embedding-demo>`,
+    );
+    const alert = (id) =>
+      page.evaluate((id) => {
+        const box = document.getElementById(id).shadowRoot.querySelector('[role="alert"]');
+        return box.hidden ? null : box.textContent;
+      }, id);
+    const ATTRIBUTES =
+      'ids, vocab, dim, seed, weights, src, table, routes, view, step, label, controls, text, ' +
+      'tokenizer, padding_idx, tokens';
+    assert.equal(
+      await alert('kebab'),
+      `padding-idx is not an attribute of <embedding-demo>: did you mean padding_idx? Its attributes are ${ATTRIBUTES}`,
+    );
+    assert.match(
+      await alert('long'),
+      /^vocabulary is not an attribute of <embedding-demo>: did you mean vocab\? /,
+    );
+    assert.equal(await alert('word'), 'padding_idx must be a whole number, got "x"');
+    // idx = [2, 3, 1]: V = 4, so padding_idx lies in [-4, 3] (the core's words, in any view).
+    assert.equal(
+      await alert('far'),
+      'padding_idx = -5 is outside the vocabulary: it must lie in [-4, 3] for V = 4',
+    );
+    assert.equal(await alert('near'), null);
+    assert.deepEqual(cellsOnly(await demoCells(page, '#near', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.equal(
+      await alert('html'),
+      null,
+      "HTML's own attributes are not the element's to refuse",
+    );
+
+    // Set later, an attribute the element does not observe is still seen; fixed, it clears.
+    await page.evaluate(() => document.getElementById('near').setAttribute('seeds', '5'));
+    await settle(page);
+    assert.match(
+      await alert('near'),
+      /^seeds is not an attribute of <embedding-demo>: did you mean seed\? /,
+    );
+    await page.evaluate(() => {
+      const near = document.getElementById('near');
+      near.removeAttribute('seeds');
+      near.setAttribute('seed', '5');
+    });
+    await settle(page);
+    assert.equal(await alert('near'), null);
+    await page.evaluate(() => {
+      const kebab = document.getElementById('kebab');
+      kebab.removeAttribute('padding-idx');
+      kebab.setAttribute('padding_idx', '1');
+    });
+    await settle(page);
+    assert.equal(await alert('kebab'), null);
+    assert.match(
+      await demoText(page, '#kebab', '.view-notes'),
+      /padding_idx = 1: row 1 of the scatter-add gets no gradient/,
+    );
   });
 
   test('every element on the page shares one WebAssembly instance, fetched once', async () => {

@@ -1,6 +1,10 @@
 // The attributes of <embedding-demo>, read into the store's inputs (model/state.mjs). No DOM, no
 // WASM: the values are checked here only as far as the core does not check them (the view, the
-// step, the tokenizer, the source).
+// step, the tokenizer, the source, that padding_idx is a number), and an attribute that is none
+// of the element's but looks like one (padding-idx, seeds) is an error, as an options object's
+// unknown key is in the API: set and silently ignored, it would look like a wrong result.
+import { meantKey } from '../embedlab/options.mjs';
+import { wholeNumber } from '../compute/plan.mjs';
 import { initialState } from '../model/state.mjs';
 import { DEFAULT_SOURCE, SOURCES } from '../model/table-source.mjs';
 import { DEFAULT_TOKENIZER, TEXT_DIM, TOKENIZER_NAMES } from '../tokenizers/catalog.mjs';
@@ -40,12 +44,40 @@ export class AttributeError extends Error {
 
 function oneOf(attribute, value, allowed) {
   if (!allowed.includes(value)) {
+    const meant = meantKey(value, allowed);
     throw new AttributeError(
       attribute,
-      `${attribute}="${value}" is not one of: ${allowed.join(', ')}`,
+      `${attribute}="${value}" is not one of: ${allowed.join(', ')}` +
+        (meant ? ` (did you mean ${meant}?)` : ''),
     );
   }
   return value;
+}
+
+// Attributes of every HTML element, and the sizes authors set on any box, which are not the
+// element's to refuse however close they are to one of its own (id to ids, dir to dim, height to
+// weights).
+const GLOBAL_ATTRIBUTE =
+  /^(data-|aria-|on)|^(id|class|style|slot|part|exportparts|is|lang|dir|title|hidden|inert|role|tabindex|accesskey|autofocus|autocapitalize|contenteditable|draggable|enterkeyhint|inputmode|nonce|popover|spellcheck|translate|itemid|itemprop|itemref|itemscope|itemtype|width|height)$/;
+
+// The attribute of the element that `name` was meant to be, for an attribute it does not read
+// (padding-idx and paddingidx for padding_idx, seeds for seed), else null.
+export function misspeltAttribute(name) {
+  if (OBSERVED_ATTRIBUTES.includes(name) || GLOBAL_ATTRIBUTE.test(name)) return null;
+  return meantKey(name, OBSERVED_ATTRIBUTES);
+}
+
+function checkNames(names) {
+  for (const name of names) {
+    const meant = misspeltAttribute(name);
+    if (meant) {
+      throw new AttributeError(
+        meant,
+        `${name} is not an attribute of <embedding-demo>: did you mean ${meant}? Its attributes ` +
+          `are ${OBSERVED_ATTRIBUTES.join(', ')}`,
+      );
+    }
+  }
 }
 
 // The token to step through, counted from 0 like idx[k]; clamped to the ids later.
@@ -73,10 +105,16 @@ function tokenLabels(text) {
   return bytes.map(tokenLabel);
 }
 
+// The views with a padding_idx input of their own, where padding_idx="…" starts it (and the core
+// checks it, under that input).
+const PADDING_VIEWS = ['backward', 'bag'];
 const viewInputs = (padding) =>
   padding === null
     ? VIEW_INPUTS
-    : { ...VIEW_INPUTS, backward: { 'padding-idx': padding }, bag: { 'padding-idx': padding } };
+    : {
+        ...VIEW_INPUTS,
+        ...Object.fromEntries(PADDING_VIEWS.map((view) => [view, { 'padding-idx': padding }])),
+      };
 
 // get(name): the attribute's text, or null when it is absent. The store's inputs, less the file,
 // unchecked: `source` is the weights attribute, or its default. With a text, the ids are its
@@ -96,16 +134,20 @@ export function planInput(get) {
   };
 }
 
-// Returns { view, step, label, src, table, routes, text, tokenizer, input }, checked: input is
+// Returns { view, step, label, src, table, routes, text, tokenizer, tokens, views, paddingIdx,
+// input }, checked: input is
 // planInput(get); src is the file's URL when the weights come from one, else null; table the
 // file's bytes in base64 when the page gives them, routes both routes computed elsewhere (each
 // wins over those before it), else null; text is the text to
 // tokenize in place of the ids, or null, and tokenizer the name of the tokenizer for it; tokens
 // the chips' texts of the ids a notebook's tokenizer gave (tokenLabels()), or null; views
 // the backward and bag views' inputs (model/view-inputs.mjs): padding_idx="1" is where their
-// padding_idx starts (the core checks it there).
-// views: the names `view` may take.
-export function readAttributes(get, views) {
+// padding_idx starts (the core checks it there); paddingIdx: padding_idx as a number where the
+// view shown has no input for it, for the element to check against V (lab.checkPaddingIdx), else
+// null.
+// views: the names `view` may take; names: the attributes the element has (getAttributeNames()).
+export function readAttributes(get, views, names = []) {
+  checkNames(names);
   const input = planInput(get);
   const src = get('src')?.trim() || null;
   const routes = get('routes')?.trim() || null;
@@ -118,8 +160,11 @@ export function readAttributes(get, views) {
         'or table="…": such a file\'s bytes in base64',
     );
   }
+  const view = oneOf('view', (get('view') ?? DEFAULT_VIEW).trim(), views);
+  const padding = get('padding_idx')?.trim() || null;
+  const paddingIdx = padding === null ? null : wholeNumber(padding, 'padding_idx', 'padding_idx');
   return {
-    view: oneOf('view', (get('view') ?? DEFAULT_VIEW).trim(), views),
+    view,
     step: stepOf(get('step')),
     label: get('label')?.trim() || null,
     src: input.source === 'file' && !table && !routes ? src : null,
@@ -127,7 +172,8 @@ export function readAttributes(get, views) {
     routes: input.source === 'file' ? routes : null,
     text: get('text'),
     tokenizer: oneOf('tokenizer', get('tokenizer')?.trim() || DEFAULT_TOKENIZER, TOKENIZER_NAMES),
-    views: viewInputs(get('padding_idx')?.trim() || null),
+    views: viewInputs(padding),
+    paddingIdx: PADDING_VIEWS.includes(view) ? null : paddingIdx,
     tokens: tokenLabels(get('tokens')),
     input,
   };

@@ -104,7 +104,9 @@ export class EmbeddingDemoElement extends HTMLElement {
   /** The element's title, in place of the view's. */
   label: string | null;
   /** nn.Embedding's padding_idx, where the backward and bag views' padding_idx input starts:
-   * "1", or "-1" counted from the end. Absent: none. */
+   * "1", or "-1" counted from the end; outside [-V, V) it is an error in any view. Absent: none.
+   * An attribute spelled nearly as one of these (padding-idx, seeds) is an error too, naming
+   * the one meant. */
   padding_idx: string | null;
   /** Whether the element shows inputs for idx, V, d, W and the seed (they edit the attributes). */
   controls: boolean;

@@ -20,7 +20,13 @@ import { createTokenizeChannel, progressMessage, VIEW_TOKENIZERS } from '../toke
 import { linkViews } from '../views/linking.mjs';
 import { pictureTitle } from '../views/picture/picture.mjs';
 import { VIEWS } from '../views/registry.mjs';
-import { AttributeError, OBSERVED_ATTRIBUTES, planInput, readAttributes } from './attributes.mjs';
+import {
+  AttributeError,
+  misspeltAttribute,
+  OBSERVED_ATTRIBUTES,
+  planInput,
+  readAttributes,
+} from './attributes.mjs';
 import { createControls } from './controls.mjs';
 import { elementStyleSheets } from './styles.mjs';
 
@@ -106,6 +112,11 @@ export class EmbeddingDemoElement extends HTMLElement {
       tokens: $('.demo-tokens'),
       view: $('.demo-view'),
     };
+    // Only the observed attributes call back: one set as if it were the element's own
+    // (padding-idx for padding_idx) is watched too, so that it shows as an error, not ignored.
+    new MutationObserver((records) => {
+      if (records.some((record) => misspeltAttribute(record.attributeName))) this.#schedule();
+    }).observe(this, { attributes: true });
     // A token picked in the view (its picker, a row) becomes the step attribute; a step the
     // session clamped to the ids is left as the page wrote it.
     this.#store.subscribe((state, changed) => {
@@ -195,7 +206,11 @@ export class EmbeddingDemoElement extends HTMLElement {
       linkViews(this.#root, this.#store);
       if (!current()) return;
     }
-    const attrs = readAttributes((name) => this.getAttribute(name), VIEW_NAMES);
+    const attrs = readAttributes(
+      (name) => this.getAttribute(name),
+      VIEW_NAMES,
+      this.getAttributeNames(),
+    );
     // A view's form starts from the store's inputs: a new padding_idx builds it anew.
     const views = JSON.stringify(attrs.views);
     if (this.#view?.name !== attrs.view || this.#views !== views) {
@@ -235,6 +250,8 @@ export class EmbeddingDemoElement extends HTMLElement {
     if (!current()) return;
     const { status, result } = this.#store.get();
     if (status.state === 'failed') throw new FieldError(status.field, status.message);
+    if (attrs.paddingIdx !== null)
+      attempt(() => this.#lab.checkPaddingIdx(attrs.paddingIdx, result.vocab));
     this.#showError(null);
     this.#showTitle(
       title,
