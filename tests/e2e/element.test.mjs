@@ -277,20 +277,21 @@ describe('<embedding-demo>', () => {
       await alert('near'),
       /^seeds is not an attribute of <embedding-demo>: did you mean seed\? /,
     );
-    await page.evaluate(() => {
-      const near = document.getElementById('near');
-      near.removeAttribute('seeds');
-      near.setAttribute('seed', '5');
-    });
-    await settle(page);
-    assert.equal(await alert('near'), null);
-    await page.evaluate(() => {
-      const kebab = document.getElementById('kebab');
-      kebab.removeAttribute('padding-idx');
-      kebab.setAttribute('padding_idx', '1');
-    });
-    await settle(page);
-    assert.equal(await alert('kebab'), null);
+    // The attribute `wrong` of element `id` written as `right`.
+    const respell = async (id, wrong, right) => {
+      await page.evaluate(
+        ([id, wrong, right]) => {
+          const demo = document.getElementById(id);
+          demo.setAttribute(right, demo.getAttribute(wrong));
+          demo.removeAttribute(wrong);
+        },
+        [id, wrong, right],
+      );
+      await settle(page);
+      assert.equal(await alert(id), null);
+    };
+    await respell('near', 'seeds', 'seed');
+    await respell('kebab', 'padding-idx', 'padding_idx');
     assert.match(
       await demoText(page, '#kebab', '.view-notes'),
       /padding_idx = 1: row 1 of the scatter-add gets no gradient/,
