@@ -8,8 +8,11 @@ export { EmbedlabError, embedlabWasmURLs } from './embedlab.mjs';
 
 // As embedlab.mjs's loadEmbedlab(); without the bytes, those of wasmURL and deferredURL (file:
 // URLs or paths; deferredURL beside wasmURL unless given) or of the files beside this one.
+// Options that are no object go as they are, for embedlab.mjs to refuse.
 export async function loadEmbedlab(options = {}) {
-  if (options.wasmBinary !== undefined || options.locateFile) return loadInBrowser(options);
+  options ??= {};
+  if (typeof options !== 'object' || options.wasmBinary !== undefined || options.locateFile)
+    return loadInBrowser(options);
   const wasmURL = options.wasmURL ?? new URL('./embedlab-core.wasm', import.meta.url);
   const beside = (file) => file.replace(/\.wasm$/, '.deferred.wasm');
   const deferredURL =

@@ -423,6 +423,10 @@ test('loadEmbedlab refuses options it does not know, on every call', async () =>
   });
   await assert.rejects(loadEmbedlab({ early: 'yes' }), /loadEmbedlab: early must be true or false/);
   await assert.rejects(
+    loadEmbedlab('early'),
+    /^EmbedlabError: loadEmbedlab: options must be an object/,
+  );
+  await assert.rejects(
     loadEmbedlab({ wasmBinary: 'x' }),
     /wasmBinary must be an ArrayBuffer or a Uint8Array/,
   );
