@@ -25,10 +25,10 @@ from .inputs import (
     core_table,
     dtype_name,
     input_error,
+    is_tensor,
     padding_row,
     raw_bytes,
     torch,
-    weights_of,
 )
 from .routes import Routes, kernel_routes
 from .safetensors import safetensors_bytes
@@ -100,7 +100,7 @@ def _attribute(name: str, value) -> str:
 
 
 def _item_bytes(values) -> int:
-    return values.element_size() if torch is not None and torch.is_tensor(values) else 4
+    return values.element_size() if is_tensor(values) else 4
 
 
 def _check_routes_fit(weights, n: int) -> None:
@@ -191,7 +191,7 @@ def show(
         label = f"Lookup and one-hot product of the tokens of {text!r}"
     if padding_idx is None and torch is not None and isinstance(weights, torch.nn.Embedding):
         padding_idx = weights.padding_idx
-    w = weights_of(weights)
+    w = Table(weights)
     vocab, dim = w.shape
     ids_array = checked_ids(ids, vocab, dim)
     padding = padding_row(padding_idx, vocab)
@@ -234,23 +234,18 @@ def show(
     }
     html_text = None
     if whole:
-        table = safetensors_bytes([_tensor(w.name, w.values)])
-        html_text = render(_attribute("table", output.base64_text(table)), sentences[WHOLE])
+        whole_file = safetensors_bytes([_tensor(w.name, w.values)])
+        html_text = render(_attribute("table", output.base64_text(whole_file)), sentences[WHOLE])
         path = WHOLE
     if html_text is None or len(html_text.encode()) > output.MAX_OUTPUT_BYTES:
         drawn = _embedlab.drawn_rows(vocab, flat)
-        drawn_values = w.values[torch.from_numpy(drawn)] if w.in_torch else w.core.lookup(drawn)
+        drawn_values = w.values[torch.from_numpy(drawn)] if is_tensor(w.values) else w.lookup(drawn)
         routes_file = safetensors_bytes(
             [
                 _tensor("lookup", routes.lookup),
                 _tensor("product", routes.product),
                 _tensor("rows", drawn_values),
-                _tensor(
-                    "heatmap",
-                    w.core.heatmap(
-                        _embedlab.views["heatmap_rows"], _embedlab.views["heatmap_cols"]
-                    ),
-                ),
+                _tensor("heatmap", w.heatmap()),
             ],
             {"vocab": str(vocab), "kept": ",".join(str(int(r)) for r in drawn), "table": w.name},
         )

@@ -3,8 +3,7 @@ their own bytes in their own dtype, the ids as int64. Only the conversion is wri
 Python objects are a table, which are ids, numpy's and torch's dtype names as .safetensors spells
 them); every check of the values, limit and message is the core's, through _embedlab."""
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -74,31 +73,10 @@ def core_table(values, name: str):
     )
 
 
-@dataclass
-class Weights:
-    """W as the notebook holds it: `values` a detached torch tensor or a numpy array (its own
-    dtype), `name` how outputs name it, `core` the core's handle on the same bytes."""
-
-    values: Any
-    name: str
-    core: Any
-
-    @property
-    def shape(self):
-        return self.core.rows, self.core.cols
-
-    @property
-    def dtype(self) -> str:
-        return self.core.dtype
-
-    @property
-    def in_torch(self) -> bool:
-        return is_tensor(self.values)
-
-
-def weights_of(weights) -> Weights:
-    """An nn.Embedding (its weight), an nn.Linear (its weight.T: nn.Linear(V, d) stores W as
-    (d, V)), a torch tensor, a numpy array or nested lists (float32, as torch.tensor makes them)."""
+def weights_of(weights) -> Tuple[Any, str]:
+    """W's values and how outputs name it, from an nn.Embedding (its weight), an nn.Linear (its
+    weight.T: nn.Linear(V, d) stores W as (d, V)), a torch tensor (detached), a numpy array or
+    nested lists (float32, as torch.tensor makes them)."""
     name = "W"
     if torch is not None and isinstance(weights, torch.nn.Embedding):
         name = f"nn.Embedding({weights.num_embeddings}, {weights.embedding_dim}).weight"
@@ -118,7 +96,7 @@ def weights_of(weights) -> Weights:
             "W must be an nn.Embedding, an nn.Linear, a torch tensor, a numpy array or nested "
             f"lists, got {type(weights).__name__}",
         )
-    return Weights(values, name, core_table(values, name))
+    return values, name
 
 
 def ids_of(ids) -> np.ndarray:

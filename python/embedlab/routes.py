@@ -10,7 +10,7 @@ import numpy as np
 
 import _embedlab
 
-from .inputs import Weights, core_table, torch
+from .inputs import core_table, is_tensor, torch
 
 
 class Routes(NamedTuple):
@@ -38,11 +38,11 @@ def _torch_routes(values, ids: np.ndarray):
     return lookup, product
 
 
-def kernel_routes(weights: Weights, ids: np.ndarray) -> Tuple[Routes, str]:
-    """Both routes for the flat int64 ids (checked), graded by the core, and who ran them
-    ("PyTorch 1.13.1", "the embedlab core")."""
-    if weights.in_torch:
-        lookup, product = _torch_routes(weights.values, ids)
+def kernel_routes(table, ids: np.ndarray) -> Tuple[Routes, str]:
+    """Both routes for a Table (tables.py) and the flat int64 ids (checked), graded by the core,
+    and who ran them ("PyTorch 1.13.1", "the embedlab core")."""
+    if is_tensor(table.values):
+        lookup, product = _torch_routes(table.values, ids)
         verdict = _embedlab.grade(core_table(lookup, "lookup"), core_table(product, "product"))
         return Routes(lookup, product, verdict), f"PyTorch {torch.__version__}"
-    return Routes(*weights.core.routes(ids)), "the embedlab core"
+    return Routes(*table.core.routes(ids)), "the embedlab core"

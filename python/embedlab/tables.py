@@ -22,10 +22,10 @@ class Table:
     comes from embedlab.open(). Results are float32 numpy arrays."""
 
     def __init__(self, weights):
-        w = weights_of(weights)
-        self._core = w.core
-        self._keep = w.values  # the core reads these bytes in place
-        self.name: str = w.name
+        # values: the notebook's own tensor or array, whose bytes the core reads in place; core:
+        # the core's handle on them (_embedlab.Table).
+        self.values, self.name = weights_of(weights)
+        self.core = core_table(self.values, self.name)
         self.origin: Optional[str] = None
         self.tensor: Optional[str] = None
         self.format: Optional[str] = None
@@ -34,7 +34,7 @@ class Table:
     @classmethod
     def _of_file(cls, opened) -> "Table":
         table = cls.__new__(cls)
-        table._core, table._keep = opened.table, None
+        table.values, table.core = None, opened.table
         table.tensor = opened.tensor or None
         table.name = table.tensor or "W"
         table.origin, table.format, table.tokens = opened.origin, opened.format, list(opened.tokens)
@@ -43,17 +43,17 @@ class Table:
     @property
     def shape(self):
         """(V, d)"""
-        return self._core.rows, self._core.cols
+        return self.core.rows, self.core.cols
 
     @property
     def dtype(self) -> str:
         """How its values are stored: "F32", "BF16", "Q4_K", ..."""
-        return self._core.dtype
+        return self.core.dtype
 
     @property
     def blocks_decoded(self) -> int:
         """The stored blocks (of a quantized table) made float32 so far by its computations."""
-        return self._core.blocks_decoded
+        return self.core.blocks_decoded
 
     def _flat(self, ids):
         array = checked_ids(ids, *self.shape)
@@ -62,29 +62,29 @@ class Table:
     def lookup(self, ids) -> np.ndarray:
         """embedding(ids): the rows W[ids], shaped ids.shape + (d,); those rows are read, no other."""
         array, flat = self._flat(ids)
-        return self._core.lookup(flat).reshape(array.shape + (-1,))
+        return self.core.lookup(flat).reshape(array.shape + (-1,))
 
     def product(self, ids) -> np.ndarray:
         """one_hot(ids, V).float() @ W, every multiplication by zero done, streamed through W a
         block of rows at a time (the (n, V) one-hot is never held); shaped as lookup()'s."""
         array, flat = self._flat(ids)
-        return self._core.product(flat).reshape(array.shape + (-1,))
+        return self.core.product(flat).reshape(array.shape + (-1,))
 
     def routes(self, ids) -> Routes:
         """Both routes for the ids, flattened to (n, d), and the core's verdict on them."""
         _, flat = self._flat(ids)
-        return Routes(*self._core.routes(flat))
+        return Routes(*self.core.routes(flat))
 
     def heatmap(self, height: Optional[int] = None, width: Optional[int] = None) -> np.ndarray:
         """W in at most height x width pixels (default: as many as the element's heatmap draws),
         each the first NaN of its block of W, else its value of largest magnitude."""
         views = _embedlab.views
-        return self._core.heatmap(height or views["heatmap_rows"], width or views["heatmap_cols"])
+        return self.core.heatmap(height or views["heatmap_rows"], width or views["heatmap_cols"])
 
     def numpy(self) -> np.ndarray:
         """W as a (V, d) float32 array, held whole (within the core's limit on a matrix held
         whole)."""
-        return self._core.to_array()
+        return self.core.to_array()
 
     def __repr__(self) -> str:
         vocab, dim = self.shape

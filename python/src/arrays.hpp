@@ -18,6 +18,13 @@ using IdArray = py::array_t<std::int64_t, py::array::c_style>;
 Ids ids_from(const IdArray& ids);
 py::array_t<std::int64_t> ids_to_numpy(const Ids& ids);
 
+// f() run with the GIL released, for the core's computations: they touch no Python object.
+template <typename F>
+auto released(F&& f) {
+  py::gil_scoped_release gil;
+  return f();
+}
+
 // A (rows, cols) float32 NumPy array, copied.
 py::array_t<float> matrix_to_numpy(const Matrix& m);
 

@@ -110,8 +110,7 @@ void bind_verdicts(py::module_& m) {
       [](const Table& expected, const Table& actual, const std::string& pair) {
         const RoutePair parsed = parse_route_pair(pair);
         const Matrix a = expected.to_matrix(), b = actual.to_matrix();
-        py::gil_scoped_release released;
-        return grade_comparison(a, b, parsed);
+        return released([&] { return grade_comparison(a, b, parsed); });
       },
       py::arg("expected"), py::arg("actual"), py::arg("pair") = "lookup");
 }

@@ -41,6 +41,15 @@ Matrix streamed_product(const Table& table, const Ids& ids) {
   return product.result();
 }
 
+// A method of ids whose (n, d) result comes back as a NumPy array, computed without the GIL.
+template <typename Compute>
+auto numpy_of_ids(Compute compute) {
+  return [compute](const Table& t, const IdArray& ids) {
+    const Ids checked = ids_from(ids);
+    return matrix_to_numpy(released([&] { return compute(t, checked); }));
+  };
+}
+
 }  // namespace
 
 void bind_tables(py::module_& m) {
@@ -54,42 +63,20 @@ void bind_tables(py::module_& m) {
       .def_property_readonly("in_memory", &Table::in_memory)
       .def_property_readonly("stored_bytes", &Table::stored_bytes)
       .def_property_readonly("blocks_decoded", &Table::blocks_decoded)
-      .def(
-          "lookup",
-          [](const Table& t, const IdArray& ids) {
-            const Ids checked = ids_from(ids);
-            Matrix rows;
-            {
-              py::gil_scoped_release released;
-              rows = lookup(t, checked);
-            }
-            return matrix_to_numpy(rows);
-          },
-          py::arg("ids"), "(n, d) float32: rows W[ids[k]], read and nothing else")
-      .def(
-          "product",
-          [](const Table& t, const IdArray& ids) {
-            const Ids checked = ids_from(ids);
-            Matrix out;
-            {
-              py::gil_scoped_release released;
-              out = streamed_product(t, checked);
-            }
-            return matrix_to_numpy(out);
-          },
-          py::arg("ids"), "(n, d) float32: one_hot(ids, V).float() @ W, streamed through W")
+      .def("lookup", numpy_of_ids([](const Table& t, const Ids& ids) { return lookup(t, ids); }),
+           py::arg("ids"), "(n, d) float32: rows W[ids[k]], read and nothing else")
+      .def("product", numpy_of_ids(streamed_product), py::arg("ids"),
+           "(n, d) float32: one_hot(ids, V).float() @ W, streamed through W")
       .def(
           "routes",
           [](const Table& t, const IdArray& ids) {
             const Ids checked = ids_from(ids);
             Matrix rows, out;
-            Verdict verdict;
-            {
-              py::gil_scoped_release released;
+            const Verdict verdict = released([&] {
               rows = lookup(t, checked);
               out = streamed_product(t, checked);
-              verdict = grade_comparison(rows, out, RoutePair::lookup);
-            }
+              return grade_comparison(rows, out, RoutePair::lookup);
+            });
             return py::make_tuple(matrix_to_numpy(rows), matrix_to_numpy(out), verdict);
           },
           py::arg("ids"), "(lookup, product, verdict): both routes and their grade")
@@ -99,28 +86,18 @@ void bind_tables(py::module_& m) {
             StreamOptions options;
             options.downsample_height = height;
             options.downsample_width = width;
-            Matrix pixels;
-            {
-              py::gil_scoped_release released;
+            return matrix_to_numpy(released([&] {
               StreamedProduct pass(t, Encoding{0, t.rows(), {}}, options);
               pass.run();
-              pixels = pass.downsample();
-            }
-            return matrix_to_numpy(pixels);
+              return pass.downsample();
+            }));
           },
           py::arg("height"), py::arg("width"),
           "W in at most height x width float32 pixels, each its block's first NaN or value of "
           "largest magnitude (streamed.hpp's Downsample)")
       .def(
           "to_array",
-          [](const Table& t) {
-            Matrix whole;
-            {
-              py::gil_scoped_release released;
-              whole = t.to_matrix();
-            }
-            return matrix_to_numpy(whole);
-          },
+          [](const Table& t) { return matrix_to_numpy(released([&] { return t.to_matrix(); })); },
           "W (V, d) as float32, held whole (within the limit on a matrix held whole)");
 
   py::class_<TableFile>(m, "TableFile", "A table file opened by what it holds")
@@ -134,8 +111,7 @@ void bind_tables(py::module_& m) {
   m.def(
       "open_table",
       [](const std::string& path, const std::string& tensor) {
-        py::gil_scoped_release released;
-        return open_table_file(path, tensor);
+        return released([&] { return open_table_file(path, tensor); });
       },
       py::arg("path"), py::arg("tensor") = "",
       "The table of a .npy, .safetensors (or a sharded checkpoint's index) or GGUF file");
