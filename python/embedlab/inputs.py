@@ -15,6 +15,7 @@ except ImportError:  # pragma: no cover - exercised where torch is absent
     torch = None
 
 EmbedlabInputError = _embedlab.EmbedlabInputError
+EmbedlabInputError.__module__ = "embedlab"  # where users meet it: embedlab.EmbedlabInputError
 
 # numpy's and torch's dtype names (str(dtype), without "torch.") as the .safetensors format names
 # them, which is how the core is told a tensor's dtype; a name not here goes as it is, and the core
