@@ -214,7 +214,7 @@ def show(
     verdict = f"embedding(idx) vs one_hot(idx, V) @ W, in {kernel}: {routes.verdict.text}"
     rows32 = core_table(routes.lookup, "lookup").to_array()  # as the core reads them: float32
     caption = f"embedding(idx) of {w.name}: V = {vocab}, d = {dim}, {w.dtype}, {tokens}"
-    fallback = output.static_table(flat, rows32, verdict, caption)
+    fallback = output.static_table(flat, rows32, vocab, verdict, caption)
 
     def render(data_attribute: str, path_sentence: str) -> str:
         return (

@@ -44,12 +44,16 @@ def _with_gaps(indices: List[int]) -> List[Optional[int]]:
     return out
 
 
-def static_table(ids: np.ndarray, lookup: np.ndarray, verdict: str, caption: str) -> str:
-    """The rows of embedding(idx) (float32, (n, d)) and the verdict as a plain HTML table, the
-    elements PyTorch's printing shows in its notation: what shows where scripts are stripped."""
+def static_table(
+    ids: np.ndarray, lookup: np.ndarray, vocab: int, verdict: str, caption: str
+) -> str:
+    """The rows of embedding(idx) (float32, (n, d)) and the verdict as a plain HTML table: what
+    shows where scripts are stripped. PyTorch's printing picks the cells: the rows it prints of
+    embedding(idx), the columns it prints of W (V, d), so that a wide table stays narrow; the
+    numbers are in the notation it prints them in."""
     n, d = lookup.shape
     rows = _embedlab.printed_indices(n, n, d)
-    cols = _embedlab.printed_indices(d, n, d)
+    cols = _embedlab.printed_indices(d, vocab, d)
     shown = lookup[np.ix_(rows, cols)].astype(np.float64).ravel().tolist()
     texts = iter(_embedlab.format_elements(shown, shown))
     cells = {(i, j): next(texts) for i in rows for j in cols}
