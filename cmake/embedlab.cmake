@@ -40,3 +40,18 @@ function(embedlab_needs result part)
     set(${result} TRUE PARENT_SCOPE)
   endif()
 endfunction()
+
+# embedlab_find_python(<var> <imports>): <var> (cached) is the first Python on the PATH that
+# imports every module of <imports> ("torch, numpy"): Debian's python3, where a Python of one's
+# own without them (pyenv's) may come first.
+function(embedlab_find_python var imports)
+  set(EMBEDLAB_PYTHON_IMPORTS ${imports})  # seen by the validator, which find_program calls here
+  find_program(${var} NAMES python3 python NAMES_PER_DIR VALIDATOR embedlab_python_imports)
+endfunction()
+function(embedlab_python_imports result candidate)
+  execute_process(COMMAND ${candidate} -c "import ${EMBEDLAB_PYTHON_IMPORTS}"
+                  RESULT_VARIABLE failed OUTPUT_QUIET ERROR_QUIET)
+  if(failed)
+    set(${result} FALSE PARENT_SCOPE)
+  endif()
+endfunction()

@@ -21,6 +21,7 @@ packages=(
   python3-torch python3-numpy # the oracle for the differential tests, and .npy fixtures
   python3-matplotlib          # benchmark plots
   python3-venv                # the notebook tests' venv, which installs the built wheel offline
+  pybind11-dev python3-dev    # the Python package's module: the core bound with pybind11
   python3-setuptools python3-wheel python3-pip  # building the Python package's wheel offline
   jupyter-notebook            # the notebook tests: a classic Notebook server driven by Chromium
   python3-nbclient python3-nbconvert  # the notebook tests: execute a notebook, export it as HTML

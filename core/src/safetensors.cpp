@@ -243,12 +243,16 @@ StoredFloat table_type(const SafetensorsEntry& e) {
        supported);
 }
 
+void check_table_rank(const SafetensorsEntry& e) {
+  if (e.shape.size() != 2)
+    fail("tensor " + name_text(e.name) + " has shape " + shape_text(e.shape) + " (" +
+         std::to_string(e.shape.size()) + "-D); an embedding table is 2-D (V, d)");
+}
+
 // What choose_embedding_table and convert_safetensors_table check: the entry can be a table.
 StoredFloat check_table_entry(const SafetensorsEntry& e, const Limits& limits) {
   const std::string tensor = "tensor " + name_text(e.name);
-  if (e.shape.size() != 2)
-    fail(tensor + " has shape " + shape_text(e.shape) + " (" + std::to_string(e.shape.size()) +
-         "-D); an embedding table is 2-D (V, d)");
+  check_table_rank(e);
   const StoredFloat type = table_type(e);
   const Index rows = e.shape[0], cols = e.shape[1];
   if (rows == 0 || cols == 0)
@@ -469,6 +473,16 @@ SafetensorsTable load_safetensors_table(const std::string& path, std::string_vie
       open_safetensors_table(open_file(path, "a .safetensors file"), name, limits, path + ": ");
   table.file = path;
   return table;
+}
+
+Table tensor_table(std::shared_ptr<const ByteSource> source, std::string_view dtype,
+                   const std::vector<Index>& shape, const std::string& name, const Limits& limits) {
+  const SafetensorsEntry entry{name, std::string(dtype), shape, 0, source->size()};
+  check_table_rank(entry);
+  const StoredFloat type = table_type(entry);
+  check_table_shape(shape[0], shape[1], limits);
+  return Table(std::move(source), 0, shape[0], shape[1], type, "tensor " + name_text(name) + ": ",
+               limits);
 }
 
 }  // namespace embedlab

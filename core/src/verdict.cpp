@@ -276,6 +276,12 @@ std::string defined_text(const DefinedDifference& defined) {
   return defined.reason + " Everything else: " + std::string(defined.rest_headline) + ".";
 }
 
+std::string verdict_text(const Verdict& verdict) {
+  std::string text = std::string(verdict.headline) + ". ";
+  if (verdict.defined) text += defined_text(*verdict.defined) + " ";
+  return text + verdict.sentence;
+}
+
 Verdict grade_comparison(const Matrix& expected, const Matrix& actual, RoutePair pair) {
   check_comparable(expected, actual);
   Grader grader(pair);

@@ -1,6 +1,8 @@
 // embedlab: replays the "Embedding vs Linear on one-hot" notebook for your own ids and table.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
+#include <string>
 
 #include "backward_walkthrough.hpp"
 #include "bag_walkthrough.hpp"
@@ -9,6 +11,19 @@
 #include "positions_walkthrough.hpp"
 #include "table_source.hpp"
 #include "train_walkthrough.hpp"
+
+namespace {
+
+// "argument --padding-idx: ": the option the core's argument is typed in (its name, dashed), as
+// argparse names it; nothing for the arguments no option takes.
+std::string argument_text(embedlab::Argument argument) {
+  if (argument == embedlab::Argument::onehot || argument == embedlab::Argument::compared) return "";
+  std::string option(embedlab::argument_name(argument));
+  std::replace(option.begin(), option.end(), '_', '-');
+  return "argument --" + option + ": ";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace embedlab::cli;
@@ -108,7 +123,7 @@ int main(int argc, char** argv) {
       print_forward_walkthrough(input, std::cout);
     }
   } catch (const embedlab::InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << argument_text(e.argument()) << e.what() << "\n";
     return 2;
   }
   return 0;

@@ -1,42 +1,20 @@
 #include "table_source.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <utility>
 
 #include "embedlab/error.hpp"
 #include "embedlab/gguf.hpp"
 #include "embedlab/ids.hpp"
-#include "embedlab/npy.hpp"
 #include "embedlab/safetensors.hpp"
 #include "embedlab/safetensors_index.hpp"
+#include "embedlab/table_files.hpp"
 #include "embedlab/torch_init.hpp"
 #include "embedlab/weights.hpp"
 
 namespace embedlab::cli {
 namespace {
-
-// A file that starts with "\x93NUMPY", or is named *.npy or *.npz (so that the .npy reader
-// explains what is wrong with it), is read as .npy; any other as .safetensors.
-bool is_npy_file(const std::string& path) {
-  const std::string extension = path.size() >= 4 ? path.substr(path.size() - 4) : "";
-  if (extension == ".npy" || extension == ".npz") return true;
-  std::ifstream file(path, std::ios::binary);
-  char first[6] = {};
-  file.read(first, sizeof first);
-  return has_npy_magic(std::string_view(first, static_cast<std::size_t>(file.gcount())));
-}
-
-// A file that starts with "GGUF", or is named *.gguf (so that the GGUF reader explains what is
-// wrong with it), is read as GGUF.
-bool is_gguf_file(const std::string& path) {
-  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0) return true;
-  std::ifstream file(path, std::ios::binary);
-  char first[4] = {};
-  file.read(first, sizeof first);
-  return has_gguf_magic(std::string_view(first, static_cast<std::size_t>(file.gcount())));
-}
 
 // "[50257, 768]"
 std::string shape_text(const std::vector<Index>& shape) {
@@ -96,32 +74,13 @@ Input make_input(const TableOptions& options, Ids ids) {
   const std::string& path = options.weights_file;
   if (!path.empty()) {
     t.kind = TableKind::file;
-    if (is_npy_file(path)) {
-      if (!options.tensor_name.empty()) npy_has_no_tensors("--tensor", path);
-      t.weight = open_npy_table(open_file(path, "a .npy file"), default_limits, path + ": ");
-      t.origin = "W loaded from " + path;
-    } else if (is_gguf_file(path)) {
-      GgufTable table = load_gguf_table(path, options.tensor_name);
-      t.weight = table.table;
-      t.counts_blocks = true;
-      t.tokens = std::move(table.tokens);
-      const std::vector<Index> shape = gguf_shape(table.tensor);
-      t.origin = "W loaded from " + path + ": tensor '" + table.tensor.name + "', ne [" +
-                 std::to_string(shape[1]) + ", " + std::to_string(shape[0]) +
-                 "] read as (V, d) = (" + std::to_string(shape[0]) + ", " +
-                 std::to_string(shape[1]) + "), " + ggml_conversion_text(table.tensor.type) +
-                 (table.has_head ? "; the head has its own output.weight"
-                                 : "; no output.weight: the head is tied to this table");
-    } else {
-      const bool index = is_safetensors_index_name(path);
-      SafetensorsTable table = index ? load_indexed_table(path, options.tensor_name)
-                                     : load_safetensors_table(path, options.tensor_name);
-      t.weight = table.table;
-      const std::string shard =
-          index ? ", shard " + table.file.substr(table.file.find_last_of('/') + 1) : "";
-      t.origin = "W loaded from " + path + shard + ": tensor '" + table.entry.name + "', shape " +
-                 shape_text(table.entry.shape) + ", " + dtype_conversion_text(table.entry.dtype);
-    }
+    if (!options.tensor_name.empty() && table_file_format(path) == TableFormat::npy)
+      npy_has_no_tensors("--tensor", path);
+    TableFile file = open_table_file(path, options.tensor_name);
+    t.weight = std::move(file.table);
+    t.origin = std::move(file.origin);
+    t.counts_blocks = file.format == TableFormat::gguf;
+    t.tokens = std::move(file.tokens);
     t.vocab = t.weight.rows();
     if (options.vocab && *options.vocab != t.vocab) {
       throw InputError(Argument::vocab, "--vocab " + std::to_string(*options.vocab) +
@@ -233,9 +192,10 @@ void print_gguf(const std::string& path, std::ostream& out) {
 
 void print_tensor_list(const TableOptions& options, std::ostream& out) {
   const std::string& path = options.weights_file;
-  if (is_npy_file(path)) npy_has_no_tensors("--list-tensors", path);
-  if (is_gguf_file(path)) return print_gguf(path, out);
-  if (is_safetensors_index_name(path)) return print_index(path, out);
+  const TableFormat format = table_file_format(path);
+  if (format == TableFormat::npy) npy_has_no_tensors("--list-tensors", path);
+  if (format == TableFormat::gguf) return print_gguf(path, out);
+  if (format == TableFormat::safetensors_index) return print_index(path, out);
   const SafetensorsHeader header = read_safetensors_header(path);
   print_tensors(path, header, out);
   const auto candidates = embedding_table_candidates(header);

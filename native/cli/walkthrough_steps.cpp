@@ -75,9 +75,7 @@ void print_verdict(std::ostream& out, const std::string& compared, const Matrix&
 }
 
 void print_verdict(std::ostream& out, const std::string& compared, const Verdict& verdict) {
-  out << "# " << compared << ": " << verdict.headline << ". ";
-  if (verdict.defined) out << defined_text(*verdict.defined) << " ";
-  out << verdict.sentence << "\n";
+  out << "# " << compared << ": " << verdict_text(verdict) << "\n";
 }
 
 void print_notes(std::ostream& out, const std::vector<std::string>& notes) {

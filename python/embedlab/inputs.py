@@ -1,75 +1,83 @@
-"""What show() takes, checked before anything is rendered: the weights as a (V, d) table in its own
-dtype, the ids as whole numbers below V. Errors are the core's words (core/src/ids.cpp,
-core/src/limits.cpp, core/src/padding_idx.cpp): which id, at which position, which bound."""
+"""What show() and Table() take, converted for the core: the weights as a (V, d) table handle over
+their own bytes in their own dtype, the ids as int64. Only the conversion is written here (which
+Python objects are a table, which are ids, numpy's and torch's dtype names as .safetensors spells
+them); every check of the values, limit and message is the core's, through _embedlab."""
 
-from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from .limits import MAX_DIM, MAX_IDS, MAX_VOCAB
+import _embedlab
 
 try:  # torch is optional: numpy arrays and lists work without it
     import torch
 except ImportError:  # pragma: no cover - exercised where torch is absent
     torch = None
 
-# The safetensors dtype of each table dtype (little-endian bytes, as the file format stores them).
-_NUMPY_DTYPES = {np.dtype("float32"): "F32", np.dtype("float16"): "F16", np.dtype("float64"): "F64"}
-_TORCH_DTYPES = (
-    {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", torch.float64: "F64"}
-    if torch
-    else {}
-)
+EmbedlabInputError = _embedlab.EmbedlabInputError
+EmbedlabInputError.__module__ = "embedlab"  # where users meet it: embedlab.EmbedlabInputError
+
+# numpy's and torch's dtype names (str(dtype), without "torch.") as the .safetensors format names
+# them, which is how the core is told a tensor's dtype; a name not here goes as it is, and the core
+# says it is not one it reads.
+_DTYPE_NAMES = {
+    "float32": "F32",
+    "float16": "F16",
+    "bfloat16": "BF16",
+    "float64": "F64",
+    "bool": "BOOL",
+    "uint8": "U8",
+    "int8": "I8",
+    "int16": "I16",
+    "uint16": "U16",
+    "int32": "I32",
+    "uint32": "U32",
+    "int64": "I64",
+    "uint64": "U64",
+    "complex64": "C64",
+}
 
 
-ITEM_BYTES = {"F32": 4, "F16": 2, "BF16": 2, "F64": 8}
+def input_error(argument: str, message: str) -> EmbedlabInputError:
+    """An EmbedlabInputError about one of the Python API's own arguments (text=, view=, ...)."""
+    error = EmbedlabInputError(message)
+    error.argument = argument
+    return error
 
 
-class EmbedlabInputError(ValueError):
-    """Bad input to show(); `argument` names it as the core does ('ids', 'weights', 'padding_idx')."""
-
-    def __init__(self, argument: str, message: str):
-        super().__init__(message)
-        self.argument = argument
-
-
-@dataclass
-class Table:
-    """W (V, d): `values` a detached torch tensor or a numpy array, as given; `name` how the output
-    names it; `dtype` its safetensors dtype; `kernel` 'torch' or 'numpy', which runs the routes."""
-
-    values: Any
-    name: str
-    dtype: str
-    kernel: str
-
-    @property
-    def shape(self) -> Tuple[int, int]:
-        return tuple(int(s) for s in self.values.shape)
-
-    def rows(self, rows):
-        """Those rows of W (an int64 array), of W's kind and dtype."""
-        return self.values[torch.from_numpy(rows)] if self.kernel == "torch" else self.values[rows]
-
-
-def raw_bytes(values) -> bytes:
-    """A torch tensor's or numpy array's values, little-endian in their dtype, bit for bit."""
-    if torch is not None and isinstance(values, torch.Tensor):
-        values = values.detach().cpu().contiguous()
-        if values.dtype == torch.bfloat16:  # numpy has no bfloat16: its 16 bits as they are
-            return values.view(torch.int16).numpy().astype("<i2", copy=False).tobytes()
-        values = values.numpy()
-    return np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<")).tobytes()
-
-
-def _is_tensor(value) -> bool:
+def is_tensor(value) -> bool:
     return torch is not None and isinstance(value, torch.Tensor)
 
 
-def table_of(weights) -> Table:
-    """An nn.Embedding (its weight), an nn.Linear (its weight.T: nn.Linear(V, d) stores W as
-    (d, V)), a torch tensor, a numpy array or nested lists (float32, as torch.tensor makes them)."""
+def dtype_name(values) -> str:
+    """A torch tensor's or numpy array's dtype as .safetensors names it ("F32", "BF16", "I64")."""
+    name = str(values.dtype).replace("torch.", "")
+    return _DTYPE_NAMES.get(name, name)
+
+
+def raw_bytes(values) -> np.ndarray:
+    """A torch tensor's or numpy array's values, little-endian in their dtype, C order, as a numpy
+    array the core reads in place (a copy only where the layout needs one)."""
+    if is_tensor(values):
+        values = values.detach().cpu().contiguous()
+        if values.dtype == torch.bfloat16:  # numpy has no bfloat16: its 16 bits as they are
+            values = values.view(torch.int16)
+        values = values.numpy()
+    return np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<"))
+
+
+def core_table(values, name: str):
+    """The core's handle on a (V, d) tensor or array, over its own bytes; the core checks that it
+    is 2-D, of a dtype a table holds, and within the limits (errors of weights, vocab, dim)."""
+    return _embedlab.tensor_table(
+        raw_bytes(values), dtype_name(values), tuple(int(s) for s in values.shape), name
+    )
+
+
+def weights_of(weights) -> Tuple[Any, str]:
+    """W's values and how outputs name it, from an nn.Embedding (its weight), an nn.Linear (its
+    weight.T: nn.Linear(V, d) stores W as (d, V)), a torch tensor (detached), a numpy array or
+    nested lists (float32, as torch.tensor makes them)."""
     name = "W"
     if torch is not None and isinstance(weights, torch.nn.Embedding):
         name = f"nn.Embedding({weights.num_embeddings}, {weights.embedding_dim}).weight"
@@ -77,101 +85,61 @@ def table_of(weights) -> Table:
     elif torch is not None and isinstance(weights, torch.nn.Linear):
         name = f"nn.Linear({weights.in_features}, {weights.out_features}).weight.T"
         weights = weights.weight.T
-    if _is_tensor(weights):
+    if is_tensor(weights):
         values = weights.detach().cpu()
-        if values.dtype not in _TORCH_DTYPES:
-            raise EmbedlabInputError(
-                "weights", f"W must be float32, bfloat16, float16 or float64, got {values.dtype}"
-            )
-        table = Table(values, name, _TORCH_DTYPES[values.dtype], "torch")
+    elif isinstance(weights, (list, tuple)):
+        values = np.asarray(weights, dtype=np.float32)
+    elif isinstance(weights, np.ndarray):
+        values = weights
     else:
-        if isinstance(weights, (list, tuple)):
-            values = np.asarray(weights, dtype=np.float32)
-        elif isinstance(weights, np.ndarray):
-            values = weights
-        else:
-            raise EmbedlabInputError(
-                "weights",
-                "W must be an nn.Embedding, an nn.Linear, a torch tensor, a numpy array or nested "
-                f"lists, got {type(weights).__name__}",
-            )
-        if values.dtype not in _NUMPY_DTYPES:
-            raise EmbedlabInputError(
-                "weights", f"W must be float32, float16 or float64, got {values.dtype}"
-            )
-        table = Table(values, name, _NUMPY_DTYPES[values.dtype], "numpy")
-    if len(table.values.shape) != 2:
-        raise EmbedlabInputError(
-            "weights", f"W must be a 2-D table (V, d), got shape {tuple(table.values.shape)}"
+        raise input_error(
+            "weights",
+            "W must be an nn.Embedding, an nn.Linear, a torch tensor, a numpy array or nested "
+            f"lists, got {type(weights).__name__}",
         )
-    vocab, dim = table.shape
-    for value, limit, what, argument in (
-        (vocab, MAX_VOCAB, "the vocabulary size V", "vocab"),
-        (dim, MAX_DIM, "the embedding dimension d", "dim"),
-    ):
-        if value < 1:
-            raise EmbedlabInputError(argument, f"{what} must be at least 1, got {value}")
-        if value > limit:
-            raise EmbedlabInputError(argument, f"{what} = {value} is over the limit of {limit}")
-    return table
+    return values, name
 
 
-def ids_of(ids, vocab: int) -> np.ndarray:
-    """The ids as an int64 array of shape (n,) or (B, T), each in [0, V)."""
-    if _is_tensor(ids):
+def ids_of(ids) -> np.ndarray:
+    """The ids as an int64 array of shape (n,) or (B, T); their values are the core's to check.
+    A string is read as the page and the CLI read typed ids ("2, 3, 1", "[2, 3, 1]", ...)."""
+    if isinstance(ids, str):
+        return _embedlab.parse_ids(ids)
+    if is_tensor(ids):
         if ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
-            raise EmbedlabInputError(
+            raise input_error(
                 "ids", f"ids must be whole numbers (torch.long or torch.int), got {ids.dtype}"
             )
         array = ids.detach().cpu().numpy().astype(np.int64)
     else:
         array = np.asarray(ids)
         if array.dtype == object:
-            raise EmbedlabInputError(
+            raise input_error(
                 "ids", "ids must be a 1-D list of ints or a 2-D batch of equal-length rows"
             )
         if array.size and (array.dtype == bool or not np.issubdtype(array.dtype, np.integer)):
-            raise EmbedlabInputError("ids", f"ids must be whole numbers, got {array.dtype}")
+            raise input_error("ids", f"ids must be whole numbers, got {array.dtype}")
         array = array.astype(np.int64)
     if array.ndim not in (1, 2):
-        raise EmbedlabInputError(
+        raise input_error(
             "ids", f"ids must be 1-D (n,) or a 2-D batch (B, T), got shape {tuple(array.shape)}"
         )
-    n = array.size
-    if n < 1:
-        raise EmbedlabInputError("ids", "the number of token ids n must be at least 1, got 0")
-    if n > MAX_IDS:
-        raise EmbedlabInputError(
-            "ids", f"too many token ids: {n} given, at most {MAX_IDS} are accepted at once"
-        )
-    flat = array.reshape(-1)
-    bad = np.flatnonzero((flat < 0) | (flat >= vocab))
-    if bad.size:
-        position = int(bad[0])
-        id_ = int(flat[position])
-        which = f"index out of range in self: id {id_} at position {position + 1}"
-        if array.ndim == 2:
-            which += f" (batch {position // array.shape[1] + 1})"
-        valid = f"0..{vocab - 1}"
-        if id_ < 0:
-            message = f"{which} is negative; ids for the vocabulary size V = {vocab} are {valid}"
-        else:
-            message = (
-                f"{which} is not below the vocabulary size V = {vocab} (valid ids are {valid})"
-            )
-        raise EmbedlabInputError("ids", message)
     return array
 
 
-def padding_idx_of(padding_idx: Optional[int], vocab: int) -> Optional[int]:
-    """padding_idx counted from 0 (a negative one counts from the end, as nn.Embedding's)."""
+def checked_ids(ids, vocab: int, dim: int) -> np.ndarray:
+    """ids_of(ids), then the core's checks of a request for them into a (V, d) table: how many
+    (at least 1, at most the limit), the results' size, and each id below V."""
+    array = ids_of(ids)
+    flat = np.ascontiguousarray(array.reshape(-1))
+    _embedlab.check_request_sizes(len(flat), vocab, dim)
+    _embedlab.check_ids(flat, vocab)
+    return array
+
+
+def padding_row(padding_idx: Optional[int], vocab: int) -> Optional[int]:
+    """padding_idx as a row in [0, V) (a negative one counts from the end, as nn.Embedding's), or
+    None; the core checks its range."""
     if padding_idx is None:
         return None
-    p = int(padding_idx)
-    if p < -vocab or p >= vocab:
-        raise EmbedlabInputError(
-            "padding_idx",
-            f"padding_idx = {p} is outside the vocabulary: it must lie in [-{vocab}, {vocab - 1}] "
-            f"for V = {vocab}",
-        )
-    return p + vocab if p < 0 else p
+    return _embedlab.resolve_padding_idx(int(padding_idx), vocab)

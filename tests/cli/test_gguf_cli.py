@@ -266,7 +266,9 @@ class CorruptFiles(Files):
                         self.assertEqual(out.returncode, 0, out.stderr)  # listed, not loaded
                         continue
                     self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
-                    self.assertTrue(out.stderr.startswith(f"error: {path}: "), out.stderr)
+                    self.assertTrue(
+                        out.stderr.startswith(f"error: argument --weights: {path}: "), out.stderr
+                    )
                     self.assertIn(message, out.stderr)
                     self.assertEqual(len(out.stderr.splitlines()), 1, out.stderr)
 

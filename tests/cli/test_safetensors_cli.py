@@ -248,7 +248,7 @@ class ShardedCheckpoints(Files):
         out = run("--weights", index)
         self.assertEqual(out.returncode, 2)
         self.assertIn(
-            f"error: {index}: the index puts 'model.embed_tokens.weight' in the shard "
+            f"error: argument --weights: {index}: the index puts 'model.embed_tokens.weight' in the shard "
             "'model-00001-of-00002.safetensors', a file beside the index: cannot open "
             f"{os.path.join(self.dir.name, 'model-00001-of-00002.safetensors')}: "
             "No such file or directory",
@@ -256,7 +256,7 @@ class ShardedCheckpoints(Files):
         )
         out = run("--weights", index, "--tensor", "embed_tokens.weight")
         self.assertIn(
-            f"error: {index}: no shard holds a tensor named 'embed_tokens.weight': the "
+            f"error: argument --weights: {index}: no shard holds a tensor named 'embed_tokens.weight': the "
             "index's weight_map has the close names 'model.embed_tokens.weight'",
             out.stderr,
         )
@@ -266,7 +266,7 @@ class ShardedCheckpoints(Files):
         out = run("--weights", index)
         self.assertEqual(out.returncode, 2)
         self.assertIn(
-            f'error: {index}: not a safetensors index: it has no "weight_map"; a '
+            f'error: argument --weights: {index}: not a safetensors index: it has no "weight_map"; a '
             "safetensors index (model.safetensors.index.json) is a JSON object whose "
             '"weight_map" maps each tensor\'s name to the file name of its shard',
             out.stderr,
@@ -279,7 +279,7 @@ class BadFiles(Files):
         out = run("--weights", path, *args)
         self.assertEqual(out.returncode, 2, out.stdout + out.stderr)
         self.assertEqual(out.stdout, "")
-        self.assertIn(f"error: {path}: ", out.stderr)
+        self.assertIn(f"error: argument --weights: {path}: ", out.stderr)
         for fragment in fragments:
             self.assertIn(fragment, out.stderr)
 

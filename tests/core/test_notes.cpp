@@ -65,6 +65,12 @@ TEST_CASE("backward with padding_idx: a difference PyTorch defines, and its note
         "nothing of padding_idx and adds G[0] + G[3] into it.");
   CHECK(verdict.defined->rest == Grade::identical);
   CHECK(verdict.defined->rest_headline == "bit-identical");
+  // One line: the headline, the defined row's reason and how the rest agrees, then the sentence.
+  CHECK(embedlab::verdict_text(verdict) ==
+        "differs, as PyTorch defines it. Row 2 is padding_idx: nn.Embedding gives it no gradient, "
+        "while onehot.T @ G knows nothing of padding_idx and adds G[0] + G[3] into it. Everything "
+        "else: bit-identical. " +
+            verdict.sentence);
   CHECK(embedlab::backward_notes(facts, verdict) ==
         Notes{"padding_idx = -2 (row 2): row 2 of the scatter-add gets no gradient, though 2 "
               "tokens have id 2; onehot.T @ G knows nothing of padding_idx, so its row 2 is not "

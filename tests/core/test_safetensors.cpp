@@ -10,6 +10,8 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "embedlab/error.hpp"
 #include "embedlab/float_bits.hpp"
@@ -660,3 +662,38 @@ TEST_CASE("all 65536 F16 and all 65536 BF16 bit patterns have PyTorch's float32 
                   torch_values("halves", "f16.weight", 256, 256)));
 }
 #endif
+
+TEST_CASE("a tensor handed over in memory is checked as a file's table, its shape as typed") {
+  const auto bytes = [](std::string data) { return embedlab::memory_source(std::move(data)); };
+  // F16 bits by hand: 1.0 is 0x3c00, -2.0 is 0xc000.
+  const embedlab::Table t = embedlab::tensor_table(bytes("\x00\x3c\x00\xc0"s), "F16", {2, 1}, "W");
+  CHECK(t.dtype() == embedlab::StoredFloat::f16);
+  CHECK(t.to_matrix() == (Matrix(2, 1) << 1.0f, -2.0f).finished());
+
+  const auto error = [&](std::string_view dtype, std::vector<Index> shape, std::string data = {}) {
+    try {
+      embedlab::tensor_table(bytes(std::move(data)), dtype, shape, "W");
+    } catch (const InputError& e) {
+      return std::pair(e.argument(), std::string(e.what()));
+    }
+    return std::pair(Argument::compared, std::string("no error"));
+  };
+  CHECK(error("F32", {4}) ==
+        std::pair(Argument::weights,
+                  "tensor 'W' has shape [4] (1-D); an embedding table is 2-D (V, d)"s));
+  CHECK(error("I64", {2, 2}) ==
+        std::pair(Argument::weights,
+                  "tensor 'W' is I64 (int64), which cannot be read as a table: the supported "
+                  "dtypes are F32, F64, F16 and BF16"s));
+  CHECK(error("F32", {4194305, 1}) ==
+        std::pair(Argument::vocab,
+                  "the vocabulary size V = 4,194,305 is over the limit of "
+                  "4,194,304"s));
+  CHECK(
+      error("F32", {1, 65537}) ==
+      std::pair(Argument::dim, "the embedding dimension d = 65,537 is over the limit of 65,536"s));
+  CHECK(error("F32", {0, 3}) ==
+        std::pair(Argument::vocab, "the vocabulary size V must be at least 1, got 0"s));
+  CHECK(error("F32", {2, 1}, "1234"s).second ==
+        "tensor 'W': the table's bytes 0 to 8 run past the end of the 4 bytes there are");
+}

@@ -65,6 +65,16 @@ TEST_CASE("equal in value: a -0.0 against +0.0, with each pair's reason", "[verd
   }
 }
 
+TEST_CASE("the verdict as one line: headline, then sentence", "[verdict]") {
+  const Matrix a = rows({{1, -2}, {0.5f, 3}});
+  CHECK(embedlab::verdict_text(graded(a, a)) ==
+        "bit-identical. All 4 elements hold the same 32 bits in both results.");
+  CHECK(embedlab::verdict_text(graded(rows({{-0.0f, 1}}), rows({{0.0f, 1}}))) ==
+        "equal in value. 1 of 2 elements differ only in the sign of zero: the lookup copies a "
+        "−0.0 of W as it is, while the product adds +0.0 terms (0·w), and −0.0 + 0.0 = "
+        "+0.0.");
+}
+
 TEST_CASE("equal in value: NaN on both sides with different payloads", "[verdict]") {
   const Matrix a = rows({{std::nanf("1"), 5}});
   const Matrix b = rows({{std::nanf("2"), 5}});

@@ -12,7 +12,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-MAX_OUTPUT_BYTES = 2_000_000
+from embedlab.output import MAX_OUTPUT_BYTES
 
 fixture, work = Path(sys.argv[1]), Path(sys.argv[2])
 work.mkdir(parents=True, exist_ok=True)

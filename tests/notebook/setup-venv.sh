@@ -6,7 +6,7 @@
 set -euo pipefail
 python=$1 venv=$2 wheels=$3
 shopt -s nullglob
-wheel=("$wheels"/embedlab-*-py3-none-any.whl)
+wheel=("$wheels"/embedlab-*.whl)
 if ((${#wheel[@]} != 1)); then
   echo "expected one wheel in $wheels, found ${#wheel[@]}: run scripts/build-wheel.sh" >&2
   exit 1

@@ -1,6 +1,8 @@
 """embedlab.show() in Python, against numpy and torch: the bytes that reach the element (every
-dtype, -0.0, NaN and Inf bit for bit), shapes, the errors' wording (the core's, written out here
-by hand), the two deliveries and the size bound. Run with the venv's Python (the built wheel)."""
+dtype, -0.0, NaN and Inf bit for bit), shapes, the core's verdict and printing in the output, the
+errors of the Python API's own arguments, the two deliveries and the size bound. Run with the
+venv's Python (the built wheel). The bad inputs every front end shares are the conformance list's
+(tests/fixtures/bad-inputs.json, tests/conformance)."""
 
 import base64
 import html
@@ -13,8 +15,6 @@ import numpy as np
 import torch
 
 import embedlab
-from embedlab.routes import heatmap
-from embedlab.inputs import table_of
 
 
 def attribute(shown, name):
@@ -64,10 +64,23 @@ class WholeTable(unittest.TestCase):
         dtype, shape, data = only_tensor(shown)
         self.assertEqual((dtype, shape), ("F32", (4, 5)))
         self.assertEqual(data, float32_bytes(embedding.weight.detach().numpy()))
-        # The notebook's printed row 2, to 4 decimals, in the text and in the static table.
-        self.assertIn("2: [0.6957, -1.8061, -1.1589, 0.3255, -0.6315]", shown.text)
+        # The notebook's print(embedding(idx)), in the text, and its row 2 in the static table.
+        self.assertIn(
+            "embedding(idx):\n"
+            "tensor([[ 0.6957, -1.8061, -1.1589,  0.3255, -0.6315],\n"
+            "        [-2.8400, -0.7849, -1.4096, -0.4076,  0.7953],\n"
+            "        [ 1.3010,  1.2753, -0.2010, -0.1606, -0.4015]])\n",
+            shown.text,
+        )
         self.assertIn("<td>-1.8061</td>", shown.html)
-        self.assertTrue(shown.bit_identical)
+        self.assertEqual(shown.verdict.grade, "identical")
+        self.assertTrue(
+            shown.text.endswith(
+                "embedding(idx) vs one_hot(idx, V) @ W, in PyTorch "
+                f"{torch.__version__}: bit-identical. All 15 elements hold the same 32 bits in "
+                "both results."
+            )
+        )
         bundle = shown._repr_mimebundle_()
         self.assertEqual(set(bundle), {"text/html", "text/plain"})
 
@@ -99,18 +112,45 @@ class WholeTable(unittest.TestCase):
         self.assertEqual(data, b"".join(struct.pack("<d", v) for v in table.reshape(-1)))
         dtype, shape, data = only_tensor(embedlab.show([[0.1, 0.2], [0.3, 0.4]], [1, 1]))
         self.assertEqual((dtype, shape, data), ("F32", (2, 2), float32_bytes([0.1, 0.2, 0.3, 0.4])))
-        self.assertIn("numpy", embedlab.show(table, [0]).text)
+        self.assertIn("in the embedlab core", embedlab.show(table, [0]).text)
 
     def test_negative_zero_nan_and_inf_survive(self):
         table = np.array([[-0.0, np.nan], [np.inf, -np.inf], [1.5, 0.0]], dtype=np.float32)
         table[0, 1] = np.frombuffer(struct.pack("<I", 0x7FC00123), dtype=np.float32)[0]  # a payload
-        _, _, data = only_tensor(embedlab.show(table, [0, 1]))
+        shown = embedlab.show(table, [0, 1])
+        _, _, data = only_tensor(shown)
         self.assertEqual(data, table.tobytes())
         self.assertEqual(data[:4], b"\x00\x00\x00\x80")
         self.assertEqual(data[4:8], struct.pack("<I", 0x7FC00123))
-        # The product adds the one-hot row's zeros: -0.0 comes out +0.0, NaN spreads down its
-        # column, so the kernel's verdict is not bit-identical.
-        self.assertFalse(embedlab.show(table, [0, 1]).bit_identical)
+        # The product adds 0 * inf into every row: NaN where the lookup has numbers.
+        self.assertEqual(shown.verdict.grade, "differs")
+
+    def test_a_negative_zero_is_equal_in_value(self):
+        # The lookup copies W's -0.0; the product adds +0.0 terms onto it: the core's grade.
+        for table in (np.array([[-0.0, 1.0], [2.0, 3.0]], np.float32), torch.tensor([[-0.0, 1.0]])):
+            shown = embedlab.show(table, [0])
+            self.assertEqual(
+                (shown.verdict.grade, shown.verdict.headline), ("value", "equal in value")
+            )
+            self.assertIn(
+                ": equal in value. 1 of 2 elements differ only in the sign of zero: the lookup "
+                "copies a \u22120.0 of W as it is",
+                shown.text,
+            )
+            self.assertIn("equal in value", shown.html)
+
+    def test_numbers_are_printed_as_pytorch_prints_them(self):
+        shown = embedlab.show(torch.tensor([[1e-5, 1.0], [0.5, -2.0]]), [0, 1])
+        self.assertIn(
+            "tensor([[ 1.0000e-05,  1.0000e+00],\n        [ 5.0000e-01, -2.0000e+00]])", shown.text
+        )
+        self.assertIn("<td>1.0000e-05</td>", shown.html)
+        # A float64 table's rows as the core (and the element) read them: .float().
+        self.assertIn("embedding(idx).float():", embedlab.show(np.eye(2), [1]).text)
+
+    def test_ids_typed_as_text_are_read_as_the_page_reads_them(self):
+        shown = embedlab.show(np.eye(4, dtype=np.float32), "tensor([3, 0, 3])")
+        self.assertEqual(attribute(shown, "ids"), "3, 0, 3")
 
     def test_a_batch_is_shown_as_b_by_t_tokens(self):
         shown = embedlab.show(np.eye(4, dtype=np.float32), [[0, 1, 2], [3, 3, 0]])
@@ -186,11 +226,11 @@ class LargeTable(unittest.TestCase):
         self.assertEqual(tensors["rows"][2], float32_bytes(weight[kept]))
         self.assertEqual(tensors["heatmap"][:2], ("F32", (256, 256)))
 
-    def test_numpy_computes_the_routes_of_a_large_numpy_table(self):
+    def test_the_core_computes_the_routes_of_a_large_numpy_table(self):
         table = np.random.default_rng(1).standard_normal((5000, 64), dtype=np.float32)
         shown = embedlab.show(table, [4999, 7])
         self.assertEqual(shown.path, embedlab.KERNEL)
-        self.assertIn("numpy", shown.text)
+        self.assertIn("both routes ran in the embedlab core", shown.text)
         tensors, _ = safetensors(shown, "routes")
         self.assertEqual(tensors["product"][2], float32_bytes(table[[4999, 7]]))
 
@@ -201,14 +241,14 @@ class LargeTable(unittest.TestCase):
         ):
             embedlab.show(big, list(range(1000)))
 
-    def test_the_heatmap_follows_the_cores_rule(self):
+    def test_the_heatmap_is_the_cores(self):
         # 512 rows in 256 pixel rows of 2 rows each; 2 columns, a pixel each.
         values = np.zeros((512, 2), dtype=np.float32)
         values[0:2, 0] = [-3.0, 3.0]  # equal magnitudes: the first, -3
         values[2:4, 0] = [1.0, np.nan]  # a NaN wins
         values[4:6, 1] = [-0.0, -0.0]  # only zeros: +0.0
         values[6:8, 1] = [0.5, -2.0]  # the largest magnitude: -2
-        pixels = heatmap(table_of(values))
+        pixels = embedlab.Table(values).heatmap()
         self.assertEqual(pixels.shape, (256, 2))
         self.assertEqual(pixels[0, 0], -3.0)
         self.assertTrue(np.isnan(pixels[1, 0]))
@@ -221,30 +261,6 @@ class BadInput(unittest.TestCase):
         with self.assertRaises(embedlab.EmbedlabInputError) as caught:
             embedlab.show(weights, ids, **options)
         self.assertEqual((caught.exception.argument, str(caught.exception)), (argument, message))
-
-    def test_ids_out_of_range_name_the_id_its_position_and_the_bound(self):
-        table = np.zeros((4, 5), dtype=np.float32)
-        self.assertError(
-            "ids",
-            "index out of range in self: id 7 at position 2 is not below the vocabulary size V = 4 "
-            "(valid ids are 0..3)",
-            table,
-            [2, 7, 1],
-        )
-        self.assertError(
-            "ids",
-            "index out of range in self: id -1 at position 3 is negative; ids for the vocabulary "
-            "size V = 4 are 0..3",
-            table,
-            torch.tensor([2, 3, -1]),
-        )
-        self.assertError(
-            "ids",
-            "index out of range in self: id 4 at position 5 (batch 2) is not below the vocabulary "
-            "size V = 4 (valid ids are 0..3)",
-            table,
-            [[0, 1, 2], [3, 4, 0]],
-        )
 
     def test_ids_of_the_wrong_kind_or_shape(self):
         table = np.zeros((4, 5), dtype=np.float32)
@@ -262,14 +278,19 @@ class BadInput(unittest.TestCase):
 
     def test_weights_of_the_wrong_kind_or_shape(self):
         self.assertError(
-            "weights", "W must be a 2-D table (V, d), got shape (4,)", np.zeros(4, np.float32), [0]
-        )
-        self.assertError(
             "weights",
-            "W must be float32, float16 or float64, got int64",
-            np.zeros((2, 2), np.int64),
+            "tensor 'W' has shape [4] (1-D); an embedding table is 2-D (V, d)",
+            np.zeros(4, np.float32),
             [0],
         )
+        for weights in (np.zeros((2, 2), np.int64), torch.zeros(2, 2, dtype=torch.int64)):
+            self.assertError(
+                "weights",
+                "tensor 'W' is I64 (int64), which cannot be read as a table: the supported dtypes "
+                "are F32, F64, F16 and BF16",
+                weights,
+                [0],
+            )
         self.assertError(
             "weights",
             "W must be an nn.Embedding, an nn.Linear, a torch tensor, a numpy array or nested lists, got str",
@@ -277,16 +298,16 @@ class BadInput(unittest.TestCase):
             [0],
         )
 
-    def test_padding_idx_and_view(self):
+    def test_views_the_element_shows_only_on_the_page(self):
         self.assertError(
-            "padding_idx",
-            "padding_idx = 4 is outside the vocabulary: it must lie in [-4, 3] for V = 4",
+            "view",
+            'view="train" is a view of the page an output cannot show: it trains a table of its own',
             np.zeros((4, 2), np.float32),
             [0],
-            padding_idx=4,
+            view="train",
         )
-        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r'view="train" is not one of'):
-            embedlab.show(np.zeros((4, 2), np.float32), [0], view="train")
+        with self.assertRaisesRegex(embedlab.EmbedlabInputError, r'view="nope" is not one of'):
+            embedlab.show(np.zeros((4, 2), np.float32), [0], view="nope")
 
     def test_padding_idx_reaches_the_element_counted_from_zero(self):
         table = np.zeros((4, 2), np.float32)

@@ -115,6 +115,15 @@ SafetensorsTable open_safetensors_table(std::shared_ptr<const ByteSource> source
                                         const Limits& limits = default_limits,
                                         const std::string& context = {});
 
+// A table a front end holds in memory and hands over as a .safetensors header would describe it:
+// `dtype` ("F32", "BF16", "I64", ...), `shape`, and its little-endian bytes, C order, in `source`
+// (Python's embedlab.show() of a notebook's own tensor). Checked as a file's table is, the tensor
+// called `name` in the messages, but for its shape: it is the table's own, so V and d out of their
+// limits are errors of vocab and dim, as if typed.
+Table tensor_table(std::shared_ptr<const ByteSource> source, std::string_view dtype,
+                   const std::vector<Index>& shape, const std::string& name,
+                   const Limits& limits = default_limits);
+
 // From disk. Errors name the path.
 SafetensorsHeader read_safetensors_header(const std::string& path);
 SafetensorsTable load_safetensors_table(const std::string& path, std::string_view name = {},

@@ -143,6 +143,11 @@ class Grader {
   bool defined_differs_ = false;  // some bits of the defined row differ
 };
 
+// The verdict as one line of prose: "<headline>. [<defined text> ]<sentence>", e.g. "bit-identical.
+// All 15 elements hold the same 32 bits in both results.": what the CLI and Python print after
+// naming the two routes compared.
+std::string verdict_text(const Verdict& verdict);
+
 // Two whole results of the same shape (else InputError, of compared), graded.
 Verdict grade_comparison(const Matrix& expected, const Matrix& actual, RoutePair pair);
 
