@@ -212,7 +212,9 @@ def show(
     if padding is not None:  # where the backward and bag views' padding_idx starts
         attributes += _attribute("padding_idx", str(padding))
     verdict = f"embedding(idx) vs one_hot(idx, V) @ W, in {kernel}: {routes.verdict.text}"
-    rows32 = core_table(routes.lookup, "lookup").to_array()  # as the core reads them: float32
+    lookup32, product32 = core_table(routes.lookup, "lookup"), core_table(routes.product, "product")
+    same = "True" if _embedlab.torch_equal(lookup32, product32) else "False"
+    rows32 = lookup32.to_array()  # as the core reads them: float32
     caption = f"embedding(idx) of {w.name}: V = {vocab}, d = {dim}, {w.dtype}, {tokens}"
     fallback = output.static_table(flat, rows32, vocab, verdict, caption)
 
@@ -260,6 +262,8 @@ def show(
             f"{float_rows}:",
             _embedlab.format_tensor(rows32),
             verdict,
+            f"torch.equal(embedding(idx), one_hot(idx, V) @ W): {same}",
+            _embedlab.forward_cost_note(len(flat), vocab, dim),
         ]
     )
     return Shown(html_text, summary, path, routes.verdict)

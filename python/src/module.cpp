@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "embedlab/compare.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/limits.hpp"
+#include "embedlab/notes.hpp"
 #include "embedlab/padding_idx.hpp"
 #include "embedlab/row_window.hpp"
 #include "embedlab/verdict.hpp"
@@ -113,6 +115,11 @@ void bind_verdicts(py::module_& m) {
         return released([&] { return grade_comparison(a, b, parsed); });
       },
       py::arg("expected"), py::arg("actual"), py::arg("pair") = "lookup");
+  m.def("torch_equal", [](const Table& a, const Table& b) {
+    const Matrix x = a.to_matrix(), y = b.to_matrix();
+    return released([&] { return torch_equal(x, y); });
+  });
+  m.def("forward_cost_note", &forward_cost_note, py::arg("n"), py::arg("vocab"), py::arg("dim"));
 }
 
 }  // namespace

@@ -78,7 +78,11 @@ class WholeTable(unittest.TestCase):
             shown.text.endswith(
                 "embedding(idx) vs one_hot(idx, V) @ W, in PyTorch "
                 f"{torch.__version__}: bit-identical. All 15 elements hold the same 32 bits in "
-                "both results."
+                "both results.\n"
+                "torch.equal(embedding(idx), one_hot(idx, V) @ W): True\n"
+                # n = 3, V = 4, d = 5: 3·5 floats; 3·4·5 multiply-adds, 3·3·5 by zero.
+                "The lookup copied n·d = 15 floats; the one-hot product did n·V·d = 60 "
+                "multiply-adds, 45 of them by zero."
             )
         )
         bundle = shown._repr_mimebundle_()
@@ -124,6 +128,7 @@ class WholeTable(unittest.TestCase):
         self.assertEqual(data[4:8], struct.pack("<I", 0x7FC00123))
         # The product adds 0 * inf into every row: NaN where the lookup has numbers.
         self.assertEqual(shown.verdict.grade, "differs")
+        self.assertIn("torch.equal(embedding(idx), one_hot(idx, V) @ W): False", shown.text)
 
     def test_a_negative_zero_is_equal_in_value(self):
         # The lookup copies W's -0.0; the product adds +0.0 terms onto it: the core's grade.
@@ -137,6 +142,8 @@ class WholeTable(unittest.TestCase):
                 "copies a \u22120.0 of W as it is",
                 shown.text,
             )
+            # torch.equal compares values: -0.0 == +0.0.
+            self.assertIn("torch.equal(embedding(idx), one_hot(idx, V) @ W): True", shown.text)
             self.assertIn("equal in value", shown.html)
 
     def test_numbers_are_printed_as_pytorch_prints_them(self):
