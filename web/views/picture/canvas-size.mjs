@@ -8,6 +8,9 @@ import { writeAttribute, writeStyle } from '../../draw/dom.mjs';
 import { frameHeight, layout } from '../../model/picture-layout.mjs';
 
 const LARGEST_CELL = 50; // px: room for the mode's bar and the detail line on the first screen
+// px: narrower figures are phones and article columns, where the picture is likely stacked and
+// may be taller, to keep W's numbers.
+const STACKED_WIDTH = 600;
 
 // figure: what gives the width; frame, canvas, svg: what is sized.
 export function createCanvasSize(figure, { frame, canvas, svg }) {
@@ -26,18 +29,20 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       width = now;
       return true;
     },
-    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels, transposed
-    // or not (layout()); sizes the frame and the canvas for it. Returns layout()'s geometry.
-    fit(result, slots, rowLabels, transposed) {
+    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels, with options
+    // { transposed, notes } (layout()'s); sizes the frame and the canvas for it. Returns
+    // layout()'s geometry.
+    fit(result, slots, rowLabels, { transposed, notes }) {
       // Read once, then kept by resized(): reading it here would force a layout in the middle
       // of every keystroke's redraw.
       if (!width) width = figure.clientWidth;
       const shape = [width, result.ids.length, result.vocab, result.dim, transposed].join();
       const same = shape === kept.shape;
-      const room = { width, height: width < 600 ? 190 : 300 };
+      const room = { width, height: width < STACKED_WIDTH ? 192 : 300 };
       let at = layout(room.width, room.height, slots, rowLabels, {
         largestCell: same ? kept.cell : LARGEST_CELL,
         transposed,
+        notes,
       });
       // The frame keeps the room of the most rows this shape can draw, so that an id typed,
       // which may add a row of W, moves nothing below.
@@ -56,6 +61,7 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
           largestCell: at.cell,
           left,
           transposed,
+          notes,
         });
       }
       // The canvas covers the room the picture may take (more only where its cells at their
