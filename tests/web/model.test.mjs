@@ -176,14 +176,14 @@ describe('picture-layout', () => {
       const at = layout(width, 192, slots, [2, 3, 1], { largestCell: 50 });
       return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers, at.stacked];
     };
-    // 600 px: one-hot columns of 22 px leave (600 − 84.4 − 88) / 10 = 42.76 px, of 15 px (with
-    // operators of 16 px and labels padded by 5) (600 − 58.4 − 60) / 10 = 48.2; rows of
-    // (192 − 16 − 34) / 4 = 35 px.
-    assert.deepEqual(narrow(600), [[0, 1, 2, 3, 4], 48, 15, 16, true, false]);
-    // 480 px: side by side at most (480 − 58.4 − 60) / 10 = 36.2 px (one-hot columns of 15 px,
-    // operators of 16 px, labels padded by 5); stacked, W over the one-hot (11.2 + 60 + 8 px
-    // left of it) and out: (480 − 79.2 − 14) / 5 = 77 px, at most 50; rows of
+    // 600 px: side by side, one-hot columns of 22 px leave (600 − 84.4 − 88) / 10 = 42.76 px,
+    // of 15 px (with operators of 16 px and labels padded by 5) (600 − 58.4 − 60) / 10 = 48.2:
+    // numbers, not at their whole size (50 px). Stacked, W over the one-hot (11.2 + 60 + 8 px
+    // left of it) and out: (600 − 79.2 − 14) / 5 = 101, at most 50, in rows of
     // (192 − 16 − 16 − 20) / 7 = 20 px.
+    assert.deepEqual(narrow(600), [[0, 1, 2, 3, 4], 50, 15, 0, true, true]);
+    // 480 px: side by side at most (480 − 58.4 − 60) / 10 = 36.2 px; stacked (480 − 79.2 − 14)
+    // / 5 = 77 px, at most 50.
     assert.deepEqual(narrow(480), [[0, 1, 2, 3, 4], 50, 15, 0, true, true]);
     // A 375 px phone's 343: stacked, (343 − 79.2 − 14) / 5 = 49.96 px; with one-hot columns of
     // 12 px and labels padded by 4, (343 − 66.2 − 14) / 5 = 52.6, at most 50.

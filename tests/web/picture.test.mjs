@@ -213,11 +213,11 @@ describe('Play', () => {
     );
     assert.equal(
       story[1].caption,
-      'G[1] · id 3: the 1 of its column of one_hot(idx)ᵀ is in row 3, so G[1] is added into dW[3].',
+      'G[1] · id 3: its column of one_hot(idx)ᵀ holds its 1 at id 3, so G[1] is added into dW[3].',
     );
     assert.equal(
       story[2].caption,
-      'G[2] · id 2 again: the 1 of its column of one_hot(idx)ᵀ is in row 2, so G[2] is added ' +
+      'G[2] · id 2 again: its column of one_hot(idx)ᵀ holds its 1 at id 2, so G[2] is added ' +
         'into dW[2], which already holds G[0].',
     );
     // Each step names the token it adds, the line below the picture follows it.

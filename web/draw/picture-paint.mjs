@@ -63,7 +63,9 @@ export function valueColors(colors, scale, value) {
 export function shade(scene, step, id, colors, fonts, { asking = false } = {}) {
   const { cell } = scene;
   // Whole px: each new size is a font the canvas looks up and rasterises glyphs for.
-  const digitSize = Math.min((scene.onehotCell - 2) / 0.61, scene.row - 4);
+  // A digit as wide as its column leaves, and half as tall as its row: clear of the cell's
+  // corner, where the tests read its fill.
+  const digitSize = Math.min((scene.onehotCell - 2) / 0.61, scene.row / 2);
   const digitFont = `${Math.floor(Math.min(12, Math.max(8, digitSize)))}px ${fonts.mono}`;
   const idxFont = `${Math.round(Math.min(11, Math.max(8, cell / 4.6)))}px ${fonts.mono}`;
   const valueFont = `${scene.numberSize ?? 11}px ${fonts.mono}`;

@@ -13,14 +13,21 @@ const lastShown = new WeakMap();
 const definitionsOf = new WeakMap();
 let boxes = 0; // numbers the boxes' definitions: their ids are unique in a document
 
+// The heading of the section (or the view) a box is in: what tells its verdict from the page's
+// others.
+const placeOf = (box) =>
+  box.closest('section, .view')?.querySelector('h2, .view-heading')?.textContent.trim() ?? '';
+
 // A term of the counts, with its definition one press away (a button: the keyboard and a touch
-// reach it, as a pointer reaches its title).
+// reach it, as a pointer reaches its title), named by its words and where it stands.
 function stat(term, value, definition, terms) {
   const row = element('div');
   const dt = element('dt');
   if (definition) {
     const button = element('button', 'verdict-term');
     button.type = 'button';
+    const place = placeOf(terms.box);
+    if (place) button.setAttribute('aria-label', `${term}, in ${place}`);
     button.setAttribute('aria-controls', terms.id);
     button.setAttribute('aria-expanded', String(terms.open));
     const dfn = element('dfn', '', term);
@@ -35,7 +42,7 @@ function stat(term, value, definition, terms) {
 // The definitions of `box`, made once with the listener that opens and closes them.
 function definitionsIn(box) {
   if (!definitionsOf.has(box)) {
-    const terms = { id: `verdict-terms-${++boxes}`, open: false };
+    const terms = { id: `verdict-terms-${++boxes}`, open: false, box };
     definitionsOf.set(box, terms);
     box.addEventListener('click', (event) => {
       if (!event.target.closest('.verdict-term')) return;

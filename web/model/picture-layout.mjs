@@ -42,6 +42,10 @@ export const HEADER = 16; // px above the grids: column indices
 export const FOOTER = 34; // px below: each grid's name and shape
 const STACKED_FOOTER = 20; // px below, stacked: each name and shape in one line
 const STACK_GAP = 8; // px between the one-hot and out, stacked
+const STACKED_ROW = 24; // px: the rows' most height, stacked
+// px: narrower, the picture is stacked rather than drawing smaller numbers side by side (a
+// phone, an article column, a tablet's page); wider, only where side by side holds none.
+const STACK_WIDTH = 700;
 const CURVE_ROOM = 14; // px right of out, stacked: the curve from W's row down to out's
 const GLOW_ROOM = 6; // px right of out side by side: the halo of the mark on out's row
 
@@ -159,23 +163,32 @@ export function layout(
 ) {
   const tried = [];
   for (const dim of dimWindows(slots.dimCount)) {
-    // Side by side where it holds the numbers, else stacked; of those that hold them, the
-    // least narrowed whose numbers are whole size, else the one whose cells are widest.
-    for (const stacked of [false, true]) {
-      let best = null;
-      for (const arrangement of ARRANGEMENTS.filter((a) => Boolean(a.stacked) === stacked)) {
-        const at = geometry(width, maxHeight, { ...slots, dim }, rowLabels, arrangement, {
-          largestCell,
-          left,
-          transposed,
-          notes: notes && !transposed,
-        });
-        tried.push(at);
-        if (at.numbers && (!best || at.cell > best.cell)) best = at;
-        if (best?.cell >= Math.min(largestCell, WHOLE_NUMBER_CELL)) break;
-      }
-      if (best) return best;
-    }
+    const drawn = ARRANGEMENTS.map((arrangement) =>
+      geometry(width, maxHeight, { ...slots, dim }, rowLabels, arrangement, {
+        largestCell,
+        left,
+        transposed,
+        notes: notes && !transposed,
+      }),
+    );
+    tried.push(...drawn);
+    // Numbers at their whole size side by side, else (narrower than STACK_WIDTH) stacked; else
+    // the widest cells that hold numbers at all, side by side first; else fewer columns. Of
+    // equals, the least narrowed.
+    const whole = (at) => at.numbers && at.cell >= Math.min(largestCell, WHOLE_NUMBER_CELL);
+    const widest = (list) =>
+      list
+        .filter((at) => at.numbers)
+        .reduce((best, at) => (best && best.cell >= at.cell ? best : at), null);
+    const side = drawn.filter((at) => !at.stacked);
+    const stacked = drawn.filter((at) => at.stacked);
+    const found =
+      side.find(whole) ??
+      (width < STACK_WIDTH ? stacked.find(whole) : undefined) ??
+      widest(side) ??
+      widest(stacked) ??
+      null;
+    if (found) return found;
   }
   return tried[0];
 }
@@ -221,7 +234,10 @@ function geometry(width, maxHeight, slots, rowLabels, arrangement, options) {
   const rows = { tokens: units(slots.tokens), vocab: units(slots.vocab) };
   const down = stacked ? units(shared) + units(middle) : Math.max(units(shared), units(middle));
   const room = maxHeight - HEADER - (stacked ? HEADER + STACKED_FOOTER : FOOTER);
-  const row = Math.floor(Math.max(MIN_CELL, Math.min(cell, room / down)));
+  // Stacked, rows lower than the cells are wide: the picture no taller than side by side.
+  const row = Math.floor(
+    Math.max(MIN_CELL, Math.min(cell, stacked ? STACKED_ROW : Infinity, room / down)),
+  );
   let sharedY;
   let middleY;
   let onehotX;

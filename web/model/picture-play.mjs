@@ -185,7 +185,7 @@ export function backwardStory({ ids, vocab, dim }, steps) {
     const dW = vocabRow('dW', id);
     const earlier = [];
     for (let j = 0; j < t; ++j) if (ids[j] === id) earlier.push(j);
-    const how = `the 1 of its column of one_hot(idx)ᵀ is in row ${id}, so G[${t}] is added into ${dW}`;
+    const how = `its column of one_hot(idx)ᵀ holds its 1 at id ${id}, so G[${t}] is added into ${dW}`;
     if (earlier.length === 0) {
       return { equation: `${dW} += G[${t}]`, caption: `${G}: ${how}.`, token: t };
     }

@@ -309,7 +309,7 @@ export function sceneOf(result, slots, at, options) {
   const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['@', '='] }[mode];
   if (!at.stacked) {
     operator(at.onehotX.end + at.operator / 2, first);
-    operator(at.weightX.end + (at.outX.at[0] - at.weightX.end) / 2, second);
+    operator(at.outX.at[0] - at.operator / 2, second);
   }
   const footY = at.footerY;
   const middle = (xs) => (xs.at[0] + xs.end) / 2;

@@ -1,8 +1,10 @@
 // An id typed past the V the page shows does not grow V by itself: a new V is a new table (PyTorch
-// draws all V × d numbers afresh, so the rows already seen change too). While V follows the ids
-// (its field empty), an id typed past the V shown holds V where it is, the ids' error says why,
-// and a choice beside the field asks: grow V to fit the ids, or keep it. Wherever the ids stand
-// past a V given (held or typed), the same choice is there.
+// draws all V × d numbers afresh, so the rows already seen change too), and typing 99999 passes
+// through 9, 99 and 999 on its way. While V follows the ids (its field empty), a keystroke that
+// puts an id past the V shown holds V where it is, the ids' error says why, and a choice beside
+// the field asks: grow V to fit the ids, or keep it. A list put in whole (pasted, or a story's
+// button) is meant as it stands: V follows it. Wherever the ids stand past a V given (held or
+// typed), the same choice is there.
 import { element } from '../draw/dom.mjs';
 import { count } from '../model/format-number.mjs';
 
@@ -20,20 +22,30 @@ function largestId(lab, text) {
 export function askBeforeGrowingV(lab, store, { ids, choice }) {
   let held = null; // the V held for the ids being typed, until the learner chooses
   let kept = null; // the ids text for which the learner chose to keep V
-  const grow = element('button', 'try');
+  const grow = element('button', 'try', 'Grow V');
   grow.type = 'button';
-  const keep = element('button', 'try');
+  const keep = element('button', 'try', 'Keep V');
   keep.type = 'button';
   const words = element('span');
   choice.replaceChildren(words, ' ', grow, ' ', keep);
 
   // Before the page's fields write the store (this listener is the field's own, theirs the
   // form's): the typed ids and the V held, in one change.
-  ids.addEventListener('input', () => {
+  ids.addEventListener('input', ({ inputType, data }) => {
     const { inputs, text, result } = store.get();
     if (text || inputs.source === 'file' || !result) return;
+    const keystroke =
+      (inputType === 'insertText' && data?.length === 1) || inputType?.startsWith('delete');
     const largest = largestId(lab, ids.value);
     const past = largest !== null && largest >= result.vocab;
+    if (!keystroke) {
+      // A list put in whole: V follows it again, if it was held for the typing.
+      if (held !== null && inputs.vocabText === String(held)) {
+        held = null;
+        store.setInputs({ idsText: ids.value, vocabText: '' });
+      }
+      return;
+    }
     if (inputs.vocabText.trim() === '' && past) {
       held = result.vocab;
       store.setInputs({ idsText: ids.value, vocabText: String(held) });

@@ -63,8 +63,8 @@ export function createDescriber({ frame, description, counts }, modes) {
       backward:
         `one_hot(idx) transposed, ${vocab} × ${n}, times G = dL/dout, ${n} × ${dim}, drawn with ` +
         `seed ${state.grads?.seed}, equals dW, ${vocab} × ${dim}: each row of G is added into ` +
-        `the row of dW its id names. ${tokenRow('G', step, id)}: the 1 of its column of ` +
-        `one_hot(idx)ᵀ is in row ${id}, so G[${step}] is added into ${vocabRow('dW', id)}.`,
+        `the row of dW its id names. ${tokenRow('G', step, id)}: its column of one_hot(idx)ᵀ ` +
+        `holds its 1 at id ${id}, so G[${step}] is added into ${vocabRow('dW', id)}.`,
     }[mode];
     writeProperty(description, 'textContent', sentence);
     const stat = ([className, [term, more], formula, amount]) => {
