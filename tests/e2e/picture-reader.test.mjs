@@ -176,7 +176,7 @@ describe('what a reader sees of the picture', () => {
           );
         }
         const suffix = colorScheme === 'dark' ? '-dark' : '';
-        await saveScreenshot(page, `reader-${width}${suffix}.png`, { publish: false });
+        await saveScreenshot(page, `reader-${width}${suffix}.png`);
       }
     });
 
@@ -192,7 +192,7 @@ describe('what a reader sees of the picture', () => {
       });
       assert.equal(await pageOverflow(page), 0);
       const suffix = colorScheme === 'dark' ? '-dark' : '';
-      await saveScreenshot(page.locator('#e'), `reader-480${suffix}.png`, { publish: false });
+      await saveScreenshot(page.locator('#e'), `reader-480${suffix}.png`);
     });
   }
 
@@ -426,17 +426,6 @@ describe('what a reader sees of the picture', () => {
     }
     await setMode(page, 'product');
   });
-});
-
-describe('wrong ids, seen in the picture', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
-  afterEach(() => env.assertClean());
 
   // The picture's dimming and the line over it, and the verdict's headline and words.
   const stale = (page) =>
@@ -453,6 +442,7 @@ describe('wrong ids, seen in the picture', () => {
 
   test('while the ids are wrong, the picture and verdict say which ids they still show', async () => {
     const { page } = env;
+    await open(1280, 800);
     await page.focus('#ids');
     await page.keyboard.press('End');
     await page.keyboard.type(', x');
@@ -473,6 +463,7 @@ describe('wrong ids, seen in the picture', () => {
 
   test('an id typed past V asks before V grows: grow it, or keep it and see the error', async () => {
     const { page } = env;
+    await open(1280, 800);
     const weight = () =>
       page.$eval(PAGE_PICTURE, (figure) =>
         figure

@@ -3,7 +3,7 @@
 // of styles/palette.css; the text's and panel's of styles/base.css or element.css), then
 // painted. A frame of Play adds `ghosts` (rows on their way, drawn scaled) and `marks`
 // (outlined cells) to the scene.
-import { cssColor, mix, readColors } from './theme-colors.mjs';
+import { cssColor, mix, onThemeChange, readColors } from './theme-colors.mjs';
 import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
 
 export const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero
@@ -41,6 +41,30 @@ export function readPalette(node) {
       steps[side][percent] ??= mix(colors.zero, colors[side], percent / 100);
       return steps[side][percent];
     },
+  };
+}
+
+// The page's colours and fonts for a canvas in `node`, read at the first paint (getComputedStyle
+// forces a style pass), again after a theme change, which calls onChange. Returns () =>
+// { colors (readPalette()'s), fonts: { mono, sans } }.
+export function createPalette(node, onChange) {
+  let palette = null;
+  return () => {
+    if (palette) return palette;
+    if (palette === null)
+      onThemeChange(node, () => {
+        palette = undefined;
+        onChange();
+      });
+    const style = getComputedStyle(node);
+    palette = {
+      colors: readPalette(node),
+      fonts: {
+        mono: style.getPropertyValue('--mono').trim() || 'monospace',
+        sans: 'system-ui, sans-serif',
+      },
+    };
+    return palette;
   };
 }
 

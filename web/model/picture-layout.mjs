@@ -118,7 +118,7 @@ export function frameHeight(at, n, vocab, maxHeight) {
 }
 
 // Offsets of a run of slots of size `cell` (a gap: half as much), from `start`.
-function offsets(slots, cell, start) {
+export function offsets(slots, cell, start) {
   const at = [];
   let x = start;
   for (const slot of slots) {
@@ -128,7 +128,8 @@ function offsets(slots, cell, start) {
   return { at, end: x };
 }
 
-const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
+// The room a run of slots takes, in cells (a gap: half).
+export const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
 export const LABEL_CHAR = 6.2; // px per character of a 10 px monospace label
 // Room for the longest label, and `pad` px.
 const labelWidth = (labels, pad) =>

@@ -5,7 +5,7 @@
 // that the colours add as the numbers do) and numbers where a cell is wide enough, each grid in
 // the notation PyTorch prints that tensor in. Side by side where the three fit with their
 // numbers, else one under another. Pure: no DOM; draw/picture-paint.mjs's paint() draws it.
-import { dimWindows, HEADER, LABEL_CHAR, NUMBER_CELL } from './picture-layout.mjs';
+import { dimWindows, HEADER, LABEL_CHAR, NUMBER_CELL, offsets, units } from './picture-layout.mjs';
 import { count } from './format-number.mjs';
 import { numberSize } from './picture-scene.mjs';
 
@@ -22,18 +22,6 @@ const SHAPE_CHAR = 6; // px per character of a grid's shape (11 px sans-serif), 
 // position row by its position, "[3]".
 export const tokenRowLabel = (b, t, id) => `[${b}, ${t}] ${id}`;
 export const positionRowLabel = (t) => `[${t}]`;
-
-// Offsets of a run of slots of size `cell` (a skipped run: half as much), from `start`.
-function offsets(slots, cell, start) {
-  const at = [];
-  let x = start;
-  for (const slot of slots) {
-    at.push(x);
-    x += slot === null ? Math.round(cell / 2) : cell;
-  }
-  return { at, end: x };
-}
-const units = (slots) => slots.reduce((sum, slot) => sum + (slot === null ? 0.5 : 1), 0);
 
 // The columns drawn and the cells' width for `width` px: the widest window of d's columns
 // (dimWindows()) whose cells hold numbers, side by side if one does, else stacked; with none,

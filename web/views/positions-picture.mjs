@@ -7,8 +7,7 @@ import { element, writeAttribute, writeProperty } from '../draw/dom.mjs';
 import { scrollRegion } from '../draw/scroll-region.mjs';
 import { adoptStyleSheet } from '../draw/style-sheets.mjs';
 import positionsCss from '../styles/positions.css';
-import { paint, readPalette, textLook, valueColors } from '../draw/picture-paint.mjs';
-import { onThemeChange } from '../draw/theme-colors.mjs';
+import { createPalette, paint, textLook, valueColors } from '../draw/picture-paint.mjs';
 import { count } from '../model/format-number.mjs';
 import { positionsScene } from '../model/positions-scene.mjs';
 
@@ -60,21 +59,7 @@ export function createPositionsPicture(container, lab) {
   let data = null;
   let b = 0;
   let width = 0;
-  let palette = null;
-
-  function colorsAndFonts() {
-    if (!palette) {
-      const style = getComputedStyle(figure);
-      palette = {
-        colors: readPalette(figure),
-        fonts: {
-          mono: style.getPropertyValue('--mono').trim() || 'monospace',
-          sans: 'system-ui, sans-serif',
-        },
-      };
-    }
-    return palette;
-  }
+  const colorsAndFonts = createPalette(figure, () => render());
 
   // The picture for batch row b at the frame's width: laid out, shaded, painted.
   function render() {
@@ -153,10 +138,6 @@ export function createPositionsPicture(container, lab) {
     width = frame.clientWidth;
     render();
   }).observe(frame);
-  onThemeChange(figure, () => {
-    palette = null;
-    render();
-  });
 
   return (next) => {
     data = next;

@@ -8,9 +8,11 @@ import { writeAttribute, writeStyle } from '../../draw/dom.mjs';
 import { frameHeight, layout } from '../../model/picture-layout.mjs';
 
 const LARGEST_CELL = 50; // px: room for the mode's bar and the detail line on the first screen
-// px: narrower figures are phones and article columns, where the picture is likely stacked and
-// may be taller, to keep W's numbers.
-const STACKED_WIDTH = 600;
+// px: narrower figures are phones (and narrow columns), whose picture keeps within PHONE_HEIGHT
+// so that the verdict under it stays on a phone's first screen; wider ones within WIDE_HEIGHT.
+const PHONE_WIDTH = 600;
+const PHONE_HEIGHT = 192;
+const WIDE_HEIGHT = 300;
 
 // figure: what gives the width; frame, canvas, svg: what is sized.
 export function createCanvasSize(figure, { frame, canvas, svg }) {
@@ -38,7 +40,7 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       if (!width) width = figure.clientWidth;
       const shape = [width, result.ids.length, result.vocab, result.dim, transposed].join();
       const same = shape === kept.shape;
-      const room = { width, height: width < STACKED_WIDTH ? 192 : 300 };
+      const room = { width, height: width < PHONE_WIDTH ? PHONE_HEIGHT : WIDE_HEIGHT };
       let at = layout(room.width, room.height, slots, rowLabels, {
         largestCell: same ? kept.cell : LARGEST_CELL,
         transposed,

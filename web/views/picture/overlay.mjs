@@ -184,14 +184,18 @@ export function createOverlay(picture) {
     // The verdict above the lookup's arrow, in the header row the one-hot's indices leave free
     // (up to W's first column index, "0"): the headline alone where that room is short,
     // squeezed where even that is.
-    const left = one.x + one.width + 6;
-    const room = at.weightX.at[0] + cell / 2 - 8 - left;
+    // Stacked, over W's rows at its left, where the one-hot's notes would stand.
+    const left = at.stacked ? at.onehotX.at[0] - at.tokenLabels + 2 : one.x + one.width + 6;
+    const room = at.stacked
+      ? at.weightX.at[0] - at.vocabLabels - 6 - left
+      : at.weightX.at[0] + cell / 2 - 8 - left;
     // grade is null while the product streams a table file.
     const headline = grade?.headline ?? 'computing…';
     const sentence = grade ? `vs the product: ${headline}` : `the product: ${headline}`;
     const words = sentence.length * VERDICT_CHAR <= room ? sentence : headline;
     writeProperty(verdict, 'textContent', words);
-    write(verdict, { x: left, y: at.onehotHeaderY, 'data-state': grade?.state ?? 'computing' });
+    const y = at.stacked ? at.vocabY.at[0] + row / 2 + 4 : at.onehotHeaderY;
+    write(verdict, { x: left, y, 'data-state': grade?.state ?? 'computing' });
     if (words.length * VERDICT_CHAR > room)
       write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
     else verdict.removeAttribute('textLength');

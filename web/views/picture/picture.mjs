@@ -5,10 +5,13 @@
 // G flowing back into dW; the mode is the store's pictureMode, which the verdict below follows)
 // and a stepper goes through its steps, one row at a time, with Play, Prev and Next
 // (stepper.mjs; each mode's steps in product.mjs, lookup.mjs, backward.mjs); the picture at
-// rest is its last step. prefers-reduced-motion gets the same steps without movement. The selected token k is marked in its own
-// colour (model/token-colors.mjs); below the picture, its way through it and its values, in
-// PyTorch's notation, readable at any width. The picture is one tab stop: the arrow keys move
-// the token; pointing at a row marks its token in every view (views/linking.mjs).
+// rest is its last step. prefers-reduced-motion gets the same steps without movement. The
+// selected token k is marked in its own colour (model/token-colors.mjs). Under the picture, the
+// verdict on what it shows (views/verdict.mjs), then the token's way through it and its values,
+// in PyTorch's notation, readable at any width; while the inputs are wrong, the picture is dimmed
+// under a line naming the ids it still shows. Its words number rows one way
+// (model/picture-names.mjs). The picture is one tab stop: the arrow keys move the token; a token
+// pointed at or focused anywhere marks its rows here (views/linking.mjs).
 //
 // The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
 // shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
@@ -22,8 +25,7 @@ import { inputsText } from '../../model/describe.mjs';
 import { count } from '../../model/format-number.mjs';
 import { labelsOf, MODES, rowLabel, sceneOf } from '../../model/picture-scene.mjs';
 import { tokenColor } from '../../model/token-colors.mjs';
-import { paint, readPalette, shade } from '../../draw/picture-paint.mjs';
-import { onThemeChange } from '../../draw/theme-colors.mjs';
+import { createPalette, paint, shade } from '../../draw/picture-paint.mjs';
 import { backwardGrads, backwardMode, GRAD_BUDGET } from './backward.mjs';
 import { createCanvasSize } from './canvas-size.mjs';
 import { lookupMode } from './lookup.mjs';
@@ -113,29 +115,6 @@ function createFigure(number) {
     counts,
     description,
     formula,
-  };
-}
-
-// The page's colours and fonts for the canvas, read at the first paint (getComputedStyle forces
-// a style pass), again on a theme change, which calls onChange.
-function createPalette(figure, onChange) {
-  let palette = null;
-  return () => {
-    if (palette) return palette;
-    if (palette === null)
-      onThemeChange(figure, () => {
-        palette = undefined;
-        onChange();
-      });
-    const style = getComputedStyle(figure);
-    palette = {
-      colors: readPalette(figure),
-      fonts: {
-        mono: style.getPropertyValue('--mono').trim() || 'monospace',
-        sans: 'system-ui, sans-serif',
-      },
-    };
-    return palette;
   };
 }
 
