@@ -175,6 +175,10 @@ describe('what a reader sees of the picture', () => {
             `${where}: the verdict's headline ends at ${headline.bottom} px`,
           );
         }
+        // The page small at its defaults, every section drawn: the pictures are canvases, with no
+        // element per value.
+        const elements = await page.evaluate(() => document.querySelectorAll('*').length);
+        assert.ok(elements <= 1500, `${where}: ${elements} elements`);
         const suffix = colorScheme === 'dark' ? '-dark' : '';
         await saveScreenshot(page, `reader-${width}${suffix}.png`);
       }
