@@ -47,13 +47,19 @@ describe("the picture's labels and keys", () => {
     await waitForLookupRows(page, THE_CAT_SAT, 30_000);
   }
 
-  // The one-hot's column labels as drawn: [text, start, end] in px.
+  // The one-hot's column labels as drawn: [text, start, end] in px. They stand in the row over
+  // the grids, or stacked (W over the one-hot), over the one-hot.
   async function headerLabels() {
     const { texts, cells } = await readPicture(env.page);
+    const stacked = await env.page.$eval(
+      `${PAGE_PICTURE} .equation-canvas`,
+      (canvas) => canvas.scene.stacked,
+    );
     const weightX = cells.find((c) => c.grid === 'weight').x;
-    const top = Math.min(...texts.map((t) => t.y));
+    const onehotTop = Math.min(...cells.filter((c) => c.grid === 'onehot').map((c) => c.y));
+    const top = stacked ? onehotTop - 5 : Math.min(...texts.map((t) => t.y));
     return texts
-      .filter((t) => t.y === top && t.x < weightX)
+      .filter((t) => t.y === top && t.x < weightX && t.align === 'center')
       .map((t) => [
         t.text,
         t.x - (t.text.length * LABEL_CHAR) / 2,

@@ -57,10 +57,15 @@ describe('positions view', () => {
 
   const { view, input, alertText, waitForAlert } = formView(() => env.page, 'positions');
 
-  // What the picture drew: each cell's grid, row t, column j and value, the grids' names and
-  // row labels, and whether its numbers are drawn.
-  const picture = () =>
-    env.page.$eval(`${view} .positions-canvas`, (canvas) => ({
+  // What the picture drew, once it has (it draws when its frame is laid out): each cell's grid,
+  // row t, column j and value, the grids' names and row labels, and whether its numbers are
+  // drawn.
+  const picture = async () => {
+    await env.page.waitForFunction(
+      (selector) => document.querySelector(selector).scene,
+      `${view} .positions-canvas`,
+    );
+    return env.page.$eval(`${view} .positions-canvas`, (canvas) => ({
       cells: canvas.scene.cells.map(({ grid, t, column, value, number }) => ({
         grid,
         t,
@@ -76,6 +81,7 @@ describe('positions view', () => {
       width: canvas.getBoundingClientRect().width,
       room: canvas.parentElement.clientWidth,
     }));
+  };
 
   // The picture's values of row b against PyTorch's, grid by grid, bit for bit (float32 both).
   async function assertRow(b) {
@@ -134,6 +140,13 @@ describe('positions view', () => {
       await page.locator(`${view} .positions-slider`).fill(String(b));
       const details = page.locator(`${view} details.printouts`);
       if (!(await details.evaluate((node) => node.open))) await details.locator('summary').click();
+      // Printed once open, for the row picked.
+      await page.waitForFunction(
+        ([selector, row]) =>
+          document.querySelector(`${selector} .printouts-body p:nth-of-type(3)`)?.textContent ===
+          `print(token_embeddings[${row}])`,
+        [view, b],
+      );
       const printed = await page.$$eval(`${view} .positions-printout`, (pres) =>
         pres.map((pre) => pre.textContent),
       );

@@ -96,6 +96,7 @@ export function sceneOf(result, slots, at, options) {
     onehotCell: at.onehotCell, // the one-hot's columns' width
     row, // the rows' height: lower than the cells are wide where the picture's height is short
     numbers: at.numbers, // whether the values' cells hold their numbers
+    stacked: at.stacked, // W over the one-hot and out (picture-layout.mjs)
     cells: [],
     texts: [],
     tokens: [],

@@ -41,11 +41,13 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       const shape = [width, result.ids.length, result.vocab, result.dim, transposed].join();
       const same = shape === kept.shape;
       const room = { width, height: width < PHONE_WIDTH ? PHONE_HEIGHT : WIDE_HEIGHT };
-      let at = layout(room.width, room.height, slots, rowLabels, {
-        largestCell: same ? kept.cell : LARGEST_CELL,
-        transposed,
-        notes,
-      });
+      const options = { largestCell: same ? kept.cell : LARGEST_CELL, transposed, notes };
+      let at = layout(room.width, room.height, slots, rowLabels, options);
+      // A phone's picture of many rows (GPT-2's ids) grows taller rather than lose its numbers.
+      if (!at.numbers && room.height < WIDE_HEIGHT) {
+        room.height = WIDE_HEIGHT;
+        at = layout(room.width, room.height, slots, rowLabels, options);
+      }
       // The frame keeps the room of the most rows this shape can draw, so that an id typed,
       // which may add a row of W, moves nothing below.
       const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
@@ -60,10 +62,9 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       if (kept.width > at.width) {
         const left = Math.floor((kept.width - at.width) / 2);
         at = layout(room.width, room.height, slots, rowLabels, {
+          ...options,
           largestCell: at.cell,
           left,
-          transposed,
-          notes,
         });
       }
       // The canvas covers the room the picture may take (more only where its cells at their
