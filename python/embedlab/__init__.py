@@ -176,7 +176,7 @@ def show(
     *,
     text: Optional[str] = None,
     tokenizer=None,
-    view: str = "compare",
+    view: str = "equation",
     padding_idx: Optional[int] = None,
     label: Optional[str] = None,
 ) -> Shown:

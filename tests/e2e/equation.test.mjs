@@ -2,8 +2,8 @@
 // token's 1 lit in its own colour, its row of W glowing, the V − 1 rows its zeros multiply
 // dimmed (their numbers still readable), the counts of useful and wasted multiply-adds,
 // numbers from the notebook where cells are wide enough and in the line below the picture at
-// any width, a real "×" the size of the "="; the picture and the verdict inside the first screen
-// at 1280 × 900 and 375 × 812; a new token moves the glow and replays the flow, with no motion
+// any width, a real "×" the size of the "="; the picture and the verdict's headline inside the
+// first screen at 1280 × 800, 720 × 900 and 375 × 667; a new token moves the glow and replays the flow, with no motion
 // under prefers-reduced-motion; the whole page stays within its element budget at n = 64, V = 4096,
 // d = 64; and <embedding-demo view="equation"> draws the same picture in its shadow root.
 import assert from 'node:assert/strict';
@@ -77,31 +77,27 @@ describe('the equation picture', () => {
     await waitForVerdict(env.page, 'bit-identical');
   }
 
-  // The bottoms of the picture and the verdict's grade, and the viewport's height. On a phone the
-  // verdict's box goes on below the first screen: the picture's rows are as tall as its cells are
-  // wide, wide enough for their numbers.
+  // The bottoms of the picture and the verdict's headline, and the viewport's height. The
+  // verdict stands right under the picture: the counts and the line of values follow it.
   const firstScreen = () =>
     env.page.evaluate(() => ({
       picture: document.querySelector('#results .equation-figure svg').getBoundingClientRect()
         .bottom,
-      counts: document
-        .querySelector('#results .equation-figure .equation-counts')
-        .getBoundingClientRect().bottom,
       verdict: document.querySelector('#results .verdict-word').getBoundingClientRect().bottom,
       top: document.querySelector('#results .equation-figure svg').getBoundingClientRect().top,
       height: innerHeight,
     }));
 
   for (const [width, height, name] of [
-    [1280, 900, 'desktop'],
-    [375, 812, 'phone'],
+    [1280, 800, 'desktop'],
+    [720, 900, 'tablet'],
+    [375, 667, 'phone'],
   ]) {
     test(`the picture and the verdict are on the first screen at ${width} × ${height}`, async () => {
       await reload(width, height);
       const at = await firstScreen();
       assert.ok(at.top > 0);
       assert.ok(at.picture <= at.height, `the picture ends at ${at.picture} of ${at.height}`);
-      assert.ok(at.counts <= at.height, `the counts end at ${at.counts} of ${at.height}`);
       assert.ok(at.verdict <= at.height, `the verdict ends at ${at.verdict} of ${at.height}`);
       assert.equal(await pageOverflow(env.page), 0);
       await saveScreenshot(env.page, `first-screen-${name}.png`);
@@ -315,10 +311,11 @@ describe('the equation picture', () => {
       grown,
       'deleting the 5 neither shrinks the picture nor moves it sideways',
     );
-    // Drawn narrower than the frame it keeps, the picture stands in its middle.
+    // Drawn narrower than the frame it keeps, the picture stands in its middle (right of out,
+    // 4 px more: the room of the halo of out's mark).
     const [left, right] = await margins();
     assert.ok(
-      Math.abs(left - right) <= 4,
+      Math.abs(left - (right - 4)) <= 4,
       `the picture is centred in its frame: ${left} px left, ${right} px right`,
     );
     await page.fill('#ids', '2, 3, 1');
@@ -328,14 +325,16 @@ describe('the equation picture', () => {
   });
 
   // An article column (720 and 480 px in a 1000 px window) and phones (375 and 320 px, the
-  // column padded by 16 px): fewer of d's columns where the width asks, each cell with its number.
-  for (const [viewport, column, columns] of [
-    [1000, 720, [0, 1, 2, 3, 4]],
-    [1000, 480, [0, 4]],
-    [375, 375, [0]],
-    [320, 320, [0]],
+  // column padded by 16 px): stacked where side by side would drop numbers, fewer of d's columns
+  // only where even stacked the width asks (the first two and the last), each cell with its
+  // number, at its whole size (11 px) but on a phone (9 px or more).
+  for (const [viewport, column, columns, smallest] of [
+    [1000, 720, [0, 1, 2, 3, 4], 11],
+    [1000, 480, [0, 1, 2, 3, 4], 11],
+    [375, 375, [0, 1, 2, 3, 4], 9],
+    [320, 320, [0, 1, 4], 9],
   ]) {
-    test(`in a ${column} px column, the element's picture shows its numbers at 11 px or more`, async () => {
+    test(`in a ${column} px column, the element's picture shows its numbers at ${smallest} px or more`, async () => {
       const { page } = env;
       await page.setViewportSize({ width: viewport, height: 900 });
       await openHost(
@@ -381,13 +380,14 @@ describe('the equation picture', () => {
         ones.every((c) => c.text === (c.one ? '1' : '0')),
         'every one-hot cell has its digit',
       );
+      // W's and out's numbers at `smallest` px or more; the one-hot's digits, half a row tall, at 9.
       for (const { grid, font } of scene.cells) {
-        const px = Number(font.match(/(\d+)px/)[1]);
-        assert.ok(px >= 11, `a number of ${grid} at ${px} px`);
+        const px = Number(font.match(/([\d.]+)px/)[1]);
+        assert.ok(px >= (grid === 'onehot' ? 9 : smallest), `a number of ${grid} at ${px} px`);
       }
-      // The widest number, "-1.8061" (7 characters of 0.6 em at 11 px), fits inside its cell,
-      // and the picture inside the element, unshrunk.
-      assert.ok(scene.cell >= 7 * 0.6 * 11, `cells of ${scene.cell} px`);
+      // The widest number, "-1.8061" (7 characters of 0.6 em), fits inside its cell, and the
+      // picture inside the element, unshrunk.
+      assert.ok(scene.cell >= 7 * 0.6 * smallest, `cells of ${scene.cell} px`);
       assert.equal(scene.zoom, '');
       const right = Math.max(...scene.cells.map((c) => c.x + c.width));
       assert.ok(right <= scene.room, `the grids end at ${right} of ${scene.room} px`);

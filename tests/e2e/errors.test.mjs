@@ -70,7 +70,7 @@ describe('bad input', () => {
     );
     assert.ok(
       (await page.textContent('#results .verdict .verdict-sentence')).endsWith(
-        `last valid input: ${lastValid}.`,
+        `showing the last valid ids, ${lastValid}.`,
       ),
     );
   }
@@ -356,11 +356,12 @@ describe('bad input', () => {
     await page.waitForFunction(() => !document.getElementById('ids-error').hidden);
     assert.match(await errorText(page, 'ids-error'), /"150000x", which is not an integer/);
     await page.waitForFunction(() =>
-      /the views show the last valid input: idx = \[2, 3, 1\], V = 4, d = 5\./.test(
+      /showing the last valid ids, idx = \[2, 3, 1\], V = 4, d = 5\./.test(
         document.querySelector('#results .verdict').textContent,
       ),
     );
-    assert.equal(await page.getAttribute('#vocab', 'placeholder'), 'auto: 4');
+    // The ids typed went past V = 4 on the way ("2, 3, 15"): V was held at 4 rather than grown.
+    assert.equal(await page.inputValue('#vocab'), '4');
     await page.fill('#ids', '2, 3, 1');
     await expectRecovered('ids-error');
   });

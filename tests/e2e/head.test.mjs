@@ -60,7 +60,7 @@ describe('head view', () => {
   before(async () => {
     env = await openSite({ weights: true });
     await env.page.locator('#head').scrollIntoViewIfNeeded();
-    await env.page.waitForSelector('#head .verdict[data-state]');
+    await env.page.waitForSelector('#head .order-check[data-state]');
   });
   after(async () => {
     await env?.close();
@@ -94,10 +94,22 @@ describe('head view', () => {
       SHOWN.map((i) => torch.columns[i]),
       'logits',
     );
+    // The GEMM against the same sums one product at a time: not the lookup-vs-product verdict,
+    // so in a look and words of its own (no grade's badge), graded by the core.
+    const check = await page.$eval(`${view} .order-check`, (node) => ({
+      state: node.dataset.state,
+      title: node.querySelector('.order-check-title').textContent,
+      sentence: node.querySelector('.order-check-sentence').textContent,
+      badge: node.querySelectorAll('.verdict-word').length,
+    }));
+    assert.match(check.state, /^(identical|rounding)$/);
+    assert.equal(check.title, 'Summation order: the GEMM vs one product at a time');
     assert.match(
-      await page.textContent(`${view} .verdict-word`),
-      /bit-identical|equal up to rounding/,
+      check.sentence,
+      /^(All [\d,]+ printed logits hold the same 32 bits in both orders\.|[\d,]+ of [\d,]+ printed logits hold the same 32 bits in both orders; the others differ by at most .+ \(equal up to rounding\)\.)$/,
     );
+    assert.equal(check.badge, 0);
+    assert.equal(await page.locator(`${view} .verdict`).count(), 0, 'no verdict box in the head');
     const shown = await page.$$eval(`${view} [data-part="top"] li[data-position]`, (items) =>
       items.map((li) => ({
         position: Number(li.dataset.position),

@@ -47,13 +47,19 @@ describe("the picture's labels and keys", () => {
     await waitForLookupRows(page, THE_CAT_SAT, 30_000);
   }
 
-  // The one-hot's column labels as drawn: [text, start, end] in px.
+  // The one-hot's column labels as drawn: [text, start, end] in px. They stand in the row over
+  // the grids, or stacked (W over the one-hot), over the one-hot.
   async function headerLabels() {
     const { texts, cells } = await readPicture(env.page);
+    const stacked = await env.page.$eval(
+      `${PAGE_PICTURE} .equation-canvas`,
+      (canvas) => canvas.scene.stacked,
+    );
     const weightX = cells.find((c) => c.grid === 'weight').x;
-    const top = Math.min(...texts.map((t) => t.y));
+    const onehotTop = Math.min(...cells.filter((c) => c.grid === 'onehot').map((c) => c.y));
+    const top = stacked ? onehotTop - 5 : Math.min(...texts.map((t) => t.y));
     return texts
-      .filter((t) => t.y === top && t.x < weightX)
+      .filter((t) => t.y === top && t.x < weightX && t.align === 'center')
       .map((t) => [
         t.text,
         t.x - (t.text.length * LABEL_CHAR) / 2,
@@ -72,21 +78,23 @@ describe("the picture's labels and keys", () => {
       await open(width);
       await theCatSat();
       let figure = await readFigure(page);
-      assert.deepEqual(figure.rowLabels.filter((label) => label !== '⋮').slice(0, 1), ['The']);
-      if (width === 1280) assert.deepEqual(figure.rowLabels, TEXTS);
-      assert.match(figure.detail, /^The → 464 → W\[464\] → out\[0\] = \[/);
+      // Each row by its position and its text.
+      const labels = TEXTS.map((text, k) => `[${k}] ${text}`);
+      assert.deepEqual(figure.rowLabels.filter((label) => label !== '⋮').slice(0, 1), [labels[0]]);
+      if (width === 1280) assert.deepEqual(figure.rowLabels, labels);
+      assert.match(figure.detail, /^\[0\] The → 464 → W\[464\] → out\[0\] = \[/);
       await page.focus(`${PAGE_PICTURE} .equation-picture`);
       for (const [k, id] of THE_CAT_SAT.entries()) {
         if (k > 0) figure = await pick('ArrowDown');
         assert.equal(
           figure.valuetext,
-          `token ${k + 1} of 3: ${TEXTS[k]} → ${id} → W[${id}] → out[${k}]`,
+          `token ${k + 1} of 3: [${k}] ${TEXTS[k]} → ${id} → W[${id}] → out[${k}]`,
         );
         assert.ok(
-          figure.detail.startsWith(`${TEXTS[k]} → ${id} → W[${id}] → out[${k}] = [`),
+          figure.detail.startsWith(`[${k}] ${TEXTS[k]} → ${id} → W[${id}] → out[${k}] = [`),
           figure.detail,
         );
-        assert.ok(figure.rowLabels.includes(TEXTS[k]), `${TEXTS[k]} is labelled`);
+        assert.ok(figure.rowLabels.includes(`[${k}] ${TEXTS[k]}`), `${TEXTS[k]} is labelled`);
         // The selected id heads its column of the one-hot; no two labels there overlap.
         const header = await headerLabels();
         assert.ok(
@@ -98,14 +106,13 @@ describe("the picture's labels and keys", () => {
           .forEach(([text, start], i) =>
             assert.ok(start >= header[i][2], `${header[i][0]} and ${text} overlap`),
           );
-        // The ends too; the others' columns, narrowed so that W's cells hold their numbers,
-        // may leave their labels to W's rows.
+        // The first column's too; the others' columns, narrowed so that W's cells hold their
+        // numbers (and W's rows their notes), may leave their labels to W's rows.
         if (width === 1280)
-          for (const end of ['0', '50256'])
-            assert.ok(
-              header.some(([text]) => text === end),
-              `${end} labels its column`,
-            );
+          assert.ok(
+            header.some(([text]) => text === '0'),
+            '0 labels its column',
+          );
         // The row's values, readable below the picture: the lookup's numbers for token k.
         const [, ...lookup] = (await tableCells(page, BOXES.lookup))[k];
         const shown = [...lookup.slice(0, 3), '…', ...lookup.slice(-2)];
@@ -151,7 +158,7 @@ describe("the picture's labels and keys", () => {
     assert.equal(figure.valuetext, 'token 1 of 3: idx[0] = 2 → W[2] → out[0]');
     assert.match(
       figure.description,
-      /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. idx\[0\] = 2: /,
+      /^one_hot\(idx\), 3 × 4, times W, 4 × 5, equals out, 3 × 5\. out\[0\] · id 2: /,
     );
     figure = await pick('ArrowRight');
     assert.equal(figure.valuetext, 'token 2 of 3: idx[1] = 3 → W[3] → out[1]');

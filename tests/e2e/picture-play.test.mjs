@@ -55,6 +55,15 @@ describe('the stepper', () => {
     await page.locator('#ids').blur();
   }
 
+  // Answers the product's question (which row of W out[0] will be: W[id]) and goes back to rest:
+  // Play then goes through every step without waiting at it.
+  async function answer(id = 2) {
+    const { page } = env;
+    await page.click(`${PAGE_PICTURE} .picture-next`);
+    await page.click(`${PAGE_PICTURE} .predict-choice[data-row="${id}"]`);
+    await page.keyboard.press('Escape');
+  }
+
   // Presses Play on a stopped clock and runs its first frame: returns frame(ms), which runs the
   // clock to `ms` after that frame and reads the picture.
   async function play() {
@@ -101,7 +110,7 @@ describe('the stepper', () => {
         assert.ok(picture.figure.caption.startsWith(`Step ${i + 1} of 5: `));
         assert.deepEqual(picture.ghosts, [], 'a step taken by hand is in place');
         assert.equal(picture.marks, 2, 'the row of W and its one-hot entry, outlined');
-        assert.equal(picture.figure.detail, `out[0] so far = [${want.out.join(', ')}]`);
+        assert.equal(picture.figure.detail, `out[0] · id 2 so far = [${want.out.join(', ')}]`);
         if (width === 1280)
           assert.deepEqual(
             row(picture, 'out', 0).map((c) => c.text),
@@ -115,7 +124,7 @@ describe('the stepper', () => {
       assert.equal(end.figure.equation, 'out[0] = W[2]');
       assert.match(
         end.figure.caption,
-        /Only row 2 survived: out\[0\] = W\[2\], the lookup's row\. The other 3 rows of W cost 15 multiply-adds by zero for this token, n·\(V−1\)·d = 45 for all 3 tokens\./,
+        /Only W\[2\] survived: out\[0\] · id 2 = W\[2\], the lookup's row\. The other 3 rows of W cost 15 multiply-adds by zero for this token, n·\(V−1\)·d = 45 for all 3 tokens\./,
       );
       assert.equal(end.marks, 0);
       assert.deepEqual(dimmedRows(end), [0, 1, 3]);
@@ -154,6 +163,7 @@ describe('the stepper', () => {
     const { page } = env;
     for (const width of [1280, 375]) {
       await show([2, 3, 1], width);
+      await answer();
       const frame = await play();
       let picture = await frame(STEP_MS / 4); // step 1, its move half done
       assert.equal(picture.figure.play, 'playing');
@@ -191,7 +201,7 @@ describe('the stepper', () => {
       assert.equal(end.figure.play, 'ended');
       assert.equal(end.figure.playText, 'Play');
       assert.deepEqual(end.ghosts, []);
-      assert.match(end.figure.caption, /^Step 5 of 5: out\[0\] = W\[2\] Only row 2 survived/);
+      assert.match(end.figure.caption, /^Step 5 of 5: out\[0\] = W\[2\] Only W\[2\] survived/);
     }
   });
 
@@ -240,7 +250,7 @@ describe('the stepper', () => {
     assert.deepEqual(picture.figure.backArrows, [0]);
     assert.match(
       picture.figure.detail,
-      /^1 of 3 rows of G added into dW, 5 additions so far; dW\[2\] = G\[0\] = \[/,
+      /^G\[0\] · id 2 → dW\[2\]: 1 of 3 rows of G added into dW, 5 additions so far; dW\[2\] = G\[0\] = \[/,
     );
     picture = await frame(2 * STEP_MS + STEP_MS / 4);
     assert.deepEqual(
@@ -263,6 +273,7 @@ describe('the stepper', () => {
     for (const width of [1280, 720, 480, 375]) {
       await show([2, 3, 1], width);
       await page.emulateMedia({ reducedMotion: 'reduce' });
+      await answer();
       const rest = await readPicture(page);
       // The columns of out drawn at this width, each with its number.
       const dims = await page.$eval(`${PAGE_PICTURE} .equation-canvas`, (c) => c.scene.shownDims);
@@ -294,7 +305,7 @@ describe('the stepper', () => {
     }
   });
 
-  test('predict: before row 2 survives, the learner picks a row of W and the picture answers', async () => {
+  test('predict: before row 2 survives, the learner picks a row of W, tries again after a wrong pick, and the picture answers', async () => {
     const { page } = env;
     const predict = () =>
       page.$eval(`${PAGE_PICTURE} .picture-predict`, (box) => ({
@@ -304,7 +315,7 @@ describe('the stepper', () => {
           : box.querySelector('.predict-question').textContent,
         choices: [...box.querySelectorAll('.predict-choice')]
           .filter((b) => b.checkVisibility())
-          .map((b) => b.textContent),
+          .map((b) => `${b.textContent}${b.getAttribute('aria-disabled') === 'true' ? ' ✗' : ''}`),
         reply: box.querySelector('.predict-reply').textContent,
       }));
     for (const width of [1280, 375]) {
@@ -313,7 +324,7 @@ describe('the stepper', () => {
       await page.click(`${PAGE_PICTURE} .picture-next`);
       const asked = await predict();
       assert.equal(asked.shown, true);
-      assert.equal(asked.question, 'Predict: which row of W will out[0] be? ');
+      assert.equal(asked.question, 'Predict: which row of W will out[0] · id 2 be? ');
       assert.deepEqual(asked.choices, ['W[0]', 'W[1]', 'W[2]', 'W[3]']);
       await saveScreenshot(page.locator(PAGE_PICTURE), `picture-predict-${width}.png`);
       await page.click(`${PAGE_PICTURE} .picture-next`);
@@ -322,12 +333,16 @@ describe('the stepper', () => {
 
       await page.click(`${PAGE_PICTURE} .picture-prev`);
       await page.click(`${PAGE_PICTURE} .predict-choice:text("W[1]")`);
-      const replied = await predict();
+      const wrong = await predict();
       assert.equal(
-        replied.reply,
-        'Not W[1]: one_hot[0, 1] = 0, so row 1 of W adds nothing to out[0]. The 1 is in ' +
-          'column 2: out[0] = W[2].',
+        wrong.reply,
+        'Not W[1]: one_hot[0, 1] = 0, so W[1] is multiplied by 0 and adds nothing to ' +
+          "out[0] · id 2. Find the 1 in one_hot's row [0], and try again.",
       );
+      assert.deepEqual(wrong.choices, ['W[0]', 'W[1] ✗', 'W[2]', 'W[3]'], 'the question stays');
+      await page.click(`${PAGE_PICTURE} .predict-choice:text("W[2]")`);
+      const replied = await predict();
+      assert.match(replied.reply, /^W\[2\]: right\. one_hot\[0, 2\] = 1 is the only 1/);
       assert.deepEqual(replied.choices, []);
       assert.equal(
         await page.evaluate(() => document.activeElement?.classList.contains('picture-next')),
@@ -345,13 +360,14 @@ describe('the stepper', () => {
     await page.click('#results .token-picker button:text("3")');
     await page.click(`${PAGE_PICTURE} .picture-next`);
     const again = await predict();
-    assert.equal(again.question, 'Predict: which row of W will out[1] be? ');
+    assert.equal(again.question, 'Predict: which row of W will out[1] · id 3 be? ');
     assert.equal(again.reply, '');
   });
 
   test('keys: "." and "," step, Escape goes back to rest, "k" plays and pauses', async () => {
     const { page } = env;
     await show([2, 3, 1]);
+    await answer();
     await page.focus(`${PAGE_PICTURE} .equation-picture`);
     await page.keyboard.press('.');
     await page.keyboard.press('.');
@@ -418,7 +434,7 @@ describe('the stepper', () => {
       const picture = await readPicture(page, '#e');
       const figure = await readFigure(page, '#e');
       assert.equal(figure.equation, '1 · W[2] = W[2]', `${column} px`);
-      assert.equal(figure.detail, `out[0] so far = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
+      assert.equal(figure.detail, `out[0] · id 2 so far = [${NOTEBOOK_LOOKUP[0].join(', ')}]`);
       // Row 0 of out holds W[2] in each column drawn, with its number.
       const dims = await page.evaluate(
         () =>

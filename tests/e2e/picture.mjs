@@ -94,6 +94,7 @@ export function readPicture(page, root = PAGE_PICTURE) {
         text: t.text,
         x: t.x,
         y: t.y,
+        align: t.align,
         current: t.current,
         font: t.font,
       })),

@@ -91,6 +91,30 @@ describe('the four grades of the verdict', () => {
     assert.deepEqual(await outlined(env.page, '#results [data-box="product"]'), []);
   });
 
+  test("the terms' definitions: a press away, by keyboard as by touch, not only a tooltip", async () => {
+    const { page } = env;
+    const terms = '#results .verdict .verdict-terms';
+    const term = '#results .verdict .verdict-term';
+    assert.equal(await page.isVisible(terms), false, 'closed at first');
+    assert.deepEqual(
+      await page.$$eval(term, (buttons) => buttons.map((b) => b.getAttribute('aria-label'))),
+      ['bit-identical, in Two routes, one result', 'equal in value, in Two routes, one result'],
+    );
+    // The keyboard: the term is a button in the tab order; Enter opens its definitions.
+    await page.focus(term);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.isVisible(terms), true);
+    assert.match(await page.textContent(terms), /^Bit-identical: the same 32 bits/);
+    assert.equal(await page.getAttribute(term, 'aria-expanded'), 'true');
+    assert.equal(
+      await page.getAttribute(term, 'aria-controls'),
+      await page.getAttribute(terms, 'id'),
+    );
+    // A tap (a click, as a touch screen sends one) closes them.
+    await page.click(term);
+    assert.equal(await page.isVisible(terms), false);
+  });
+
   test('equal in value: a −0.0 in W is copied by the lookup, added to +0.0 by the product', async () => {
     // W = [[-0, 1], [2, 3]], idx = [0, 1]: lookup row 0 = [-0, 1]; the product's is
     // 1·(-0) + 0·2 = +0 and 1·1 + 0·3 = 1.

@@ -65,15 +65,28 @@ export function waitForOutputs(page, count, timeout = 60_000) {
 // Each output in the page's order: { printed: the text of the last tensor printed before it,
 // verdict, error, title, lookup: its lookup table's rows ([[label, cell, ...], ...]), padding:
 // where its backward view's padding_idx starts (the element's padding_idx, or null) }.
-// A lookup drawn as a heatmap has its table behind "Numbers", which is opened first, as a
-// learner who reads its rows opens it, and drawn before the rows are read.
+// An output that opens on the picture has its tables behind a disclosure, and a lookup drawn as
+// a heatmap its table behind "Numbers": each is opened first, as a learner who reads its rows
+// opens it, and drawn before the rows are read.
 export function readOutputs(page) {
   return page.evaluate(async () => {
-    for (const demo of document.querySelectorAll('embedding-demo')) {
+    const frame = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const demos = [...document.querySelectorAll('embedding-demo')];
+    for (const demo of demos) {
+      const tables = demo.shadowRoot.querySelector('details.on-demand');
+      if (tables) tables.open = true;
+    }
+    // The tables are built when their disclosure opens.
+    const built = (demo) =>
+      !demo.shadowRoot.querySelector('details.on-demand') ||
+      demo.shadowRoot.querySelector('[data-box="lookup"]');
+    for (let frames = 0; frames < 300 && !demos.every(built); ++frames) await frame();
+    for (const demo of demos) {
       const numbers = demo.shadowRoot.querySelector('[data-box="lookup"] details.numbers');
       if (numbers) numbers.open = true;
     }
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await frame();
     let printed = null;
     const outputs = [];
     for (const node of document.querySelectorAll('pre, embedding-demo')) {

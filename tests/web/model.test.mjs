@@ -105,34 +105,50 @@ describe('picture-layout', () => {
       slots.filter((s) => s !== null).length + 0.5 * slots.filter((s) => s === null).length;
     const drawnRows = (ids, vocab, step) => {
       const slots = slotsFor({ ids, vocab, dim: 4 }, step);
-      return Math.max(units(slots.tokens), units(slots.vocab));
+      return { tokens: units(slots.tokens), vocab: units(slots.vocab) };
     };
-    // Every list of n ids below V, every token selected.
+    // Every list of n ids below V, every token selected: the most token rows and the most rows
+    // of W, reached together (by distinct ids).
     for (let n = 1; n <= 4; ++n) {
       for (let vocab = 1; vocab <= 12; ++vocab) {
-        let most = 0;
+        const most = { tokens: 0, vocab: 0 };
+        let together = 0;
         const ids = new Array(n).fill(0);
         for (let code = 0; code < vocab ** n; ++code) {
           for (let i = 0, c = code; i < n; ++i, c = Math.floor(c / vocab)) ids[i] = c % vocab;
-          for (let step = 0; step < n; ++step) most = Math.max(most, drawnRows(ids, vocab, step));
+          for (let step = 0; step < n; ++step) {
+            const drawn = drawnRows(ids, vocab, step);
+            most.tokens = Math.max(most.tokens, drawn.tokens);
+            most.vocab = Math.max(most.vocab, drawn.vocab);
+            together = Math.max(together, drawn.tokens + drawn.vocab);
+          }
         }
-        assert.equal(most, mostRowUnits(n, vocab), `n = ${n}, V = ${vocab}`);
+        assert.deepEqual(most, mostRowUnits(n, vocab), `n = ${n}, V = ${vocab}`);
+        assert.equal(together, most.tokens + most.vocab, `n = ${n}, V = ${vocab}: together`);
       }
     }
-    // Past the token cap: tokens 0, 3, 4, 5 and 8 drawn, their ids and rows 0 and 99 all apart.
-    assert.equal(drawnRows([10, 1, 2, 20, 30, 40, 5, 6, 50], 100, 4), 7 + 6 * 0.5);
-    assert.equal(mostRowUnits(9, 100), 7 + 6 * 0.5);
-    assert.equal(mostRowUnits(64, 4096), 10);
-    assert.equal(mostRowUnits(64, 8), 8); // every row of W
-    assert.equal(mostRowUnits(64, 4), 6); // five tokens and two gaps
+    // Past the token cap: tokens 0, 3, 4, 5 and 8 drawn with two gaps, their ids and rows 0 and
+    // 99 all apart: 7 rows and 6 gaps.
+    assert.deepEqual(drawnRows([10, 1, 2, 20, 30, 40, 5, 6, 50], 100, 4), {
+      tokens: 5 + 2 * 0.5,
+      vocab: 7 + 6 * 0.5,
+    });
+    assert.deepEqual(mostRowUnits(9, 100), { tokens: 6, vocab: 10 });
+    assert.deepEqual(mostRowUnits(64, 4096), { tokens: 6, vocab: 10 });
+    assert.deepEqual(mostRowUnits(64, 8), { tokens: 6, vocab: 8 }); // every row of W
+    assert.deepEqual(mostRowUnits(64, 4), { tokens: 6, vocab: 4 }); // five tokens and two gaps
   });
 
   test("the frame keeps the most rows' room at the row height, within the picture's room", () => {
-    // 10 rows of 20 px between the 16 px of column indices and the 34 px of names: 250 px.
+    // Side by side, 10 rows of 20 px between the 16 px of column indices and the 34 px of
+    // names: 250 px.
     assert.equal(frameHeight({ height: 120, row: 20 }, 64, 4096, 300), 250);
     assert.equal(frameHeight({ height: 120, row: 20 }, 64, 4096, 190), 190);
     assert.equal(frameHeight({ height: 280, row: 20 }, 64, 4096, 190), 280); // never less than drawn
     assert.equal(frameHeight({ height: 178, row: 40 }, 3, 4, 300), 16 + 4 * 40 + 34); // every row drawn
+    // Stacked, W's 4 rows under its column indices, then the 3 tokens' under theirs, then one
+    // line of names: 16 + 80 + 16 + 60 + 20.
+    assert.equal(frameHeight({ height: 100, row: 20, stacked: true }, 3, 4, 300), 192);
   });
 
   test('cells fit the width, between 9 and 56 px, rows the height, and the grids follow one another', () => {
@@ -144,37 +160,70 @@ describe('picture-layout', () => {
     assert.equal(wide.row, 37); // the height's bound: (200 - 16 - 34) / 4 rows, floored
     assert.equal(wide.weightX.at[0], wide.onehotX.end + 26 + wide.vocabLabels);
     assert.equal(wide.outX.at[0], wide.weightX.end + 26);
-    assert.equal(wide.width, wide.outX.end + 2);
+    assert.equal(wide.width, wide.outX.end + 6); // and room for the halo of out's mark
     assert.equal(layout(100, 300, slots, [2, 3, 1]).cell, 9); // never below the smallest cell
-    // 720 px: equal cells would be (720 − 84.4) / 14 = 45 px, too narrow for W's numbers (50);
-    // one-hot columns of 22 px leave (720 − 84.4 − 4 · 22) / 10 = 54.76 px to each value cell.
-    // Labels: 1 character, 6.2 + 8 px each side; two operators of 26 px, 4 px.
+    // 720 px: equal cells of (720 − 84.4) / 14 = 45.4 px hold W's numbers (42 px), not at their
+    // whole size (50 px: 11 px digits); one-hot columns of 22 px leave (720 − 84.4 − 4 · 22) / 10
+    // = 54.76 px to each value cell. Labels: 1 character, 6.2 + 8 px each side; two operators of
+    // 26 px, 4 px.
     assert.deepEqual(
       [layout(720, 300, slots, [2, 3, 1]).cell, layout(720, 300, slots, [2, 3, 1]).onehotCell],
       [54, 22],
     );
-    // Narrower, fewer of d's columns, each with its number. 600 px: all 5 columns would be
-    // (600 − 84.4 − 88) / 10 = 42.7 px < 50; columns 0, 1, …, 4 (3.5 cells) leave
-    // (600 − 84.4 − 88) / 7 = 61 px, as wide as the cells of at most 50 px given; rows of
-    // (190 − 16 − 34) / 4 = 35 px, high enough for a number (24).
+    // Narrower, within the 192 px a phone's picture has: one-hot columns narrowed, then the
+    // picture stacked, then fewer of d's columns, each with its number.
     const narrow = (width) => {
-      const at = layout(width, 190, slots, [2, 3, 1], { largestCell: 50 });
-      return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers];
+      const at = layout(width, 192, slots, [2, 3, 1], { largestCell: 50 });
+      return [at.slots.dim, at.cell, at.onehotCell, at.operator, at.numbers, at.stacked];
     };
-    assert.deepEqual(narrow(600), [[0, 1, null, 4], 50, 22, 26, true]);
-    // 480 px: columns 0, 1, …, 4 with one-hot columns of 22 px: (480 − 84.4 − 88) / 7 = 43.9;
-    // with 15 px, operators of 16 px and labels padded by 5: (480 − 58.4 − 60) / 7 = 51.7.
-    assert.deepEqual(narrow(480), [[0, 1, null, 4], 50, 15, 16, true]);
-    // A 375 px phone's 343: column 0 alone, (343 − 84.4 − 88) / 3 = 56.9.
-    assert.deepEqual(narrow(343), [[0, null], 50, 22, 26, true]);
-    // A 320 px phone's column of 270 px: (270 − 84.4 − 88) / 3 = 32.5 px; one-hot columns of
-    // 15 px, operators of 16 px and labels padded by 5 px: (270 − 58.4 − 60) / 3 = 50.5.
-    assert.deepEqual(narrow(270), [[0, null], 50, 15, 16, true]);
-    // Too narrow even for one column: all of them, as bare colours.
-    assert.deepEqual(narrow(200), [[0, 1, 2, 3, 4], 9, 9, 26, false]);
-    // Rows too low for numbers: (90 − 50) / 4 = 10 px.
+    // 600 px: side by side, one-hot columns of 22 px leave (600 − 84.4 − 88) / 10 = 42.76 px,
+    // of 15 px (with operators of 16 px and labels padded by 5) (600 − 58.4 − 60) / 10 = 48.2:
+    // numbers, not at their whole size (50 px). Stacked, W over the one-hot (11.2 + 60 + 8 px
+    // left of it) and out: (600 − 79.2 − 14) / 5 = 101, at most 50, in rows of
+    // (192 − 16 − 16 − 20) / 7 = 20 px.
+    assert.deepEqual(narrow(600), [[0, 1, 2, 3, 4], 50, 15, 0, true, true]);
+    // 480 px: side by side at most (480 − 58.4 − 60) / 10 = 36.2 px; stacked (480 − 79.2 − 14)
+    // / 5 = 77 px, at most 50.
+    assert.deepEqual(narrow(480), [[0, 1, 2, 3, 4], 50, 15, 0, true, true]);
+    // A 375 px phone's 343: stacked, (343 − 79.2 − 14) / 5 = 49.96 px; with one-hot columns of
+    // 12 px and labels padded by 4, (343 − 66.2 − 14) / 5 = 52.6, at most 50.
+    assert.deepEqual(narrow(343), [[0, 1, 2, 3, 4], 50, 12, 0, true, true]);
+    // A 320 px phone's 270: all five would be (270 − 66.2 − 14) / 5 = 37.96 px even with
+    // one-hot columns of 12 px; columns 0, 1, …, 4 (3.5 cells) stacked: (270 − 79.2 − 14) / 3.5.
+    assert.deepEqual(narrow(270), [[0, 1, null, 4], 50, 15, 0, true, true]);
+    // 200 px: columns 0, …, 4 stacked, (200 − 66.2 − 14) / 2.5 = 47.9 px.
+    assert.deepEqual(narrow(200), [[0, null, 4], 47, 12, 0, true, true]);
+    // Too narrow even for one column: all of them, side by side, as bare colours.
+    assert.deepEqual(narrow(100), [[0, 1, 2, 3, 4], 9, 9, 26, false, false]);
+    // Rows too low for numbers: (90 − 50) / 4 = 10 px side by side, less stacked.
     assert.equal(layout(1200, 90, slots, [2, 3, 1]).numbers, false);
     assert.equal(layout(1200, 300, slots, [2, 3, 1], { largestCell: 20 }).cell, 20); // nor above the largest given
+  });
+
+  test("W's notes take their room beside it, and name its rows where it is stacked", () => {
+    const slots = slotsFor({ ids: [2, 3, 1], vocab: 4, dim: 5 }, 0);
+    const labels = ['[0] 2', '[1] 3', '[2] 1'];
+    // "0 · W[0] = 0": 12 characters of 6.2 px, and 6 px.
+    const side = layout(1200, 300, slots, labels, { notes: true });
+    assert.deepEqual(side.notes, {
+      level: 'full',
+      width: 12 * 6.2 + 6,
+      named: false,
+      x: side.weightX.end + 4,
+      align: 'left',
+    });
+    assert.equal(side.outX.at[0], side.weightX.end + side.notes.width + 26);
+    // 332 px, a 375 px phone's picture: stacked, the notes in W's labels' place over the one-hot;
+    // W and out start past the wider of the notes (80.4 px) and the token labels, the one-hot's 4
+    // columns of 12 px and 8 px (35 + 48 + 8 = 91 px): (332 − 91 − 14) / 5 = 45.4 px, all five
+    // columns with their numbers.
+    const phone = layout(332, 192, slots, labels, { notes: true, largestCell: 50 });
+    assert.deepEqual(
+      [phone.stacked, phone.notes.named, phone.notes.align, phone.slots.dim, phone.cell],
+      [true, true, 'right', [0, 1, 2, 3, 4], 45],
+    );
+    assert.equal(phone.weightX.at[0], 35 + 48 + 8);
+    assert.equal(phone.notes.x, phone.weightX.at[0] - 6);
   });
 
   test('a picture set in from the left moves across by that much, and nothing else changes', () => {

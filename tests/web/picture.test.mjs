@@ -8,6 +8,7 @@ import {
   backwardSteps,
   backwardStory,
   lookupStory,
+  predictQuestion,
   predictReply,
   productSteps,
   productStory,
@@ -15,6 +16,7 @@ import {
 } from '../../web/model/picture-play.mjs';
 import * as stepper from '../../web/model/picture-stepper.mjs';
 import { rowLabel, sceneOf, tokenTexts } from '../../web/model/picture-scene.mjs';
+import { positionsScene } from '../../web/model/positions-scene.mjs';
 import { rowWindow } from '../../web/model/row-window.mjs';
 
 // A stand-in for lab.formatElements: the values to 4 decimals (the notation is the core's,
@@ -110,19 +112,25 @@ describe('Play', () => {
       story.map((s) => s.equation),
       ['0 · W[0] = 0', '0 · W[1] = 0', '1 · W[2] = W[2]', '0 · W[3] = 0', 'out[0] = W[2]'],
     );
+    // One numbering: out's row by its position and its id, W's row by its id.
     assert.equal(
       story[1].caption,
-      'Row 1 of W is multiplied by one_hot[0, 1] = 0: it adds nothing to out[0].',
+      'W[1] is multiplied by one_hot[0, 1] = 0: it adds nothing to out[0] · id 2.',
     );
     assert.equal(
       story[2].caption,
-      'Row 2 of W is multiplied by one_hot[0, 2] = 1: it is added to out[0] whole.',
+      'W[2] is multiplied by one_hot[0, 2] = 1: it is added to out[0] · id 2 whole.',
     );
     // (V − 1)·d = 3·5 = 15 for the token, n·(V − 1)·d = 3·3·5 = 45 for the batch.
     assert.equal(
       story[4].caption,
-      "Only row 2 survived: out[0] = W[2], the lookup's row. The other 3 rows of W cost 15 " +
-        'multiply-adds by zero for this token, n·(V−1)·d = 45 for all 3 tokens.',
+      "Only W[2] survived: out[0] · id 2 = W[2], the lookup's row. The other 3 rows of W cost " +
+        '15 multiply-adds by zero for this token, n·(V−1)·d = 45 for all 3 tokens.',
+    );
+    // Each step names the row of W it multiplies.
+    assert.deepEqual(
+      story.map((s) => s.row),
+      [0, 1, 2, 3, null],
     );
   });
 
@@ -133,20 +141,29 @@ describe('Play', () => {
       0,
       productSteps([0, 1, 2, 3], 2),
     );
-    const asked = { k: 0, answer: 2, choices: [0, 1, 2, 3] };
+    const asked = { k: 0, id: 2, answer: 2, choices: [0, 1, 2, 3] };
     assert.deepEqual(
       story.map((s) => s.predict ?? null),
       [asked, asked, null, null, null],
     );
+    assert.equal(predictQuestion(asked), 'Predict: which row of W will out[0] · id 2 be?');
     assert.equal(
       predictReply(asked, 2),
-      'W[2]: right. one_hot[0, 2] = 1 is the only 1 of its row, so row 2 is the only row of W ' +
-        'that survives.',
+      "W[2]: right. one_hot[0, 2] = 1 is the only 1 of out[0] · id 2's one-hot row, so W[2] " +
+        'is the only row of W that survives.',
     );
+    // A wrong pick says why, without the answer: the learner tries again.
     assert.equal(
       predictReply(asked, 1),
-      'Not W[1]: one_hot[0, 1] = 0, so row 1 of W adds nothing to out[0]. The 1 is in column 2: ' +
-        'out[0] = W[2].',
+      'Not W[1]: one_hot[0, 1] = 0, so W[1] is multiplied by 0 and adds nothing to ' +
+        "out[0] · id 2. Find the 1 in one_hot's row [0], and try again.",
+    );
+    // Picking the token's position for its id: the reply names the mix-up.
+    assert.equal(
+      predictReply(asked, 0),
+      'Not W[0]: one_hot[0, 0] = 0, so W[0] is multiplied by 0 and adds nothing to ' +
+        "out[0] · id 2. 0 is the token's position in idx, not its id: one_hot's columns, and " +
+        "W's rows, are ids. Find the 1 in one_hot's row [0], and try again.",
     );
     // GPT-2's V, id 5: the rows the steps name are offered, not the runs left out.
     const large = productStory(
@@ -179,8 +196,8 @@ describe('Play', () => {
     // Rows 6 to 50,255: 50,250 rows.
     assert.equal(
       story[3].caption,
-      '… 50,250 more rows × 0 …: rows 6 to 50,255 of W are each multiplied by 0 and add ' +
-        'nothing to out[0].',
+      '… 50,250 more rows × 0 …: W[6] to W[50255] are each multiplied by 0 and add ' +
+        'nothing to out[0] · id 5.',
     );
     // V − 1 = 50,256 rows, times d = 2: 100,512.
     assert.match(story[5].caption, /other 50,256 rows of W cost 100,512 multiply-adds by zero/);
@@ -195,9 +212,18 @@ describe('Play', () => {
       ['dW[2] += G[0]', 'dW[3] += G[1]', 'dW[2] = G[0] + G[2]', 'dW = one_hot(idx)ᵀ @ G'],
     );
     assert.equal(
+      story[1].caption,
+      'G[1] · id 3: its column of one_hot(idx)ᵀ holds its 1 at id 3, so G[1] is added into dW[3].',
+    );
+    assert.equal(
       story[2].caption,
-      'Token 2 has id 2 again: the 1 of column 2 of one_hot(idx)ᵀ, in row 2, adds row 2 of G ' +
-        'into row 2 of dW, which already holds G[0].',
+      'G[2] · id 2 again: its column of one_hot(idx)ᵀ holds its 1 at id 2, so G[2] is added ' +
+        'into dW[2], which already holds G[0].',
+    );
+    // Each step names the token it adds, the line below the picture follows it.
+    assert.deepEqual(
+      story.map((s) => s.token),
+      [0, 1, 2, null],
     );
     // 2 distinct ids of 4 rows; n·d = 15 additions; n·(V − 1)·d = 3·3·5 = 45.
     assert.equal(
@@ -206,9 +232,14 @@ describe('Play', () => {
         'The scatter-add made n·d = 15 additions; the matmul spends n·(V−1)·d = 45 ' +
         'multiply-adds on zeros.',
     );
+    const lookup = lookupStory({ ids: [2, 3, 1], dim: 5 }, 1);
     assert.deepEqual(
-      lookupStory({ ids: [2, 3, 1], dim: 5 }, 1).map((s) => s.equation),
+      lookup.map((s) => s.equation),
       ['idx[1] = 3', 'out[1] = W[3]'],
+    );
+    assert.equal(
+      lookup[0].caption,
+      'out[1] · id 3: the lookup goes straight to W[3], with no one-hot.',
     );
   });
 
@@ -305,7 +336,10 @@ describe('picture scene', () => {
     const labels = Object.fromEntries(
       slots.tokens.filter((k) => k !== null).map((k) => [k, rowLabel(k, r.ids, options.texts)]),
     );
-    const at = layout(width, 300, slots, labels, { transposed: options.mode === 'backward' });
+    const at = layout(width, 300, slots, labels, {
+      transposed: options.mode === 'backward',
+      notes: options.notes,
+    });
     return sceneOf(r, slots, at, { mode: 'product', step, formatElements, ...options });
   };
   const grid = (scene, name) => scene.cells.filter((c) => c.grid === name);
@@ -334,6 +368,39 @@ describe('picture scene', () => {
     assert.deepEqual(texts(scene, 'operator'), ['×', '=']);
     assert.deepEqual(texts(scene, 'name'), ['one_hot(idx)', 'W', 'out']);
     assert.deepEqual(texts(scene, 'shape'), ['3 × 4', '4 × 5', '3 × 5']);
+  });
+
+  test("W's notes: what the product does with each row, naming the rows where stacked", () => {
+    const r = result([2, 3, 1], 4, 5);
+    const side = sceneFor(r, 0, 1200, { notes: true });
+    assert.deepEqual(texts(side, 'note'), [
+      '0 · W[0] = 0',
+      '0 · W[1] = 0',
+      '1 · W[2]',
+      '0 · W[3] = 0',
+    ]);
+    assert.deepEqual(
+      side.texts.filter((t) => t.kind === 'note').map((t) => [t.one, t.bare]),
+      [
+        [false, null],
+        [false, null],
+        [true, null],
+        [false, null],
+      ],
+    );
+    // Stacked (a phone), the notes stand in W's labels' place: a note not reached yet shows
+    // the row's bare name, and W has no labels of its own.
+    const phone = sceneFor(r, 0, 332, { notes: true });
+    assert.deepEqual(
+      phone.texts.filter((t) => t.kind === 'note').map((t) => t.bare),
+      ['W[0]', 'W[1]', 'W[2]', 'W[3]'],
+    );
+    const rowLabels = (scene) =>
+      scene.texts.filter((t) => t.kind === 'label' && t.align === 'right').map((t) => t.text);
+    assert.deepEqual(rowLabels(side), ['0', '1', '2', '3']);
+    assert.deepEqual(rowLabels(phone), []);
+    // The lookup keeps their room and draws none.
+    assert.deepEqual(texts(sceneFor(r, 0, 1200, { notes: true, mode: 'lookup' }), 'note'), []);
   });
 
   test('lookup: idx instead of the one-hot, its ids as cells, out from the lookup', () => {
@@ -397,10 +464,19 @@ describe('picture scene', () => {
     );
     const [g, dW] = ['upstream', 'grad'].map((name) => grid(scene, name)[0].x);
     assert.ok(columnX[2] < g && g < dW);
-    // In a phone's column the names would run into one another: G's is shortened.
-    const narrow = sceneFor(r, 0, 300, { mode: 'backward', grads: { G, rows, seed: 0 } });
-    assert.deepEqual(texts(narrow, 'name'), ['one_hot(idx)ᵀ', 'G', 'dW']);
-    assert.deepEqual(texts(narrow, 'shape'), ['4 × 3', '3 × 2, seed 0', '4 × 2']);
+    // In a phone's column of 250 px, side by side G's two columns would be 30 px wide, too narrow
+    // for numbers (the labels "[0] 2" 36 px, one-hot columns of 15 px, operators of 16 px:
+    // (250 − 11.2 − 36 − 32 − 4 − 45) / 4): stacked, G on top with its short name and shape at
+    // its top left, one_hotᵀ and dW under it, each named on one line.
+    const narrow = sceneFor(r, 0, 250, { mode: 'backward', grads: { G, rows, seed: 0 } });
+    assert.deepEqual(texts(narrow, 'name'), ['G', 'one_hot(idx)ᵀ', 'dW']);
+    assert.deepEqual(texts(narrow, 'shape'), ['3 × 2', '4 × 3', '4 × 2']);
+    assert.deepEqual(texts(narrow, 'operator'), []);
+    const top = (name) => Math.min(...grid(narrow, name).map((c) => c.y));
+    assert.ok(
+      top('upstream') < top('onehot') && top('onehot') === top('grad'),
+      'G over the others',
+    );
     // G's rows are the tokens': row k of G level with token k's label.
     assert.deepEqual(
       [0, 1, 2].map((k) => grid(scene, 'upstream').find((c) => c.k === k).y),
@@ -461,10 +537,75 @@ describe('picture scene', () => {
     const scene = sceneFor(result([464, 3797], 50257, 8), 0, 1200, {
       texts: ['The', '·Supercalifragilistic'],
     });
+    // Each row by its position and, in Text mode, its text.
     assert.deepEqual(
       scene.tokens.map((t) => t.label),
-      ['The', '·Supercal…'],
+      ['[0] The', '[1] ·Supercal…'],
     );
-    assert.equal(rowLabel(0, [464], null), '464');
+    assert.equal(rowLabel(0, [464], null), '[0] 464');
+  });
+});
+
+describe('positions picture', () => {
+  // Batch row 0 of a (1, 2) batch, ids 5 and 7, d = 3: token rows, position rows, their sums.
+  const data = {
+    tokens: matrix(2, 3, (t, j) => 10 * t + j),
+    pos: matrix(2, 3, (t, j) => -(t + j / 10)),
+    sum: matrix(2, 3, (t, j) => 10 * t + j - (t + j / 10)),
+    ids: [5, 7],
+    b: 0,
+  };
+  const grid = (scene, name) => scene.cells.filter((c) => c.grid === name);
+  const texts = (scene, kind) => scene.texts.filter((t) => t.kind === kind).map((t) => t.text);
+
+  test('token rows + position rows = input rows, side by side where the numbers fit', () => {
+    // Labels "[0, 1] 7" (8 characters) and "[1]" (3), each of 6.2 px and 8 px; two operators
+    // of 26 px, 4 px at the right: (1200 − 57.6 − 26.6 − 52 − 4) / 9 = 117.8, at most 56 px.
+    const scene = positionsScene(data, 1200, formatElements);
+    assert.deepEqual([scene.stacked, scene.cell, scene.numbers], [false, 56, true]);
+    assert.deepEqual(
+      grid(scene, 'tokens').map((c) => [c.t, c.column, c.number]),
+      [
+        [0, 0, '0.0000'],
+        [0, 1, '1.0000'],
+        [0, 2, '2.0000'],
+        [1, 0, '10.0000'],
+        [1, 1, '11.0000'],
+        [1, 2, '12.0000'],
+      ],
+    );
+    // Row t of each grid level with row t of the others.
+    for (const t of [0, 1]) {
+      const ys = ['tokens', 'pos', 'sum'].map((name) => grid(scene, name).find((c) => c.t === t).y);
+      assert.equal(new Set(ys).size, 1, `row ${t}`);
+    }
+    assert.deepEqual(texts(scene, 'operator'), ['+', '=']);
+    assert.deepEqual(texts(scene, 'name'), [
+      'token_embeddings[0]',
+      'pos_embeddings',
+      'input_embeddings[0]',
+    ]);
+    assert.deepEqual(
+      texts(scene, 'label').filter((t) => t.startsWith('[')),
+      ['[0, 0] 5', '[0, 1] 7', '[0]', '[1]'],
+    );
+    // One scale for the three: the largest |value| of all (12).
+    assert.equal(scene.scale, 12);
+  });
+
+  test('stacked where side by side the numbers do not fit', () => {
+    // 200 px: side by side the cells would be (200 − 140.2) / 9 = 6.6 px; one under another,
+    // (200 − 57.6 − 4) / 3 = 46.1 px, the sum's rows labelled too.
+    const scene = positionsScene(data, 200, formatElements);
+    assert.deepEqual([scene.stacked, scene.cell, scene.numbers], [true, 46, true]);
+    const top = (name) => Math.min(...grid(scene, name).map((c) => c.y));
+    assert.ok(top('tokens') < top('pos') && top('pos') < top('sum'));
+    assert.ok(scene.width <= 200, `${scene.width} px`);
+    assert.deepEqual(
+      texts(scene, 'label').filter(
+        (t) => t.startsWith('[0, ') && !t.includes(' 5') && !t.includes(' 7'),
+      ),
+      ['[0, 0]', '[0, 1]'],
+    );
   });
 });

@@ -3,7 +3,7 @@
 // of styles/palette.css; the text's and panel's of styles/base.css or element.css), then
 // painted. A frame of Play adds `ghosts` (rows on their way, drawn scaled) and `marks`
 // (outlined cells) to the scene.
-import { cssColor, mix, readColors } from './theme-colors.mjs';
+import { cssColor, mix, onThemeChange, readColors } from './theme-colors.mjs';
 import { TOKEN_HUES, tokenHue } from '../model/token-colors.mjs';
 
 export const DIMMED = 0.22; // the opacity of what the selected token multiplies by zero
@@ -44,6 +44,30 @@ export function readPalette(node) {
   };
 }
 
+// The page's colours and fonts for a canvas in `node`, read at the first paint (getComputedStyle
+// forces a style pass), again after a theme change, which calls onChange. Returns () =>
+// { colors (readPalette()'s), fonts: { mono, sans } }.
+export function createPalette(node, onChange) {
+  let palette = null;
+  return () => {
+    if (palette) return palette;
+    if (palette === null)
+      onThemeChange(node, () => {
+        palette = undefined;
+        onChange();
+      });
+    const style = getComputedStyle(node);
+    palette = {
+      colors: readPalette(node),
+      fonts: {
+        mono: style.getPropertyValue('--mono').trim() || 'monospace',
+        sans: 'system-ui, sans-serif',
+      },
+    };
+    return palette;
+  };
+}
+
 // A value's fill and number colour on the scale whose ends are ±scale: the text colour on
 // every step, which the palette's tints are made to carry.
 export function valueColors(colors, scale, value) {
@@ -57,15 +81,22 @@ export function valueColors(colors, scale, value) {
 // (canvas.scene). What the selected token multiplies by zero is dimmed: its zeros and the rows
 // of W they multiply; in backward mode, the rows of dW no token adds to. The numbers stay
 // whole on dimmed cells, in the muted colour (paint() picks it, so that a frame of Play can
-// dim and undim a cell by its flag alone).
-export function shade(scene, step, id, colors, fonts) {
+// dim and undim a cell by its flag alone). asking: a question waits for the learner's answer
+// (which row of W survives), so nothing marks that row yet: the token's 1 is drawn as another
+// token's, and neither its column nor W's row is labelled as the selected one's.
+export function shade(scene, step, id, colors, fonts, { asking = false } = {}) {
   const { cell } = scene;
   // Whole px: each new size is a font the canvas looks up and rasterises glyphs for.
-  const digitFont = `${Math.round(Math.min(12, Math.max(8, cell / 3.5)))}px ${fonts.mono}`;
-  const valueFont = `${Math.round(Math.min(11, Math.max(8, cell / 4.6)))}px ${fonts.mono}`;
+  // A digit as wide as its column leaves, and half as tall as its row: clear of the cell's
+  // corner, where the tests read its fill.
+  const digitSize = Math.min((scene.onehotCell - 2) / 0.61, scene.row / 2);
+  const digitFont = `${Math.floor(Math.min(12, Math.max(8, digitSize)))}px ${fonts.mono}`;
+  const idxFont = `${Math.round(Math.min(11, Math.max(8, cell / 4.6)))}px ${fonts.mono}`;
+  const valueFont = `${scene.numberSize ?? 11}px ${fonts.mono}`;
   const selected = colors.token(step);
   scene.ghosts = [];
   scene.marks = [];
+  scene.asking = asking;
   // What a frame of Play draws its ghosts' labels and blank cells with.
   scene.ghostFont = `700 11px ${fonts.mono}`;
   scene.ghostInk = colors.text;
@@ -76,8 +107,8 @@ export function shade(scene, step, id, colors, fonts) {
     c.text = c.number;
     if (c.grid === 'onehot') {
       const mine = c.k === step;
-      c.lit = mine && c.one;
-      c.dimmed = mine && !c.one;
+      c.lit = mine && c.one && !asking;
+      c.dimmed = mine && !c.one && !asking;
       // A token never fills a cell as a value would: the selected token's 1 is filled in its
       // colour, another token's 1 is outlined and written in its own.
       c.fill = c.lit ? selected : colors.zero;
@@ -90,7 +121,7 @@ export function shade(scene, step, id, colors, fonts) {
       c.dimmed = false;
       c.fill = c.lit ? selected : colors.zero;
       c.ink = c.lit ? colors.accentText : colors.text;
-      c.font = `700 ${valueFont}`;
+      c.font = `700 ${idxFont}`;
     } else {
       c.stroke = null;
       c.shown = c.value; // what the cell shows: a frame of Play shows a sum on its way instead
@@ -100,15 +131,33 @@ export function shade(scene, step, id, colors, fonts) {
     }
   }
   for (const t of scene.texts) {
-    t.current = (t.id !== undefined && t.id === id) || (t.k !== undefined && t.k === step);
-    [t.font, t.ink] = {
-      label: [`${t.current ? '700 ' : ''}10px ${fonts.mono}`, t.current ? selected : colors.muted],
-      gap: [`13px ${fonts.mono}`, colors.muted],
-      operator: [`700 ${scene.operatorSize}px ${fonts.mono}`, colors.muted],
-      name: [`700 12px ${fonts.mono}`, colors.text],
-      shape: [`11px ${fonts.sans}`, colors.muted],
-    }[t.kind];
+    t.current =
+      ((t.id !== undefined && t.id === id) || (t.k !== undefined && t.k === step)) &&
+      !(asking && t.id !== undefined);
+    // A frame of Play hides the notes of the rows it has not reached, or shows their bare names.
+    t.hidden = false;
+    t.bareFont = `10px ${fonts.mono}`;
+    t.bareInk = colors.muted;
+    [t.font, t.ink] = textLook(t, colors, fonts, {
+      strong: t.kind === 'note' ? t.one : t.current,
+      ink: selected,
+      operatorSize: scene.operatorSize,
+    });
   }
+}
+
+// A text's font and ink by its kind (label, gap, operator, name, shape, note); `strong`: a label
+// or note of the selected token, bold in its ink `ink`.
+export function textLook({ kind }, colors, fonts, { strong = false, ink, operatorSize = 26 } = {}) {
+  const weight = strong ? '700 ' : '';
+  return {
+    label: [`${weight}10px ${fonts.mono}`, strong ? ink : colors.muted],
+    gap: [`13px ${fonts.mono}`, colors.muted],
+    operator: [`700 ${operatorSize}px ${fonts.mono}`, colors.muted],
+    name: [`700 12px ${fonts.mono}`, colors.text],
+    shape: [`11px ${fonts.sans}`, colors.muted],
+    note: [`${weight}10px ${fonts.mono}`, strong ? ink : colors.muted],
+  }[kind];
 }
 
 // The canvas's fill colour, font and opacity, each set only when it changes: a canvas parses
@@ -188,7 +237,11 @@ export function paint(canvas, scene, ratio) {
   const numbered = scene.cells.filter((c) => c.text);
   for (const c of inRuns(numbered, (c) => `${c.font} ${cssColor(ink(c))}`)) number(c, c.x, c.y);
   alpha(1);
-  for (const t of inRuns(scene.texts, (t) => `${t.font} ${cssColor(t.ink)}`)) {
+  const texts = scene.texts.flatMap((t) => {
+    if (!t.hidden) return [t];
+    return t.bare ? [{ ...t, text: t.bare, font: t.bareFont, ink: t.bareInk }] : [];
+  });
+  for (const t of inRuns(texts, (t) => `${t.font} ${cssColor(t.ink)}`)) {
     context.textAlign = t.align;
     context.textBaseline = t.kind === 'operator' ? 'middle' : 'alphabetic';
     write(t.text, t.x, t.y, t.font, t.ink);

@@ -9,14 +9,50 @@ import { count } from '../model/format-number.mjs';
 
 // box -> the verdict it shows, as showVerdict() last drew it.
 const lastShown = new WeakMap();
+// box -> { id, open }: its definitions' paragraph's id, and whether a reader opened it.
+const definitionsOf = new WeakMap();
+let boxes = 0; // numbers the boxes' definitions: their ids are unique in a document
 
-function stat(term, value, definition) {
+// The heading of the section (or the view) a box is in: what tells its verdict from the page's
+// others.
+const placeOf = (box) =>
+  box.closest('section, .view')?.querySelector('h2, .view-heading')?.textContent.trim() ?? '';
+
+// A term of the counts, with its definition one press away (a button: the keyboard and a touch
+// reach it, as a pointer reaches its title), named by its words and where it stands.
+function stat(term, value, definition, terms) {
   const row = element('div');
   const dt = element('dt');
-  dt.append(definition ? element('dfn', '', term) : term);
-  if (definition) dt.firstChild.title = definition;
+  if (definition) {
+    const button = element('button', 'verdict-term');
+    button.type = 'button';
+    const place = placeOf(terms.box);
+    if (place) button.setAttribute('aria-label', `${term}, in ${place}`);
+    button.setAttribute('aria-controls', terms.id);
+    button.setAttribute('aria-expanded', String(terms.open));
+    const dfn = element('dfn', '', term);
+    dfn.title = definition;
+    button.append(dfn);
+    dt.append(button);
+  } else dt.append(term);
   row.append(dt, element('dd', '', value));
   return row;
+}
+
+// The definitions of `box`, made once with the listener that opens and closes them.
+function definitionsIn(box) {
+  if (!definitionsOf.has(box)) {
+    const terms = { id: `verdict-terms-${++boxes}`, open: false, box };
+    definitionsOf.set(box, terms);
+    box.addEventListener('click', (event) => {
+      if (!event.target.closest('.verdict-term')) return;
+      terms.open = !terms.open;
+      for (const button of box.querySelectorAll('.verdict-term'))
+        button.setAttribute('aria-expanded', String(terms.open));
+      box.querySelector('.verdict-terms').hidden = !terms.open;
+    });
+  }
+  return definitionsOf.get(box);
 }
 
 // comparison: lab.compare() of two results, with its grade; definitions: lab.verdictDefinitions.
@@ -42,15 +78,19 @@ export function showVerdict(box, comparison, definitions, cost = []) {
     lastShown.set(box, shown);
     box.className = `verdict ${state}`;
     box.dataset.state = state;
+    const terms = definitionsIn(box);
     const stats = element('dl', 'verdict-stats');
-    stats.append(...rows.map((row) => stat(...row)));
+    stats.append(...rows.map(([term, value, definition]) => stat(term, value, definition, terms)));
+    const defined = element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`);
+    defined.id = terms.id;
+    defined.hidden = !terms.open;
     box.replaceChildren(
       element('p', 'verdict-word', grade.headline),
       ...reason.map((text) => element('p', 'verdict-reason', text)),
       element('p', 'verdict-sentence', grade.sentence),
       stats,
       ...cost.map((line) => element('p', 'verdict-cost', line)),
-      element('p', 'verdict-terms', `${definitions.identical} ${definitions.value}`),
+      defined,
     );
   }
 }

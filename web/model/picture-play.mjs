@@ -8,6 +8,7 @@
 //             order: row k of G is added into row idx[k] of dW; then a last step: dW
 
 import { count } from './format-number.mjs';
+import { tokenRow, vocabRow } from './picture-names.mjs';
 
 // The rows of a run of slots (picture-layout.mjs's slotsFor(), with null for a skipped run)
 // that each step covers: { slot, from, to } (inclusive), one step per slot.
@@ -59,14 +60,17 @@ export function termsOf(positions) {
 }
 
 // The product's story for token k of `ids` (steps: productSteps()): for each step, the
-// equation it draws and a caption, then the last step's; { equation, caption } each, and on the
-// steps before row id's, a question to the learner: predict { k, answer: id, choices: the rows
-// of W the steps name }, which row of W out[k] will be.
+// equation it draws and a caption, then the last step's; { equation, caption, row (the row of
+// W it multiplies, or null) } each, and on the steps before row id's, a question to the
+// learner: predict { k, id, answer: id, choices: the rows of W the steps name }, which row of W
+// out[k] will be. Rows and tokens are named as picture-names.mjs names them.
 export function productStory({ ids, vocab, dim }, k, steps) {
   const id = ids[k];
   const n = ids.length;
+  const out = tokenRow('out', k, id);
   const predict = {
     k,
+    id,
     answer: id,
     choices: steps.filter((s) => s.from === s.to).map((s) => s.from),
   };
@@ -77,70 +81,92 @@ export function productStory({ ids, vocab, dim }, k, steps) {
       return {
         equation: `0 · W[${s.from}…${s.to}] = 0`,
         caption:
-          `… ${count(s.rows)} more rows × 0 …: rows ${count(s.from)} to ${count(s.to)} of W ` +
-          `are each multiplied by 0 and add nothing to out[${k}].`,
+          `… ${count(s.rows)} more rows × 0 …: ${vocabRow('W', s.from)} to ${vocabRow('W', s.to)} ` +
+          `are each multiplied by 0 and add nothing to ${out}.`,
+        row: null,
         ...asked,
       };
     }
+    const W = vocabRow('W', s.from);
     if (s.from === id) {
       return {
-        equation: `1 · W[${id}] = W[${id}]`,
-        caption: `Row ${id} of W is multiplied by one_hot[${k}, ${id}] = 1: it is added to out[${k}] whole.`,
+        equation: `1 · ${W} = ${W}`,
+        caption: `${W} is multiplied by one_hot[${k}, ${id}] = 1: it is added to ${out} whole.`,
+        row: s.from,
       };
     }
     return {
-      equation: `0 · W[${s.from}] = 0`,
-      caption: `Row ${s.from} of W is multiplied by one_hot[${k}, ${s.from}] = 0: it adds nothing to out[${k}].`,
+      equation: `0 · ${W} = 0`,
+      caption: `${W} is multiplied by one_hot[${k}, ${s.from}] = 0: it adds nothing to ${out}.`,
+      row: s.from,
       ...asked,
     };
   });
   const others = vocab - 1;
+  const W = vocabRow('W', id);
   return [
     ...told,
     {
-      equation: `out[${k}] = W[${id}]`,
+      equation: `out[${k}] = ${W}`,
       caption:
-        `Only row ${id} survived: out[${k}] = W[${id}], the lookup's row. The other ` +
+        `Only ${W} survived: ${out} = ${W}, the lookup's row. The other ` +
         `${count(others)} ${others === 1 ? 'row' : 'rows'} of W cost ${count(others * dim)} ` +
         `multiply-adds by zero for this token, n·(V−1)·d = ${count(n * others * dim)} for all ` +
         `${count(n)} tokens.`,
+      row: null,
     },
   ];
 }
 
-// What the picture says to a learner who predicted row `picked` of W for out[k].
-export function predictReply({ k, answer }, picked) {
+// The question asked before the row that survives is shown.
+export const predictQuestion = ({ k, id }) =>
+  `Predict: which row of W will ${tokenRow('out', k, id)} be?`;
+
+// What the picture says to a learner who predicted row `picked` of W for out[k]: right, or why
+// not, without the answer (they try again).
+export function predictReply({ k, id, answer }, picked) {
+  const out = tokenRow('out', k, id);
   if (picked === answer) {
     return (
-      `W[${answer}]: right. one_hot[${k}, ${answer}] = 1 is the only 1 of its row, so row ` +
-      `${answer} is the only row of W that survives.`
+      `${vocabRow('W', answer)}: right. one_hot[${k}, ${answer}] = 1 is the only 1 of ${out}'s ` +
+      `one-hot row, so ${vocabRow('W', answer)} is the only row of W that survives.`
     );
   }
+  const why =
+    picked === k && k !== id
+      ? ` ${k} is the token's position in idx, not its id: one_hot's columns, and W's rows, are ids.`
+      : '';
   return (
-    `Not W[${picked}]: one_hot[${k}, ${picked}] = 0, so row ${picked} of W adds nothing to ` +
-    `out[${k}]. The 1 is in column ${answer}: out[${k}] = W[${answer}].`
+    `Not ${vocabRow('W', picked)}: one_hot[${k}, ${picked}] = 0, so ${vocabRow('W', picked)} is ` +
+    `multiplied by 0 and adds nothing to ${out}.${why} Find the 1 in one_hot's row [${k}], and ` +
+    'try again.'
   );
 }
 
 // The lookup's two steps for token k.
 export function lookupStory({ ids, dim }, k) {
   const id = ids[k];
+  const out = tokenRow('out', k, id);
+  const W = vocabRow('W', id);
   return [
     {
       equation: `idx[${k}] = ${id}`,
-      caption: `Token ${k} has id ${id}: the lookup goes straight to row ${id} of W, with no one-hot.`,
+      caption: `${out}: the lookup goes straight to ${W}, with no one-hot.`,
+      row: id,
     },
     {
-      equation: `out[${k}] = W[${id}]`,
+      equation: `out[${k}] = ${W}`,
       caption:
-        `Row ${id} of W is copied into out[${k}]: ${count(dim)} copies and 0 multiply-adds, ` +
+        `${W} is copied into ${out}: ${count(dim)} copies and 0 multiply-adds, ` +
         'the same numbers as the product.',
+      row: id,
     },
   ];
 }
 
 // The backward pass's story (steps: backwardSteps()): each token's row of G added into the row
-// of dW its id names, a repeated id collecting more than one; then dW itself.
+// of dW its id names, a repeated id collecting more than one; then dW itself. Each step's
+// `token`: the token it adds (null for a run, and at the end).
 export function backwardStory({ ids, vocab, dim }, steps) {
   const n = ids.length;
   const told = steps.map((s) => {
@@ -148,27 +174,25 @@ export function backwardStory({ ids, vocab, dim }, steps) {
       return {
         equation: `dW[idx[${s.from}…${s.to}]] += G[${s.from}…${s.to}]`,
         caption:
-          `… ${count(s.to - s.from + 1)} more tokens …: rows ${count(s.from)} to ${count(s.to)} ` +
-          'of G are each added into the row of dW their id names.',
+          `… ${count(s.to - s.from + 1)} more tokens …: G[${count(s.from)}] to G[${count(s.to)}] ` +
+          'are each added into the row of dW their id names.',
+        token: null,
       };
     }
     const t = s.from;
     const id = ids[t];
+    const G = tokenRow('G', t, id);
+    const dW = vocabRow('dW', id);
     const earlier = [];
     for (let j = 0; j < t; ++j) if (ids[j] === id) earlier.push(j);
+    const how = `its column of one_hot(idx)ᵀ holds its 1 at id ${id}, so G[${t}] is added into ${dW}`;
     if (earlier.length === 0) {
-      return {
-        equation: `dW[${id}] += G[${t}]`,
-        caption:
-          `Token ${t} has id ${id}: the 1 of column ${t} of one_hot(idx)ᵀ, in row ${id}, ` +
-          `adds row ${t} of G into row ${id} of dW.`,
-      };
+      return { equation: `${dW} += G[${t}]`, caption: `${G}: ${how}.`, token: t };
     }
     return {
-      equation: `dW[${id}] = ${termsOf([...earlier, t])}`,
-      caption:
-        `Token ${t} has id ${id} again: the 1 of column ${t} of one_hot(idx)ᵀ, in row ${id}, ` +
-        `adds row ${t} of G into row ${id} of dW, which already holds ${termsOf(earlier)}.`,
+      equation: `${dW} = ${termsOf([...earlier, t])}`,
+      caption: `${G} again: ${how}, which already holds ${termsOf(earlier)}.`,
+      token: t,
     };
   });
   const named = new Set(ids).size;
@@ -181,6 +205,7 @@ export function backwardStory({ ids, vocab, dim }, steps) {
         `the ids name are not zero, the other ${count(vocab - named)} stay 0. The scatter-add ` +
         `made n·d = ${count(n * dim)} additions; the matmul spends n·(V−1)·d = ` +
         `${count(n * (vocab - 1) * dim)} multiply-adds on zeros.`,
+      token: null,
     },
   ];
 }

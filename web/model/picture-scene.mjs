@@ -9,21 +9,37 @@
 //                                      place, dW in out's
 // Pure: no DOM, so that painting it again for another token or another frame of Play costs no
 // layout.
-import { FOOTER, HEADER, LABEL_CHAR, OPERATOR_ROOM, thinLabels } from './picture-layout.mjs';
+import { HEADER, LABEL_CHAR, OPERATOR_ROOM, thinLabels } from './picture-layout.mjs';
 import { count } from './format-number.mjs';
+import { rowNote, tokenLabel, vocabRow } from './picture-names.mjs';
 
 export const MODES = ['product', 'lookup', 'backward'];
-const DIGIT_CELL = 15; // px: wide enough for the one-hot's 0 and 1
+const DIGIT_CELL = 11; // px: wide enough for the one-hot's 0 and 1
 const LABEL_FONT = 10; // px: the labels' font size, their height in a column of them
 const NAME_CHAR = 7.2; // px per character of a grid's name (12 px monospace)
+const MONO_CHAR = 0.61; // em: a monospace digit's width, at most (DejaVu Sans Mono's is 0.602)
+const NUMBER_MARGIN = 1.5; // px each side of a number in its cell
+const SHAPE_CHAR = 6; // px per character of a grid's shape (11 px sans-serif), at most
 const TEXT_LABEL = 10; // characters of a token's text a row label shows
 
-// A token's row label: its id, or in Text mode its text, cut with an ellipsis when long.
+// A token's row label: its position and its id, or in Text mode its text, cut with an ellipsis
+// when long (picture-names.mjs's tokenLabel()).
 export function rowLabel(k, ids, texts) {
   const text = texts?.[k];
-  if (text === undefined) return String(ids[k]);
+  if (text === undefined) return tokenLabel(k, ids[k]);
   const characters = [...text];
-  return characters.length > TEXT_LABEL ? `${characters.slice(0, TEXT_LABEL - 1).join('')}…` : text;
+  return tokenLabel(
+    k,
+    characters.length > TEXT_LABEL ? `${characters.slice(0, TEXT_LABEL - 1).join('')}…` : text,
+  );
+}
+
+// The largest font size in px (half px steps, 8 to 11) in which the longest of `texts` fits a
+// cell `cell` px wide with a margin on each side, or null where even 8 px does not.
+export function numberSize(cell, texts) {
+  const longest = Math.max(...texts.map((t) => t.trim().length));
+  const size = Math.floor((2 * (cell - 2 * NUMBER_MARGIN)) / (longest * MONO_CHAR)) / 2;
+  return size >= 8 ? Math.min(11, size) : null;
 }
 
 // Whether the store's tokens (Text mode) are those of the result: then their texts label it.
@@ -77,8 +93,10 @@ export function sceneOf(result, slots, at, options) {
   const scene = {
     mode,
     cell, // the cells' width
+    onehotCell: at.onehotCell, // the one-hot's columns' width
     row, // the rows' height: lower than the cells are wide where the picture's height is short
     numbers: at.numbers, // whether the values' cells hold their numbers
+    stacked: at.stacked, // W over the one-hot and out (picture-layout.mjs)
     cells: [],
     texts: [],
     tokens: [],
@@ -93,8 +111,11 @@ export function sceneOf(result, slots, at, options) {
   // shown, an ellipsis for a run left out, and "…" for a skipped run of columns. indices: the
   // columns' slots (null for a skipped run); selected: the slot kept, if any; name(index): its
   // label, and what it stands for ({ id } or { k }: linked to the selected token).
-  const headerY = HEADER - 5;
-  const columnLabels = (xs, indices, { width = cell, selected, name = (i) => [String(i), {}] }) => {
+  const columnLabels = (
+    xs,
+    indices,
+    { width = cell, selected, name = (i) => [String(i), {}], y = HEADER - 5 },
+  ) => {
     const names = indices.map((index) => (index === null ? null : name(index)));
     const spans = indices.map((index, c) =>
       index === null
@@ -104,27 +125,29 @@ export function sceneOf(result, slots, at, options) {
     const keep = selected === undefined ? [] : [indices.indexOf(selected)];
     thinLabels(spans, keep).forEach((shown, c) => {
       if (shown === 'none') return;
-      if (shown === 'ellipsis' || names[c] === null) text(spans[c].at, headerY, 'gap', '…');
-      else text(spans[c].at, headerY, 'label', ...names[c]);
+      if (shown === 'ellipsis' || names[c] === null) text(spans[c].at, y, 'gap', '…');
+      else text(spans[c].at, y, 'label', ...names[c]);
     });
   };
   const id = ids[step];
+  const onehotHeader = { width: at.onehotCell, y: at.onehotHeaderY };
   if (at.transposed) {
-    // one_hotᵀ's columns are the tokens, each headed by its id.
+    // one_hotᵀ's columns are the tokens, each headed by its position (G's row labels, and the
+    // row its 1 stands in, say its id).
     columnLabels(at.onehotX, slots.tokens, {
-      width: at.onehotCell,
+      ...onehotHeader,
       selected: step,
-      name: (k) => [String(ids[k]), { k }],
+      name: (k) => [`[${k}]`, { k }],
     });
   } else if (mode !== 'lookup') {
     columnLabels(at.onehotX, slots.vocab, {
-      width: at.onehotCell,
+      ...onehotHeader,
       selected: id,
       name: (v) => [String(v), { id: v }],
     });
   }
   columnLabels(at.weightX, slots.dim, {});
-  columnLabels(at.outX, slots.dim, {});
+  columnLabels(at.outX, slots.dim, { y: at.onehotHeaderY });
 
   // Row labels beside the grids, thinned the same way down a column: "⋮" for a skipped run.
   const rowSpans = (ys, indices) =>
@@ -153,9 +176,12 @@ export function sceneOf(result, slots, at, options) {
     scene.tokenY.set(k, y);
   });
   const vocabSpans = rowSpans(at.vocabY, slots.vocab);
+  // Full notes name W's rows where they stand in its labels' place (picture-layout.mjs).
+  const named = mode === 'product' && at.notes?.named;
   thinLabels(vocabSpans, [slots.vocab.indexOf(id)]).forEach((shown, r) => {
     const v = slots.vocab[r];
     if (v !== null) scene.vocabY.set(v, at.vocabY.at[r]);
+    if (named) return;
     if (v === null || shown === 'ellipsis')
       rowGap(vocabGrid.at[0] - at.vocabLabels / 2, vocabSpans[r].at);
     else if (shown === 'label') {
@@ -235,30 +261,62 @@ export function sceneOf(result, slots, at, options) {
     ) || 1;
   // The notation: that of the values in W's place (and G's) drawn, as PyTorch prints them.
   scene.notation = scaled.map((c) => c.value);
+  // The numbers, where the cells are wide enough, in the largest font they fit (numberSize()).
   if (at.numbers) {
     const numbers = formatElements(
       scene.notation,
       valued.map((c) => c.value),
     );
-    valued.forEach((c, i) => {
-      c.number = numbers[i];
-    });
+    const size = numberSize(cell, numbers);
+    scene.numberSize = size;
+    scene.numbers = size !== null;
+    if (scene.numbers)
+      valued.forEach((c, i) => {
+        c.number = numbers[i];
+      });
   }
   scene.shownRows = shownRows;
   scene.shownDims = shownDims;
 
-  // The operators, and each grid's name and shape below it. In the narrowed operators' room a
-  // smaller glyph keeps clear of the row labels beside it ("@" is as wide as the room at 26 px).
+  // The notes beside W's rows: what the product does with each row for the selected token
+  // ("0 · W[1] = 0", "1 · W[2]"), every row visited at rest (a frame of Play hides those not yet
+  // reached; where the notes name the rows, it shows their bare names, "W[1]"). The lookup keeps
+  // their room, empty. Rows lower than a label draw none.
+  if (at.notes && mode === 'product' && row > LABEL_FONT) {
+    slots.vocab.forEach((v, r) => {
+      const half = v === null;
+      if (half && row / 2 < LABEL_FONT) return;
+      text(
+        at.notes.x,
+        at.vocabY.at[r] + (half ? row / 4 : row / 2) + 3.5,
+        'note',
+        rowNote(half ? null : v, v === id, at.notes.level),
+        {
+          align: at.notes.align,
+          one: v === id,
+          slot: r,
+          bare: named ? vocabRow('W', half ? '…' : v) : null,
+          ...(half ? {} : { id: v }),
+        },
+      );
+    });
+  }
+
+  // The operators, and each grid's name and shape below it (stacked, W's or G's at its top
+  // left, the operators left to the layout). In the narrowed operators' room a smaller glyph
+  // keeps clear of the row labels beside it ("@" is as wide as the room at 26 px).
   scene.operatorSize = at.operator >= OPERATOR_ROOM ? 26 : 18;
   const operator = (x, symbol) => symbol && text(x, at.middle, 'operator', symbol);
   const [first, second] = { product: ['×', '='], lookup: ['', '='], backward: ['@', '='] }[mode];
-  operator(at.onehotX.end + at.operator / 2, first);
-  operator(at.weightX.end + at.operator / 2, second);
-  const footY = at.height - FOOTER + 14;
+  if (!at.stacked) {
+    operator(at.onehotX.end + at.operator / 2, first);
+    operator(at.outX.at[0] - at.operator / 2, second);
+  }
+  const footY = at.footerY;
   const middle = (xs) => (xs.at[0] + xs.end) / 2;
   const n = ids.length;
   const { vocab, dim } = result;
-  // Each grid's [centre, name, shape, a shorter name where its own is long].
+  // Each grid's [centre, name, shape, a shorter name where its own is long, its shape then].
   const captions = {
     product: () => [
       [middle(at.onehotX), 'one_hot(idx)', `${count(n)} × ${count(vocab)}`],
@@ -272,24 +330,48 @@ export function sceneOf(result, slots, at, options) {
     ],
     backward: () => [
       [middle(at.onehotX), 'one_hot(idx)ᵀ', `${count(vocab)} × ${count(n)}`],
-      [middle(at.weightX), 'G = dL/dout', `${count(n)} × ${count(dim)}, seed ${grads.seed}`, 'G'],
+      [
+        middle(at.weightX),
+        'G = dL/dout',
+        `${count(n)} × ${count(dim)}, seed ${grads.seed}`,
+        'G',
+        `${count(n)} × ${count(dim)}`,
+      ],
       [middle(at.outX), 'dW', `${count(vocab)} × ${count(dim)}`],
     ],
   }[mode]();
+  let below = captions;
+  if (at.stacked) {
+    // W (G) has the one-hot under it: its name and shape in the row of its column indices, left
+    // of them, ending where its row labels do.
+    const [, name, shape, short = name, shortShape = shape] = captions[1];
+    const end = at.weightX.at[0] - 6;
+    text(end, HEADER - 4, 'shape', shortShape, { align: 'right' });
+    text(end - shortShape.length * SHAPE_CHAR - 6, HEADER - 4, 'name', short, { align: 'right' });
+    below = [captions[0], captions[2]];
+  }
   // Centred under its grid, but kept inside the picture where the grid is narrower than its
-  // name; the shorter names where the names would run into one another.
+  // name; the shorter names where the names would run into one another. Stacked, each shape
+  // follows its name on the same line.
+  const widthOf = (name, shape) =>
+    name.length * NAME_CHAR + (at.stacked ? 6 + shape.length * SHAPE_CHAR : 0);
   const place = (names) =>
     names.map((name, i) => {
-      const half = (name.length * NAME_CHAR) / 2;
-      const x = Math.min(Math.max(captions[i][0], half), at.width - half);
+      const half = widthOf(name, below[i][2]) / 2;
+      const x = Math.min(Math.max(below[i][0], half), at.width - half);
       return { name, from: x - half, to: x + half, x };
     });
-  let placed = place(captions.map(([, name]) => name));
+  let placed = place(below.map(([, name]) => name));
   if (placed.some((p, i) => i > 0 && p.from < placed[i - 1].to + NAME_CHAR))
-    placed = place(captions.map(([, name, , short]) => short ?? name));
-  placed.forEach(({ name, x }, i) => {
-    text(x, footY, 'name', name);
-    text(x, footY + 14, 'shape', captions[i][2]);
+    placed = place(below.map(([, name, , short]) => short ?? name));
+  placed.forEach(({ name, x, from }, i) => {
+    if (at.stacked) {
+      text(from, footY, 'name', name, { align: 'left' });
+      text(from + name.length * NAME_CHAR + 6, footY, 'shape', below[i][2], { align: 'left' });
+    } else {
+      text(x, footY, 'name', name);
+      text(x, footY + 14, 'shape', below[i][2]);
+    }
   });
   return scene;
 }

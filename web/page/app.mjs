@@ -17,6 +17,7 @@ import { pictureTitle } from '../views/picture/picture.mjs';
 import { buildViews } from '../views/registry.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { showInputNotes } from './input-notes.mjs';
+import { askBeforeGrowingV } from './vocab-choice.mjs';
 import { createStory } from './story.mjs';
 
 const byId = (id) => document.getElementById(id);
@@ -134,6 +135,7 @@ async function start(lab) {
   );
   paused = session.paused;
 
+  askBeforeGrowingV(lab, store, { ids: fields.ids, choice: byId('vocab-choice') });
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
   createWeightsInput(lab, store, {

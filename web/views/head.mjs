@@ -12,7 +12,7 @@ import { tableRegions } from '../draw/scroll-region.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
 import { MAIN_THREAD_MULTIPLY_ADDS } from '../compute/positions-tables.mjs';
-import { showVerdict } from '../draw/verdict-box.mjs';
+import { showOrderCheck } from '../draw/order-check.mjs';
 import { matrixItem } from './view-form.mjs';
 import { createPositionsForm, positionControls } from './positions-form.mjs';
 
@@ -37,7 +37,7 @@ const OUTPUT = `
     added one product at a time, left to right: float32 rounds every partial sum, so the order
     of the additions shows in the last bits. PyTorch's BLAS adds in an order of its own, and the
     tests grade the core against it the same way.</p>
-  <div class="verdict" data-part="verdict" aria-live="polite"></div>
+  <div class="order-check" data-part="verdict" aria-live="polite"></div>
   ${matrixItem(
     'logits',
     '<code>logits = out_head(input_embeddings)</code>',
@@ -171,7 +171,7 @@ function createHeadView(root, { lab, store, tokenizers }) {
       : 'out_head.weight is token_embedding_layer.weight: one Parameter, not a copy.';
     parts['w-shape'].textContent = ` ${count(vocab)} × ${count(dim)}`;
     [parts.lookup.textContent, parts.product.textContent] = head.notes;
-    showVerdict(parts.verdict, comparison, lab.verdictDefinitions);
+    showOrderCheck(parts.verdict, comparison);
 
     const T = head.length;
     const columns = Array.from(head.columns);

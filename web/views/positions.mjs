@@ -1,46 +1,23 @@
 // Positions, the book's next step: a (B, T) batch looked up in the token table, the position
 // table looked up at torch.arange(T) by both routes (P[:T], and one_hot(arange(T),
 // context_length) @ P, graded by the core), and the broadcast sum input_embeddings =
-// token_embeddings + pos_embeddings, each with its shape. A row longer than context_length is
-// the core's error under the batch: what PyTorch does there, and why.
+// token_embeddings + pos_embeddings, each with its shape, drawn as a picture of one row of the
+// batch (views/positions-picture.mjs), each tensor printed on demand. A row longer than
+// context_length is the core's error under the batch: what PyTorch does there, and why.
 import { byData, element } from '../draw/dom.mjs';
-import { cells } from '../model/cells.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
-import { tableRegions } from '../draw/scroll-region.mjs';
-import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { showVerdict } from '../draw/verdict-box.mjs';
-import { matrixItem } from './view-form.mjs';
 import { createPositionsForm, positionControls } from './positions-form.mjs';
+import { createPositionsPicture } from './positions-picture.mjs';
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
   <ul class="view-notes" data-part="shapes" aria-label="Shapes"></ul>
   <div class="verdict" data-part="verdict" aria-live="polite"></div>
   <p class="route-note" data-part="cost"></p>
-  <div class="side-by-side">
-    ${matrixItem(
-      'pos',
-      'Lookup: <code>P[:T]</code>',
-      '<code>pos_embedding_layer(torch.arange(T))</code> copies the first <var>T</var> rows.',
-    )}
-    ${matrixItem(
-      'product',
-      'Product: <code>one_hot(arange(T), context_length) @ P</code>',
-      'Every row of <var>P</var> read, every multiply-add done.',
-    )}
-  </div>
-  <div class="matrix-grid">
-    ${matrixItem(
-      'tokens',
-      '<code>token_embeddings</code>',
-      'Row <code>[b, t]</code> is <var>W</var>[<code>inputs[b, t]</code>].',
-    )}
-    ${matrixItem(
-      'sum',
-      '<code>input_embeddings = token_embeddings + pos_embeddings</code>',
-      'Position <var>t</var>’s row of <var>P</var> added to every batch row’s token <var>t</var>: one float32 addition each.',
-    )}
-  </div>`;
+  <p class="route-note">Position <var>t</var>’s row of <var>P</var> is added to token
+    <var>t</var> of every row of the batch: one float32 addition each. Row <code>[b, t]</code>
+    of <code>token_embeddings</code> is <var>W</var>[<code>inputs[b, t]</code>].</p>
+  <div data-part="picture"></div>`;
 
 const shape = (...sizes) => `torch.Size([${sizes.join(', ')}])`;
 
@@ -78,12 +55,11 @@ function createPositionsView(root, lab, store) {
     show,
   });
   view.output.innerHTML = OUTPUT;
-  tableRegions(view.output);
   const parts = byData(view.output, 'part');
-  const boxes = byData(view.output, 'box');
+  const drawPicture = createPositionsPicture(parts.picture, lab);
 
   function show(output, { positions, e }, args) {
-    const { dim, contextLength } = positions;
+    const { dim } = positions;
     const B = e.rows;
     const T = e.length;
     parts.code.replaceChildren(
@@ -108,28 +84,15 @@ function createPositionsView(root, lab, store) {
     showVerdict(parts.verdict, e.comparison, lab.verdictDefinitions);
     parts.cost.textContent = e.notes.join(' ');
 
-    const cols = shownIndices(dim, COL_CAP);
-    const table = (matrix, caption, rowLabel, rows) =>
-      matrixTable({
-        formatElements: lab.formatElements,
-        matrix: cells(matrix),
-        caption,
-        corner: 'row',
-        rows: shownIndices(matrix.rows, rows ?? ROW_CAP),
-        cols,
-        rowLabel,
-        colLabel: String,
-      });
-    const position = (t) => `t = ${t}`;
-    const batchRow = (i) => `[${Math.floor(i / T)}, ${i % T}]`;
-    boxes.pos.replaceChildren(table(e.posEmbeddings, `P[:${T}] (T × d)`, position));
-    boxes.product.replaceChildren(
-      table(e.positionProduct, `one_hot(arange(${T}), ${contextLength}) @ P (T × d)`, position),
-    );
-    boxes.tokens.replaceChildren(
-      table(e.tokenEmbeddings, `token_embeddings, (B·T × d) as [b, t]`, batchRow),
-    );
-    boxes.sum.replaceChildren(table(e.inputEmbeddings, `input_embeddings (B·T × d)`, batchRow));
+    drawPicture({
+      tokens: e.tokenEmbeddings,
+      pos: e.posEmbeddings,
+      product: e.positionProduct,
+      sum: e.inputEmbeddings,
+      ids: lab.parseBatches(args.batch).flatMap((row) => Array.from(row)),
+      B,
+      T,
+    });
   }
 
   return view;

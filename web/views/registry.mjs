@@ -22,6 +22,40 @@ import { trainView } from './train/view.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
+// A view built only when the reader opens it (a disclosure named `summary`), then kept up to
+// date while open: what is on demand costs the page nothing until then.
+function onDemand(summary, view) {
+  return {
+    title: view.title,
+    build(container, context) {
+      const details = document.createElement('details');
+      details.className = 'on-demand';
+      const label = document.createElement('summary');
+      label.textContent = summary;
+      const part = document.createElement('div');
+      details.append(label, part);
+      container.append(details);
+      let built = null;
+      let latest = null; // the store's state, and every key changed since the view last heard it
+      details.addEventListener('toggle', async () => {
+        if (!details.open) return;
+        built ??= await view.build(part, context);
+        if (latest) built.update(latest.state, latest.changed);
+        latest = null;
+      });
+      return {
+        update(state, changed) {
+          if (built && details.open) {
+            built.update(state, changed);
+            return;
+          }
+          latest = { state, changed: new Set([...(latest?.changed ?? []), ...changed]) };
+        },
+      };
+    },
+  };
+}
+
 // Views one above the other, as one view.
 function composite(title, ...views) {
   return {
@@ -40,7 +74,12 @@ function composite(title, ...views) {
 }
 
 export const VIEWS = Object.freeze({
-  equation: composite('one_hot(idx) · W = out', tokenPickerView, pictureView, verdictView),
+  equation: composite(
+    'one_hot(idx) · W = out',
+    tokenPickerView,
+    pictureView,
+    onDemand('The tables: the lookup and the one-hot product', routesView),
+  ),
   compare: composite('Lookup and one-hot product', verdictView, routesView),
   routes: routesView,
   lookup: lookupView,
@@ -60,6 +99,9 @@ export const VIEWS = Object.freeze({
 // Parts of views that the page places apart (the element shows whole views only).
 export const PARTS = Object.freeze({
   explanation: stepView,
+  // The first screen: the picture, its token picker and its verdict; the page shows the tables
+  // below it.
+  picture: composite('one_hot(idx) · W = out', tokenPickerView, pictureView),
 });
 
 // Builds the views or parts `names` into container, one after another: (a promise of) one view.

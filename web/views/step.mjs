@@ -1,6 +1,7 @@
 // Step through one token: which one-hot entry is 1, which row of W it selects, and the work
 // each route does for it and for the whole batch, for the token the picker selects.
 import { element } from '../draw/dom.mjs';
+import { scrollRegion } from '../draw/scroll-region.mjs';
 import { count, percent, vectorText } from '../model/format-number.mjs';
 import { COL_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { termByTerm } from './term-by-term.mjs';
@@ -142,6 +143,8 @@ export const stepView = {
     const detail = element('div', 'step-detail');
     detail.dataset.part = 'detail';
     container.append(detail);
+    // Its sums and work table may be wider than a phone: a region the keyboard reaches then.
+    scrollRegion(detail, () => 'Step through one token');
     return {
       update({ result, step }, changed) {
         if (result && (changed.has('result') || changed.has('step')))

@@ -59,7 +59,7 @@ export const verdictView = {
             box,
             'no result',
             result
-              ? `Fix the input: the views show the last valid input: ${inputsText(result)}.`
+              ? `Fix the input: showing the last valid ids, ${inputsText(result)}.`
               : 'Fix the input to see both routes.',
           );
         } else if (result && state.pictureMode === 'backward') {

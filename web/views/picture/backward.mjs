@@ -4,6 +4,7 @@
 // torch.randn(n, d), with the same default seed; the core draws G and adds the rows.
 import { MAIN_THREAD_FLOATS, MAIN_THREAD_MULTIPLY_ADDS } from '../../compute/positions-tables.mjs';
 import { count } from '../../model/format-number.mjs';
+import { tokenRow, vocabRow } from '../../model/picture-names.mjs';
 import { backwardStory, backwardSteps, termsOf } from '../../model/picture-play.mjs';
 import { ease, ghostOf, markRow, rowTexts, showValue, vectorOf } from './motion.mjs';
 
@@ -95,7 +96,7 @@ export const backwardMode = {
   // Each drawn token's row of G slides into its row of dW, the row of one_hotᵀ whose 1 picks
   // it, and dW's row shows its running sum (from the core: the scatter-add of the tokens so
   // far); a skipped run of tokens adds at once.
-  player({ lab, result, step, scene, at, slots, wanted, grads, colors }) {
+  player({ lab, result, scene, at, slots, wanted, grads, colors }) {
     const { ids, dim } = result;
     const steps = backwardSteps(slots.tokens);
     const after = steps.map((s) => gradRows(lab, grads.ranks, grads.G, s.to + 1));
@@ -150,8 +151,11 @@ export const backwardMode = {
           );
         }
         const added = done >= 0 ? steps[done].to + 1 : 0;
-        // The selected token's row of dW as it accumulates.
-        const id = ids[step];
+        const progress = `${count(added)} of ${count(ids.length)} rows of G added into dW`;
+        if (s.from !== s.to) return { arrows: added, detail: `${progress}.` };
+        // The row of dW this step's token adds into, as it accumulates: the words follow the
+        // step, as its caption does.
+        const id = ids[k];
         const terms = grads.positions.get(id).filter((position) => position < added);
         // Spelled in the columns slotsFor() picks, also where fewer are drawn.
         const sum = rows.get(id);
@@ -164,9 +168,9 @@ export const backwardMode = {
         return {
           arrows: added,
           detail:
-            `${count(added)} of ${count(ids.length)} rows of G added into dW, ` +
-            `${count(added * dim)} additions so far; dW[${id}] = ${terms.length > 0 ? `${termsOf(terms)} = ` : ''}` +
-            vectorOf(row, wanted.dim),
+            `${tokenRow('G', k, id)} → ${vocabRow('dW', id)}: ${progress}, ` +
+            `${count(added * dim)} additions so far; ${vocabRow('dW', id)} = ` +
+            `${terms.length > 0 ? `${termsOf(terms)} = ` : ''}${vectorOf(row, wanted.dim)}`,
         };
       },
     };

@@ -8,6 +8,11 @@ import { writeAttribute, writeStyle } from '../../draw/dom.mjs';
 import { frameHeight, layout } from '../../model/picture-layout.mjs';
 
 const LARGEST_CELL = 50; // px: room for the mode's bar and the detail line on the first screen
+// px: narrower figures are phones (and narrow columns), whose picture keeps within PHONE_HEIGHT
+// so that the verdict under it stays on a phone's first screen; wider ones within WIDE_HEIGHT.
+const PHONE_WIDTH = 600;
+const PHONE_HEIGHT = 192;
+const WIDE_HEIGHT = 300;
 
 // figure: what gives the width; frame, canvas, svg: what is sized.
 export function createCanvasSize(figure, { frame, canvas, svg }) {
@@ -26,19 +31,23 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       width = now;
       return true;
     },
-    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels, transposed
-    // or not (layout()); sizes the frame and the canvas for it. Returns layout()'s geometry.
-    fit(result, slots, rowLabels, transposed) {
+    // The geometry for `slots` of a result (n, V, d), rows labelled by rowLabels, with options
+    // { transposed, notes } (layout()'s); sizes the frame and the canvas for it. Returns
+    // layout()'s geometry.
+    fit(result, slots, rowLabels, { transposed, notes }) {
       // Read once, then kept by resized(): reading it here would force a layout in the middle
       // of every keystroke's redraw.
       if (!width) width = figure.clientWidth;
       const shape = [width, result.ids.length, result.vocab, result.dim, transposed].join();
       const same = shape === kept.shape;
-      const room = { width, height: width < 600 ? 190 : 300 };
-      let at = layout(room.width, room.height, slots, rowLabels, {
-        largestCell: same ? kept.cell : LARGEST_CELL,
-        transposed,
-      });
+      const room = { width, height: width < PHONE_WIDTH ? PHONE_HEIGHT : WIDE_HEIGHT };
+      const options = { largestCell: same ? kept.cell : LARGEST_CELL, transposed, notes };
+      let at = layout(room.width, room.height, slots, rowLabels, options);
+      // A phone's picture of many rows (GPT-2's ids) grows taller rather than lose its numbers.
+      if (!at.numbers && room.height < WIDE_HEIGHT) {
+        room.height = WIDE_HEIGHT;
+        at = layout(room.width, room.height, slots, rowLabels, options);
+      }
       // The frame keeps the room of the most rows this shape can draw, so that an id typed,
       // which may add a row of W, moves nothing below.
       const tallest = frameHeight(at, result.ids.length, result.vocab, room.height);
@@ -53,9 +62,9 @@ export function createCanvasSize(figure, { frame, canvas, svg }) {
       if (kept.width > at.width) {
         const left = Math.floor((kept.width - at.width) / 2);
         at = layout(room.width, room.height, slots, rowLabels, {
+          ...options,
           largestCell: at.cell,
           left,
-          transposed,
         });
       }
       // The canvas covers the room the picture may take (more only where its cells at their

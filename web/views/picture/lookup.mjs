@@ -3,6 +3,7 @@
 // multiply-add, no one-hot. The arrow is labelled with the verdict on both routes (the core's
 // grade). Once the row is in place, the picture is at rest.
 import { count } from '../../model/format-number.mjs';
+import { tokenRow, vocabRow } from '../../model/picture-names.mjs';
 import { lookupStory } from '../../model/picture-play.mjs';
 import { ease, ghostOf, markRow, pending } from './motion.mjs';
 
@@ -39,7 +40,10 @@ export const lookupMode = {
             }),
           );
         }
-        return { arrow: index === 0 ? moved : 1, detail: `out[${step}] = W[${id}]: […]` };
+        return {
+          arrow: index === 0 ? moved : 1,
+          detail: `${tokenRow('out', step, id)} = ${vocabRow('W', id)}: […]`,
+        };
       },
     };
   },

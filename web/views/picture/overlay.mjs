@@ -6,7 +6,6 @@
 // Nodes are kept from one drawing to the next: a keystroke mostly rewrites a few attributes,
 // and a new token slides the glow (a CSS transition in styles/picture.css).
 import { writeAttribute, writeProperty, writeStyle } from '../../draw/dom.mjs';
-import { HEADER } from '../../model/picture-layout.mjs';
 import { tokenColor } from '../../model/token-colors.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -40,6 +39,14 @@ function pool(group, count, make) {
 function curve(x1, y1, x2, y2) {
   const bend = (x2 - x1) / 2;
   return `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`;
+}
+// A curve leaving (x1, y1) heading right and reaching (x2, y2) heading left, round the right of
+// what lies between (a row of W, a row of out under it), within the room the layout keeps there
+// (picture-layout.mjs's CURVE_ROOM: the curve reaches 3/4 of LOOP_BEND out, its head 5 px).
+const LOOP_BEND = 10;
+function loop(x1, y1, x2, y2) {
+  const b = LOOP_BEND;
+  return `M ${x1} ${y1} C ${x1 + b} ${y1}, ${x2 + b} ${y2}, ${x2} ${y2}`;
 }
 // The x and width of a grid's row (its columns' offsets xs), `pad` px wider on each side.
 const across = (xs, pad = 0) => [xs.at[0] - pad, xs.end - xs.at[0] + 2 * pad];
@@ -80,7 +87,8 @@ export function createOverlay(picture) {
         ? svg('text', { class: 'eq-label', 'text-anchor': 'end' })
         : svg('rect', { class: 'eq-row-target', rx: 2 }),
     );
-    const target = (node, x, y, width, height, key, value) =>
+    // A target over a row (or a column) of a grid: [x, width] (across()) and [y, height].
+    const target = (node, [x, width], [y, height], key, value) =>
       write(node, { x: x + 1, y: y + 1, width: width - 2, height: height - 2, [key]: value });
     scene.tokens.forEach(({ k, y, label, shown }, r) => {
       const [text, left, right] = tokenNodes.slice(3 * r, 3 * r + 3);
@@ -89,13 +97,13 @@ export function createOverlay(picture) {
         // one_hotᵀ's column of the token, and its row of G.
         const column = scene.cells.find((c) => c.grid === 'onehot' && c.k === k);
         const top = at.vocabY.at[0];
-        target(left, column.x, top, column.width, at.vocabY.end - top, 'data-token', k);
-        target(right, ...across(at.weightX), y, row, 'data-token', k);
+        target(left, [column.x, column.width], [top, at.vocabY.end - top], 'data-token', k);
+        target(right, across(at.weightX), [y, row], 'data-token', k);
       } else {
         const leftWidth =
           scene.mode === 'lookup' ? scene.idxWidth : at.onehotX.end - at.onehotX.at[0];
-        target(left, at.onehotX.at[0], y, leftWidth, row, 'data-token', k);
-        target(right, ...across(at.outX), y, row, 'data-token', k);
+        target(left, [at.onehotX.at[0], leftWidth], [y, row], 'data-token', k);
+        target(right, across(at.outX), [y, row], 'data-token', k);
       }
       const content = shown === 'ellipsis' ? '⋮' : label;
       writeProperty(text, 'textContent', content);
@@ -108,7 +116,7 @@ export function createOverlay(picture) {
     );
     const vocabGrid = at.transposed ? at.outX : at.weightX; // W's rows, or dW's
     [...scene.vocabY].forEach(([v, y], r) => {
-      target(vocabNodes[r], ...across(vocabGrid), y, row, 'data-vocab', v);
+      target(vocabNodes[r], across(vocabGrid), [y, row], 'data-vocab', v);
     });
     return labels;
   }
@@ -144,38 +152,50 @@ export function createOverlay(picture) {
     }
 
     const mid = (y) => y + row / 2;
-    // From the end of the 1's row (or from idx[k]) to the row's label, both of which stay
-    // readable: no digit of the one-hot lies under the curve. And between W and out.
-    const toRow = [
-      (mode === 'lookup' ? one.x + one.width : at.onehotX.end) + 2,
-      mid(tokenY),
-      at.weightX.at[0] - at.vocabLabels,
-      mid(rowY),
-    ];
-    // Backward: from the end of the 1's row of one_hotᵀ (dW's row) to the label of the row of G
-    // its column picks, and from that row of G into dW's.
-    const paths =
-      mode === 'backward'
+    // From W's (G's) row to out's (dW's): across side by side, round the right of both grids
+    // stacked. Side by side, W's notes stand between them.
+    const noteRoom = at.notes && !at.stacked ? at.notes.width : 0;
+    const down = (y1, y2) =>
+      at.stacked
         ? [
-            [at.onehotX.end + 2, mid(rowY), at.weightX.at[0] - at.tokenLabels, mid(tokenY)],
-            [at.weightX.end + 2, mid(tokenY), at.outX.at[0] - 2, mid(rowY)],
+            loop(at.weightX.end + 2, mid(y1), at.outX.end + 2, mid(y2)),
+            head(at.outX.end + 2, mid(y2), -1),
           ]
-        : [toRow, [at.weightX.end + 2, mid(rowY), at.outX.at[0] - 2, mid(tokenY)]];
-    paths.forEach(([x1, y1, x2, y2], i) => {
-      writeStyle(flows[i], 'd', `path("${curve(x1, y1, x2, y2)}")`);
-      writeAttribute(heads[i], 'd', head(x2, y2, Math.sign(x2 - x1)));
+        : [
+            curve(at.weightX.end + 2 + noteRoom, mid(y1), at.outX.at[0] - 2, mid(y2)),
+            head(at.outX.at[0] - 2, mid(y2), 1),
+          ];
+    // From the end of the 1's row (or from idx[k]) to the row's label, both of which stay
+    // readable: no digit of the one-hot lies under the curve. Backward: from the end of the 1's
+    // row of one_hotᵀ (dW's row) to the label of the row of G its column picks. Stacked, where
+    // the one-hot stands under W, the marks of the 1 and of W's row, in one colour, link them.
+    const [x1, y1, y2] =
+      mode === 'backward'
+        ? [at.onehotX.end + 2, mid(rowY), mid(tokenY)]
+        : [(mode === 'lookup' ? one.x + one.width : at.onehotX.end) + 2, mid(tokenY), mid(rowY)];
+    const x2 = at.weightX.at[0] - (mode === 'backward' ? at.tokenLabels : at.vocabLabels);
+    const over = at.stacked && mode !== 'lookup' ? null : [curve(x1, y1, x2, y2), head(x2, y2, 1)];
+    const [fromY, toY] = mode === 'backward' ? [tokenY, rowY] : [rowY, tokenY];
+    [over, down(fromY, toY)].forEach((way, i) => {
+      writeStyle(flows[i], 'd', way ? `path("${way[0]}")` : '');
+      writeAttribute(heads[i], 'd', way ? way[1] : '');
+      flows[i].classList.toggle('absent', !way);
     });
     // The verdict above the lookup's arrow, in the header row the one-hot's indices leave free
     // (up to W's first column index, "0"): the headline alone where that room is short,
     // squeezed where even that is.
-    const left = one.x + one.width + 6;
-    const room = at.weightX.at[0] + cell / 2 - 8 - left;
+    // Stacked, over W's rows at its left, where the one-hot's notes would stand.
+    const left = at.stacked ? at.onehotX.at[0] - at.tokenLabels + 2 : one.x + one.width + 6;
+    const room = at.stacked
+      ? at.weightX.at[0] - at.vocabLabels - 6 - left
+      : at.weightX.at[0] + cell / 2 - 8 - left;
     // grade is null while the product streams a table file.
     const headline = grade?.headline ?? 'computing…';
     const sentence = grade ? `vs the product: ${headline}` : `the product: ${headline}`;
     const words = sentence.length * VERDICT_CHAR <= room ? sentence : headline;
     writeProperty(verdict, 'textContent', words);
-    write(verdict, { x: left, y: HEADER - 5, 'data-state': grade?.state ?? 'computing' });
+    const y = at.stacked ? at.vocabY.at[0] + row / 2 + 4 : at.onehotHeaderY;
+    write(verdict, { x: left, y, 'data-state': grade?.state ?? 'computing' });
     if (words.length * VERDICT_CHAR > room)
       write(verdict, { textLength: room, lengthAdjust: 'spacingAndGlyphs' });
     else verdict.removeAttribute('textLength');
@@ -183,13 +203,7 @@ export function createOverlay(picture) {
     const tokens = mode === 'backward' ? scene.tokens : [];
     pool(back, tokens.length, () => svg('path', { class: 'eq-back-arrow' })).forEach((arrow, r) => {
       const { k, y } = tokens[r];
-      const to = scene.vocabY.get(ids[k]);
-      const x2 = at.outX.at[0] - 2;
-      writeAttribute(
-        arrow,
-        'd',
-        `${curve(at.weightX.end + 2, mid(y), x2, mid(to))} ${head(x2, mid(to), 1)}`,
-      );
+      writeAttribute(arrow, 'd', down(y, scene.vocabY.get(ids[k])).join(' '));
       paintAs(arrow, k);
       arrow.classList.toggle('current', k === step);
       writeAttribute(arrow, 'data-position', k);

@@ -5,10 +5,13 @@
 // G flowing back into dW; the mode is the store's pictureMode, which the verdict below follows)
 // and a stepper goes through its steps, one row at a time, with Play, Prev and Next
 // (stepper.mjs; each mode's steps in product.mjs, lookup.mjs, backward.mjs); the picture at
-// rest is its last step. prefers-reduced-motion gets the same steps without movement. The selected token k is marked in its own
-// colour (model/token-colors.mjs); below the picture, its way through it and its values, in
-// PyTorch's notation, readable at any width. The picture is one tab stop: the arrow keys move
-// the token; pointing at a row marks its token in every view (views/linking.mjs).
+// rest is its last step. prefers-reduced-motion gets the same steps without movement. The
+// selected token k is marked in its own colour (model/token-colors.mjs). Under the picture, the
+// verdict on what it shows (views/verdict.mjs), then the token's way through it and its values,
+// in PyTorch's notation, readable at any width; while the inputs are wrong, the picture is dimmed
+// under a line naming the ids it still shows. Its words number rows one way
+// (model/picture-names.mjs). The picture is one tab stop: the arrow keys move the token; a token
+// pointed at or focused anywhere marks its rows here (views/linking.mjs).
 //
 // The grids are painted on a canvas: as SVG they were ~150 nodes whose style, layout and text
 // shaping cost most of a keystroke's frame, since typing an id moves every column. An SVG over
@@ -18,17 +21,18 @@
 // goes back to it at any change of the store, so that no animation runs into a keystroke's frame.
 import { element, radioKeyTarget, writeProperty } from '../../draw/dom.mjs';
 import { slotsFor } from '../../model/picture-layout.mjs';
+import { inputsText } from '../../model/describe.mjs';
 import { count } from '../../model/format-number.mjs';
 import { labelsOf, MODES, rowLabel, sceneOf } from '../../model/picture-scene.mjs';
 import { tokenColor } from '../../model/token-colors.mjs';
-import { paint, readPalette, shade } from '../../draw/picture-paint.mjs';
-import { onThemeChange } from '../../draw/theme-colors.mjs';
+import { createPalette, paint, shade } from '../../draw/picture-paint.mjs';
 import { backwardGrads, backwardMode, GRAD_BUDGET } from './backward.mjs';
 import { createCanvasSize } from './canvas-size.mjs';
 import { lookupMode } from './lookup.mjs';
 import { createOverlay } from './overlay.mjs';
 import { productMode } from './product.mjs';
 import { createStepper, stepperParts } from './stepper.mjs';
+import { verdictView } from '../verdict.mjs';
 import { createDescriber, restingDetail } from './words.mjs';
 
 const MODE = { product: productMode, lookup: lookupMode, backward: backwardMode };
@@ -84,35 +88,33 @@ function createFigure(number) {
   svg.setAttribute('class', 'equation-svg');
   svg.setAttribute('aria-hidden', 'true');
   frame.append(cells, svg);
+  // While the inputs are wrong, over the dimmed picture: which input it still shows.
+  const stage = element('div', 'picture-stage');
+  const staleNote = element('p', 'picture-stale-note');
+  staleNote.hidden = true;
+  stage.append(frame, staleNote);
   const detail = element('p', 'picture-detail');
   const counts = element('figcaption', 'equation-counts');
+  // The verdict on what the picture shows (the gradient's in Backward), right under it: its
+  // headline stays on the first screen, the words about the selected row and the counts below.
+  const verdict = element('div', 'picture-verdict');
   // Backward's equation, left of the tools: the picture draws the product's and the lookup's.
   const formula = element('p', 'picture-formula');
   bar.prepend(formula);
-  figure.append(bar, frame, stepper.story, detail, counts, description);
-  return { figure, radios, stepper, frame, canvas, svg, detail, counts, description, formula };
-}
-
-// The page's colours and fonts for the canvas, read at the first paint (getComputedStyle forces
-// a style pass), again on a theme change, which calls onChange.
-function createPalette(figure, onChange) {
-  let palette = null;
-  return () => {
-    if (palette) return palette;
-    if (palette === null)
-      onThemeChange(figure, () => {
-        palette = undefined;
-        onChange();
-      });
-    const style = getComputedStyle(figure);
-    palette = {
-      colors: readPalette(figure),
-      fonts: {
-        mono: style.getPropertyValue('--mono').trim() || 'monospace',
-        sans: 'system-ui, sans-serif',
-      },
-    };
-    return palette;
+  figure.append(bar, stage, stepper.story, verdict, detail, counts, description);
+  return {
+    figure,
+    radios,
+    stepper,
+    frame,
+    canvas,
+    svg,
+    staleNote,
+    verdict,
+    detail,
+    counts,
+    description,
+    formula,
   };
 }
 
@@ -140,11 +142,12 @@ function createPictureView(root, { lab, onStep, onMode }) {
       const { scene, at, slots, wanted } = view.drawn;
       return MODE[view.mode].player({ lab, ...view.state, scene, at, slots, wanted, colors });
     },
-    show(player, index, moved) {
+    show(player, index, moved, asking) {
       const { result, step } = view.state;
       const { scene } = view.drawn;
       const { colors, fonts } = palette();
-      shade(scene, step, result.ids[step], colors, fonts);
+      shade(scene, step, result.ids[step], colors, fonts, { asking });
+      figure.toggleAttribute('data-asking', asking);
       const shown = player.apply(index, moved);
       paint(canvas, scene, size.ratio);
       overlay.frame(shown ?? {});
@@ -175,12 +178,14 @@ function createPictureView(root, { lab, onStep, onMode }) {
     const { state } = view;
     const { result, step, texts } = state;
     if (view.mode === 'backward') state.grads ??= backwardGrads(lab, result);
-    writeProperty(formula, 'textContent', view.mode === 'backward' ? MODE.backward.name : '');
-    writeProperty(formula, 'hidden', view.mode !== 'backward');
+
     const wanted = slotsFor(result, step);
     const rowLabels = {};
     for (const k of wanted.tokens) if (k !== null) rowLabels[k] = rowLabel(k, result.ids, texts);
-    const at = size.fit(result, wanted, rowLabels, view.mode === 'backward');
+    const at = size.fit(result, wanted, rowLabels, {
+      transposed: view.mode === 'backward',
+      notes: view.mode !== 'backward',
+    });
     const { slots } = at; // fewer of d's columns where the width leaves no room for numbers
     const scene = sceneOf(result, slots, at, {
       mode: view.mode,
@@ -190,6 +195,11 @@ function createPictureView(root, { lab, onStep, onMode }) {
       grads: state.grads,
     });
     view.drawn = { scene, slots, wanted, at, labels: overlay.drawRows(scene, at) };
+    // The equation above the picture where the picture does not spell it: stacked, and
+    // Backward's always (its operators are drawn, its names are long).
+    const spelled = view.mode === 'backward' || at.stacked;
+    writeProperty(formula, 'textContent', spelled ? MODE[view.mode].name : '');
+    writeProperty(formula, 'hidden', !spelled);
     stepper.story(MODE[view.mode].story(result, step, slots));
     select();
   }
@@ -215,6 +225,7 @@ function createPictureView(root, { lab, onStep, onMode }) {
     const id = result.ids[step];
     const { colors, fonts } = palette();
     shade(scene, step, id, colors, fonts);
+    figure.toggleAttribute('data-asking', false);
     paintSoon();
     canvas.scene = scene; // what it shows, for the e2e tests: text cannot be read back from pixels
     for (const [k, label] of labels) label.classList.toggle('current', k === step);
@@ -241,6 +252,19 @@ function createPictureView(root, { lab, onStep, onMode }) {
   }).observe(figure);
 
   return {
+    verdict: parts.verdict,
+    // Dimmed, and saying which ids it shows, while the inputs ask for one it cannot draw.
+    stale({ status, result }) {
+      const stale = status.state === 'failed' && result !== null;
+      figure.classList.toggle('stale', stale);
+      writeProperty(parts.staleNote, 'hidden', !stale);
+      if (stale)
+        writeProperty(
+          parts.staleNote,
+          'textContent',
+          `Showing the last valid ids: ${inputsText(result)}`,
+        );
+    },
     render({ result, step: picked, tokens, pictureMode }) {
       const { state } = view;
       // G too big to draw here: the Backward view computes it in the compute worker.
@@ -275,14 +299,17 @@ function createPictureView(root, { lab, onStep, onMode }) {
   };
 }
 
+// The picture and, in it, the verdict (views/verdict.mjs).
 export const pictureView = {
   title: 'one_hot(idx) × W = out',
-  build(container, { store, lab }) {
+  build(container, context) {
+    const { store, lab } = context;
     const picture = createPictureView(container, {
       lab,
       onStep: (k) => store.set({ step: k }),
       onMode: (mode) => store.set({ pictureMode: mode }),
     });
+    const verdict = verdictView.build(picture.verdict, context);
     return {
       update(state, changed) {
         if (
@@ -290,6 +317,8 @@ export const pictureView = {
           ['result', 'step', 'tokens', 'pictureMode'].some((key) => changed.has(key))
         )
           picture.render(state);
+        if (changed.has('status') || changed.has('result')) picture.stale(state);
+        verdict.update(state, changed);
       },
     };
   },

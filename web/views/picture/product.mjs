@@ -4,6 +4,7 @@
 // full size (none with reduced motion). The last step is the picture at rest: only row idx[k]
 // survived.
 import { count, percent } from '../../model/format-number.mjs';
+import { tokenRow } from '../../model/picture-names.mjs';
 import { productStory, productSteps, runningSums } from '../../model/picture-play.mjs';
 import { ease, ghostOf, markRow, pending, rowTexts, showValue, vectorOf } from './motion.mjs';
 
@@ -53,6 +54,8 @@ export const productMode = {
             else showValue(scene, c, sums[added][c.column], texts[added][c.column], colors);
           }
         }
+        // The notes of the rows multiplied so far stay; those not reached yet wait.
+        for (const t of scene.texts) if (t.kind === 'note') t.hidden = t.slot > added;
         const entry = s.from <= id && id <= s.to ? 1 : 0;
         const rowOf = s.from === s.to ? s.from : template;
         // The row of W and its one-hot entry that this step multiplies, outlined.
@@ -72,7 +75,7 @@ export const productMode = {
           );
         }
         return {
-          detail: `out[${step}] so far = ${added < 0 ? '[…]' : vectorOf(spelled[added], wanted.dim)}`,
+          detail: `${tokenRow('out', step, id)} so far = ${added < 0 ? '[…]' : vectorOf(spelled[added], wanted.dim)}`,
         };
       },
     };

@@ -5,32 +5,38 @@
 // keys and the animation frames. Keys anywhere in the figure: "." next, "," previous, "k" play or pause,
 // Escape back to rest; on the stepper's buttons the arrow keys, Home and End too.
 import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
-import { predictReply } from '../../model/picture-play.mjs';
+import { predictQuestion, predictReply } from '../../model/picture-play.mjs';
 import * as stepper from '../../model/picture-stepper.mjs';
 
-// A button with an icon and a word (a phone shows the icon alone).
-const button = (className, label, icon, word) => {
+// A button with an icon and a word (a phone shows the icon alone), and its key on its corner
+// (where a keyboard is likely: styles/picture.css), outside it, so that its name is its words;
+// aria-keyshortcuts says the key to a screen reader.
+function button(className, label, icon, word, key) {
   const node = element('button', className);
   node.type = 'button';
   node.setAttribute('aria-label', label);
+  node.setAttribute('aria-keyshortcuts', key);
   const glyph = element('span', 'play-icon', icon);
   glyph.setAttribute('aria-hidden', 'true');
   node.append(glyph, element('span', 'play-text', word));
-  return node;
-};
+  const kbd = element('kbd', 'picture-key', key);
+  kbd.setAttribute('aria-hidden', 'true');
+  const keyed = element('span', 'picture-keyed');
+  keyed.append(node, kbd);
+  return { node, keyed };
+}
 
 // The controls, for the bar; the story (scrubber, speed, caption), for below the picture.
 export function stepperParts(number) {
   const controls = element('div', 'picture-stepper');
   controls.setAttribute('role', 'group');
   controls.setAttribute('aria-label', 'Steps of the picture');
-  const prev = button('picture-prev', 'Prev step', '‹', 'Prev');
-  prev.setAttribute('aria-keyshortcuts', ',');
-  const play = button('picture-play', 'Play the picture', '▶', 'Play');
-  play.id = `picture-${number}-play`;
-  play.setAttribute('aria-keyshortcuts', 'k');
-  const next = button('picture-next', 'Next step', '›', 'Next');
-  next.setAttribute('aria-keyshortcuts', '.');
+  const [prev, play, next] = [
+    button('picture-prev', 'Prev step', '‹', 'Prev', ','),
+    button('picture-play', 'Play the picture', '▶', 'Play', 'k'),
+    button('picture-next', 'Next step', '›', 'Next', '.'),
+  ];
+  play.node.id = `picture-${number}-play`;
   const scrubber = element('input', 'picture-scrubber');
   scrubber.type = 'range';
   scrubber.min = '0';
@@ -43,13 +49,15 @@ export function stepperParts(number) {
     option.selected = s === 1;
     speed.append(option);
   }
-  controls.append(prev, play, next);
+  controls.append(prev.keyed, play.keyed, next.keyed);
   // Below the picture, while it is on a step (the picture at rest needs none of it): the
   // scrubber, the speed and the step in words.
   const story = element('div', 'picture-story');
   story.hidden = true;
   const scrub = element('div', 'picture-scrub');
-  scrub.append(scrubber, speed);
+  const escape = element('span', 'picture-escape');
+  escape.append(element('kbd', 'picture-key', 'Esc'), ' back to rest');
+  scrub.append(scrubber, speed, escape);
   const caption = element('p', 'picture-caption');
   caption.setAttribute('aria-live', 'polite');
   const counter = element('span', 'picture-step-count');
@@ -67,9 +75,9 @@ export function stepperParts(number) {
   return {
     controls,
     story,
-    prev,
-    play,
-    next,
+    prev: prev.node,
+    play: play.node,
+    next: next.node,
     scrubber,
     speed,
     counter,
@@ -87,12 +95,16 @@ export function stepperParts(number) {
 export function createStepper(parts, figure, { begin, show, rest }) {
   let steps = [];
   let s = stepper.atRest(0);
-  // The story's question and the row the learner picked (null: not yet), kept while the
-  // redraws tell the same story (the same token, id and rows).
-  let asked = { key: '', predict: null, picked: null };
+  // The story's question, the rows the learner picked (wrong ones, then the right one) and
+  // whether it was answered, kept while the redraws tell the same story (the same token, id and
+  // rows); held: Play paused at the question, and goes on once it is answered.
+  let asked = { key: '', predict: null, picked: [], answered: false, held: false };
   let player = null;
   let frame = { id: 0, last: null }; // the animation frame asked for, the time of the last one
   const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  // Whether step `index` asks a question not answered yet.
+  const asking = (index) => index !== null && Boolean(steps[index]?.predict) && !asked.answered;
 
   function render() {
     const playing = s.playing;
@@ -118,35 +130,59 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     writeAttribute(parts.play, 'aria-label', playing ? 'Pause the picture' : 'Play the picture');
   }
 
-  // The question on the steps that carry it, the reply from the answer on. Unanswered, it goes
-  // once the row that survives is shown (a room kept empty there read as a hole in the page).
+  // The question on the steps that carry it, until it is answered right; the reply to each
+  // pick. Unanswered, it goes once the row that survives is shown (a room kept empty there read
+  // as a hole in the page).
   function renderPredict(step) {
     const { box, question, choices, reply } = parts.predict;
-    const answered = asked.picked !== null;
-    writeProperty(box, 'hidden', !(answered || step?.predict));
-    writeProperty(choices, 'hidden', answered);
-    writeProperty(question, 'hidden', answered);
-    writeProperty(reply, 'textContent', answered ? predictReply(asked.predict, asked.picked) : '');
+    const last = asked.picked.at(-1);
+    writeProperty(box, 'hidden', !(asked.answered || (step?.predict && s.index !== null)));
+    writeProperty(choices, 'hidden', asked.answered);
+    writeProperty(question, 'hidden', asked.answered);
+    writeProperty(
+      reply,
+      'textContent',
+      last === undefined ? '' : predictReply(asked.predict, last),
+    );
+    for (const choice of choices.children) {
+      const wrong = asked.picked.includes(Number(choice.dataset.row));
+      writeAttribute(choice, 'aria-disabled', wrong);
+      choice.classList.toggle('wrong', wrong);
+    }
+  }
+
+  // A pick: right, the answer is shown (and a play held by the question goes on); wrong, the
+  // reply says why, and the question stays for another try.
+  function pick(row) {
+    if (asked.answered || asked.picked.includes(row)) return;
+    asked.picked = [...asked.picked, row];
+    asked.answered = row === asked.predict.answer;
+    if (asked.answered) {
+      // The choices are gone: the focus goes on to Next, not to the page.
+      parts.next.focus();
+      if (asked.held) {
+        asked.held = false;
+        go(stepper.play);
+        return;
+      }
+    }
+    paint();
   }
 
   // A button per row of W the question offers, made when the story asks anew.
   function ask(predict) {
     const key = predict ? `${predict.k}:${predict.answer}:${predict.choices}` : '';
     if (key === asked.key) return;
-    asked = { key, predict, picked: null };
+    asked = { key, predict, picked: [], answered: false, held: false };
     if (!predict) return;
-    parts.predict.question.textContent = `Predict: which row of W will out[${predict.k}] be? `;
+    parts.predict.question.textContent = `${predictQuestion(predict)} `;
     parts.predict.choices.replaceChildren(
       ...predict.choices.map((row) => {
         const choice = element('button', 'predict-choice', `W[${row}]`);
         choice.type = 'button';
+        choice.dataset.row = String(row);
         choice.setAttribute('aria-label', `Predict W[${row}]`);
-        choice.addEventListener('click', () => {
-          asked.picked = row;
-          render();
-          // The choices are gone: the focus goes on to Next, not to the page.
-          parts.next.focus();
-        });
+        choice.addEventListener('click', () => pick(row));
         return choice;
       }),
     );
@@ -154,7 +190,7 @@ export function createStepper(parts, figure, { begin, show, rest }) {
 
   function paint() {
     if (s.index === null) rest();
-    else show(player, s.index, stepper.moved(s.progress, reduced()));
+    else show(player, s.index, stepper.moved(s.progress, reduced()), asking(s.index));
     render();
   }
 
@@ -163,6 +199,11 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     s = stepper.advance(s, frame.last === null ? 0 : now - frame.last);
     frame.last = now;
     frame.ended = stepper.ended(s);
+    // Play waits at the question, once its step is in place, for the learner's answer.
+    if (s.playing && asking(s.index) && stepper.moved(s.progress, reduced()) === 1) {
+      s = stepper.pause(s);
+      asked.held = true;
+    }
     paint();
     if (s.playing) frame.id = requestAnimationFrame(tick);
   }
@@ -176,6 +217,7 @@ export function createStepper(parts, figure, { begin, show, rest }) {
     }
     cancelAnimationFrame(frame.id);
     s = change(s);
+    if (!s.playing) asked.held = false;
     frame = { id: 0, last: null, ended: false };
     if (s.playing) frame.id = requestAnimationFrame(tick);
     paint();

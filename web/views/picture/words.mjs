@@ -2,17 +2,19 @@
 // it, and, for a screen reader, the slider's name and value and a description of the whole.
 import { element, writeAttribute, writeProperty } from '../../draw/dom.mjs';
 import { count } from '../../model/format-number.mjs';
+import { tokenLabel, tokenRow, vocabRow } from '../../model/picture-names.mjs';
 import { termsOf } from '../../model/picture-play.mjs';
 import { vectorOf } from './motion.mjs';
 
-// The selected token's way through the picture: "·cat → 3797 → W[3797] → out[1]" in Text
-// mode, "idx[1] = 3797 → W[3797] → out[1]" otherwise; backward "G[1] → dW[3797]".
+// The selected token's way through the picture, named as model/picture-names.mjs names rows:
+// "[1] ·cat → 3797 → W[3797] → out[1]" in Text mode, "idx[1] = 3797 → W[3797] → out[1]"
+// otherwise; backward "G[1] · id 3797 → dW[3797]".
 function pathOf(mode, { result, step, texts }) {
   const id = result.ids[step];
-  const start = texts ? `${texts[step]} → ${id}` : `idx[${step}] = ${id}`;
+  const start = texts ? `${tokenLabel(step, texts[step])} → ${id}` : `idx[${step}] = ${id}`;
   return mode === 'backward'
-    ? `${texts ? `${texts[step]}: ` : ''}G[${step}] → dW[${id}]`
-    : `${start} → W[${id}] → out[${step}]`;
+    ? `${texts ? `${tokenLabel(step, texts[step])}: ` : ''}${tokenRow('G', step, id)} → ${vocabRow('dW', id)}`
+    : `${start} → ${vocabRow('W', id)} → out[${step}]`;
 }
 
 // The line below the picture at rest: the token's way and the values it ends with, in the
@@ -26,7 +28,7 @@ export function restingDetail(lab, mode, state, drawn) {
     mode === 'backward' ? (j) => grads.rows.get(id)?.[j] ?? 0 : (j) => result.weight.at(id, j);
   const row = lab.formatElements(scene.notation, wanted.dim.filter((j) => j !== null).map(value));
   if (mode === 'backward') {
-    return `${pathOf(mode, state)}: dW[${id}] = ${termsOf(grads.positions.get(id))} = ${vectorOf(row, wanted.dim)}`;
+    return `${pathOf(mode, state)}: ${vocabRow('dW', id)} = ${termsOf(grads.positions.get(id))} = ${vectorOf(row, wanted.dim)}`;
   }
   return `${pathOf(mode, state)} = ${vectorOf(row, wanted.dim)}`;
 }
@@ -52,16 +54,17 @@ export function createDescriber({ frame, description, counts }, modes) {
     const sentence = {
       product:
         `one_hot(idx), ${n} × ${vocab}, times W, ${vocab} × ${dim}, equals out, ${n} × ${dim}. ` +
-        `idx[${step}] = ${id}: the 1 in column ${id} of its one-hot row picks row ${id} of W, ` +
-        `which becomes row ${step} of out; the other ${count(vocab - 1)} rows of W are multiplied by 0.`,
+        `${tokenRow('out', step, id)}: the 1 in column ${id} of one_hot's row [${step}] picks ` +
+        `${vocabRow('W', id)}, which becomes out[${step}]; the other ${count(vocab - 1)} rows of W ` +
+        'are multiplied by 0.',
       lookup:
         `idx, ${n} ids, names rows of W, ${vocab} × ${dim}, copied into out, ${n} × ${dim}. ` +
-        `idx[${step}] = ${id}: row ${id} of W is copied into row ${step} of out.`,
+        `${tokenRow('out', step, id)}: ${vocabRow('W', id)} is copied into out[${step}].`,
       backward:
         `one_hot(idx) transposed, ${vocab} × ${n}, times G = dL/dout, ${n} × ${dim}, drawn with ` +
-        `seed ${state.grads?.seed}, equals dW, ${vocab} × ${dim}: each row k of G is added into ` +
-        `row idx[k] of dW. idx[${step}] = ${id}: the 1 in row ${id} of column ${step} adds ` +
-        `G[${step}] into dW[${id}].`,
+        `seed ${state.grads?.seed}, equals dW, ${vocab} × ${dim}: each row of G is added into ` +
+        `the row of dW its id names. ${tokenRow('G', step, id)}: its column of one_hot(idx)ᵀ ` +
+        `holds its 1 at id ${id}, so G[${step}] is added into ${vocabRow('dW', id)}.`,
     }[mode];
     writeProperty(description, 'textContent', sentence);
     const stat = ([className, [term, more], formula, amount]) => {
