@@ -15,6 +15,7 @@ import { readUrlState, urlFor } from '../model/url-state.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { pictureTitle } from '../views/picture/picture.mjs';
 import { buildViews } from '../views/registry.mjs';
+import { whenNear } from '../draw/when-near.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { showInputNotes } from './input-notes.mjs';
 import { createStory } from './story.mjs';
@@ -63,8 +64,8 @@ function idsTyping(idsField, onPause) {
 
 // Each section's views, redrawn by the store. The first screen is built at once and redraws at
 // once. The sections below are built once the module's deferred part runs (their views train,
-// read files and draw positions), and draw when near the viewport or when the browser is idle:
-// their work (the positions and head views draw tables of GPT-2's V) waits for the first verdict.
+// read files and draw positions), each when near the viewport or when the browser is idle
+// (draw/when-near.mjs), and draw then too: their work waits for the first verdict.
 // Resolves once the first screen is built, to { below }: a promise of the others.
 async function buildSections(store, context) {
   const built = [];
@@ -107,7 +108,7 @@ async function buildSections(store, context) {
   const others = sections.filter((section) => section.id !== FIRST_SCREEN);
   for (const section of others) section.setAttribute('aria-busy', 'true');
   const below = context.lab.complete.then(
-    () => Promise.all(others.map(build)),
+    () => Promise.all(others.map((section) => whenNear(section, () => build(section)))),
     (error) => {
       for (const section of others) section.removeAttribute('aria-busy');
       throw error;
@@ -167,6 +168,7 @@ async function start(lab) {
     store,
     lab,
     computeView: session.computeView,
+    computePositions: session.computePositions,
     stop: session.stop,
     tokenizers: VIEW_TOKENIZERS,
     embedded: false,

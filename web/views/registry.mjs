@@ -3,9 +3,10 @@
 // page places apart. A view is built into an empty
 // container once:
 //   build(container, context) -> (a promise of) { update(state, changed) }
-//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView and stop
-//              (the session's, compute/session.mjs: the views that compute on the table; the
-//              end of a product streaming W), tokenizers (tokenizers/client.mjs's
+//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView,
+//              computePositions and stop (the session's, compute/session.mjs: the views that
+//              compute on the table, or on the positions' tables; the end of a product
+//              streaming W), tokenizers (tokenizers/client.mjs's
 //              VIEW_TOKENIZERS), embedded (true inside <embedding-demo>) }
 // and then hears every change of the store: update(state, changed), changed being the set of
 // state keys that are new (every key the first time). A new view is one file and one line here.
@@ -56,6 +57,20 @@ export const VIEWS = Object.freeze({
   head: headView,
   benchmark: benchmarkView,
 });
+
+// The views that run on the module's first file alone (wasm/README.md, "Two files"): the others
+// train, read files, draw positions or bags, and wait for the second.
+export const EARLY_VIEWS = new Set([
+  'equation',
+  'compare',
+  'routes',
+  'lookup',
+  'onehot',
+  'matrices',
+  'step',
+  'printout',
+  'backward',
+]);
 
 // Parts of views that the page places apart (the element shows whole views only).
 export const PARTS = Object.freeze({
