@@ -103,8 +103,8 @@ describe('positions view', () => {
     assert.equal(shades.match(/radial-gradient/g)?.length, 2, shades);
     const at = () =>
       box.evaluate((b) => ({
-        label: b.querySelector('tbody th').getBoundingClientRect().left,
-        value: b.querySelector('tbody td').getBoundingClientRect().left,
+        label: b.querySelector('.matrix-labels').getBoundingClientRect().left,
+        value: b.querySelector('.matrix-values').getBoundingClientRect().left,
         box: b.getBoundingClientRect().left,
       }));
     const before = await at();

@@ -7,7 +7,7 @@
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
+import { matrixText } from '../draw/render-matrix.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { wholeNumber } from '../compute/plan.mjs';
@@ -145,7 +145,7 @@ function createHeadView(root, { lab, store, tokenizers, computePositions }) {
       shownCols.push(k);
     });
     boxes.logits.replaceChildren(
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: cells(head.logits),
         caption: `logits (B·T × V) as [b, t]`,

@@ -6,7 +6,7 @@
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
+import { matrixText } from '../draw/render-matrix.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { showVerdict } from '../draw/verdict-box.mjs';
@@ -113,7 +113,7 @@ function createPositionsView(root, { lab, store, computePositions }) {
 
     const cols = shownIndices(dim, COL_CAP);
     const table = (matrix, caption, rowLabel, rows) =>
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: cells(matrix),
         caption,
