@@ -1,7 +1,8 @@
 // How long the pages make their reader wait, in headless Chromium: a measurement, not a test (no
 // time is asserted; the `perf:page` ctest runs it and prints). After a wasm build:
 //   node scripts/page-perf.mjs [--tries 3] [--pages index,tutorial,reference,host] [LABEL=SITE ...]
-//     measures each site folder (default: this tree's, build/wasm/site) in turns, try by try;
+//     measures each site folder (default: this tree's, build/wasm/site, or EMBEDLAB_WASM_SITE as
+//     ctest's perf:page sets it) in turns, try by try;
 //   node scripts/page-perf.mjs --before REV [...]
 //     first builds revision REV's site (git archive, its own wasm build, kept in build/perf/REV/)
 //     and measures it and this tree's in turns: the before/after of docs/performance.md.
@@ -11,7 +12,7 @@
 // (tests/e2e/static-server.mjs), then measures:
 //   first verdict: navigation start to the frame that shows the first verdict word
 //     'bit-identical' (the page's, or an element's); the bytes that arrived before it, each with
-//     what it is for (PURPOSES);
+//     what it is for (PURPOSES); the layout shifts without recent input until 2 s after it (CLS);
 //   long tasks (Long Tasks API, over 50 ms) in each phase: from navigation until the page is idle
 //     (no request in flight and no long task for QUIET_MS), scrolling through the whole page, and
 //     on input; each attributed to the scripts the Long Animation Frames API names in it;
@@ -30,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../tests/e2e/harness.mjs';
 import { serveDirectory } from '../tests/e2e/static-server.mjs';
+import { siteDir } from '../tests/site-dir.mjs';
 import { chromiumPath } from '../tests/tools.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -41,6 +43,7 @@ const IDLE_CAP_MS = 30_000;
 const TYPING = { vocab: 4096, dim: 64, keystrokes: 40, gapMs: 120, sizes: [64, 1024] };
 const TARGETS = {
   firstVerdictMs: 800,
+  cls: 0.05,
   longestTaskMs: 50,
   keyToPaintMedianMs: 16,
   keyToPaintWorstMs: 33,
@@ -86,16 +89,17 @@ const PURPOSES = [
   [/\.html$/, 'the page'],
   [/\.css$/, 'a style sheet'],
   [/^page\.mjs$/, "the page's bundle: its first screen"],
-  [/^page-below\b.*\.mjs$/, "the page's sections below the first screen"],
+  [/^page-chunk-/, "the page's bundle: code its first screen shares with the sections below"],
+  [/^page-later-/, "the page's bundle: the views of the sections below"],
   [/^element\.mjs$/, 'the <embedding-demo> element'],
-  [/^element-views\b.*\.mjs$/, "the element's views below the first screen"],
+  [/^element-chunk-/, 'the element: code its first views share with the others'],
+  [/^element-later-/, 'the element: the views that load when built (train, positions, ...)'],
   [/^embedlab\.mjs$/, "the module's API and Emscripten's glue"],
   [/^embedlab-core\.wasm$/, "WebAssembly: the first screen's part"],
   [/^embedlab-core\.deferred\.wasm$/, 'WebAssembly: the rest (readers, training, positions)'],
   [/^compute-worker\.mjs$/, 'the compute worker'],
   [/^tokenizer-worker\.mjs$/, 'the tokenizer worker'],
   [/^tokenizer-.*\.json(\.gz)?$/, "a tokenizer's vocabulary"],
-  [/^chunk-.*\.mjs$/, 'code shared by the bundles (esbuild chunk)'],
   [/^reference\.mjs$/, "the reference page's script"],
   [/\.npy$/, 'an example table'],
 ];
@@ -159,7 +163,7 @@ function siteOf(rev) {
 // ---- In the page (init script, before the page's own scripts, on every load) ----
 
 function recordPerf() {
-  const perf = { tasks: [], frames: [], verdictAt: null, lastEnd: 0 };
+  const perf = { tasks: [], frames: [], shifts: [], verdictAt: null, lastEnd: 0 };
   window.__perf = perf;
   const observe = (type, push) =>
     new PerformanceObserver((list) => list.getEntries().forEach(push)).observe({
@@ -169,6 +173,9 @@ function recordPerf() {
   observe('longtask', (e) => {
     perf.tasks.push({ start: e.startTime, duration: e.duration });
     perf.lastEnd = Math.max(perf.lastEnd, e.startTime + e.duration);
+  });
+  observe('layout-shift', (e) => {
+    if (!e.hadRecentInput) perf.shifts.push({ at: e.startTime, value: e.value });
   });
   observe('long-animation-frame', (e) =>
     perf.frames.push({
@@ -440,6 +447,13 @@ async function measure(browser, site, name) {
     const verdictAt = await page.evaluate(() => window.__perf.verdictAt);
     const figures = {
       firstVerdictMs: round(verdictAt),
+      cls: await page.evaluate(
+        (until) =>
+          window.__perf.shifts
+            .filter((shift) => shift.at <= until)
+            .reduce((sum, shift) => sum + shift.value, 0),
+        verdictAt + 2000,
+      ),
       bytes: await bytesBefore(page, verdictAt),
       loadTasks: await longTasksSince(page, 0),
       elementsAtLoad: await page.evaluate(countElements),
@@ -478,7 +492,8 @@ async function measure(browser, site, name) {
 
 const ROWS = [
   ['first verdict, 150 ms / 5 Mbit/s (ms)', (f) => f.firstVerdictMs, TARGETS.firstVerdictMs],
-  ['bytes before it (KB, gzipped)', (f) => round(f.bytes.reduce((s, b) => s + b.gz, 0) / 1000)],
+  ['CLS, until 2 s after it', (f) => Math.round(f.cls * 1000) / 1000, TARGETS.cls],
+  ['bytes before it (KB sent, gzip)', (f) => round(f.bytes.reduce((s, b) => s + b.gz, 0) / 1000)],
   ['longest task, load to idle (ms)', (f) => longest(f.loadTasks), TARGETS.longestTaskMs],
   ['tasks over 50 ms, load to idle', (f) => f.loadTasks.length],
   ['longest task, scrolling through (ms)', (f) => longest(f.scrollTasks), TARGETS.longestTaskMs],
@@ -542,7 +557,7 @@ function report(site, name, tries, load) {
   }
   const first = tries[0];
   lines.push('', `Bytes before the first verdict (try 1, at ${first.firstVerdictMs} ms):`, '');
-  lines.push('| file | for | gzipped | raw | arrived (ms) |', '|---|---|---:|---:|---:|');
+  lines.push('| file | for | sent (gzip) | raw | arrived (ms) |', '|---|---|---:|---:|---:|');
   for (const b of first.bytes) {
     lines.push(`| ${b.file} | ${b.purpose} | ${b.gz} | ${b.raw} | ${b.end} |`);
   }
@@ -551,12 +566,34 @@ function report(site, name, tries, load) {
   return lines.join('\n');
 }
 
+// With several sites: every figure's median, site beside site, page by page.
+function sideBySide(sites, pages, results) {
+  const lines = [
+    '',
+    `### Medians of ${results.get(`${sites[0].label}\0${pages[0]}`).tries.length} tries, side by side`,
+    '',
+    `| page | | ${sites.map((site) => site.label).join(' | ')} | target |`,
+    `|---|---|${sites.map(() => '---:').join('|')}|---|`,
+  ];
+  for (const name of pages) {
+    for (const [what, get, target] of ROWS) {
+      const values = sites.map((site) =>
+        median(results.get(`${site.label}\0${name}`).tries.map(get)),
+      );
+      if (values.every((v) => v === null)) continue;
+      lines.push(
+        `| ${PAGES[name]} | ${what} | ${values.map(cell).join(' | ')} | ${target === undefined ? '' : `≤ ${target}`} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const sites = [...args.sites];
   if (args.before) sites.push(siteOf(args.before));
-  if (!sites.length || args.before)
-    sites.push({ label: 'this tree', dir: path.join(repo, 'build', 'wasm', 'site') });
+  if (!sites.length || args.before) sites.push({ label: 'this tree', dir: siteDir });
   for (const site of sites) {
     if (!existsSync(path.join(site.dir, 'embedlab', 'embedlab.mjs')))
       throw new Error(`no site at ${site.dir}: build the wasm preset first`);
@@ -591,6 +628,7 @@ async function main() {
       console.log(report(site, name, tries, [load[0], load.at(-1)]));
     }
   }
+  if (sites.length > 1) console.log(sideBySide(sites, args.pages, results));
 }
 
 await main();
