@@ -7,7 +7,7 @@
 // The backward and bag views send their work too (runView), to run on the worker's table, and the
 // positions and head views theirs (runPositions), on tables of their own.
 import { FieldError, run } from './plan.mjs';
-import { EmbedlabError, embedlabWasmURLs } from '../embedlab/embedlab.mjs';
+import { EmbedlabError, embedlabWasmSources } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
@@ -115,8 +115,9 @@ export function createWorkerRunner(lab, keeper) {
     } catch {
       return false;
     }
-    // Its instance of the module comes from where the page's came from.
-    worker.postMessage({ wasm: embedlabWasmURLs() });
+    // Its instance of the module is made from the page's: the files the page compiled, or their
+    // addresses.
+    worker.postMessage({ wasm: embedlabWasmSources() });
     worker.addEventListener('message', receive);
     worker.addEventListener('error', (event) => {
       if (!ready) {

@@ -260,6 +260,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       step: attrs.step,
     });
     await this.#session.settled();
+    await this.#view.settled?.();
     if (!current()) return;
     const { status, result } = this.#store.get();
     if (status.state === 'failed') throw new FieldError(status.field, status.message);

@@ -49,7 +49,8 @@ export function checkpointOf(state) {
 // show(output, drawn, args) draws; controls: the form's markup; more(form): the computation's
 // arguments beyond the batch; args: { batch, checkpoint } and, for seeded tables, { seed, vocab,
 // dim, contextLength }; computePositions: the session's (compute/session.mjs). Returns
-// update(state, changed).
+// { output, update(state, changed), settled() }: settled() resolves once the output shows the
+// last update's computation (or its error).
 export function createPositionsForm(root, { kind, controls, store, computePositions, more, show }) {
   let typed = store.get().views[kind]; // what the form holds, as the store keeps it
   const form = createViewForm(root, controls, POSITIONS_FIELDS, typed, (values) => {
@@ -101,6 +102,7 @@ export function createPositionsForm(root, { kind, controls, store, computePositi
   // What the last computation read: this view's inputs and the page's checkpoint. The page's
   // other inputs (its ids, at every keystroke) and the other views' leave it as it is.
   let computedFor = null;
+  let shown = Promise.resolve();
   return {
     output,
     update(state) {
@@ -111,7 +113,8 @@ export function createPositionsForm(root, { kind, controls, store, computePositi
       const checkpoint = checkpointOf(state);
       if (computedFor?.views === state.views[kind] && computedFor.checkpoint === checkpoint) return;
       computedFor = { views: state.views[kind], checkpoint };
-      update(state);
+      shown = update(state);
     },
+    settled: () => shown,
   };
 }
