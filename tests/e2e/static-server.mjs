@@ -61,7 +61,7 @@ export function serveDirectory(directory, { cors = false, pages = {} } = {}) {
       return;
     }
     // Compressed as any real host serves it, so that a timing at an emulated bandwidth
-    // (page-timing.mjs) counts the bytes a learner would download.
+    // (scripts/page-perf.mjs) counts the bytes a learner would download.
     const gzip =
       COMPRESSED.has(path.extname(file)) &&
       /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
