@@ -14,12 +14,17 @@ const waiting = []; // { node, start } of the work not begun, in document order
 let running = null; // the work going on, or null
 let idle = 0;
 
-const observer = new IntersectionObserver(
-  (entries) => {
-    for (const entry of entries) if (entry.isIntersecting) begin(entry.target);
-  },
-  { rootMargin: NEAR },
-);
+// Made on first use: a module that imports this one may be evaluated where no page is (Node).
+let observer = null;
+function watch(node) {
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) begin(entry.target);
+    },
+    { rootMargin: NEAR },
+  );
+  observer.observe(node);
+}
 
 // Begins node's work, or the first waiting piece (node null), unless a piece runs: a node that
 // comes near meanwhile is begun next.
@@ -67,7 +72,7 @@ export function whenNear(node, work) {
       (entry) => node.compareDocumentPosition(entry.node) & Node.DOCUMENT_POSITION_FOLLOWING,
     );
     waiting.splice(after < 0 ? waiting.length : after, 0, { node, start });
-    observer.observe(node);
+    watch(node);
     whenIdle();
   });
 }
