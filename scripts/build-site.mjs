@@ -18,7 +18,7 @@
 // bundles are split where the views registry imports a view (views/registry.mjs): the views
 // below a first screen load when built, as page-later-HASH.mjs and element-later-HASH.mjs, with
 // the code they share with the first screen in page-chunk-HASH.mjs and element-chunk-HASH.mjs,
-// which index.html fetches beside page.mjs (modulepreload), not after it.
+// which the site's pages fetch beside page.mjs or element.mjs (modulepreload), not after it.
 import {
   copyFileSync,
   cpSync,
@@ -105,32 +105,40 @@ for (const page of readdirSync(site).filter((name) => name.endsWith('.html'))) {
 
 await build({ ...common, entryPoints: { embedlab: staged('embedlab/embedlab.mjs') }, outdir: lib });
 const besideApi = { ...common, outdir: lib, plugins: [sharedApi], splitting: true };
-await build({
-  ...besideApi,
-  entryPoints: { element: staged('element/embedding-demo.mjs') },
-  chunkNames: 'element-[name]-[hash]',
-});
 // The page's own bundle, which no author calls, drops the names: keeping them costs a call at
 // every closure the drawing code makes, about 0.2 ms of each keystroke.
-const pageBuild = await build({
-  ...besideApi,
-  keepNames: false,
-  entryPoints: { page: staged('page/app.mjs') },
-  chunkNames: 'page-[name]-[hash]',
-  metafile: true,
-});
-// What page.mjs imports, fetched beside it: each link after the page's script tag.
-const pageImports = Object.entries(pageBuild.metafile.outputs)
-  .find(([, output]) => output.entryPoint?.endsWith('page/app.mjs'))[1]
-  .imports.filter((entry) => entry.kind === 'import-statement' && !entry.external)
-  .map((entry) => `\n  <link rel="modulepreload" href="embedlab/${path.basename(entry.path)}">`);
-const pageScript = '<script type="module" src="embedlab/page.mjs"></script>';
-const index = readFileSync(path.join(site, 'index.html'), 'utf8');
-if (!index.includes(pageScript)) throw new Error(`index.html has no ${pageScript}`);
-writeFileSync(
-  path.join(site, 'index.html'),
-  index.replace(pageScript, `${pageScript}${pageImports.join('')}`),
-);
+const bundles = [
+  { name: 'element', entry: 'element/embedding-demo.mjs', options: {} },
+  { name: 'page', entry: 'page/app.mjs', options: { keepNames: false } },
+];
+const statics = {}; // bundle name -> the files it imports (import statements), for modulepreload
+for (const { name, entry, options } of bundles) {
+  const { metafile } = await build({
+    ...besideApi,
+    ...options,
+    entryPoints: { [name]: staged(entry) },
+    chunkNames: `${name}-[name]-[hash]`,
+    metafile: true,
+  });
+  const [, output] = Object.entries(metafile.outputs).find(([, o]) =>
+    o.entryPoint?.endsWith(entry),
+  );
+  statics[name] = output.imports
+    .filter((imported) => imported.kind === 'import-statement' && !imported.external)
+    .map((imported) => path.basename(imported.path));
+}
+// A page's script tag of one of these bundles is followed by a modulepreload of each file the
+// bundle imports, so that they come beside it, not once it has been read.
+const SCRIPT = /<script type="module" src="embedlab\/(page|element)\.mjs"><\/script>/;
+for (const page of readdirSync(site).filter((name) => name.endsWith('.html'))) {
+  const html = readFileSync(path.join(site, page), 'utf8');
+  const tag = SCRIPT.exec(html);
+  if (!tag) continue;
+  const links = statics[tag[1]].map(
+    (file) => `\n  <link rel="modulepreload" href="embedlab/${file}">`,
+  );
+  writeFileSync(path.join(site, page), html.replace(tag[0], `${tag[0]}${links.join('')}`));
+}
 await build({
   ...common,
   entryPoints: {

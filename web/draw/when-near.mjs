@@ -10,6 +10,11 @@ const IDLE_TIMEOUT_MS = 1000;
 export const nextTask = () =>
   globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve, 0));
 
+// Resolves after the next frame: what was built before it has been styled and laid out there, in
+// a task of its own, not in the middle of whatever reads it next.
+export const nextFrame = () =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 const waiting = []; // { node, start } of the work not begun, in document order
 let running = null; // the work going on, or null
 let idle = 0;

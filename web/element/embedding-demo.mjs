@@ -15,7 +15,7 @@ import { createSession } from '../compute/session.mjs';
 import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
 import { writeProperty } from '../draw/dom.mjs';
-import { whenNear } from '../draw/when-near.mjs';
+import { nextFrame, whenNear } from '../draw/when-near.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
 import { inputsText } from '../model/describe.mjs';
 import { createStore, initialState } from '../model/state.mjs';
@@ -230,6 +230,9 @@ export class EmbeddingDemoElement extends HTMLElement {
       this.#views = views;
       this.#store.set({ views: attrs.views });
       await this.#buildView(attrs.view);
+      // Laid out in a frame of its own before its first result draws (the picture reads the
+      // page's colours and width).
+      await nextFrame();
     }
     if (!current()) return;
     const title = attrs.label ?? VIEWS[attrs.view].title;

@@ -16,7 +16,7 @@ import { linkViews } from '../views/linking.mjs';
 import { pictureTitle } from '../views/picture/picture.mjs';
 import { showsBusy } from '../views/verdict.mjs';
 import { buildViews } from '../views/registry.mjs';
-import { nextTask, whenNear } from '../draw/when-near.mjs';
+import { nextFrame, nextTask, whenNear } from '../draw/when-near.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { showInputNotes } from './input-notes.mjs';
 import { createStory } from './story.mjs';
@@ -224,7 +224,9 @@ async function start(lab) {
     );
   });
 
-  await nextTask();
+  // The first screen's views are laid out in a frame of their own before its first result draws:
+  // the picture reads the page's colours and width.
+  await nextFrame();
   session.refresh();
   below.then(
     () => {
