@@ -22,6 +22,10 @@ export default [
     files: ['scripts/**', 'package/**', 'tests/**', 'wasm/**'],
     languageOptions: { globals: globals.node },
   },
-  // Tests evaluate functions inside pages and workers too (page.evaluate), where their globals hold.
-  { files: ['tests/**'], languageOptions: { globals: { ...globals.browser, ...globals.worker } } },
+  // Tests (and the page harness) evaluate functions inside pages and workers too (page.evaluate),
+  // where their globals hold.
+  {
+    files: ['tests/**', 'scripts/page-perf.mjs'],
+    languageOptions: { globals: { ...globals.browser, ...globals.worker } },
+  },
 ];

@@ -21,7 +21,7 @@ const lib = path.join(path.resolve(values.site), 'embedlab');
 const out = path.resolve(values.out);
 // The site's own files, which no page of an author's loads, and the notebook's bundle, which the
 // Python package ships.
-const SITE_ONLY = /^(page|notebook)\.mjs(\.map)?$/;
+const SITE_ONLY = /^(page(-[\w-]+)?|notebook)\.mjs(\.map)?$/;
 
 if (!existsSync(path.join(lib, 'embedlab-core.wasm'))) {
   throw new Error(

@@ -815,6 +815,9 @@ export interface LoadOptions {
   /** The files' bytes themselves. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   deferredBinary?: ArrayBuffer | Uint8Array;
+  /** The files compiled, as embedlabWasmSources() gives them: instantiated without a fetch. */
+  wasmModule?: WebAssembly.Module;
+  deferredModule?: WebAssembly.Module;
   /** Resolve once the first file runs, without waiting for the deferred one (lab.complete). */
   early?: boolean;
 }
@@ -824,3 +827,12 @@ export function loadEmbedlab(options?: LoadOptions): Promise<Embedlab>;
 
 /** The two files' addresses the shared instance was loaded from (workers load theirs from them). */
 export function embedlabWasmURLs(): { wasmURL: string; deferredURL: string };
+
+/** The same, with the files the shared instance has compiled so far: a page posts them to its
+ * worker, whose loadEmbedlab() then neither fetches nor compiles them again. */
+export function embedlabWasmSources(): {
+  wasmURL: string;
+  deferredURL: string;
+  wasmModule?: WebAssembly.Module;
+  deferredModule?: WebAssembly.Module;
+};

@@ -84,7 +84,9 @@ let shared = null;
 //   wasmURL, deferredURL: the two files' addresses (strings or URLs), e.g. a CDN's; deferredURL
 //     is beside wasmURL, named as embedlab-core.deferred.wasm is, unless given;
 //   locateFile(name): Emscripten's hook, the address of each file by its name;
-//   wasmBinary, deferredBinary: the two files' bytes themselves (ArrayBuffers or Uint8Arrays).
+//   wasmBinary, deferredBinary: the two files' bytes themselves (ArrayBuffers or Uint8Arrays);
+//   wasmModule, deferredModule: the two files compiled (WebAssembly.Module), as
+//     embedlabWasmSources() gives them to a worker: instantiated without a fetch or a compile.
 // A failed load is not cached, so a later call can retry. Options it does not know reject it.
 export function loadEmbedlab(given) {
   let options;
@@ -108,6 +110,13 @@ export function loadEmbedlab(given) {
 let loadedFrom = { wasmURL: WASM_URL.href, deferredURL: DEFERRED_URL.href };
 export function embedlabWasmURLs() {
   return { ...loadedFrom };
+}
+
+// The same, with the files as the first load compiled them (those it has compiled so far): what
+// a page posts to its worker, which then neither fetches nor compiles them again.
+let compiled = {};
+export function embedlabWasmSources() {
+  return { ...loadedFrom, ...compiled };
 }
 
 function sources({ wasmURL, deferredURL, locateFile }) {
@@ -154,6 +163,20 @@ function notYetLoaded() {
   );
 }
 
+// One of the two files compiled: given compiled (module), as bytes (binary), or fetched from url;
+// kept for embedlabWasmSources().
+function compiledFile(module, binary, url, file) {
+  const compiling = module
+    ? Promise.resolve(module)
+    : binary !== undefined
+      ? WebAssembly.compile(binary)
+      : compileFrom(url, file);
+  return compiling.then((done) => {
+    compiled = { ...compiled, [file === WASM_FILE ? 'wasmModule' : 'deferredModule']: done };
+    return done;
+  });
+}
+
 async function instantiate(options) {
   const { wasmBinary, deferredBinary } = options;
   if (wasmBinary === undefined || deferredBinary === undefined) loadedFrom = sources(options);
@@ -162,10 +185,7 @@ async function instantiate(options) {
   const failure = new Promise((resolve, reject) => {
     failed = reject;
   });
-  const primary =
-    wasmBinary !== undefined
-      ? WebAssembly.compile(wasmBinary)
-      : compileFrom(loadedFrom.wasmURL, WASM_FILE);
+  const primary = compiledFile(options.wasmModule, wasmBinary, loadedFrom.wasmURL, WASM_FILE);
   const core = await Promise.race([
     createEmbedlabCore({
       instantiateWasm(imports, receive) {
@@ -178,10 +198,12 @@ async function instantiate(options) {
     }),
     failure,
   ]);
-  const deferred =
-    deferredBinary !== undefined
-      ? WebAssembly.compile(deferredBinary)
-      : compileFrom(loadedFrom.deferredURL, DEFERRED_FILE);
+  const deferred = compiledFile(
+    options.deferredModule,
+    deferredBinary,
+    loadedFrom.deferredURL,
+    DEFERRED_FILE,
+  );
   // Instantiating the deferred part fills the function table's placeholders with its functions.
   const complete = deferred.then(async (module) => {
     await WebAssembly.instantiate(module, { primary: core.asm });

@@ -4,14 +4,19 @@
 import { readFile } from 'node:fs/promises';
 import { loadEmbedlab as loadInBrowser } from './embedlab.mjs';
 
-export { EmbedlabError, embedlabWasmURLs } from './embedlab.mjs';
+export { EmbedlabError, embedlabWasmSources, embedlabWasmURLs } from './embedlab.mjs';
 
 // As embedlab.mjs's loadEmbedlab(); without the bytes, those of wasmURL and deferredURL (file:
 // URLs or paths; deferredURL beside wasmURL unless given) or of the files beside this one.
 // Options that are no object go as they are, for embedlab.mjs to refuse.
 export async function loadEmbedlab(options = {}) {
   options ??= {};
-  if (typeof options !== 'object' || options.wasmBinary !== undefined || options.locateFile)
+  if (
+    typeof options !== 'object' ||
+    options.wasmBinary !== undefined ||
+    options.wasmModule ||
+    options.locateFile
+  )
     return loadInBrowser(options);
   const wasmURL = options.wasmURL ?? new URL('./embedlab-core.wasm', import.meta.url);
   const beside = (file) => file.replace(/\.wasm$/, '.deferred.wasm');

@@ -52,6 +52,8 @@ const fileBytes = (fallback) =>
     (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v),
     fallback,
   );
+const compiled = (fallback) =>
+  rule('a WebAssembly.Module', (v) => v instanceof WebAssembly.Module, fallback);
 // An options object inside another (heatmap: { rows, cols }), read by the same rules; a default
 // object is read too, so that a key it must hold is asked for.
 const nested = (shape, fallback) => ({
@@ -83,6 +85,8 @@ export const OPTIONS = Object.freeze({
     locateFile: callback(undefined),
     wasmBinary: fileBytes(undefined),
     deferredBinary: fileBytes(undefined),
+    wasmModule: compiled(undefined),
+    deferredModule: compiled(undefined),
     early: flag(false),
   }),
   formatTensor: Object.freeze({ header: text(''), suffixes: strings([]), integer: flag(false) }),

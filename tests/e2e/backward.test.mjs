@@ -85,7 +85,9 @@ describe('backward view', () => {
       assert.ok(Math.abs(Number(cell) - (Number(G[1][j + 1]) + Number(G[3][j + 1]))) <= 1.01e-4);
     });
     assert.ok(
-      (await env.page.locator(`${view} [data-box="grad"] tr[data-index="3"].repeat`).count()) === 1,
+      (await env.page
+        .locator(`${view} [data-box="grad"] .matrix-values .matrix-row[data-index="3"].repeat`)
+        .count()) === 1,
     );
     const item = env.page.locator(`${view} .scatter-list > li.repeat`);
     assert.match(await item.textContent(), /^dW\[3\] = G\[1\] \+ G\[3\] \(id 3 at 2 positions\)/);
@@ -116,8 +118,9 @@ describe('backward view', () => {
       assertCellsClose(grad, torch.grad, `embedding.weight.grad, padding_idx=${typed}`);
       assert.deepEqual(grad[1].slice(1), ['0.0000', '0.0000', '0.0000', '0.0000', '0.0000']);
       assert.ok(
-        (await env.page.locator(`${view} [data-box="grad"] tr[data-index="1"].padding`).count()) ===
-          1,
+        (await env.page
+          .locator(`${view} [data-box="grad"] .matrix-values .matrix-row[data-index="1"].padding`)
+          .count()) === 1,
       );
       // The product adds token 2's row of G (id 1) all the same.
       const product = await cellsOf('product');
@@ -141,7 +144,7 @@ describe('backward view', () => {
       // Only row 1's cells differ, outlined calmly in both gradients.
       for (const box of ['grad', 'product']) {
         assert.deepEqual(
-          await env.page.$$eval(`${view} [data-box="${box}"] td.differs`, (cells) => [
+          await env.page.$$eval(`${view} [data-box="${box}"] .differs`, (cells) => [
             ...new Set(
               cells.map((cell) => `${cell.parentElement.dataset.index} ${cell.className}`),
             ),

@@ -1,5 +1,6 @@
 // What the <embedding-demo> tests share: host pages served beside the site, waiting for every
 // element to show its attributes, and reading an element's shadow root.
+import { boxCells } from './harness.mjs';
 
 // A page with the element's one script tag; served from the site's origin by a route, so that
 // its relative module paths resolve as an author's page beside the site's files would.
@@ -41,16 +42,10 @@ export function settle(page) {
 
 // The cell texts of a table that the element `demo` (a selector) shows in its box (lookup,
 // product, weight, onehot): [[row label, cell, ...], ...].
-export function demoCells(page, demo, box) {
-  return page.evaluate(
-    ([demo, box]) => {
-      const rows = document
-        .querySelector(demo)
-        .shadowRoot.querySelectorAll(`[data-box="${box}"] tbody tr`);
-      return [...rows].map((row) => [...row.children].map((cell) => cell.textContent));
-    },
-    [demo, box],
-  );
+export async function demoCells(page, demo, box) {
+  // Playwright's CSS selectors reach into the element's (open) shadow root.
+  const node = await page.$(`${demo} [data-box="${box}"]`);
+  return node ? node.evaluate(boxCells) : [];
 }
 
 // The text of the first node in the shadow root of `demo` (a selector) that matches selector.

@@ -151,9 +151,11 @@ export function waitForShape(page, selector, shape, timeout = 30_000) {
 }
 
 // The most elements the whole page may hold at n = 64, V = 4096, d = 64: what grows with n is
-// drawn summarised. The sections whose size does not depend on the ids (the positions and head
-// views, about 800 elements at their defaults) are part of it.
-export const PAGE_ELEMENTS = 3500;
+// drawn summarised, and the matrices below the first screen are printed as text (an element per
+// row, none per value).
+export const PAGE_ELEMENTS = 2000;
+// And at its defaults (the notebook's ids), every section built.
+export const PAGE_ELEMENTS_AT_DEFAULTS = 1500;
 
 // The page's table boxes, by the name of the matrix each shows.
 export const BOXES = Object.freeze({
@@ -185,9 +187,24 @@ export async function openNumbers(page, selector) {
 // (tbody rows), its "Numbers" opened if it has one.
 export async function tableCells(page, selector) {
   await openNumbers(page, selector);
-  return page.$$eval(`${selector} tbody tr`, (rows) =>
-    rows.map((row) => Array.from(row.children, (cell) => cell.textContent)),
-  );
+  const box = await page.$(selector);
+  return box ? box.evaluate(boxCells) : [];
+}
+
+// In the page: the cells of the matrix in `box`, [[row label, cell, ...], ...], from its table's
+// body rows, or from the lines of a matrix printed as text (web/draw/render-matrix.mjs's
+// matrixText), whose values no element holds one by one.
+export function boxCells(box) {
+  const printed = box.querySelector('.matrix-text');
+  if (!printed) {
+    return [...box.querySelectorAll('tbody tr')].map((row) =>
+      Array.from(row.children, (cell) => cell.textContent),
+    );
+  }
+  // A line a row, after the header's.
+  const lines = (pre) => printed.querySelector(pre).textContent.split('\n').slice(1);
+  const labels = lines('.matrix-labels');
+  return lines('.matrix-values').map((line, r) => [labels[r].trim(), ...line.trim().split(/\s+/)]);
 }
 
 // How far the page reaches past the viewport sideways, in CSS pixels: 0 when nothing overflows.

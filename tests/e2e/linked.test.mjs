@@ -253,23 +253,29 @@ describe('linked views', () => {
     await page.locator('#backward').scrollIntoViewIfNeeded();
     await page.waitForSelector('#backward [data-part="verdict"][data-state]');
     // id 3 is at positions 1 and 3: dW[3] = G[1] + G[3].
-    await page.hover('#backward [data-box="grad"] tbody tr[data-index="3"] th');
-    assert.deepEqual(await marked('#backward [data-box="upstream"] tr.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#backward [data-box="product"] tr.linked'), ['3']);
-    await page.hover('#backward [data-box="upstream"] tbody tr[data-index="2"] td');
-    assert.deepEqual(await marked('#backward [data-box="grad"] tr.linked'), ['1']);
-    assert.deepEqual(await marked('#backward [data-box="upstream"] tr.linked'), ['2']);
+    // Their matrices are printed as text: a line a row (.matrix-row), the labels beside.
+    const row = (box, index) => `${box} .matrix-values .matrix-row[data-index="${index}"]`;
+    const rows = (box) => `${box} .matrix-values .matrix-row.linked`;
+    await page.hover('#backward [data-box="grad"] .matrix-labels [data-index="3"]');
+    assert.deepEqual(await marked(rows('#backward [data-box="upstream"]')), ['1', '3']);
+    assert.deepEqual(await marked(rows('#backward [data-box="product"]')), ['3']);
+    await page.hover(row('#backward [data-box="upstream"]', 2));
+    assert.deepEqual(await marked(rows('#backward [data-box="grad"]')), ['1']);
+    assert.deepEqual(await marked(rows('#backward [data-box="upstream"]')), ['2']);
 
     // offsets 0, 2: bag 1 holds idx[2:4] = ids 1 and 3.
     await page.locator('#bag').scrollIntoViewIfNeeded();
     await page.waitForSelector('#bag [data-part="verdict"][data-state]');
-    await page.hover('#bag [data-box="output"] tbody tr[data-index="1"] td');
+    await page.hover(row('#bag [data-box="output"]', 1));
     assert.deepEqual(await marked('#bag .bag-id.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#bag [data-box="multihot"] thead th.linked'), ['1', '3']);
-    assert.deepEqual(await marked('#bag [data-box="product"] tr.linked'), ['1']);
+    assert.deepEqual(
+      await marked('#bag [data-box="multihot"] .matrix-values > [data-vocab].linked'),
+      ['1', '3'],
+    );
+    assert.deepEqual(await marked(rows('#bag [data-box="product"]')), ['1']);
     await page.hover('#bag li[data-bag="0"] .bag-label');
     assert.deepEqual(await marked('#bag .bag-id.linked'), ['2', '3']);
-    assert.deepEqual(await marked('#bag [data-box="output"] tr.linked'), ['0']);
+    assert.deepEqual(await marked(rows('#bag [data-box="output"]')), ['0']);
     await saveScreenshot(page.locator('#bag'), 'bag-linked-1280.png');
     await page.fill('#ids', '2, 3, 1');
     await waitForVerdict(page, 'bit-identical');
@@ -299,12 +305,15 @@ describe('linked views', () => {
     const selected = await tint(1, 22);
     const rowCells = (view, box, index) =>
       `${view} [data-box="${box}"] tbody tr[data-index="${index}"].current td`;
+    // A matrix printed as text: its row's line.
+    const rowLine = (view, box, index) =>
+      `${view} [data-box="${box}"] .matrix-values .matrix-row[data-index="${index}"].current`;
     for (const cells of [
       rowCells('#results', 'lookup', 1),
       rowCells('#results', 'product', 1),
       rowCells('#matrices', 'weight', 3),
-      rowCells('#backward', 'upstream', 1),
-      rowCells('#backward', 'grad', 3),
+      rowLine('#backward', 'upstream', 1),
+      rowLine('#backward', 'grad', 3),
     ]) {
       await page.locator(cells).first().scrollIntoViewIfNeeded();
       assert.deepEqual(new Set(await painted(cells)), new Set([selected]), cells);
@@ -331,7 +340,7 @@ describe('linked views', () => {
     for (const cells of [
       '#results [data-box="lookup"] tr.linked > *',
       '#matrices [data-box="weight"] tr.linked > *',
-      '#backward [data-box="upstream"] tr.linked > *',
+      '#backward [data-box="upstream"] .matrix-values .matrix-row.linked',
     ]) {
       assert.deepEqual(new Set(await painted(cells)), new Set([pointed]), cells);
     }

@@ -44,17 +44,24 @@ async function fileFor(root, urlPath) {
 }
 
 // Resolves to { url, close() } once listening. cors: answer every origin, as a CDN does
-// (Access-Control-Allow-Origin: *).
-export function serveDirectory(directory, { cors = false } = {}) {
+// (Access-Control-Allow-Origin: *). pages: { '/name.html': markup } served beside the folder's
+// files, as an author's page beside the site's modules (scripts/page-perf.mjs's host page).
+export function serveDirectory(directory, { cors = false, pages = {} } = {}) {
   const root = path.resolve(directory);
   const server = createServer(async (request, response) => {
+    const page = pages[request.url.split('?')[0]];
+    if (page !== undefined) {
+      response.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+      response.end(page);
+      return;
+    }
     const file = await fileFor(root, request.url);
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     // Compressed as any real host serves it, so that a timing at an emulated bandwidth
-    // (page-timing.mjs) counts the bytes a learner would download.
+    // (scripts/page-perf.mjs) counts the bytes a learner would download.
     const gzip =
       COMPRESSED.has(path.extname(file)) &&
       /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');

@@ -29,15 +29,28 @@ function verdictOf(page, box) {
   }));
 }
 
-// [row, column] of each outlined cell of the table in box (a selector), in its tbody.
+// [row, column] of each outlined cell of the matrix in box (a selector): in its tbody, or printed.
 function outlined(page, box) {
-  return page.$$eval(`${box} tbody tr`, (rows) =>
-    rows.flatMap((row, r) =>
-      [...row.cells]
-        .slice(1)
-        .flatMap((cell, c) => (cell.classList.contains('differs') ? [[r, c]] : [])),
-    ),
-  );
+  return page.$eval(box, (node) => {
+    const printed = node.querySelector('.matrix-text');
+    if (!printed) {
+      return [...node.querySelectorAll('tbody tr')].flatMap((row, r) =>
+        [...row.cells]
+          .slice(1)
+          .flatMap((cell, c) => (cell.classList.contains('differs') ? [[r, c]] : [])),
+      );
+    }
+    // A matrix printed as text: a line a row, a marked value an element; its column is the
+    // count of values before it on its line.
+    return [...printed.querySelectorAll('.matrix-values .matrix-row')].flatMap((line, r) =>
+      [...line.querySelectorAll('.differs')].map((cell) => {
+        const before = document.createRange();
+        before.setStart(line, 0);
+        before.setEndBefore(cell);
+        return [r, before.toString().split(/\s+/).filter(Boolean).length];
+      }),
+    );
+  });
 }
 
 describe('the four grades of the verdict', () => {

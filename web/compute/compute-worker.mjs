@@ -15,12 +15,16 @@
 //   out: { viewId, computed } | { viewId, error, argument: the core's message and argument }
 //        | { viewId, bug }
 //   in:  { stopView: viewId }: stop that view's computation; out: { viewId, stopped: true }
+// The positions and head views' requests (compute/positions-tables.mjs) run on tables of their
+// own, and are answered as a view's:
+//   in:  { viewId, kind, spec, args }
 // A stream reads a file's table a block at a time with the next block read ahead, which only
 // pays while one stream reads: two taking turns would each read every block anew. So a view's
 // computation waits while a product runs, before it starts and between its blocks: the
 // learner's newest ids come first.
 import { FieldError, onTable, startRun } from './plan.mjs';
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
+import { createPositionsKeeper } from './positions-tables.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
 import { startView, viewBuffers } from './view-compute.mjs';
 
@@ -31,6 +35,7 @@ const PROGRESS_MS = 100;
 
 let loaded = null; // the module, loaded on the first message
 let keeper = null;
+let positionsKeeper = null;
 let current = 0; // the id of the run that may go on; any other stops at its next block
 
 function load(wasm) {
@@ -38,6 +43,7 @@ function load(wasm) {
   loaded.then(
     (lab) => {
       keeper = createTableKeeper(lab);
+      positionsKeeper = createPositionsKeeper(lab);
       postMessage({ ready: true });
     },
     (error) => postMessage({ loadError: error.message }),
@@ -118,6 +124,13 @@ async function reply(id, p, lab) {
   }
 }
 
+// A view's failure as the page hears it: the core's message and argument, or a bug.
+function failure(error) {
+  if (error instanceof EmbedlabError) return { error: error.message, argument: error.argument };
+  if (error instanceof FieldError) return { error: error.message, argument: error.field };
+  return { bug: String(error?.stack ?? error) };
+}
+
 async function replyView({ viewId, kind, p, args }, lab) {
   const view = { stopped: false };
   views.set(viewId, view);
@@ -142,16 +155,21 @@ async function replyView({ viewId, kind, p, args }, lab) {
     const computed = onTable(p, () => begun.result());
     postMessage({ viewId, computed }, viewBuffers(kind, computed));
   } catch (error) {
-    postMessage(
-      error instanceof EmbedlabError
-        ? { viewId, error: error.message, argument: error.argument }
-        : error instanceof FieldError
-          ? { viewId, error: error.message, argument: error.field }
-          : { viewId, bug: String(error?.stack ?? error) },
-    );
+    postMessage({ viewId, ...failure(error) });
   } finally {
     begun?.run?.delete();
     views.delete(viewId);
+  }
+}
+
+// A positions or head view's computation, once no product runs: one call on its tables, short
+// enough (positions-tables.mjs bounds it) to run without a stop.
+async function replyPositions({ viewId, kind, spec, args }) {
+  try {
+    await turn();
+    postMessage({ viewId, computed: positionsKeeper.compute(kind, spec, args) });
+  } catch (error) {
+    postMessage({ viewId, ...failure(error) });
   }
 }
 
@@ -172,7 +190,8 @@ onmessage = async ({ data }) => {
   const lab = await loaded.catch(() => null);
   if (!lab) return; // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {
-    replyView(data, lab);
+    if (data.spec) replyPositions(data);
+    else replyView(data, lab);
     return;
   }
   const { id, p } = data;

@@ -1,115 +1,123 @@
-// The token and position tables of the positions and head views, opened on the page's main
-// thread: drawn from a seed in the book's order (lab.openSeededPositions), or a .safetensors
-// checkpoint's own (lab.openCheckpointPositions: GPT-2's wte.weight and wpe.weight, and whether
-// its output layer is tied). The module reads a file synchronously, which a File on the main
-// thread cannot be: a read of bytes not yet here fails, the tensor holding them (or the header)
-// is read whole, and the work runs again, so a checkpoint costs its header and the tables the
-// work touches, each read once. The last tables opened are kept for the next keystroke.
+// The token and position tables of the positions and head views, and what those views compute on
+// them, in the compute worker (compute-worker.mjs; on the page's thread only where no worker
+// starts): drawn from a seed in the book's order (lab.openSeededPositions; GPT-2's V takes the
+// module a few hundred milliseconds), or a .safetensors checkpoint's own
+// (lab.openCheckpointPositions: GPT-2's wte.weight and wpe.weight, and whether its output layer
+// is tied), read where it lies, as a table file is (table-keeper.mjs). The last tables opened
+// are kept for the next request. Arguments and results are plain data that postMessage carries.
+//   spec:  { seed, vocab, dim, contextLength } | { checkpoint: { file or bytes, key, configText } }
+//   positions args: { batch }            -> { positions: { vocab, dim, contextLength, checkpoint }, e }
+//   head args:      { batch, topK }      -> { info: (as positions), ids, head, comparison }
 import { FieldError } from './plan.mjs';
-import { bytesText, count } from '../model/format-number.mjs';
+import { fileSource, CANNOT_READ_HERE } from './table-keeper.mjs';
+import { count } from '../model/format-number.mjs';
 
-// Tables up to this many floats are drawn, and products of up to this many multiply-adds run,
-// on the main thread, each within a few hundred milliseconds; the CLI takes any.
+// Tables up to this many floats are drawn, and heads of up to this many multiply-adds run, each
+// in one call of a few hundred milliseconds at most (the compute worker's other requests wait
+// for it); the CLI takes any. The picture's gradient verdict, on the main thread, keeps within
+// them too (views/picture/backward.mjs).
 export const MAIN_THREAD_FLOATS = 1 << 21;
 export const MAIN_THREAD_MULTIPLY_ADDS = 1 << 27;
-// A checkpoint's tensor is read whole into the page's memory: up to this many bytes.
-const MAIN_THREAD_BYTES = 256 << 20;
 
-// file's bytes as the module's synchronous source, from the ranges read so far (pushed onto
-// `ranges` as they come); a read of others fails and leaves the range in `missed`.
-function cachedSource(file, ranges) {
-  const source = {
-    size: file.size,
-    missed: null,
-    read(offset, length) {
-      const range = ranges.find((r) => r.begin <= offset && offset + length <= r.end);
-      if (!range) {
-        source.missed = { begin: offset, end: offset + length };
-        throw new Error('not read yet');
-      }
-      return range.bytes.subarray(offset - range.begin, offset - range.begin + length);
-    },
-  };
-  return source;
-}
-
-// The byte range to read for a miss: the tensor that holds it, or the header.
-function rangeFor(lab, file, ranges, miss) {
-  const first = ranges.find((r) => r.begin === 0);
-  if (!first || miss.end <= 8) return { begin: 0, end: Math.min(file.size, 1 << 20) };
-  const size = lab.safetensorsHeaderSize(first.bytes.subarray(0, 8), file.size);
-  if (miss.end <= size) return { begin: 0, end: size };
-  const header = lab.safetensorsHeader(first.bytes.subarray(0, size), file.size);
-  const tensor = header.tensors.find(
-    (t) => header.dataStart + t.begin <= miss.begin && miss.end <= header.dataStart + t.end,
-  );
-  if (!tensor) return miss;
-  const begin = header.dataStart + tensor.begin;
-  const end = header.dataStart + tensor.end;
-  if (end - begin > MAIN_THREAD_BYTES) {
+function openSeeded(lab, { seed, vocab, dim, contextLength }) {
+  const floats = (vocab + contextLength) * dim;
+  if (floats > MAIN_THREAD_FLOATS) {
     throw new FieldError(
-      'weights',
-      `${tensor.name} is ${bytesText(end - begin, end - begin)}: the page reads tensors up to ` +
-        `${bytesText(MAIN_THREAD_BYTES, MAIN_THREAD_BYTES)} for positions; ` +
-        '`embedlab positions --weights FILE` reads any',
+      'dim',
+      `V·d + context_length·d = ${count(floats)} floats: the page draws tables up to ` +
+        `${count(MAIN_THREAD_FLOATS)} floats; \`embedlab positions\` takes any`,
     );
   }
-  return { begin, end };
+  return lab.openSeededPositions(seed, vocab, dim, contextLength);
 }
 
-// Keeps the tables last opened and runs work(positions) on them.
-export function createPositionTables(lab) {
-  let kept = null; // { key, positions } and for a file { source, ranges }
-
-  function open(key, make) {
-    if (kept?.key === key && kept.positions) return kept;
-    kept?.positions?.delete();
-    kept = { key, positions: null };
-    kept.positions = make();
-    return kept;
+// A file (read where it lies: only a worker can) or its bytes (the element's table attribute).
+function openCheckpoint(lab, { file, bytes, configText = '' }) {
+  if (bytes) {
+    const source = {
+      size: bytes.length,
+      read: (offset, length) => bytes.subarray(offset, offset + length),
+    };
+    return lab.openCheckpointPositions(source, configText);
   }
+  if (typeof FileReaderSync === 'undefined') throw new FieldError('weights', CANNOT_READ_HERE);
+  return lab.openCheckpointPositions(fileSource(file), configText);
+}
 
-  // { seed, vocab, dim, contextLength }: the book's seeded tables.
-  function seeded({ seed, vocab, dim, contextLength }, work) {
-    const floats = (vocab + contextLength) * dim;
-    if (floats > MAIN_THREAD_FLOATS) {
+const infoOf = ({ vocab, dim, contextLength, checkpoint }) => ({
+  vocab,
+  dim,
+  contextLength,
+  checkpoint,
+});
+
+// h @ rows.T with each logit's d products added one at a time, left to right, in float32: another
+// order than the core's GEMM, as PyTorch's BLAS sums in yet another.
+function inOrder(h, rows) {
+  const data = new Float32Array(h.rows * rows.rows);
+  for (let i = 0; i < h.rows; ++i) {
+    for (let c = 0; c < rows.rows; ++c) {
+      let sum = 0;
+      for (let j = 0; j < h.cols; ++j) {
+        sum = Math.fround(sum + Math.fround(h.data[i * h.cols + j] * rows.data[c * rows.cols + j]));
+      }
+      data[i * rows.rows + c] = sum;
+    }
+  }
+  return { rows: h.rows, cols: rows.rows, data };
+}
+
+const COMPUTE = {
+  positions: (lab, positions, { batch }) => ({
+    positions: infoOf(positions),
+    e: positions.embed(batch),
+  }),
+  // The logits and each position's top k, the printed logits graded against inOrder()'s sums.
+  head(lab, positions, { batch, topK }) {
+    if (topK < 0 || topK > positions.vocab)
       throw new FieldError(
-        'dim',
-        `V·d + context_length·d = ${count(floats)} floats: the page draws tables up to ` +
-          `${count(MAIN_THREAD_FLOATS)} floats on its main thread; ` +
-          '`embedlab positions` takes any',
+        'top_k',
+        `top-k must be between 0 and V = ${positions.vocab}, got ${topK}`,
+      );
+    const e = positions.embed(batch);
+    const work = e.rows * e.length * positions.vocab * positions.dim;
+    if (work > MAIN_THREAD_MULTIPLY_ADDS) {
+      throw new FieldError(
+        'ids',
+        `n·V·d = ${count(work)} multiply-adds: the page runs the head up to ` +
+          `${count(MAIN_THREAD_MULTIPLY_ADDS)}; \`embedlab head\` takes any`,
       );
     }
-    const key = `seed:${seed}:${vocab}:${dim}:${contextLength}`;
-    return work(
-      open(key, () => lab.openSeededPositions(seed, vocab, dim, contextLength)).positions,
-    );
+    const head = positions.head(batch, { topK });
+    // W's rows at the printed columns, looked up as one-token rows.
+    const rows = positions.embed(Array.from(head.columns).join(';')).tokenEmbeddings;
+    const comparison = lab.compare(inOrder(e.inputEmbeddings, rows), head.logits, 'head');
+    const ids = lab.parseBatches(batch).flatMap((row) => Array.from(row));
+    return { info: infoOf(positions), ids, head, comparison };
+  },
+};
+
+export const POSITIONS_KINDS = Object.keys(COMPUTE);
+
+// Keeps the tables last opened; compute(kind, spec, args) runs kind's computation on spec's.
+export function createPositionsKeeper(lab) {
+  let kept = null; // { key, positions }
+
+  function tablesFor(spec) {
+    const key = spec.checkpoint
+      ? `file:${spec.checkpoint.key}:${spec.checkpoint.configText ?? ''}`
+      : `seed:${spec.seed}:${spec.vocab}:${spec.dim}:${spec.contextLength}`;
+    if (kept?.key === key) return kept.positions;
+    kept?.positions.delete();
+    kept = null;
+    const positions = spec.checkpoint
+      ? openCheckpoint(lab, spec.checkpoint)
+      : openSeeded(lab, spec);
+    kept = { key, positions };
+    return positions;
   }
 
-  // A checkpoint { file, key (no other file's), configText (its config.json's, or '') }: work runs
-  // again after each tensor it needed is read.
-  async function checkpoint({ file, key: fileKey, configText = '' }, work) {
-    if (kept?.key !== fileKey) {
-      kept?.positions?.delete();
-      const ranges = [];
-      kept = { key: fileKey, positions: null, ranges, source: cachedSource(file, ranges) };
-    }
-    const entry = kept;
-    for (;;) {
-      entry.source.missed = null;
-      try {
-        entry.positions ??= lab.openCheckpointPositions(entry.source, configText);
-        return work(entry.positions);
-      } catch (error) {
-        const miss = entry.source.missed;
-        if (!miss) throw error;
-        const { begin, end } = rangeFor(lab, file, entry.ranges, miss);
-        const bytes = new Uint8Array(await file.slice(begin, end).arrayBuffer());
-        if (kept !== entry) throw new FieldError('weights', 'another file was chosen meanwhile');
-        entry.ranges.push({ begin, end, bytes });
-      }
-    }
-  }
-
-  return { seeded, checkpoint };
+  return {
+    compute: (kind, spec, args) => COMPUTE[kind](lab, tablesFor(spec), args),
+  };
 }

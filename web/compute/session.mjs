@@ -6,6 +6,7 @@
 // newest input wins; stop() ends a product that takes too long, keeping the lookup's rows.
 import { bytesText, count } from '../model/format-number.mjs';
 import { FieldError, plan, PRODUCT_BUDGET, productWork, resultOf, run } from './plan.mjs';
+import { createPositionsKeeper } from './positions-tables.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
 import { viewResult, viewWork } from './view-compute.mjs';
 import { createWorkerRunner } from './worker-client.mjs';
@@ -47,14 +48,16 @@ const sameSource = (a, b) => a.inputs === b.inputs && a.text === b.text && a.tok
 // is one of a part of what is typed (the ids "2, 3, 15" on the way to "2, 3, 150"). An error
 // shown brings back the last result computed while not typing, or at a pause (paused()): the
 // last valid input, not a part of the one that went wrong.
-// Returns { refresh(), paused(), stop(), computeView(kind, result, args), settled() }: a way to
-// recompute now; the pause in typing; a way to stop the product streaming; the backward and bag
-// views' computations (view-compute.mjs) on a result's table; and a promise that resolves once
+// Returns { refresh(), paused(), stop(), computeView(kind, result, args), computePositions(kind,
+// spec, args), settled() }: a way to recompute now; the pause in typing; a way to stop the
+// product streaming; the backward and bag views' computations (view-compute.mjs) on a result's
+// table; the positions and head views' (positions-tables.mjs); and a promise that resolves once
 // the store's present inputs have their result (or its lookup's rows, when stopped) or their
 // error.
 export function createSession(lab, store, { quiet = () => false, typing = () => false } = {}) {
   const keeper = createTableKeeper(lab);
   const runner = createWorkerRunner(lab, keeper);
+  let positionsHere = null; // a positions-tables.mjs keeper, where no worker runs
   let frame = 0;
   let done = null; // the state the last finished update computed from
   let kept = null; // the last result computed while not typing, or at a pause
@@ -212,6 +215,15 @@ export function createSession(lab, store, { quiet = () => false, typing = () => 
         (await runner.runView(kind, p, args, signal)) ??
         viewResult(lab, keeper.tableFor(p), kind, args)
       );
+    },
+    // Resolves to the positions or head view's computation `kind` (positions-tables.mjs), in the
+    // compute worker: its tables take the module hundreds of milliseconds to draw. Rejects with
+    // the core's EmbedlabError or a FieldError.
+    async computePositions(kind, spec, args) {
+      const computed = await runner.runPositions(kind, spec, args);
+      if (computed) return computed;
+      positionsHere ??= createPositionsKeeper(lab);
+      return positionsHere.compute(kind, spec, args);
     },
     settled() {
       if (done && sameSource(done, store.get())) return Promise.resolve();

@@ -9,7 +9,7 @@ import { FieldError } from './plan.mjs';
 const LEFT_IN_KERNEL =
   "W stayed in the notebook's kernel, too large to send: this needs W itself, and the page has " +
   'only both routes, the rows drawn and a heatmap';
-const CANNOT_READ_HERE =
+export const CANNOT_READ_HERE =
   'reading a table file needs a module Web Worker (Chrome 80, Firefox 114, ' +
   'Safari 15 or later), and this browser started none';
 
@@ -21,7 +21,7 @@ const CANNOT_READ_HERE =
 // the browser's memory with the file (590 MiB for a 4.2 GB one, against 89 MiB so). The reader
 // lives here, not in readAhead()'s frame: held only there (a stream reachable from nothing but
 // its own pending read), reads never settled in Chromium, in two runs of three.
-function fileSource(file) {
+export function fileSource(file) {
   const reader = new FileReaderSync();
   let next = null; // { offset, length }: where the next block would be
   let ahead = null; // { offset, bytes }: read ahead

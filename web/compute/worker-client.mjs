@@ -4,9 +4,10 @@
 // answered null, so an older result never shows after a newer one. Where no module worker starts
 // (Firefox before 114), requests run on the main thread after a pause that lets the page paint
 // its 'computing' state first; a file's table then cannot be read (table-keeper.mjs says why).
-// The backward and bag views send their work too (runView), to run on the worker's table.
+// The backward and bag views send their work too (runView), to run on the worker's table, and the
+// positions and head views theirs (runPositions), on tables of their own.
 import { FieldError, run } from './plan.mjs';
-import { EmbedlabError, embedlabWasmURLs } from '../embedlab/embedlab.mjs';
+import { EmbedlabError, embedlabWasmSources } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
 
 const FALLBACK_PAUSE_MS = 250;
@@ -114,8 +115,9 @@ export function createWorkerRunner(lab, keeper) {
     } catch {
       return false;
     }
-    // Its instance of the module comes from where the page's came from.
-    worker.postMessage({ wasm: embedlabWasmURLs() });
+    // Its instance of the module is made from the page's: the files the page compiled, or their
+    // addresses.
+    worker.postMessage({ wasm: embedlabWasmSources() });
     worker.addEventListener('message', receive);
     worker.addEventListener('error', (event) => {
       if (!ready) {
@@ -182,6 +184,16 @@ export function createWorkerRunner(lab, keeper) {
       });
       return new Promise((resolve, reject) => {
         views.set(viewId, { resolve, reject, signal });
+      });
+    },
+    // The positions or head view's computation kind on spec's tables (positions-tables.mjs), once
+    // no product runs. Resolves to its result, or null without a worker; rejects as runView().
+    runPositions(kind, spec, args) {
+      if (!started()) return Promise.resolve(null);
+      const viewId = ++viewIds;
+      worker.postMessage({ viewId, kind, spec, args });
+      return new Promise((resolve, reject) => {
+        views.set(viewId, { resolve, reject, signal: null });
       });
     },
     // For a newer request answered on the main thread.

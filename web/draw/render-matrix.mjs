@@ -1,7 +1,9 @@
 // One matrix as an HTML table: a caption, column and row headers, cells in PyTorch's notation,
 // skipped runs as ellipses. Text only (no HTML). Redrawing into a box that already holds a table
 // resizes that table and rewrites only the cells whose text or classes changed, so typing one
-// id costs a few DOM writes instead of thousands of new elements.
+// id costs a few DOM writes instead of thousands of new elements. Or (matrixText) the same
+// matrix as printed text, for the tables below a first screen: an element per row, none per
+// value.
 import { element } from './dom.mjs';
 import { countShown } from '../model/shown-indices.mjs';
 
@@ -150,4 +152,99 @@ export function renderMatrixTable(box, spec) {
   } else {
     box.replaceChildren(matrixTable(spec));
   }
+}
+
+// The text of each shown cell, in order: [[row label, cell, ...], ...] with the header row first
+// (the corner, then the column labels), and the class of each cell that has one.
+function textCells(spec) {
+  const { matrix, rows, cols } = spec;
+  const shown = shownValues(matrix, rows, cols);
+  const texts = spec.formatElements(shown, shown, { integer: spec.integer });
+  let next = 0;
+  const colClass = spec.colClass ?? (() => '');
+  const cellClass = spec.cellClass ?? (() => '');
+  const header = [spec.corner, ...cols.map((j) => (j === null ? '…' : spec.colLabel(j)))];
+  const body = rows.map((i) =>
+    [i === null ? '⋮' : spec.rowLabel(i)].concat(
+      cols.map((j) => {
+        if (i === null) return { text: j === null ? '⋱' : '⋮', className: '' };
+        if (j === null) return { text: '…', className: '' };
+        const className = [colClass(j), cellClass(matrix.at(i, j), i, j)].filter(Boolean);
+        return { text: texts[next++].trim(), className: className.join(' ') };
+      }),
+    ),
+  );
+  return { header, body };
+}
+
+// One line of a printed matrix: its cells' texts right-aligned to widths, two spaces apart; a cell
+// with a class (or, for the column labels, a role: role(c)) is an element, the rest plain text.
+function printedLine(cells, widths, role = () => null) {
+  const parts = [];
+  let run = '';
+  cells.forEach(({ text, className }, c) => {
+    const padded = `${c > 0 ? '  ' : ''}${text.padStart(widths[c])}`;
+    const marked = role(c);
+    if (!className && !marked) {
+      run += padded;
+      return;
+    }
+    const node = element('span', className, text);
+    if (marked) setRole(node, marked.role, marked.index);
+    parts.push(run + padded.slice(0, padded.length - text.length), node);
+    run = '';
+  });
+  parts.push(run);
+  return parts;
+}
+
+// spec as for matrixTable (rowClass and rowRole mark rows, colRole column labels; colClass and
+// cellClass, the cells they name), and rowElements: each row an element even where nothing marks
+// it (a view that links its rows by data-index). A figure: the caption, then the row labels (which stay in view
+// while the values scroll sideways) beside the values, a line a row, each column right-aligned to
+// its widest text. A row that is marked or stands for something (rowClass, rowRole) is an element
+// (span.matrix-row, data-index), in both; the others, and the values, are text.
+export function matrixText(spec) {
+  const { matrix, rows, cols } = spec;
+  const { header, body } = textCells(spec);
+  const widths = header.map((label, c) =>
+    Math.max(String(label).length, ...body.map((row) => (c === 0 ? row[0] : row[c].text).length)),
+  );
+  const figure = element('figure', 'matrix-text');
+  const caption = element('figcaption', 'matrix-caption');
+  caption.textContent = `${spec.caption}: ${matrix.rows} × ${matrix.cols}${summaryText(matrix, rows, cols)}`;
+  const labels = element('pre', 'matrix-labels');
+  const values = element('pre', 'matrix-values');
+  labels.append(String(header[0]).padStart(widths[0]));
+  values.append(
+    ...printedLine(
+      header.slice(1).map((label) => ({ text: String(label), className: '' })),
+      widths.slice(1),
+      (c) => (spec.colRole && cols[c] !== null ? { role: spec.colRole, index: cols[c] } : null),
+    ),
+  );
+  const rowClass = spec.rowClass ?? (() => '');
+  rows.forEach((i, r) => {
+    const line = printedLine(body[r].slice(1), widths.slice(1));
+    const label = body[r][0].padStart(widths[0]);
+    const className = i === null ? '' : rowClass(i);
+    if (i === null || (!className && !spec.rowRole && !spec.rowElements)) {
+      labels.append(`\n${label}`);
+      values.append('\n', ...line);
+      return;
+    }
+    const nodes = [
+      element('span', `matrix-row ${className}`.trim(), label),
+      element('span', `matrix-row ${className}`.trim()),
+    ];
+    nodes[1].append(...line);
+    for (const node of nodes) {
+      node.dataset.index = String(i);
+      setRole(node, spec.rowRole, i);
+    }
+    labels.append('\n', nodes[0]);
+    values.append('\n', nodes[1]);
+  });
+  figure.append(caption, labels, values);
+  return figure;
 }

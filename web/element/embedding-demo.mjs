@@ -3,7 +3,10 @@
 // (model/state.mjs) that its attributes write, the session that computes from it (in the compute
 // worker beyond a frame's work, compute/session.mjs), a view from the registry
 // (views/registry.mjs) and the page's linking. Every attribute is live (changes are rendered once
-// per frame); every element on a page shares one WebAssembly instance. Errors, bad attributes
+// per frame); every element on a page shares one WebAssembly instance. An element first renders
+// when it comes near the viewport, or when the browser is idle, one element at a time
+// (draw/when-near.mjs): a host page with many never stalls on them. A view that runs on the
+// module's first file alone (EARLY_VIEWS) does not wait for the second. Errors, bad attributes
 // included, are shown inside the element as text (role="alert"), never thrown at the host page.
 // Attributes: README.md in package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
@@ -12,6 +15,7 @@ import { createSession } from '../compute/session.mjs';
 import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
 import { writeProperty } from '../draw/dom.mjs';
+import { nextFrame, whenNear } from '../draw/when-near.mjs';
 import { createTokenChips } from '../inputs/token-chips.mjs';
 import { inputsText } from '../model/describe.mjs';
 import { createStore, initialState } from '../model/state.mjs';
@@ -19,7 +23,7 @@ import { TOKENIZERS } from '../tokenizers/catalog.mjs';
 import { createTokenizeChannel, progressMessage, VIEW_TOKENIZERS } from '../tokenizers/client.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { pictureTitle } from '../views/picture/picture.mjs';
-import { VIEWS } from '../views/registry.mjs';
+import { EARLY_VIEWS, VIEWS } from '../views/registry.mjs';
 import {
   AttributeError,
   misspeltAttribute,
@@ -96,6 +100,8 @@ export class EmbeddingDemoElement extends HTMLElement {
   #channel = null;
   #error = null;
   #views = null; // the views' inputs (readAttributes()'s) the view was last built with
+  #queued = false; // the first render waits its turn (whenNear())
+  #begun = false; // the first render has begun
 
   constructor() {
     super();
@@ -175,12 +181,29 @@ export class EmbeddingDemoElement extends HTMLElement {
       this.#done = new Promise((resolve) => {
         this.#settle = resolve;
       });
+    if (!this.#begun) {
+      // The first render reads the attributes as they are when it begins.
+      if (!this.#queued && this.isConnected) {
+        this.#queued = true;
+        whenNear(this, () => this.#begin());
+      }
+      return;
+    }
     if (!this.#frame && this.isConnected) {
       this.#frame = requestAnimationFrame(() => {
         this.#frame = 0;
         this.#update();
       });
     }
+  }
+
+  // The first render, in its turn; an element disconnected meanwhile is queued again once
+  // connected.
+  async #begin() {
+    this.#queued = false;
+    if (!this.isConnected) return;
+    this.#begun = true;
+    await this.#update();
   }
 
   async #update() {
@@ -201,7 +224,7 @@ export class EmbeddingDemoElement extends HTMLElement {
   // current(): false once a newer update has started, after which this one stops at its next await.
   async #render(current) {
     if (!this.#lab) {
-      this.#lab = await loadEmbedlab();
+      this.#lab = await loadEmbedlab({ early: true });
       this.#session = createSession(this.#lab, this.#store);
       linkViews(this.#root, this.#store);
       if (!current()) return;
@@ -212,11 +235,19 @@ export class EmbeddingDemoElement extends HTMLElement {
       this.getAttributeNames(),
     );
     // A view's form starts from the store's inputs: a new padding_idx builds it anew.
+    // The views beyond the first file's, and the tables read from files, need the second.
+    if (!EARLY_VIEWS.has(attrs.view) || attrs.src || attrs.table || attrs.routes) {
+      await this.#lab.complete;
+      if (!current()) return;
+    }
     const views = JSON.stringify(attrs.views);
     if (this.#view?.name !== attrs.view || this.#views !== views) {
       this.#views = views;
       this.#store.set({ views: attrs.views });
       await this.#buildView(attrs.view);
+      // Laid out in a frame of its own before its first result draws (the picture reads the
+      // page's colours and width).
+      await nextFrame();
     }
     if (!current()) return;
     const title = attrs.label ?? VIEWS[attrs.view].title;
@@ -247,6 +278,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       step: attrs.step,
     });
     await this.#session.settled();
+    await this.#view.settled?.();
     if (!current()) return;
     const { status, result } = this.#store.get();
     if (status.state === 'failed') throw new FieldError(status.field, status.message);
@@ -343,6 +375,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       store: this.#store,
       lab: this.#lab,
       computeView: this.#session.computeView,
+      computePositions: this.#session.computePositions,
       stop: this.#session.stop,
       tokenizers: VIEW_TOKENIZERS,
       embedded: true,

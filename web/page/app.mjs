@@ -14,7 +14,9 @@ import { createStore, initialState } from '../model/state.mjs';
 import { readUrlState, urlFor } from '../model/url-state.mjs';
 import { linkViews } from '../views/linking.mjs';
 import { pictureTitle } from '../views/picture/picture.mjs';
+import { showsBusy } from '../views/verdict.mjs';
 import { buildViews } from '../views/registry.mjs';
+import { nextFrame, nextTask, whenNear } from '../draw/when-near.mjs';
 import { deferredRedraw } from './deferred-redraw.mjs';
 import { showInputNotes } from './input-notes.mjs';
 import { askBeforeGrowingV } from './vocab-choice.mjs';
@@ -62,24 +64,42 @@ function idsTyping(idsField, onPause) {
   return { typing, quiet: (error) => error.field === 'ids' && typing() };
 }
 
-// Each section's views, redrawn by the store. The first screen is built at once and redraws at
-// once. The sections below are built once the module's deferred part runs (their views train,
-// read files and draw positions), and draw when near the viewport or when the browser is idle:
-// their work (the positions and head views draw tables of GPT-2's V) waits for the first verdict.
+// Returns request(now = false): draw() runs now when asked to, or when the views go busy or stop
+// being so (they say so with the verdict), else once the frame being made is painted (from a
+// store change in an animation frame callback, as the session's results come), at most once for
+// however many requests came before it.
+function afterFrame(draw, store) {
+  let timer = 0;
+  let busy = null;
+  return (now = false) => {
+    clearTimeout(timer);
+    timer = 0;
+    const busyNow = showsBusy(store.get());
+    if (now || busyNow !== busy) draw();
+    else timer = setTimeout(draw);
+    busy = busyNow;
+  };
+}
+
+// Each section's views, redrawn by the store. The first screen is built at once; its first view
+// (the picture and its verdict) redraws at once, in the frame of the change, and its others
+// right after that frame (a keystroke's frame holds what it must show first). The sections below are built once the module's deferred part runs (their views train,
+// read files and draw positions), each when near the viewport or when the browser is idle
+// (draw/when-near.mjs), and draw then too: their work waits for the first verdict.
 // Resolves once the first screen is built, to { below }: a promise of the others.
 async function buildSections(store, context) {
   const built = [];
   const all = new Set(Object.keys(store.get()));
-  async function build(section) {
-    const views = await buildViews(section.dataset.views.split(' '), section, context);
-    section.dataset.built = ''; // its views hold their own room from here (styles/base.css)
+  // names: views of section, drawn by request(now) made of draw().
+  async function build(section, names, schedule) {
+    const views = await buildViews(names, section, context);
     let pending = new Set();
     const draw = () => {
       const changed = pending;
       pending = new Set();
       views.update(store.get(), changed);
     };
-    const request = section.id === FIRST_SCREEN ? draw : deferredRedraw(section, draw);
+    const request = schedule(draw, store);
     const add = (changed) => {
       for (const key of changed) pending.add(key);
     };
@@ -87,8 +107,18 @@ async function buildSections(store, context) {
     add(all);
     request();
   }
+  async function buildSection(section) {
+    const names = section.dataset.views.split(' ');
+    if (section.id !== FIRST_SCREEN) {
+      await build(section, names, (draw) => deferredRedraw(section, draw));
+    } else {
+      await build(section, names.slice(0, 1), (draw) => draw);
+      if (names.length > 1) await build(section, names.slice(1), afterFrame);
+    }
+    section.dataset.built = ''; // its views hold their own room from here (styles/base.css)
+  }
   const sections = [...document.querySelectorAll('section[data-views]')];
-  await build(sections.find((section) => section.id === FIRST_SCREEN));
+  await buildSection(sections.find((section) => section.id === FIRST_SCREEN));
   store.subscribe((state, changed) => {
     // A token picked or pointed at (one deliberate act, which every view follows) redraws
     // everywhere at once.
@@ -108,7 +138,7 @@ async function buildSections(store, context) {
   const others = sections.filter((section) => section.id !== FIRST_SCREEN);
   for (const section of others) section.setAttribute('aria-busy', 'true');
   const below = context.lab.complete.then(
-    () => Promise.all(others.map(build)),
+    () => Promise.all(others.map((section) => whenNear(section, () => buildSection(section)))),
     (error) => {
       for (const section of others) section.removeAttribute('aria-busy');
       throw error;
@@ -165,10 +195,14 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
+  // The module's start, the inputs, the first screen's views and its first result: each in a
+  // task of its own, so that none holds the page long.
+  await nextTask();
   const { below } = await buildSections(store, {
     store,
     lab,
     computeView: session.computeView,
+    computePositions: session.computePositions,
     stop: session.stop,
     tokenizers: VIEW_TOKENIZERS,
     embedded: false,
@@ -192,6 +226,9 @@ async function start(lab) {
     );
   });
 
+  // The first screen's views are laid out in a frame of their own before its first result draws:
+  // the picture reads the page's colours and width.
+  await nextFrame();
   session.refresh();
   below.then(
     () => {
@@ -224,6 +261,7 @@ async function main() {
   }
   byId('status').textContent = 'Ready.';
   showLimits(lab);
+  await nextTask();
   await start(lab);
 }
 

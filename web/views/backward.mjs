@@ -12,7 +12,7 @@ import { linkBackward } from './group-links.mjs';
 import { count, plural, vectorText } from '../model/format-number.mjs';
 import { cells, transposed } from '../model/cells.mjs';
 import { rowWindow } from '../model/row-window.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
+import { matrixText } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
@@ -228,7 +228,7 @@ function createBackwardView(root, lab, computeView, store) {
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const vocabTable = (matrix, caption) =>
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix,
         caption,
@@ -244,7 +244,7 @@ function createBackwardView(root, lab, computeView, store) {
     boxes.grad.replaceChildren(vocabTable(b.grad, 'embedding.weight.grad (V × d)'));
     boxes.product.replaceChildren(vocabTable(b.product, 'onehot.T @ G (V × d)'));
     boxes.upstream.replaceChildren(
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: cells(b.G),
         caption: 'G = dL/dout (n × d)',
@@ -258,7 +258,7 @@ function createBackwardView(root, lab, computeView, store) {
       }),
     );
     boxes.onehotT.replaceChildren(
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: transposed(result.onehot),
         caption: 'onehot.T (V × n)',

@@ -8,7 +8,7 @@ import { byData, element } from '../draw/dom.mjs';
 import { linkBag } from './group-links.mjs';
 import { count, plural } from '../model/format-number.mjs';
 import { cells } from '../model/cells.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
+import { matrixText } from '../draw/render-matrix.mjs';
 import { COL_CAP, ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
 import { differingCells, showPending, showVerdict } from '../draw/verdict-box.mjs';
 import {
@@ -219,7 +219,7 @@ function createBagView(root, lab, computeView, store) {
     const dimCols = shownIndices(dim, COL_CAP);
     const label = (i) => String(i);
     const bagTable = (matrix, caption, integer = false) =>
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix,
         caption,
@@ -230,6 +230,7 @@ function createBagView(root, lab, computeView, store) {
         colLabel: label,
         integer,
         cellClass: differs,
+        rowElements: true, // linked by bag (group-links.mjs)
       });
     boxes.output.replaceChildren(
       bagTable(cells(b.forward.output), `F.embedding_bag, mode='${b.mode}' (B × d)`),
@@ -254,7 +255,7 @@ function createBagView(root, lab, computeView, store) {
     boxes.product.replaceChildren(bagTable(cells(b.product), 'M @ W (B × d)'));
     const present = new Set(ids);
     boxes.multihot.replaceChildren(
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: cells(b.multihot),
         caption: `M (B × V)`,
@@ -263,6 +264,8 @@ function createBagView(root, lab, computeView, store) {
         cols: shownIndices(vocab, COL_CAP, [...present]),
         rowLabel: label,
         colLabel: label,
+        rowElements: true,
+        colRole: 'vocab',
         colClass: (v) => (v === b.padding ? 'padding' : ''),
         cellClass: (value) => (value !== 0 ? 'one' : ''),
       }),

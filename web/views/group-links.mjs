@@ -2,7 +2,8 @@
 // what adds into it. Backward: a row v of dW (or of onehot.T @ G, or of onehot.T) marks the
 // rows of G whose token has id v, and a row of G marks its dW row. Bag: a bag's row in any of
 // its tables, or the bag in the list, marks that bag everywhere with its ids (the chips and
-// M's columns). Read from the DOM the views draw, so the views need no wiring.
+// M's columns). Read from the DOM the views draw, so the views need no wiring: a row is a table's
+// row or a printed matrix's line (draw/render-matrix.mjs), by its data-index.
 import { setLinked } from './linking.mjs';
 
 // root: a view's element; keyOf(node): what the node stands for, or null; nodesOf(key): the
@@ -19,14 +20,29 @@ function linkWithin(root, keyOf, nodesOf) {
   root.addEventListener('focusin', point);
 }
 
+const ROW = 'tbody tr[data-index], .matrix-row[data-index]';
+const rowsOf = (root, box, index = null) =>
+  root.querySelectorAll(
+    ROW.split(', ')
+      .map((row) => `[data-box="${box}"] ${index === null ? row : `${row}[data-index="${index}"]`}`)
+      .join(', '),
+  );
+
 const rowIndex = (node, boxes) => {
-  const row = node.closest('tbody tr[data-index]');
+  const row = node.closest(ROW);
   const box = row?.closest('[data-box]');
   return box && boxes.includes(box.dataset.box) ? Number(row.dataset.index) : null;
 };
 
-// G's row headers read "k: id".
-const idOfGRow = (row) => Number(row.cells[0].textContent.split(': ')[1]);
+// G's row labels read "k: id": a table row's header, or a printed line's label.
+function idOfGRow(row) {
+  const label = row.cells
+    ? row.cells[0]
+    : row
+        .closest('.matrix-text')
+        .querySelector(`.matrix-labels [data-index="${row.dataset.index}"]`);
+  return Number(label.textContent.split(': ')[1]);
+}
 
 export function linkBackward(root) {
   const sums = ['grad', 'product', 'onehotT'];
@@ -35,16 +51,12 @@ export function linkBackward(root) {
     (node) => {
       const v = rowIndex(node, sums);
       if (v !== null) return v;
-      const row = node.closest('[data-box="upstream"] tbody tr[data-index]');
+      const row = rowIndex(node, ['upstream']) === null ? null : node.closest(ROW);
       return row ? idOfGRow(row) : null;
     },
     (v) => [
-      ...root.querySelectorAll(
-        sums.map((box) => `[data-box="${box}"] tbody tr[data-index="${v}"]`).join(', '),
-      ),
-      ...[...root.querySelectorAll('[data-box="upstream"] tbody tr[data-index]')].filter(
-        (row) => idOfGRow(row) === v,
-      ),
+      ...sums.flatMap((box) => [...rowsOf(root, box, v)]),
+      ...[...rowsOf(root, 'upstream')].filter((row) => idOfGRow(row) === v),
     ],
   );
 }
@@ -63,11 +75,11 @@ export function linkBag(root) {
       // An id's text is its first text node (a weight may follow in a <small>).
       const ids = new Set(chips.map((chip) => chip.firstChild.textContent));
       const columns = [
-        ...root.querySelectorAll('[data-box="multihot"] thead th:not(.corner)'),
-      ].filter((th) => ids.has(th.textContent));
-      const rows = root.querySelectorAll(
-        tables.map((box) => `[data-box="${box}"] tbody tr[data-index="${b}"]`).join(', '),
-      );
+        ...root.querySelectorAll(
+          '[data-box="multihot"] thead th:not(.corner), [data-box="multihot"] [data-vocab]',
+        ),
+      ].filter((label) => ids.has(label.textContent));
+      const rows = tables.flatMap((box) => [...rowsOf(root, box, b)]);
       return [...rows, ...(item ? [item] : []), ...chips, ...columns];
     },
   );

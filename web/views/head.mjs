@@ -7,11 +7,10 @@
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
-import { matrixTable } from '../draw/render-matrix.mjs';
+import { matrixText } from '../draw/render-matrix.mjs';
 import { tableRegions } from '../draw/scroll-region.mjs';
 import { ROW_CAP, shownIndices } from '../model/shown-indices.mjs';
-import { FieldError, wholeNumber } from '../compute/plan.mjs';
-import { MAIN_THREAD_MULTIPLY_ADDS } from '../compute/positions-tables.mjs';
+import { wholeNumber } from '../compute/plan.mjs';
 import { showOrderCheck } from '../draw/order-check.mjs';
 import { matrixItem } from './view-form.mjs';
 import { createPositionsForm, positionControls } from './positions-form.mjs';
@@ -100,52 +99,13 @@ function createTokenTexts(list, note, { lab, tokenizers }) {
 }
 const tokenIdOf = (text) => Number(text.dataset.tokenOf);
 
-// h @ rows.T with each logit's d products added one at a time, left to right, in float32: another
-// order than the core's GEMM, as PyTorch's BLAS sums in yet another.
-function inOrder(h, rows) {
-  const data = new Float32Array(h.rows * rows.rows);
-  for (let i = 0; i < h.rows; ++i) {
-    for (let c = 0; c < rows.rows; ++c) {
-      let sum = 0;
-      for (let j = 0; j < h.cols; ++j) {
-        sum = Math.fround(sum + Math.fround(h.data[i * h.cols + j] * rows.data[c * rows.cols + j]));
-      }
-      data[i * rows.rows + c] = sum;
-    }
-  }
-  return { rows: h.rows, cols: rows.rows, data };
-}
-
-function createHeadView(root, { lab, store, tokenizers }) {
+function createHeadView(root, { lab, store, tokenizers, computePositions }) {
   const view = createPositionsForm(root, {
     kind: 'head',
     controls: positionControls('of the head', TOP_K),
-    lab,
     store,
-    work(positions, args, form) {
-      const topK = wholeNumber(form.value('top-k'), 'top-k', 'top_k');
-      if (topK < 0 || topK > positions.vocab)
-        throw new FieldError(
-          'top_k',
-          `top-k must be between 0 and V = ${positions.vocab}, got ${topK}`,
-        );
-      const e = positions.embed(args.batch);
-      const work = e.rows * e.length * positions.vocab * positions.dim;
-      if (work > MAIN_THREAD_MULTIPLY_ADDS) {
-        throw new FieldError(
-          'ids',
-          `n·V·d = ${count(work)} multiply-adds: the page runs the head up to ` +
-            `${count(MAIN_THREAD_MULTIPLY_ADDS)} on its main thread; \`embedlab head\` takes any`,
-        );
-      }
-      const { vocab, dim, contextLength, checkpoint } = positions;
-      const head = positions.head(args.batch, { topK });
-      // W's rows at the printed columns, looked up as one-token rows.
-      const rows = positions.embed(Array.from(head.columns).join(';')).tokenEmbeddings;
-      const comparison = lab.compare(inOrder(e.inputEmbeddings, rows), head.logits, 'head');
-      const ids = lab.parseBatches(args.batch).flatMap((row) => Array.from(row));
-      return { info: { vocab, dim, contextLength, checkpoint }, ids, head, comparison };
-    },
+    computePositions,
+    more: (form) => ({ topK: wholeNumber(form.value('top-k'), 'top-k', 'top_k') }),
     show,
   });
   view.output.innerHTML = OUTPUT;
@@ -181,7 +141,7 @@ function createHeadView(root, { lab, store, tokenizers }) {
       shownCols.push(k);
     });
     boxes.logits.replaceChildren(
-      matrixTable({
+      matrixText({
         formatElements: lab.formatElements,
         matrix: cells(head.logits),
         caption: `logits (B·T × V) as [b, t]`,

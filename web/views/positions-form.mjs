@@ -1,9 +1,9 @@
 // What the positions and head views share: their inputs (a (B, T) batch, one row per ';', the
 // token table's V, d and seed, the position table's context_length), kept in the store
 // (state.views[kind], model/view-inputs.mjs) and so in the address, and the tables they compute
-// on (compute/positions-tables.mjs): seeded in the book's order, or the page's .safetensors
-// checkpoint when one is chosen as W. The view draws what work(positions, args) returned.
-import { createPositionTables } from '../compute/positions-tables.mjs';
+// on (compute/positions-tables.mjs, in the compute worker): seeded in the book's order, or the
+// page's .safetensors checkpoint when one is chosen as W. The view draws what the computation
+// `kind` returned.
 import { FieldError, wholeNumber } from '../compute/plan.mjs';
 import { element } from '../draw/dom.mjs';
 import { POSITIONS_FIELDS } from '../model/error-fields.mjs';
@@ -45,11 +45,13 @@ export function checkpointOf(state) {
   return file;
 }
 
-// root: an empty element; kind: 'positions' or 'head'; controls: the form's markup;
-// work(positions, args, form) -> what show(drawn, args) draws; args: { batch, checkpoint } and,
-// for seeded tables, { seed, vocab, dim, contextLength }. Returns update(state, changed).
-export function createPositionsForm(root, { kind, controls, lab, store, work, show }) {
-  const tables = createPositionTables(lab);
+// root: an empty element; kind: 'positions' or 'head', the computation whose result
+// show(output, drawn, args) draws; controls: the form's markup; more(form): the computation's
+// arguments beyond the batch; args: { batch, checkpoint } and, for seeded tables, { seed, vocab,
+// dim, contextLength }; computePositions: the session's (compute/session.mjs). Returns
+// { output, update(state, changed), settled() }: settled() resolves once the output shows the
+// last update's computation (or its error).
+export function createPositionsForm(root, { kind, controls, store, computePositions, more, show }) {
   let typed = store.get().views[kind]; // what the form holds, as the store keeps it
   const form = createViewForm(root, controls, POSITIONS_FIELDS, typed, (values) => {
     typed = values;
@@ -78,10 +80,14 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
       const args = checkpoint
         ? { batch, checkpoint }
         : { batch, checkpoint: null, ...seededArgs() };
-      const run = (positions) => work(positions, args, form);
-      const drawn = checkpoint
-        ? await tables.checkpoint(checkpoint, run)
-        : tables.seeded(args, run);
+      const spec = checkpoint
+        ? {
+            checkpoint: (({ file, bytes, key, configText }) => ({ file, bytes, key, configText }))(
+              checkpoint,
+            ),
+          }
+        : { seed: args.seed, vocab: args.vocab, dim: args.dim, contextLength: args.contextLength };
+      const drawn = await computePositions(kind, spec, { batch, ...more(form) });
       if (mine !== latest) return;
       form.clear();
       output.classList.remove('stale');
@@ -96,6 +102,7 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
   // What the last computation read: this view's inputs and the page's checkpoint. The page's
   // other inputs (its ids, at every keystroke) and the other views' leave it as it is.
   let computedFor = null;
+  let shown = Promise.resolve();
   return {
     output,
     update(state) {
@@ -106,7 +113,8 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
       const checkpoint = checkpointOf(state);
       if (computedFor?.views === state.views[kind] && computedFor.checkpoint === checkpoint) return;
       computedFor = { views: state.views[kind], checkpoint };
-      update(state);
+      shown = update(state);
     },
+    settled: () => shown,
   };
 }

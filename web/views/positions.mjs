@@ -45,13 +45,13 @@ function cliText(args) {
   );
 }
 
-function createPositionsView(root, lab, store) {
+function createPositionsView(root, { lab, store, computePositions }) {
   const view = createPositionsForm(root, {
     kind: 'positions',
     controls: positionControls('of the positions'),
-    lab,
     store,
-    work: (positions, args) => ({ positions: { ...positions }, e: positions.embed(args.batch) }),
+    computePositions,
+    more: () => ({}),
     show,
   });
   view.output.innerHTML = OUTPUT;
@@ -100,7 +100,7 @@ function createPositionsView(root, lab, store) {
 
 export const positionsView = {
   title: 'Positions: a second lookup',
-  build(container, { lab, store }) {
-    return createPositionsView(container, lab, store);
+  build(container, context) {
+    return createPositionsView(container, context);
   },
 };

@@ -2,23 +2,20 @@
 // (data-views="...") and the element's `view` attribute use; PARTS are pieces of views that the
 // page places apart. A view is built into an empty
 // container once:
-//   build(container, context) -> (a promise of) { update(state, changed) }
-//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView and stop
-//              (the session's, compute/session.mjs: the views that compute on the table; the
-//              end of a product streaming W), tokenizers (tokenizers/client.mjs's
+//   build(container, context) -> (a promise of) { update(state, changed), settled() }
+//   (settled(), where a view has it: a promise that the view shows its last update, for a view
+//   whose update computes elsewhere: the compute worker)
+//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView,
+//              computePositions and stop (the session's, compute/session.mjs: the views that
+//              compute on the table, or on the positions' tables; the end of a product
+//              streaming W), tokenizers (tokenizers/client.mjs's
 //              VIEW_TOKENIZERS), embedded (true inside <embedding-demo>) }
 // and then hears every change of the store: update(state, changed), changed being the set of
 // state keys that are new (every key the first time). A new view is one file and one line here.
-import { backwardView } from './backward.mjs';
-import { bagView } from './bag.mjs';
-import { benchmarkView } from '../benchmark/panel.mjs';
+// The views of a first screen (the picture, the tables, the verdict) come with the registry; the
+// others load when first built (later()).
 import { pictureView } from './picture/picture.mjs';
-import { headView } from './head.mjs';
-import { positionsView } from './positions.mjs';
-import { printoutView } from './printout.mjs';
-import { stepView } from './step.mjs';
 import { tokenPickerView } from './token-picker.mjs';
-import { trainView } from './train/view.mjs';
 import { lookupView, matricesView, onehotProductView, routesView } from './tables.mjs';
 import { verdictView } from './verdict.mjs';
 
@@ -56,6 +53,23 @@ function onDemand(summary, view) {
   };
 }
 
+// A view whose module loads when the view is first built (later.mjs, its own file of the split
+// bundles: scripts/build-site.mjs), so a page fetches the code of the views below its first
+// screen after the first screen. Its title is known once it has loaded.
+function later(name) {
+  let view = null;
+  return {
+    get title() {
+      return view?.title ?? '';
+    },
+    async build(container, context) {
+      view ??= (await import('./later.mjs'))[name];
+      return view.build(container, context);
+    },
+  };
+}
+const stepView = later('stepView');
+
 // Views one above the other, as one view.
 function composite(title, ...views) {
   return {
@@ -68,7 +82,10 @@ function composite(title, ...views) {
         container.append(part);
         built.push(await view.build(part, context));
       }
-      return { update: (state, changed) => built.forEach((view) => view.update(state, changed)) };
+      return {
+        update: (state, changed) => built.forEach((view) => view.update(state, changed)),
+        settled: () => Promise.all(built.map((view) => view.settled?.())),
+      };
     },
   };
 }
@@ -87,14 +104,28 @@ export const VIEWS = Object.freeze({
   matrices: matricesView,
   step: composite('Step through one token', tokenPickerView, stepView),
 
-  printout: printoutView,
-  backward: backwardView,
-  train: trainView,
-  bag: bagView,
-  positions: positionsView,
-  head: headView,
-  benchmark: benchmarkView,
+  printout: later('printoutView'),
+  backward: later('backwardView'),
+  train: later('trainView'),
+  bag: later('bagView'),
+  positions: later('positionsView'),
+  head: later('headView'),
+  benchmark: later('benchmarkView'),
 });
+
+// The views that run on the module's first file alone (wasm/README.md, "Two files"): the others
+// train, read files, draw positions or bags, and wait for the second.
+export const EARLY_VIEWS = new Set([
+  'equation',
+  'compare',
+  'routes',
+  'lookup',
+  'onehot',
+  'matrices',
+  'step',
+  'printout',
+  'backward',
+]);
 
 // Parts of views that the page places apart (the element shows whole views only).
 export const PARTS = Object.freeze({

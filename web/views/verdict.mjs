@@ -16,10 +16,13 @@ const waitsForTokens = ({ text, tokens }) =>
 // Whether the views wait for a newer result than the one they show.
 export const isBusy = (state) => state.status.state === 'computing' || waitsForTokens(state);
 
+// Whether a view that shows a result says it is busy: the store waits for a newer one.
+export const showsBusy = (state) => isBusy(state) && state.result !== null;
+
 // Marks a view's node busy (aria-busy, and the class 'busy' that dims it) while the store waits
 // for a newer result than the one it shows.
 export function markBusy(node, state) {
-  const busy = isBusy(state) && state.result !== null;
+  const busy = showsBusy(state);
   if (busy === node.classList.contains('busy')) return;
   node.classList.toggle('busy', busy);
   if (busy) node.setAttribute('aria-busy', 'true');
