@@ -417,7 +417,7 @@ test('loadEmbedlab refuses options it does not know, on every call', async () =>
     assert.ok(error instanceof EmbedlabError);
     assert.match(
       error.message,
-      /^loadEmbedlab: options has no key 'wasmUrl' \(did you mean 'wasmURL'\?\): its keys are wasmURL, deferredURL, locateFile, wasmBinary, deferredBinary and early$/,
+      /^loadEmbedlab: options has no key 'wasmUrl' \(did you mean 'wasmURL'\?\): its keys are wasmURL, deferredURL, locateFile, wasmBinary, deferredBinary, wasmModule, deferredModule and early$/,
     );
     return true;
   });
@@ -429,6 +429,10 @@ test('loadEmbedlab refuses options it does not know, on every call', async () =>
   await assert.rejects(
     loadEmbedlab({ wasmBinary: 'x' }),
     /wasmBinary must be an ArrayBuffer or a Uint8Array/,
+  );
+  await assert.rejects(
+    loadEmbedlab({ deferredModule: new Uint8Array(8) }),
+    /deferredModule must be a WebAssembly.Module, got/,
   );
   assert.equal(await loadEmbedlab({ early: true }), lab, 'a good call still shares the instance');
 });
