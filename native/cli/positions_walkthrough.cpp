@@ -201,8 +201,8 @@ void add_position_options(CLI::App& command, PositionOptions& options, bool head
                      "the .safetensors tensor to use as the position table (default: the only one "
                      "named wpe.weight, embed_positions.weight or position_embeddings.weight)");
   if (head)
-    command.add_option("--top-k", options.top_k, "the largest logits shown for each position")
-        ->capture_default_str();
+    command.add_option("--top-k", options.top_k,
+                       "the largest logits shown for each position (default: 5, or V if fewer)");
 }
 
 void print_positions_walkthrough(const TableOptions& table, const PositionOptions& options,
@@ -224,7 +224,7 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
   Matrix h = input_embeddings(in, text, false);
 
   HeadOptions head;
-  head.top_k = options.top_k;
+  head.top_k = options.top_k.value_or(std::min<Index>(5, vocab));
   head.keep_columns = printed_indices(vocab, n, vocab);
   StreamedHead logits(in.token, std::move(h), head);
   logits.run();
@@ -246,8 +246,9 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
                    return kept(s * b.length + t, c - shown.begin());
                  },
                  grad_fn_style("UnsafeViewBackward0")));
-  text << "# W read twice: the lookup read n = " << count_text(n) << " of its " << count_text(vocab)
-       << " rows; out_head(input_embeddings) read all of them, n*V*d = "
+  text << "# W read twice: the lookup read a row for each of the n = " << count_text(n) << " ids, "
+       << count_text(static_cast<Index>(distinct_ids(b.ids).size())) << " distinct of its "
+       << count_text(vocab) << " rows; out_head(input_embeddings) read all of them, n*V*d = "
        << count_text(n * vocab * d)
        << " multiply-adds, none wasted: every logit scores one next token\n";
   // An id, and its token where a tokenizer.json lies beside the checkpoint: "40 'I'".
@@ -257,8 +258,8 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
                                      ? " " + token_text(in.vocabulary[v])
                                      : "");
   };
-  if (options.top_k > 0) {
-    text << "# the top " << options.top_k << " logits of each position, token id"
+  if (head.top_k > 0) {
+    text << "# the top " << head.top_k << " logits of each position, token id"
          << (in.vocabulary.empty() ? "" : " 'its token in tokenizer.json'")
          << " (logit): the rows of W with the largest dot product with h\n";
     for (Index i = 0; i < n; ++i) {
