@@ -2,7 +2,8 @@
 // by positions.mjs: openSeededPositions(seed, vocab, dim, contextLength) -> a PositionsHandle
 // holding both tables, drawn in the book's order, or openCheckpointPositions(source, configText)
 // -> one over a .safetensors checkpoint's token and position tables (GPT-2's wte and wpe), read
-// where they lie, with whether its output layer is tied; or an error value. Its methods take a
+// where they lie, with whether its output layer is tied, or openPositionTables(token, position) ->
+// one over tables given whole (a training's as it stands); or an error value. Its methods take a
 // batch as typed ("1,2; 3,4": one row per semicolon) and compute on the tables where they are.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -143,6 +144,22 @@ val open_seeded_positions_js(double seed, double vocab, double dim, double conte
   });
 }
 
+// Tables given whole (a training's, as it stands): token (V, d) and position (context_length, d),
+// their d agreeing.
+val open_position_tables_js(const val& token, const val& position) {
+  return guarded([&] {
+    Matrix t = matrix_from_js(token, Argument::weights, "token");
+    Matrix p = matrix_from_js(position, Argument::weights, "position");
+    if (t.cols() != p.cols()) {
+      throw InputError(Argument::dim, "the token table's d = " + std::to_string(t.cols()) +
+                                          " and the position table's d = " +
+                                          std::to_string(p.cols()) + " must agree");
+    }
+    check_context_length(p.rows());
+    return val(PositionsHandle(Table(std::move(t)), Table(std::move(p))));
+  });
+}
+
 // The checkpoint's tables and its tying (checkpoint_positions.hpp): config_text is its
 // config.json's text, or empty.
 val open_checkpoint_positions_js(const val& source, const std::string& config_text) {
@@ -166,4 +183,5 @@ EMSCRIPTEN_BINDINGS(embedlab_positions) {
       .function("head", &PositionsHandle::head);
   emscripten::function("openSeededPositions", &open_seeded_positions_js);
   emscripten::function("openCheckpointPositions", &open_checkpoint_positions_js);
+  emscripten::function("openPositionTables", &open_position_tables_js);
 }

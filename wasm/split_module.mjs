@@ -14,13 +14,15 @@ if (!deferred) {
 }
 
 // What the first screen never calls, by the names the core gives it: the readers of .npy,
-// .safetensors, GGUF and JSON files, training (not its optimizers' table, which the API reads
-// when it is made), positions and the output head, EmbeddingBag and max_norm. The page's e2e
-// test with the deferred part withheld is what shows that the first screen calls none of them.
+// .safetensors, GGUF and JSON files, training and its data loader (not its optimizers' table,
+// which the API reads when it is made), positions and the output head, EmbeddingBag and
+// max_norm. The page's e2e test with the deferred part withheld is what shows that the first
+// screen calls none of them.
 const DEFERRED_NAMES = new RegExp(
   [
     'gguf|Gguf|safetensors|Safetensors|npy|Npy|nlohmann|json|Json|tokenizer',
     '[Tt]raining|NextToken|SideBySide|row_state',
+    '[Ww]indow|DataLoader|[Ll]oader|randperm|random_int64',
     'PositionsHandle|CheckpointPositions|PositionTables|position_(rows|product|table)',
     'add_positions|open_checkpoint_positions|seeded_position|head_tying',
     '[Bb]ag|renorm',

@@ -5,9 +5,11 @@
 //   torch.manual_seed(seed); embedding = nn.Embedding(V, d, padding_idx=p)
 //   G = torch.randn(len(batch), d)    # per step, from the same generator
 // and tableTraining starts from a given W, G drawn after torch.manual_seed(gradSeed).
+// windowTraining runs the chapter's loop: one sequence's windows through DataLoader, next-token
+// prediction through a tied or untied head, with positions or without (window_training.hpp).
 //
 // trainingApi(core, checks) gives the functions embedlab.mjs's API spreads in, and the constants
-// optimizers and rowCauses; checks are its argument checkers.
+// optimizers, rowCauses and batchRoles; checks are its argument checkers.
 
 import { handleLife } from './handles.mjs';
 
@@ -25,6 +27,7 @@ export function trainingApi(core, checks) {
     ),
   );
   const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
+  const batchRoles = Object.freeze(core.batchRoles().map((r) => Object.freeze(r)));
   // How each hyperparameter is written: 'number', 'flag' or 'pair' (betas).
   const forms = new Map(optimizers.flatMap((o) => o.arguments.map((a) => [a.name, a.form])));
 
@@ -105,9 +108,67 @@ export function trainingApi(core, checks) {
     return register(self, handle);
   }
 
+  // { maxLength, stride, batchSize, shuffle } with every key present, as the bindings read them.
+  function loaderOptions(where, value) {
+    const { maxLength, stride = maxLength, batchSize = 1, shuffle = false } = value;
+    return {
+      maxLength: number(where, 'maxLength', maxLength),
+      stride: number(where, 'stride', stride),
+      batchSize: number(where, 'batchSize', batchSize),
+      shuffle: boolean(where, 'shuffle', shuffle),
+    };
+  }
+
+  // The chapter's loop: step() takes the loader's next batch (details: the weights, gradients
+  // and optimizer state after it too); predict(k) gives each window position's k likeliest
+  // next tokens.
+  function windowTraining(handle) {
+    const own = owned(handle, 'training', 'start a new training');
+    const self = Object.freeze({
+      ...handle.info(),
+      step: ({ details = true } = {}) => own.call('step', boolean('step', 'details', details)),
+      predict: (k = 3) => own.call('predict', number('predict', 'k', k)),
+      delete: () => own.delete(self),
+    });
+    return register(self, handle);
+  }
+
   return {
     optimizers,
     rowCauses,
+    batchRoles,
+    checkLoader: (n, opts) => {
+      unwrap(
+        core.checkLoader(
+          number('checkLoader', 'n', n),
+          loaderOptions('checkLoader', options('checkLoader', opts)),
+        ),
+      );
+    },
+    windowTraining: (seed, vocab, dim, ids, opts) => {
+      const {
+        head = 'tied',
+        optimizer: o,
+        positions = false,
+        ...loader
+      } = options('windowTraining', opts);
+      return windowTraining(
+        unwrap(
+          core.windowTraining(
+            number('windowTraining', 'seed', seed),
+            number('windowTraining', 'vocab', vocab),
+            number('windowTraining', 'dim', dim),
+            numbers('windowTraining', 'ids', ids),
+            {
+              head: string('windowTraining', 'head', head),
+              optimizer: optimizer('windowTraining', o),
+              positions: boolean('windowTraining', 'positions', positions),
+              ...loaderOptions('windowTraining', loader),
+            },
+          ),
+        ),
+      );
+    },
     optimizerCode: (o, params = 'params') =>
       unwrap(
         core.optimizerCode(
