@@ -15,6 +15,9 @@
 //   out: { viewId, computed } | { viewId, error, argument: the core's message and argument }
 //        | { viewId, bug }
 //   in:  { stopView: viewId }: stop that view's computation; out: { viewId, stopped: true }
+// The Train view's training (train-session.mjs), kept here between requests:
+//   in:  { trainId, request }; out: { trainId, reply } | { trainId, error, argument } |
+//        { trainId, bug }
 // A stream reads a file's table a block at a time with the next block read ahead, which only
 // pays while one stream reads: two taking turns would each read every block anew. So a view's
 // computation waits while a product runs, before it starts and between its blocks: the
@@ -22,6 +25,7 @@
 import { FieldError, onTable, startRun } from './plan.mjs';
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
+import { createTrainSession, replyBuffers } from './train-session.mjs';
 import { startView, viewBuffers } from './view-compute.mjs';
 
 // Between blocks the run lets messages in (a newer request, a stop) at least this often, and
@@ -31,6 +35,7 @@ const PROGRESS_MS = 100;
 
 let loaded = null; // the module, loaded on the first message
 let keeper = null;
+let training = null; // the Train view's session, made by its first request
 let current = 0; // the id of the run that may go on; any other stops at its next block
 
 function load(wasm) {
@@ -155,6 +160,20 @@ async function replyView({ viewId, kind, p, args }, lab) {
   }
 }
 
+function replyTraining({ trainId, request }, lab) {
+  training ??= createTrainSession(lab);
+  try {
+    const reply = training.run(request);
+    postMessage({ trainId, reply }, replyBuffers(reply));
+  } catch (error) {
+    postMessage(
+      error instanceof EmbedlabError
+        ? { trainId, error: error.message, argument: error.argument }
+        : { trainId, bug: String(error?.stack ?? error) },
+    );
+  }
+}
+
 onmessage = async ({ data }) => {
   if (data.wasm !== undefined) {
     load(data.wasm);
@@ -173,6 +192,10 @@ onmessage = async ({ data }) => {
   if (!lab) return; // the page was told { loadError } and runs the request itself
   if (data.viewId !== undefined) {
     replyView(data, lab);
+    return;
+  }
+  if (data.trainId !== undefined) {
+    replyTraining(data, lab);
     return;
   }
   const { id, p } = data;

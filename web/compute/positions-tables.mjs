@@ -1,5 +1,6 @@
 // The token and position tables of the positions and head views, opened on the page's main
-// thread: drawn from a seed in the book's order (lab.openSeededPositions), or a .safetensors
+// thread: drawn from a seed in the book's order (lab.openSeededPositions), given whole (the
+// Train view's, trained: lab.openPositionTables), or a .safetensors
 // checkpoint's own (lab.openCheckpointPositions: GPT-2's wte.weight and wpe.weight, and whether
 // its output layer is tied). The module reads a file synchronously, which a File on the main
 // thread cannot be: a read of bytes not yet here fails, the tensor holding them (or the header)
@@ -86,6 +87,13 @@ export function createPositionTables(lab) {
     );
   }
 
+  // Tables given whole, { token, position } (model/state.mjs's trained): opened once per object.
+  function given(tables, work) {
+    return work(
+      open(tables, () => lab.openPositionTables(tables.token, tables.position)).positions,
+    );
+  }
+
   // A checkpoint { file, key (no other file's), configText (its config.json's, or '') }: work runs
   // again after each tensor it needed is read.
   async function checkpoint({ file, key: fileKey, configText = '' }, work) {
@@ -111,5 +119,5 @@ export function createPositionTables(lab) {
     }
   }
 
-  return { seeded, checkpoint };
+  return { seeded, given, checkpoint };
 }

@@ -4,7 +4,8 @@
 // answered null, so an older result never shows after a newer one. Where no module worker starts
 // (Firefox before 114), requests run on the main thread after a pause that lets the page paint
 // its 'computing' state first; a file's table then cannot be read (table-keeper.mjs says why).
-// The backward and bag views send their work too (runView), to run on the worker's table.
+// The backward and bag views send their work too (runView), to run on the worker's table, and the
+// Train view its training (train).
 import { FieldError, run } from './plan.mjs';
 import { EmbedlabError, embedlabWasmURLs } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
@@ -21,11 +22,14 @@ export function createWorkerRunner(lab, keeper) {
   let ids = 0;
   const views = new Map(); // viewId -> { resolve, reject } of runView()
   let viewIds = 0;
+  const trainings = new Map(); // trainId -> { resolve, reject } of train()
+  let trainIds = 0;
 
-  // Every view request still open is answered null: the page computes it itself.
+  // Every view and training request still open is answered null: the page computes it itself.
   function releaseViews() {
-    for (const { resolve } of views.values()) resolve(null);
+    for (const { resolve } of [...views.values(), ...trainings.values()]) resolve(null);
     views.clear();
+    trainings.clear();
   }
 
   function settle(job, answer, error) {
@@ -70,6 +74,15 @@ export function createWorkerRunner(lab, keeper) {
     else job.resolve(data.computed);
   }
 
+  function receiveTraining(data) {
+    const job = trainings.get(data.trainId);
+    if (!job) return;
+    trainings.delete(data.trainId);
+    if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
+    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error, data.argument));
+    else job.resolve(data.reply);
+  }
+
   function receive({ data }) {
     if (data.ready) {
       ready = true;
@@ -81,6 +94,10 @@ export function createWorkerRunner(lab, keeper) {
     }
     if (data.viewId !== undefined) {
       receiveView(data);
+      return;
+    }
+    if (data.trainId !== undefined) {
+      receiveTraining(data);
       return;
     }
     const job = running;
@@ -122,9 +139,10 @@ export function createWorkerRunner(lab, keeper) {
         event.preventDefault(); // a browser without module workers: the fallback takes over
         giveUp();
       } else {
-        for (const { reject } of views.values())
+        for (const { reject } of [...views.values(), ...trainings.values()])
           reject(new Error(`compute worker: ${event.message}`));
         views.clear();
+        trainings.clear();
         if (running) settle(running, null, new Error(`compute worker: ${event.message}`));
       }
     });
@@ -182,6 +200,17 @@ export function createWorkerRunner(lab, keeper) {
       });
       return new Promise((resolve, reject) => {
         views.set(viewId, { resolve, reject, signal });
+      });
+    },
+    // The Train view's training request (compute/train-session.mjs) in the worker, which keeps
+    // the training between requests. Resolves to its reply, or null without a worker: the page
+    // trains itself. Rejects with the core's EmbedlabError.
+    train(request) {
+      if (!started()) return Promise.resolve(null);
+      const trainId = ++trainIds;
+      worker.postMessage({ trainId, request });
+      return new Promise((resolve, reject) => {
+        trainings.set(trainId, { resolve, reject });
       });
     },
     // For a newer request answered on the main thread.

@@ -326,6 +326,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       store: this.#store,
       lab: this.#lab,
       computeView: this.#session.computeView,
+      computeTraining: this.#session.computeTraining,
       stop: this.#session.stop,
       tokenizers: VIEW_TOKENIZERS,
       embedded: true,

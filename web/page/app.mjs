@@ -167,6 +167,7 @@ async function start(lab) {
     store,
     lab,
     computeView: session.computeView,
+    computeTraining: session.computeTraining,
     stop: session.stop,
     tokenizers: VIEW_TOKENIZERS,
     embedded: false,

@@ -3,7 +3,10 @@
 // of W; at the output logits = h @ W.T reads all V rows, and none is wasted, since every logit
 // scores one next token. For h = the input embeddings (no transformer blocks: this is about the
 // table), the logits as PyTorch prints them and each position's top k (the rows of W closest to
-// its h). On a checkpoint, whether the model ties, as the core decides it from the file.
+// its h). On a checkpoint, whether the model ties, as the core decides it from the file. Its
+// seeded tables are the Train view's once that view has trained them (state.trained): before,
+// the view says plainly that they are untrained and their top tokens noise; after, they are what
+// the training taught.
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
@@ -15,13 +18,48 @@ import { MAIN_THREAD_MULTIPLY_ADDS } from '../compute/positions-tables.mjs';
 import { showVerdict } from '../draw/verdict-box.mjs';
 import { matrixItem } from './view-form.mjs';
 import { createPositionsForm, positionControls } from './positions-form.mjs';
+import { TRAIN_TEXT_BATCH } from '../model/train-inputs.mjs';
+
+// The Train view's tables (state.trained) where they are this view's seeded ones trained: the
+// same seed and shapes, positions, and the tied head, whose weight is the table used here.
+function trainedFor({ trained }, args) {
+  if (!trained || trained.head !== 'tied') return null;
+  const same =
+    trained.seed === args.seed &&
+    trained.vocab === args.vocab &&
+    trained.dim === args.dim &&
+    trained.contextLength === args.contextLength;
+  return same ? trained : null;
+}
+
+// Whether this view's table is trained, in one sentence: args as the form computed on.
+function trainedSentence(args) {
+  if (args.checkpoint) return '';
+  if (args.trained) {
+    const { steps, epochs } = args.trained;
+    return (
+      `This table is the Train view's, after ${count(steps)} ${steps === 1 ? 'step' : 'steps'} ` +
+      `(${count(epochs)} ${epochs === 1 ? 'epoch' : 'epochs'}) of next-token training on its text: ` +
+      'each position’s top tokens are what it has learned comes next.'
+    );
+  }
+  return (
+    `This table is untrained: torch.manual_seed(${args.seed}) drew it and nothing has trained ` +
+    'it, so its top tokens are noise, the rows that happen to point along h (its own row in h ' +
+    'often puts a position’s own token first). Train it with the tied head in the Train view ' +
+    '(the same seed, V, d, and max_length = context_length, positions on), and this view shows ' +
+    'what the training taught.'
+  );
+}
 
 const TOP_K = `<label class="view-field"><span><code>top-k</code></span>
-    <input name="top-k" type="text" inputmode="numeric" value="5" spellcheck="false"></label>`;
+    <input name="top-k" type="text" inputmode="numeric" value="" placeholder="min(5, V)"
+      spellcheck="false"></label>`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
   <p class="tying" data-part="tying"></p>
+  <p class="route-note head-trained" data-part="trained" role="status"></p>
   <figure class="tied-picture" data-part="picture" aria-label="W used twice">
     <div class="tied-end" data-end="input">
       <p class="tied-title">Input: <code>token_embedding_layer(inputs)</code></p>
@@ -119,11 +157,16 @@ function inOrder(h, rows) {
 function createHeadView(root, { lab, store, tokenizers }) {
   const view = createPositionsForm(root, {
     kind: 'head',
-    controls: positionControls('of the head', TOP_K),
+    controls: positionControls('of the head', TOP_K, { batch: TRAIN_TEXT_BATCH, dim: '5' }),
     lab,
     store,
+    trainedFor,
     work(positions, args, form) {
-      const topK = wholeNumber(form.value('top-k'), 'top-k', 'top_k');
+      const topKText = form.value('top-k');
+      const topK =
+        topKText.trim() === ''
+          ? Math.min(5, positions.vocab)
+          : wholeNumber(topKText, 'top-k', 'top_k');
       if (topK < 0 || topK > positions.vocab)
         throw new FieldError(
           'top_k',
@@ -144,7 +187,13 @@ function createHeadView(root, { lab, store, tokenizers }) {
       const rows = positions.embed(Array.from(head.columns).join(';')).tokenEmbeddings;
       const comparison = lab.compare(inOrder(e.inputEmbeddings, rows), head.logits, 'head');
       const ids = lab.parseBatches(args.batch).flatMap((row) => Array.from(row));
-      return { info: { vocab, dim, contextLength, checkpoint }, ids, head, comparison };
+      return {
+        info: { vocab, dim, contextLength, checkpoint },
+        ids,
+        head,
+        comparison,
+        trained: trainedSentence(args),
+      };
     },
     show,
   });
@@ -154,7 +203,7 @@ function createHeadView(root, { lab, store, tokenizers }) {
   const boxes = byData(view.output, 'box');
   const spellTokens = createTokenTexts(parts.top, parts['top-tokens'], { lab, tokenizers });
 
-  function show(output, { info, ids, head, comparison }) {
+  function show(output, { info, ids, head, comparison, trained }) {
     const { vocab, dim, checkpoint } = info;
     const n = head.rowsLookedUp;
     parts.code.replaceChildren(
@@ -170,8 +219,13 @@ function createHeadView(root, { lab, store, tokenizers }) {
       ? `${checkpoint.tied ? 'This model ties its output layer' : 'This model does not tie its output layer'}: ${checkpoint.tyingReason}.` +
         (checkpoint.tied ? '' : ' The head below is the tied one, for comparison.')
       : 'out_head.weight is token_embedding_layer.weight: one Parameter, not a copy.';
+    parts.trained.textContent = trained;
+    parts.trained.hidden = trained === '';
     parts['w-shape'].textContent = ` ${count(vocab)} × ${count(dim)}`;
-    parts.lookup.textContent = `reads n = ${count(n)} of its ${count(vocab)} rows, copying n·d = ${count(n * dim)} floats.`;
+    const distinct = new Set(ids).size;
+    parts.lookup.textContent =
+      `reads a row for each of the n = ${count(n)} ids, ${count(distinct)} distinct of its ` +
+      `${count(vocab)} rows, copying n·d = ${count(n * dim)} floats.`;
     parts.product.textContent =
       `reads all ${count(vocab)} rows: n·V·d = ${count(head.multiplyAdds)} multiply-adds, ` +
       'none wasted: every logit scores one next token.';

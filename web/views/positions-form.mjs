@@ -20,16 +20,16 @@ export const BOOK_BATCH =
 // V = GPT-2's vocabulary and context_length = 4 as in the chapter; d = 256 there, 16 here so
 // that the page draws the table at once (the CLI takes the chapter's d).
 // `of` completes each input's accessible name ("V of the head"), one name per view on a page
-// that shows both.
-export function positionControls(of, extra = '') {
+// that shows both; defaults: { batch, dim } where a view starts from others.
+export function positionControls(of, extra = '', { batch = BOOK_BATCH, dim = '16' } = {}) {
   const label = (text) => `<span>${text}<span class="visually-hidden"> ${of}</span></span>`;
   return `
   <label class="view-field wide-field">${label('batch <code>inputs</code> (B × T)')}
-    <input name="batch" type="text" class="wide" value="${BOOK_BATCH}" spellcheck="false"></label>
+    <input name="batch" type="text" class="wide" value="${batch}" spellcheck="false"></label>
   <label class="view-field">${label('<var>V</var>')}
     <input name="vocab" type="text" inputmode="numeric" value="50257" spellcheck="false"></label>
   <label class="view-field">${label('<var>d</var>')}
-    <input name="dim" type="text" inputmode="numeric" value="16" spellcheck="false"></label>
+    <input name="dim" type="text" inputmode="numeric" value="${dim}" spellcheck="false"></label>
   <label class="view-field">${label('<code>context_length</code>')}
     <input name="context-length" type="text" inputmode="numeric" value="4" spellcheck="false"></label>
   <label class="view-field">${label('seed')}
@@ -47,8 +47,13 @@ export function checkpointOf(state) {
 
 // root: an empty element; kind: 'positions' or 'head'; controls: the form's markup;
 // work(positions, args, form) -> what show(drawn, args) draws; args: { batch, checkpoint } and,
-// for seeded tables, { seed, vocab, dim, contextLength }. Returns update(state, changed).
-export function createPositionsForm(root, { kind, controls, lab, store, work, show }) {
+// for seeded tables, { seed, vocab, dim, contextLength, trained }. trainedFor(state, args): the
+// page's trained tables (state.trained) where they are the seeded ones trained, else null: then
+// args.trained holds them and the work runs on them. Returns update(state, changed).
+export function createPositionsForm(
+  root,
+  { kind, controls, lab, store, work, show, trainedFor = () => null },
+) {
   const tables = createPositionTables(lab);
   let typed = store.get().views[kind]; // what the form holds, as the store keeps it
   const form = createViewForm(root, controls, POSITIONS_FIELDS, typed, (values) => {
@@ -78,10 +83,13 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
       const args = checkpoint
         ? { batch, checkpoint }
         : { batch, checkpoint: null, ...seededArgs() };
+      if (!checkpoint) args.trained = trainedFor(state, args);
       const run = (positions) => work(positions, args, form);
       const drawn = checkpoint
         ? await tables.checkpoint(checkpoint, run)
-        : tables.seeded(args, run);
+        : args.trained
+          ? tables.given(args.trained, run)
+          : tables.seeded(args, run);
       if (mine !== latest) return;
       form.clear();
       output.classList.remove('stale');
@@ -93,8 +101,9 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
     }
   }
 
-  // What the last computation read: this view's inputs and the page's checkpoint. The page's
-  // other inputs (its ids, at every keystroke) and the other views' leave it as it is.
+  // What the last computation read: this view's inputs, the page's checkpoint and its trained
+  // tables. The page's other inputs (its ids, at every keystroke) and the other views' leave it
+  // as it is.
   let computedFor = null;
   return {
     output,
@@ -104,8 +113,14 @@ export function createPositionsForm(root, { kind, controls, lab, store, work, sh
         form.write(typed);
       }
       const checkpoint = checkpointOf(state);
-      if (computedFor?.views === state.views[kind] && computedFor.checkpoint === checkpoint) return;
-      computedFor = { views: state.views[kind], checkpoint };
+      const { trained } = state;
+      if (
+        computedFor?.views === state.views[kind] &&
+        computedFor.checkpoint === checkpoint &&
+        computedFor.trained === trained
+      )
+        return;
+      computedFor = { views: state.views[kind], checkpoint, trained };
       update(state);
     },
   };

@@ -3,9 +3,10 @@
 // page places apart. A view is built into an empty
 // container once:
 //   build(container, context) -> (a promise of) { update(state, changed) }
-//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView and stop
-//              (the session's, compute/session.mjs: the views that compute on the table; the
-//              end of a product streaming W), tokenizers (tokenizers/client.mjs's
+//   context: { store (model/state.mjs), lab (the WebAssembly module), computeView,
+//              computeTraining and stop (the session's, compute/session.mjs: the views that
+//              compute on the table; the Train view's training; the end of a product streaming
+//              W), tokenizers (tokenizers/client.mjs's
 //              VIEW_TOKENIZERS), embedded (true inside <embedding-demo>) }
 // and then hears every change of the store: update(state, changed), changed being the set of
 // state keys that are new (every key the first time). A new view is one file and one line here.
