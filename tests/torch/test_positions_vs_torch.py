@@ -222,6 +222,25 @@ class TiedHead(unittest.TestCase):
                 ]
                 self.assertEqual(listed, top.indices.tolist())
 
+    def test_the_notebooks_shape_takes_min_5_v_and_counts_ids(self):
+        # V = 4 rows: with no --top-k, the top 4; the lookup reads a row per id, 2 of them twice.
+        out = run("head", "--ids", "2,3,1,2,3,0", "-V", "4", "-d", "5")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        scope = replay(self, out.stdout, {"torch": torch})
+        top = torch.topk(scope["logits"].reshape(-1, 4), 4)
+        listed = [
+            [int(x) for x in re.findall(r" (\d+) \(", line)]
+            for line in out.stdout.splitlines()
+            if line.startswith("# logits[")
+        ]
+        self.assertEqual(listed, top.indices.tolist())
+        self.assertIn("# the top 4 logits of each position", out.stdout)
+        self.assertIn(
+            "# W read twice: the lookup read a row for each of the n = 6 ids, 4 distinct of its "
+            "4 rows;",
+            out.stdout,
+        )
+
 
 class Checkpoint(unittest.TestCase):
     """GPT-2's tensor names, small: wte and wpe replayed, and the head's tying told apart."""

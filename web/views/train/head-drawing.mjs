@@ -132,7 +132,7 @@ export function drawUpdate(lab, { title, body }, p, update, info) {
   const lines = updateLines(
     info,
     hyperparameters(info, p.optimizer),
-    { r, t: update.step, ...update },
+    { r, t: update.step, table: 'tok', ...update },
     (values) => vectorText(lab, values, 0, values.length),
   );
   const list = element('ol', 'train-update');
