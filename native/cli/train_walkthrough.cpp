@@ -79,17 +79,33 @@ std::string module_arguments(const TrainOptions& o) {
 }
 
 // "# step 2 changed rows 1, 2 (momentum), 3 (in the batch)": ascending, each run of rows that
-// changed for the same reason followed by the reason; `where` follows the step's number.
+// changed for the same reason followed by the reason, a run of kRowRun or more consecutive rows
+// written first..last ("0..11, 13..24 (the tied head)"); `where` follows the step's number.
+// A tied head changes all V rows every step: runs this long are written as a range.
+constexpr std::size_t kRowRun = 10;
+
 std::string changed_text(Index step, const std::vector<ChangedRow>& changed,
                          const std::string& where = "") {
   std::string s = "# step " + std::to_string(step) + where + " changed ";
   if (changed.empty()) return s + "no row";
   s += changed.size() == 1 ? "row " : "rows ";
   const auto why = [](const ChangedRow& c) { return changed_row_text(c.cause, c.role); };
-  for (std::size_t i = 0; i < changed.size(); ++i) {
-    s += (i ? ", " : "") + std::to_string(changed[i].row);
-    if (i + 1 == changed.size() || why(changed[i + 1]) != why(changed[i]))
+  for (std::size_t i = 0; i < changed.size();) {
+    // Rows i..j - 1: consecutive, for the same reason.
+    std::size_t j = i + 1;
+    while (j < changed.size() && changed[j].row == changed[j - 1].row + 1 &&
+           why(changed[j]) == why(changed[i]))
+      ++j;
+    const auto run_of = [&](std::size_t a, std::size_t b) {
+      std::string t = std::to_string(changed[a].row);
+      if (b - a >= kRowRun) return t + ".." + std::to_string(changed[b - 1].row);
+      for (std::size_t k = a + 1; k < b; ++k) t += ", " + std::to_string(changed[k].row);
+      return t;
+    };
+    s += (i ? ", " : "") + run_of(i, j);
+    if (j == changed.size() || why(changed[j]) != why(changed[i]))
       s += " (" + why(changed[i]) + ")";
+    i = j;
   }
   return s;
 }

@@ -173,10 +173,13 @@ def replay(test, stdout, table="embedding"):
                 .flatten()
                 .tolist()
             )
-    listed = [
-        [int(x) for x in re.findall(r"\d+", re.sub(r"\([^)]*\)", "", c.split(" changed ")[1]))]
-        for c in comments
+    # "0..11, 12 (why)": the rows listed, a run a..b written out.
+    runs = lambda text: [
+        r
+        for a, b in re.findall(r"(\d+)(?:\.\.(\d+))?", re.sub(r"\([^)]*\)", "", text))
+        for r in range(int(a), int(b or a) + 1)
     ]
+    listed = [runs(c.split(" changed ")[1]) for c in comments]
     test.assertEqual(listed, measured)
     return listed
 
