@@ -150,12 +150,7 @@ val open_position_tables_js(const val& token, const val& position) {
   return guarded([&] {
     Matrix t = matrix_from_js(token, Argument::weights, "token");
     Matrix p = matrix_from_js(position, Argument::weights, "position");
-    if (t.cols() != p.cols()) {
-      throw InputError(Argument::dim, "the token table's d = " + std::to_string(t.cols()) +
-                                          " and the position table's d = " +
-                                          std::to_string(p.cols()) + " must agree");
-    }
-    check_context_length(p.rows());
+    check_position_tables(t, p);
     return val(PositionsHandle(Table(std::move(t)), Table(std::move(p))));
   });
 }

@@ -4,6 +4,8 @@
 // viewBox about as wide as a phone's column, so that their 11-unit labels stay readable there
 // and grow a little on a wide screen. Why a row moved is carried by colour and by words (the
 // table beside, lab.rowCauses); the points add where it moved.
+import { writeAttribute } from './dom.mjs';
+import { morphChildren } from './morph.mjs';
 import { causeOf } from './train-picture.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -97,10 +99,23 @@ function frame(svg, { title, xLabel, yLabel, x, y, xTicks, yTicks }) {
 
 const scale = (lo, hi, from, to) => (v) => from + ((v - lo) / (hi - lo || 1)) * (to - from);
 
+// Draws with draw(out) into an svg built apart, then carries it over to svg, writing only what
+// changed (morph.mjs): a chart drawn a few times a second restyles the little that moved.
+function redraw(svg, draw) {
+  const out = svgNode('svg');
+  draw(out);
+  for (const { name, value } of out.attributes) writeAttribute(svg, name, value);
+  morphChildren(svg, out);
+}
+
 // losses: the loss of each step taken; epochs: the epoch of each; text(loss): the loss as
 // printed. Each step is a point of one line; each epoch's mean is a level segment over its steps;
 // a dashed line marks half the first loss, where the training has learned something.
-export function drawLossCurve(svg, { losses, epochs, text }) {
+export function drawLossCurve(svg, spec) {
+  redraw(svg, (out) => lossCurve(out, spec));
+}
+
+function lossCurve(svg, { losses, epochs, text }) {
   const n = losses.length;
   const top = Math.max(...losses.filter(Number.isFinite), 1) * 1.08;
   const x = scale(1, Math.max(n, 8), PLOT.left + 6, PLOT.right - 6);
@@ -183,7 +198,11 @@ export function epochMeans(losses, epochs) {
 // is now); labels: each row's words; rows: their ids (data-vocab); changed: the last step's
 // { rows, causes } among them, or null; inputs: its input ids; causes: lab.rowCauses; picked: a
 // row; axes: { x, y } the axes' names.
-export function drawRowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, axes }) {
+export function drawRowPoints(svg, spec) {
+  redraw(svg, (out) => rowPoints(out, spec));
+}
+
+function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, axes }) {
   const all = trail.flatMap((t) => t.points);
   const bounds = (k) => {
     const values = all.map((p) => p[k]);

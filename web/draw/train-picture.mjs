@@ -3,6 +3,7 @@
 // (one glyph per cause) and its words (lab.rowCauses' text), so colour is never the only one.
 // Rows stand for vocabulary ids (data-vocab), which views/linking.mjs links with the page.
 import { element } from './dom.mjs';
+import { morphChildren } from './morph.mjs';
 import { countShown } from '../model/shown-indices.mjs';
 
 // One shape per cause, in the core's order of causes (lab.rowCauses).
@@ -79,8 +80,9 @@ export function drawLegend(list, causes) {
 // spec: { lab, weight (V, d: a matrix, or { rows, cols, at(i, j) } of the rows drawn), rows,
 // cols (shownIndices lists), changed: the last step's { rows, causes, roles? } or null, causes
 // (lab.rowCauses), roles (lab.batchRoles, with roles), picked (a row or null), padding (a row or
-// null), caption, lit (light the changed rows up: a step has just been taken), rowLabel(i) (words
-// beside a row's number, or none) }. Each row's header is a button that picks it.
+// null), caption, lit (the step just taken, whose rows light up, or null), rowLabel(i) (words
+// beside a row's number, or none) }. Each row's header is a button that picks it. Drawn again,
+// only what changed is written (morph.mjs).
 export function drawWeights(box, spec) {
   const { lab, weight, rows, cols, changed, causes } = spec;
   const d = weight.cols;
@@ -127,7 +129,9 @@ export function drawWeights(box, spec) {
     const cause = changed ? causeOf(changed, i) : undefined;
     tr.dataset.vocab = String(i);
     tr.className = [
-      cause === undefined ? '' : `changed cause-${causes[cause].name}${spec.lit ? ' lit' : ''}`,
+      cause === undefined
+        ? ''
+        : `changed cause-${causes[cause].name}${spec.lit ? ` lit lit-${spec.lit % 2}` : ''}`,
       i === spec.picked ? 'picked' : '',
       i === spec.padding ? 'padding' : '',
     ]
@@ -163,7 +167,14 @@ export function drawWeights(box, spec) {
     body.append(tr);
   }
   table.append(thead, body);
-  box.replaceChildren(table);
+  morphInto(box, table);
+}
+
+// box's content becomes table, written where it changed.
+function morphInto(box, table) {
+  const holder = element('div');
+  holder.append(table);
+  morphChildren(box, holder);
 }
 
 // spec: { rows (shownIndices), columns ([{ label, detail }]: a step each, taken or to come),
@@ -221,5 +232,5 @@ export function drawTimeline(box, spec) {
     body.append(tr);
   }
   table.append(thead, body);
-  box.replaceChildren(table);
+  morphInto(box, table);
 }

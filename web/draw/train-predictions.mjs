@@ -2,6 +2,7 @@
 // token, the target (the token that does come next), and the k likeliest next tokens with their
 // probability, the target's chip marked where it is among them. Tokens are text, never HTML.
 import { element } from './dom.mjs';
+import { morphChildren } from './morph.mjs';
 
 // A probability as a share: "97%", "0.4%", "<0.1%".
 export function share(p) {
@@ -13,6 +14,7 @@ export function share(p) {
 
 // spec: { positions: [{ input, target }] (window by window), predictions: { k, ids, probabilities }
 // (row i's j-th likeliest at i * k + j), label(id): a token's words, maxLength: positions a window }.
+// Drawn again, only what changed is written (morph.mjs).
 export function drawPredictions(list, { positions, predictions, label, maxLength }) {
   const { k, ids, probabilities } = predictions;
   const token = (id, className) => {
@@ -20,7 +22,8 @@ export function drawPredictions(list, { positions, predictions, label, maxLength
     span.dataset.tokenOf = String(id);
     return span;
   };
-  list.replaceChildren(
+  const next = element('ol');
+  next.append(
     ...positions.map(({ input, target }, i) => {
       const item = element('li', 'pred');
       item.dataset.position = String(i);
@@ -46,4 +49,5 @@ export function drawPredictions(list, { positions, predictions, label, maxLength
       return item;
     }),
   );
+  morphChildren(list, next);
 }

@@ -122,7 +122,7 @@ function windowsProgram(lab, setup) {
                 `    loss = F.cross_entropy(head(${h}).flatten(0, 1), y.flatten())`,
                 '    before = tok.weight.detach().clone()',
                 '    opt.zero_grad(); loss.backward(); opt.step()',
-                "    print(f'step {step}: x = {x.tolist()}, loss {loss}, rows changed: {len(changed_rows(before, tok.weight))}')",
+                "    print(f'step {step}: x = {x.tolist()}, loss {loss!s}, rows changed: {len(changed_rows(before, tok.weight))}')",
               ],
               printed: steps.map((s) => windowLine(lab, s)).join('\n'),
             },

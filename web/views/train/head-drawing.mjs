@@ -50,7 +50,7 @@ export function headOrigin(p, info) {
     ', as ',
     element(
       'code',
-      'nowrap',
+      '',
       `embedlab train --max-length ${maxLength} --head ${p.head}${p.positions ? ' --positions' : ''}`,
     ),
     ' trains it.',

@@ -21,6 +21,7 @@ import { createTrainForm, optimizerInfo } from './form.mjs';
 import { planTraining, planWindows } from './plan.mjs';
 import { createPlayer, createRun } from './run.mjs';
 import { createTextBatches } from './text-batches.mjs';
+import { PLAYING_PARTS } from './window-drawing.mjs';
 import { createWindowRun } from './window-run.mjs';
 
 // While the view's fields are typed in, a new training (a new W drawn) waits for this pause:
@@ -30,6 +31,9 @@ const TYPING_PAUSE_MS = 200;
 // sections catch up when typing pauses, and a table of V·d = TRAIN_BUDGET takes a long task to
 // draw.
 const NEAR_PX = 200;
+
+// While Play plays, a part of the view is drawn at most this often (window-drawing.mjs).
+const PLAY_DRAW_MS = 100;
 
 let views = 0; // ids unique in the page or shadow root
 
@@ -102,6 +106,9 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
   const words = createTokenWords({ lab, tokenizers, redraw: () => draw(false) });
 
   let picked = null; // the row whose optimizer state or update is shown
+  let shownLines = null; // the tokenized text whose tokens the form shows
+  let drawnAt = 0; // when a part of the training was last drawn, while it plays
+  let playingPart = 0; // the part drawn next while it plays
   let lastPlan = null;
   let published = 0; // the steps whose tables the store holds (state.trained)
   let pending = 0; // the timer of the training that waits for typing to pause
@@ -138,16 +145,22 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     computeTraining,
     nextFrame: () => new Promise((resolve) => requestAnimationFrame(resolve)),
     onUpdate(current) {
-      const { train } = store.get();
       if (lastPlan?.key !== current.key) return;
-      if (train.steps !== current.log.length) {
-        following = true;
-        store.set({ train: { ...train, steps: current.log.length } });
-        following = false;
-      }
+      // While it plays, the store (and so the address, and every section that listens) hears
+      // of the steps once it pauses.
+      if (!windowRun.playing) syncSteps(current);
       publish(current);
       showError(null);
-      draw(current.log.length > 0);
+      // While it plays, the view draws a part at a time, a few times a second, its rows not
+      // flashed: the page stays free for what the learner does meanwhile.
+      if (!windowRun.playing) {
+        draw(current.log.length > 0 ? current.log.length : null);
+      } else {
+        const now = performance.now();
+        if (now - drawnAt < PLAY_DRAW_MS) return;
+        drawnAt = now;
+        draw(null, [PLAYING_PARTS[playingPart++ % PLAYING_PARTS.length]]);
+      }
       words.want(Array.from(current.last.predictions.ids));
     },
     onError(error) {
@@ -157,6 +170,15 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
       draw(false);
     },
   });
+
+  // The store's steps are the training's.
+  function syncSteps(current) {
+    const { train } = store.get();
+    if (train.steps === current.log.length) return;
+    following = true;
+    store.set({ train: { ...train, steps: current.log.length } });
+    following = false;
+  }
 
   // The trained tables, once training stands still, for the head view (state.trained).
   function publish(current) {
@@ -194,7 +216,9 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     if (windowRun.playing) {
       windowRun.pause();
       drawing.setPlaying(false);
+      syncSteps(windowRun.current);
       publish(windowRun.current);
+      draw(false);
     }
   }
 
@@ -247,13 +271,17 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
   function planOf(state) {
     const text = texts.textBatches(state);
     if (text === undefined) return undefined;
-    if (text) form.showLines(text.lines, state.train.head !== 'none');
+    if (text && text.lines !== shownLines) {
+      shownLines = text.lines;
+      form.showLines(text.lines, state.train.head !== 'none');
+    }
     const plan = state.train.head === 'none' ? planTraining : planWindows;
     return plan(lab, state, optimizerInfo(lab, state.train), text);
   }
 
   function update(state) {
-    if (!state.result) return;
+    // The steps the training itself took: drawn where it replied (onUpdate).
+    if (!state.result || following) return;
     clearTimeout(pending);
     pending = 0;
     form.show(state.train);
@@ -278,6 +306,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
       if (error.field === 'lines' || error.field === 'tokenizer') {
         form.showShape('');
         form.showLines([]);
+        shownLines = null;
       }
       showError(error);
       drawing.drawButtons(null, run.current, state.train);
@@ -300,8 +329,13 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
       if (picked === null || !p.ids.includes(picked)) picked = p.ids[0];
       words.reset(p);
       windowRun.pick(picked);
-      if (!following) windowRun.follow(p, state.train.steps);
-      if (windowRun.current?.info) draw(false);
+      windowRun.follow(p, state.train.steps);
+      // A training that has started draws now (while it plays, at its next reply); a new one
+      // stays stale until its first reply.
+      if (windowRun.current?.info && !windowRun.playing) {
+        showError(windowRun.current.failed);
+        draw(false);
+      }
       return;
     }
     windowRun.discard();
@@ -311,11 +345,13 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     if (picked === null || picked >= p.vocab)
       picked =
         state.result.ids[state.step] < p.vocab ? state.result.ids[state.step] : p.batches[0][0];
-    draw(stepped);
+    draw(stepped ? run.current.history.length : null);
   }
 
-  // Redraws from the training as it stands; lit: a step was just taken, so its rows light up.
-  function draw(lit) {
+  // Redraws from the training as it stands; lit: the step just taken, whose rows light up, or
+  // a falsy value.
+  // only: the parts to draw (window-drawing.mjs's PLAYING_PARTS), or all of them.
+  function draw(lit, only = null) {
     const p = lastPlan;
     const windows = p && p.head !== 'none';
     const current = windows ? windowRun.current : run.current;
@@ -330,7 +366,7 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
       focused: container.getRootNode().activeElement?.closest?.('.row-pick')?.dataset.row,
     };
     if (windows) {
-      if (current.info) drawing.drawWindows({ ...spec, label: words.label });
+      if (current.info) drawing.drawWindows({ ...spec, label: words.label, only });
     } else {
       drawing.draw(spec);
     }

@@ -4,7 +4,8 @@
 // model predicts next at every position, the text's rows of W as points in a fixed plane, W's
 // rows lit where the step changed them, the last steps' timeline, the picked row's update and
 // the loop as a PyTorch script that prints what the view shows.
-import { element } from '../../draw/dom.mjs';
+import { element, writeProperty } from '../../draw/dom.mjs';
+import { morphChildren } from '../../draw/morph.mjs';
 import { drawLossCurve, drawRowPoints, epochMeans } from '../../draw/train-charts.mjs';
 import { drawLegend, drawTimeline, drawWeights, weightCols } from '../../draw/train-picture.mjs';
 import { drawPredictions } from '../../draw/train-predictions.mjs';
@@ -40,42 +41,133 @@ function planeOf(info) {
   return planes.get(info);
 }
 
+// The parts of the drawing, each drawn on its own: while Play plays the view draws one at a time,
+// a task each, so that no task of the page's grows long; the loss, every other time.
+export const PLAYING_PARTS = Object.freeze([
+  'summary',
+  'points',
+  'summary',
+  'predictions',
+  'summary',
+  'weights',
+  'summary',
+  'steps',
+]);
+
+// node's children become `children`, written where they changed (morph.mjs).
+function setChildren(node, ...children) {
+  const holder = element('div');
+  holder.append(...children);
+  morphChildren(node, holder);
+}
+
 // ctx: { lab, parts, boxes, printout } (drawing.mjs's); spec: { p, run (window-run.mjs's current),
-// picked, lit, info (the optimizer's entry in lab.optimizers), label(id): a token's words,
-// focused }.
+// picked, lit (the step just taken, whose rows light up, or null), info (the optimizer's entry in
+// lab.optimizers), label(id): a token's words, focused, only (the parts to draw, of
+// PLAYING_PARTS, or null for all) }.
 export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
   const { p, run, picked, lit, info } = spec;
   const { log, last } = run;
   const step = log.at(-1) ?? null;
   const ids = step ? batchIds(p, step) : null;
-  parts.origin.replaceChildren(...headOrigin(p, run.info));
-  parts['weights-title'].replaceChildren(
-    element('code', '', 'tok.weight'),
-    ', lit where the last step changed it',
-  );
-  parts.why.textContent = whyText(lab, p, step, ids?.inputs, ids?.targets, info);
-  drawLegend(
-    parts.legend,
-    lab.rowCauses.filter(({ name }) => name !== 'head' || p.head === 'tied'),
-  );
-  if (!run.info) return;
+  const drawn = (part) => !spec.only || spec.only.includes(part);
   const text = (loss) => lossText(lab, loss);
-  drawLoss(parts, log, text);
-
-  // What it predicts next, position by position of every window.
-  const positions = [];
-  for (let w = 0; w < run.info.windows; ++w) {
-    const { x, y } = windowIds(p, w);
-    x.forEach((input, t) => positions.push({ input, target: y[t] }));
+  if (drawn('summary')) {
+    setChildren(parts.origin, ...headOrigin(p, run.info));
+    setChildren(
+      parts['weights-title'],
+      element('code', '', 'tok.weight'),
+      ', lit where the last step changed it',
+    );
+    writeProperty(parts.why, 'textContent', whyText(lab, p, step, ids?.inputs, ids?.targets, info));
+    drawLegend(
+      parts.legend,
+      lab.rowCauses.filter(({ name }) => name !== 'head' || p.head === 'tied'),
+    );
+    if (run.info) drawLoss(parts, log, text);
   }
-  drawPredictions(parts.predictions, {
-    positions,
-    predictions: last.predictions,
-    label: spec.label,
-    maxLength: p.loader.maxLength,
-  });
+  if (!run.info) return;
 
-  // The text's rows as points in the plane of the first table.
+  if (drawn('predictions')) {
+    // What it predicts next, position by position of every window.
+    const positions = [];
+    for (let w = 0; w < run.info.windows; ++w) {
+      const { x, y } = windowIds(p, w);
+      x.forEach((input, t) => positions.push({ input, target: y[t] }));
+    }
+    drawPredictions(parts.predictions, {
+      positions,
+      predictions: last.predictions,
+      label: spec.label,
+      maxLength: p.loader.maxLength,
+    });
+  }
+
+  const { watched } = run.info;
+  if (drawn('points')) drawPoints(lab, parts, spec, step, ids);
+
+  // W's rows, lit where the last step changed them: the text's rows, each with its token.
+  const rows = watched;
+  const rowLabel = (r) => spec.label(r);
+  if (drawn('weights')) {
+    const index = new Map(watched.map((r, i) => [r, i]));
+    const d = p.dim;
+    const now = last.weight;
+    drawWeights(boxes.weights, {
+      lab,
+      weight: { rows: p.vocab, cols: d, at: (i, j) => now.data[index.get(i) * d + j] },
+      rows,
+      cols: weightCols(d),
+      changed: step?.changed ?? null,
+      causes: lab.rowCauses,
+      roles: lab.batchRoles,
+      picked,
+      padding: null,
+      caption:
+        (step ? `tok.weight after step ${step.step}` : 'tok.weight before training') +
+        `, the rows of the text's ${plural(watched.length, 'token', 'tokens')}`,
+      lit,
+      rowLabel,
+    });
+    const hidden = step ? step.changedCount - step.changed.rows.length : 0;
+    writeProperty(
+      parts.more,
+      'textContent',
+      hidden > 0
+        ? `${plural(hidden, 'more row', 'more rows')} changed in step ${step.step}, out of view: ` +
+            (p.head === 'tied'
+              ? "the tied head's gradient reaches every row."
+              : 'weight decay and optimizer state reach every row.')
+        : '',
+    );
+    parts.more.hidden = hidden === 0;
+    if (spec.focused !== undefined)
+      boxes.weights.querySelector(`.row-pick[data-row="${spec.focused}"]`)?.focus();
+  }
+
+  if (drawn('steps')) {
+    const recent = log.slice(-TIMELINE_STEPS);
+    drawTimeline(boxes.timeline, {
+      rows,
+      columns: recent.map((s) => ({ label: String(s.step), detail: `epoch ${s.epoch}` })),
+      history: recent.map((s) => s.changed),
+      causes: lab.rowCauses,
+      roles: lab.batchRoles,
+      picked,
+      rowLabel,
+      caption:
+        log.length > TIMELINE_STEPS
+          ? `Rows changed in the last ${TIMELINE_STEPS} steps`
+          : 'Rows changed, step by step',
+    });
+    drawUpdate(lab, { title: parts['state-title'], body: parts.state }, p, last.update, info);
+    if (printout.open) drawScript({ lab, parts }, p, log);
+  }
+}
+
+// The text's rows as points in the plane of the first table.
+function drawPoints(lab, parts, spec, step, ids) {
+  const { run } = spec;
   const { watched } = run.info;
   const plane = planeOf(run.info);
   const trail = run.trail.map(({ step: s, weight }) => ({
@@ -90,70 +182,22 @@ export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
     changed: step?.changed ?? null,
     inputs: ids?.inputs ?? null,
     causes: lab.rowCauses,
-    picked,
+    picked: spec.picked,
     axes: {
       x: `axis 1 of step 0 (${pct(plane.shares[0])})`,
       y: `axis 2 (${pct(plane.shares[1])})`,
     },
   });
-  parts['points-note'].textContent =
-    `Each point is a token's row of W (d = ${p.dim}), drawn in the plane in which the text's ` +
-    `${plural(watched.length, 'row', 'rows')} spread most in the first table, step 0: its two ` +
-    `principal axes, which hold ${pct(plane.shares[0])} and ${pct(plane.shares[1])} of their ` +
-    'spread. The plane stays as it was while training moves the rows, so a point moves only ' +
-    "because its row did; its line is where it has been. The last step's input rows are the " +
-    'larger points, the rows it moved in the colour of why.';
-
-  // W's rows, lit where the last step changed them: the text's rows, each with its token.
-  const rows = watched;
-  const rowLabel = (r) => spec.label(r);
-  const index = new Map(watched.map((r, i) => [r, i]));
-  const d = p.dim;
-  const now = last.weight;
-  drawWeights(boxes.weights, {
-    lab,
-    weight: { rows: p.vocab, cols: d, at: (i, j) => now.data[index.get(i) * d + j] },
-    rows,
-    cols: weightCols(d),
-    changed: step?.changed ?? null,
-    causes: lab.rowCauses,
-    roles: lab.batchRoles,
-    picked,
-    padding: null,
-    caption:
-      (step ? `tok.weight after step ${step.step}` : 'tok.weight before training') +
-      `, the rows of the text's ${plural(watched.length, 'token', 'tokens')}`,
-    lit,
-    rowLabel,
-  });
-  const hidden = step ? step.changedCount - step.changed.rows.length : 0;
-  parts.more.textContent =
-    hidden > 0
-      ? `${plural(hidden, 'more row', 'more rows')} changed in step ${step.step}, out of view: ` +
-        (p.head === 'tied'
-          ? "the tied head's gradient reaches every row."
-          : 'weight decay and optimizer state reach every row.')
-      : '';
-  parts.more.hidden = hidden === 0;
-  if (spec.focused !== undefined)
-    boxes.weights.querySelector(`.row-pick[data-row="${spec.focused}"]`)?.focus();
-
-  const recent = log.slice(-TIMELINE_STEPS);
-  drawTimeline(boxes.timeline, {
-    rows,
-    columns: recent.map((s) => ({ label: String(s.step), detail: `epoch ${s.epoch}` })),
-    history: recent.map((s) => s.changed),
-    causes: lab.rowCauses,
-    roles: lab.batchRoles,
-    picked,
-    rowLabel,
-    caption:
-      log.length > TIMELINE_STEPS
-        ? `Rows changed in the last ${TIMELINE_STEPS} steps`
-        : 'Rows changed, step by step',
-  });
-  drawUpdate(lab, { title: parts['state-title'], body: parts.state }, p, last.update, info);
-  if (printout.open) drawScript({ lab, parts }, p, log);
+  writeProperty(
+    parts['points-note'],
+    'textContent',
+    `Each point is a token's row of W (d = ${spec.p.dim}), drawn in the plane in which the text's ` +
+      `${plural(watched.length, 'row', 'rows')} spread most in the first table, step 0: its two ` +
+      `principal axes, which hold ${pct(plane.shares[0])} and ${pct(plane.shares[1])} of their ` +
+      'spread. The plane stays as it was while training moves the rows, so a point moves only ' +
+      "because its row did; its line is where it has been. The last step's input rows are the " +
+      'larger points, labelled, the rows it moved in the colour of why.',
+  );
 }
 
 // The loss chart, and each epoch's mean as text under it.
@@ -161,7 +205,8 @@ function drawLoss(parts, log, text) {
   const losses = log.map((s) => s.loss);
   const epochs = log.map((s) => s.epoch);
   drawLossCurve(parts.loss, { losses, epochs, text });
-  parts.losses.replaceChildren(
+  setChildren(
+    parts.losses,
     ...epochMeans(losses, epochs).map((m) => {
       const item = element('li', '', `epoch ${m.epoch}: `);
       item.append(element('span', 'loss-text', text(m.mean)));

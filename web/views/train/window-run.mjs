@@ -111,9 +111,9 @@ export function createWindowRun({ computeTraining, nextFrame, onUpdate, onError 
       return playing;
     },
     // The training of plan p, as far as `steps`; from the start again for new inputs or fewer
-    // steps than taken.
+    // steps than taken (while it plays, the steps it has taken stand).
     follow(p, steps) {
-      if (current?.key !== p.key || steps < current.log.length) start(p);
+      if (current?.key !== p.key || (!playing && steps < current.log.length)) start(p);
       if (!playing) wanted = steps;
       pump();
     },
