@@ -396,6 +396,7 @@ describe('the Train view without a head', () => {
 
   test('batches typed as text: an empty line, a line of too many tokens, a vocabulary too large, each named', async () => {
     const { page } = env;
+    await page.selectOption(field('head'), 'none');
     await batchesFrom('text');
     const errorOf = async (name, words) => {
       await page.waitForFunction(
