@@ -152,8 +152,9 @@ export function waitForShape(page, selector, shape, timeout = 30_000) {
 
 // The most elements the whole page may hold at n = 64, V = 4096, d = 64: what grows with n is
 // drawn summarised. The sections whose size does not depend on the ids (the positions and head
-// views, about 800 elements at their defaults) are part of it.
-export const PAGE_ELEMENTS = 3500;
+// views, about 800 elements at their defaults, and the Train view's text, charts and the parts
+// of it on screen, about 300 to 500) are part of it.
+export const PAGE_ELEMENTS = 3800;
 
 // The page's table boxes, by the name of the matrix each shows.
 export const BOXES = Object.freeze({

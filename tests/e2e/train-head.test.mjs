@@ -42,13 +42,14 @@ const status = (page) =>
 // Every token the page shows in the Train view's predictions and text and the head view's lists.
 const visibleTokens = (page) =>
   page.$$eval(
-    `${VIEW} .pred-token, ${VIEW} .train-token-text, #head [data-token-of], ${VIEW} .row-token`,
+    `${VIEW} .pred-token, ${VIEW} .train-token, #head [data-token-of], ${VIEW} .row-token`,
     (nodes) => nodes.map((node) => node.textContent).filter(Boolean),
   );
 
 describe('the Train view at its defaults', () => {
   let env;
   let view;
+  let untrainedRight = 0; // the positions whose likeliest token, untrained, is their target
   before(async () => {
     env = await openSite();
     view = trainView(env);
@@ -66,10 +67,9 @@ describe('the Train view at its defaults', () => {
 
   test('untrained, the defaults show no offensive token, and the head view says its tokens are noise', async () => {
     const { page } = env;
-    await page.waitForFunction(
-      (view) => document.querySelectorAll(`${view} .pred-token`).length === 7 * 4 * 5,
-      VIEW,
-    );
+    await view.drawnPart('predictions');
+    assert.equal(await page.locator(`${VIEW} .pred-token`).count(), 7 * 4 * 5);
+    untrainedRight = await page.locator(`${VIEW} .pred.learned`).count();
     const tokens = await visibleTokens(page);
     assert.ok(tokens.length >= 7 * 4 * 5 + 28 + 31, `${tokens.length} tokens`);
     assert.deepEqual(offensive(tokens), []);
@@ -106,19 +106,24 @@ describe('the Train view at its defaults', () => {
     const { loss, first, steps } = await status(page);
     assert.ok(steps >= STEPS_TO_HALVE);
     assert.ok(loss < first / 2, `step ${steps}: loss ${loss} is not below half of ${first}`);
-    // Each epoch's mean, under the chart, falls too.
+    await page.click(`${VIEW} [data-action="play"]`);
+    assert.equal(await page.getAttribute(`${VIEW} [data-action="play"]`, 'aria-pressed'), 'false');
+    // Each epoch's mean, under the chart (drawn whole once paused), falls too.
+    await view.drawnPart('summary');
     const means = await page.$$eval(`${VIEW} [data-part="losses"] li`, (items) =>
       items.map((item) => Number(item.dataset.mean)),
     );
     assert.ok(means.length >= STEPS_TO_HALVE / 3);
     assert.ok(means.at(-1) < means[0] / 2, `epoch means ${means.join(', ')}`);
-    // Mid-training, as a learner sees it: at 1280 and 375 px, light and dark.
+    // Mid-training, paused, as a learner sees it: at 1280 and 375 px, light and dark, each part
+    // drawn at the step the view is at.
     await page.emulateMedia({ reducedMotion: 'reduce' });
     for (const [width, height] of [
       [1280, 900],
       [375, 800],
     ]) {
       await page.setViewportSize({ width, height });
+      for (const part of ['points', 'predictions', 'weights', 'steps']) await view.drawnPart(part);
       await page.locator(VIEW).scrollIntoViewIfNeeded();
       for (const scheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme: scheme });
@@ -130,14 +135,15 @@ describe('the Train view at its defaults', () => {
     }
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.click(`${VIEW} [data-action="play"]`);
-    assert.equal(await page.getAttribute(`${VIEW} [data-action="play"]`, 'aria-pressed'), 'false');
   });
 
   test('trained, the predictions come right, and the head view shows what the training taught', async () => {
     const { page } = env;
+    await view.drawnPart('predictions');
     const learned = await page.$$eval(`${VIEW} .pred.learned`, (items) => items.length);
-    assert.ok(learned >= 14, `${learned} of 28 positions predict their target first`);
+    // Untrained, hardly a position's likeliest token is its target; trained, a quarter or more.
+    assert.ok(untrainedRight <= 2, `${untrainedRight} right untrained`);
+    assert.ok(learned >= 7, `${learned} of 28 positions predict their target first`);
     await page.locator('#head').scrollIntoViewIfNeeded();
     await page.waitForFunction(() =>
       document
@@ -212,11 +218,18 @@ describe('the Train view with a head, against PyTorch', () => {
         await view.step(k);
         const theirs = c.steps[k - 1];
         assert.deepEqual(await shownBatch(), theirs.x, `step ${k}: DataLoader's batch`);
+        // W shows the batch's rows, inputs and targets, and the picked one, 1 (the first id).
+        const shown = await view.shownRows();
         assert.deepEqual(
           (await view.litRows()).map(([row]) => row),
-          theirs.changed,
+          theirs.changed.filter((r) => shown.includes(r)),
           `step ${k}`,
         );
+        const more = await env.page.textContent(`${VIEW} [data-part="more"]`);
+        const hidden =
+          theirs.changed.length - theirs.changed.filter((r) => shown.includes(r)).length;
+        if (hidden > 0)
+          assert.match(more, new RegExp(`^${hidden} more rows? changed in step ${k}`));
         const { loss, text } = await status(env.page);
         // The dense side is graded: the core's products sum in another order than the BLAS's.
         assert.ok(
@@ -226,9 +239,10 @@ describe('the Train view with a head, against PyTorch', () => {
         const printed = /loss (\S+) \(/.exec(text)[1];
         assert.equal(`tensor(${printed}, grad_fn=<NllLossBackward0>)`, theirs.printed);
       }
+      const shown = await view.shownRows();
       assert.deepEqual(
         await view.timeline(),
-        c.steps.map((s) => s.changed),
+        c.steps.map((s) => s.changed.filter((r) => shown.includes(r))),
       );
     });
   }
@@ -243,15 +257,18 @@ describe('the Train view with a head, against PyTorch', () => {
       await why(),
       /^Tied: head\.weight is tok\.weight, so the loss reaches W twice, .* the lookup's, on the input rows \[0, 4, 5\] only, and the head's, which is dense: the softmax over all 6 tokens gives every row a share at every position, and pulls each target's row, \[1, 4, 5\], toward h\. So all 6 rows moved in step 1\.$/,
     );
-    // x = [0, 4, 5], y = [4, 5, 1]: 0 an input, 4 and 5 both, 1 a target, 2 and 3 the head's.
+    // x = [0, 4, 5], y = [4, 5, 1]: 0 an input, 4 and 5 both, 1 a target; rows 2 and 3, out of
+    // the batch, moved by the head's gradient alone.
     assert.deepEqual(await view.litRows(), [
       [0, 'in the batch: input'],
       [1, 'in the batch: target'],
-      [2, 'the tied head'],
-      [3, 'the tied head'],
       [4, 'in the batch: input and target'],
       [5, 'in the batch: input and target'],
     ]);
+    assert.match(
+      await page.textContent(`${VIEW} [data-part="more"]`),
+      /^2 more rows changed in step 1, out of view: the tied head's gradient reaches every row\.$/,
+    );
     await setHead(headCase('untied', 'sgd'));
     await view.step(1);
     assert.match(
@@ -269,18 +286,21 @@ describe('the Train view with a head, against PyTorch', () => {
 
   test("a picked row's update, rule by rule, in the numbers PyTorch computes", async () => {
     const { page } = env;
-    // [head, optimizer, row]: after step 2 (x = [3, 3, 0]), a row the lookup missed and one it hit.
+    // [head, optimizer, row]: after step 2 (x = [3, 3, 0], y = [3, 0, 4]), row 4, a target the
+    // lookup missed (an input of step 1), and row 3, an input.
     for (const [head, name, r] of [
-      ['untied', 'sgd', 1],
+      ['untied', 'sgd', 4],
       ['untied', 'momentum', 4],
-      ['tied', 'sgd', 1],
+      ['tied', 'sgd', 4],
       ['tied', 'adamw', 3],
     ]) {
       const c = headCase(head, name);
       await setHead(c);
       await view.step(1);
       await view.step(2);
+      await view.drawnPart('weights');
       await page.click(`${VIEW} .row-pick[data-row="${r}"]`);
+      await page.locator(`${VIEW} [data-draw="steps"]`).scrollIntoViewIfNeeded();
       await page.waitForFunction(
         ([v, r]) =>
           document
@@ -304,7 +324,7 @@ describe('the Train view with a head, against PyTorch', () => {
             ? `the lookup's share plus the head's, ${headGrad}`
             : "all of it the head's: the lookup reaches only the input rows";
       if (head === 'untied') assert.equal(noSpace(grad), '[0.,0.,0.]');
-      if (head === 'tied' && r === 1) assert.equal(grad, headGrad);
+      if (head === 'tied' && r === 4) assert.equal(grad, headGrad);
       const expected = {
         sgd: [
           [`g = tok.weight.grad[${r}]`, `${grad}: ${origin}`],
@@ -385,12 +405,15 @@ describe('the Train view with a head, against PyTorch', () => {
     assert.equal(link.searchParams.get('max_length'), '3');
     assert.equal(link.searchParams.get('stride'), '2');
     assert.equal(link.searchParams.get('batch_size'), '1');
-    const lit = await view.litRows();
+    // The batch's rows, as the link's page lights them (the picked row is the page's own).
+    const batchRows = async () =>
+      (await view.litRows()).filter(([, why]) => why.startsWith('in the batch'));
+    const lit = await batchRows();
     const shown = await status(page);
     await page.goto('about:blank');
     await view.openTrain(link.href);
     await view.waitForStep(2);
-    assert.deepEqual(await view.litRows(), lit);
+    assert.deepEqual(await batchRows(), lit);
     assert.equal((await status(page)).text, shown.text);
 
     link.searchParams.set('head', 'shared');
@@ -435,8 +458,11 @@ describe('the Train view with a head, against PyTorch', () => {
       await setHead(headCase(head, name));
       await view.step(1);
       await view.step(2);
-      await page.click(`${VIEW} .row-pick[data-row="1"]`);
+      await view.drawnPart('weights');
+      await page.click(`${VIEW} .row-pick[data-row="3"]`);
       await view.atWidths(async (width) => {
+        for (const part of ['points', 'predictions', 'weights', 'steps'])
+          await view.drawnPart(part);
         const clipped = await page.evaluate(async (v) => {
           // The boxes' observers run after layout: two frames later they have.
           for (let k = 0; k < 2; ++k) await new Promise(requestAnimationFrame);

@@ -47,13 +47,16 @@ export function trainView(env) {
       [VIEW, k],
     );
 
-  // The page at url, scrolled to the Train view once it shows a table.
+  // The page at url, scrolled to the Train view once it says what it trains.
   async function openTrain(url) {
     const { page } = env;
     await page.goto(url);
     await waitForVerdict(page, 'bit-identical');
     await page.locator(VIEW).scrollIntoViewIfNeeded();
-    await page.waitForSelector(`${VIEW} .train-weights`);
+    await page.waitForFunction(
+      (view) => document.querySelector(`${view} [data-part="status"]`)?.textContent !== '',
+      VIEW,
+    );
   }
 
   // The data typed as 'ids' or as 'text', picked as the learner does, by the switch's label.
@@ -127,18 +130,43 @@ export function trainView(env) {
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 
+  // Once the part of the view (data-draw: 'weights', 'steps', 'predictions', 'points') is on
+  // screen and shows the step the view is at. Without a head every part is drawn at once.
+  async function drawnPart(part) {
+    const selector = `${VIEW} [data-draw="${part}"]`;
+    if (await env.page.locator(`${VIEW} [data-part="charts"]`).isHidden()) return;
+    await env.page.locator(selector).scrollIntoViewIfNeeded();
+    await env.page.waitForFunction(
+      ([view, selector]) =>
+        document.querySelector(selector).dataset.drawn ===
+        document.querySelector(`${view} [data-part="status"]`).dataset.steps,
+      [VIEW, selector],
+    );
+  }
+
   // The rows lit in W, each with the words of why.
-  const litRows = () =>
-    env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
+  const litRows = async () => {
+    await drawnPart('weights');
+    return env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
       rows.map((row) => [
         Number(row.dataset.vocab),
         row.querySelector('td.why .cause-text').textContent,
       ]),
     );
+  };
+
+  // The rows W shows.
+  const shownRows = async () => {
+    await drawnPart('weights');
+    return env.page.$$eval(`${VIEW} .train-weights tbody tr[data-vocab]`, (rows) =>
+      rows.map((row) => Number(row.dataset.vocab)),
+    );
+  };
 
   // The timeline: for each step shown, the rows marked changed.
-  const timeline = () =>
-    env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
+  const timeline = async () => {
+    await drawnPart('steps');
+    return env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
       const steps = [];
       for (const row of rows) {
         [...row.querySelectorAll('td')].forEach((cell, k) => {
@@ -149,6 +177,7 @@ export function trainView(env) {
       }
       return steps;
     });
+  };
 
   // The copied script, run in PyTorch, prints what the view shows under its steps.
   async function checkPrintout() {
@@ -190,7 +219,9 @@ export function trainView(env) {
     openMore,
     step,
     atWidths,
+    drawnPart,
     litRows,
+    shownRows,
     timeline,
     checkPrintout,
   };

@@ -170,6 +170,7 @@ describe('the Train view without a head', () => {
     const { page } = env;
     await page.fill('#vocab', '100000');
     await page.fill('#dim', '8');
+    await page.locator(VIEW).scrollIntoViewIfNeeded(); // the view checks once in sight
     const alert = `${VIEW} [data-part="alert"]`;
     await page.waitForFunction((selector) => !document.querySelector(selector).hidden, alert);
     assert.match(
@@ -338,7 +339,7 @@ describe('the Train view without a head', () => {
     await waitForStep(0);
     const shownIds = await page.$$eval(`${VIEW} .train-line`, (items) =>
       items.map((item) =>
-        [...item.querySelectorAll('.train-token-id')].map((id) => Number(id.textContent)),
+        [...item.querySelectorAll('.train-token')].map((token) => Number(token.dataset.id)),
       ),
     );
     assert.deepEqual(shownIds, ids);
@@ -466,13 +467,22 @@ describe('the Train view without a head', () => {
         .textContent.startsWith('Step 1: epoch 1, batch 1 of 3'),
     );
     assert.match(await status(), /loss \d+\.\d{4}/);
-    // Tied, every row of the text's moved: its 28 distinct tokens, each lit.
-    const lit = await page.evaluate(
+    // Tied, every row moved: each row W shows, its batch's, lit (drawn once on screen).
+    await inDemo('[data-draw="weights"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
       () =>
-        document.querySelector('#demo').shadowRoot.querySelectorAll('.train-weights tr.changed')
-          .length,
+        document.querySelector('#demo').shadowRoot.querySelector('[data-draw="weights"]').dataset
+          .drawn === '1',
     );
-    assert.equal(lit, 28);
+    const [lit, shown] = await page.evaluate(() => {
+      const root = document.querySelector('#demo').shadowRoot;
+      return [
+        root.querySelectorAll('.train-weights tr.changed').length,
+        root.querySelectorAll('.train-weights tr[data-vocab]').length,
+      ];
+    });
+    assert.ok(shown >= 5);
+    assert.equal(lit, shown);
     // The view's style sheet came along into the shadow root.
     assert.equal(
       await page.evaluate(

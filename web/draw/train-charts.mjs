@@ -246,9 +246,7 @@ function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, 
     });
     if (path.length > 1) g.append(svgNode('polyline', { class: 'trail', points: path.join(' ') }));
     const [cx, cy] = path.at(-1);
-    const dot = svgNode('circle', { class: 'dot', cx, cy, r: inputSet.has(r) ? 4.5 : 3.5 });
-    dot.append(svgNode('title', {}, `row ${r}: ${labels[i]}`));
-    g.append(dot);
+    g.append(svgNode('circle', { class: 'dot', cx, cy, r: inputSet.has(r) ? 4.5 : 3.5 }));
     // Words beside the rows that matter now: the last step's inputs and the picked row.
     if (inputSet.has(r) || r === picked)
       g.append(svgNode('text', { class: 'row-label', x: cx + 6, y: cy - 4 }, labels[i]));

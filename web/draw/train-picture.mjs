@@ -224,8 +224,11 @@ export function drawTimeline(box, spec) {
         td.textContent = '·';
         td.title = 'unchanged';
       } else {
+        // The glyph in the cause's colour, its words for the pointer and for screen readers:
+        // one element a cell, as a long timeline has hundreds.
         const text = changeText(history[k], i, causes, spec.roles);
-        td.append(causeMark(causes, cause, { short: true, text }));
+        td.title = text;
+        td.append(element('span', 'visually-hidden', text), causeGlyph(cause));
       }
       tr.append(td);
     });

@@ -25,19 +25,24 @@ export function drawPredictions(list, { positions, predictions, label, maxLength
   const next = element('ol');
   next.append(
     ...positions.map(({ input, target }, i) => {
+      // A line of its input and its target, then its k chips: seven elements a position.
       const item = element('li', 'pred');
       item.dataset.position = String(i);
       if (i % maxLength === 0) item.classList.add('window-start');
       const head = element('span', 'pred-head');
-      head.append(token(input, 'pred-input'), element('span', 'pred-arrow', '→'));
-      head.append(token(target, 'pred-target'));
-      const chips = element('span', 'pred-chips');
+      head.append(token(input, 'pred-input'), token(target, 'pred-target'));
+      item.append(head);
       for (let j = 0; j < k; ++j) {
         const id = ids[i * k + j];
-        const chip = element('span', `pred-chip${id === target ? ' right' : ''}`);
+        // One element a chip: the token's words, then its share.
+        const chip = element(
+          'span',
+          `pred-chip pred-token${id === target ? ' right' : ''}`,
+          `${label(id)} ${share(probabilities[i * k + j])}`,
+        );
         chip.dataset.id = String(id);
-        chip.append(token(id, ''), element('span', 'pred-share', share(probabilities[i * k + j])));
-        chips.append(chip);
+        chip.dataset.tokenOf = String(id);
+        item.append(chip);
       }
       const right = Array.from(ids.subarray(i * k, (i + 1) * k)).includes(target);
       item.classList.toggle('learned', ids[i * k] === target);
@@ -45,7 +50,6 @@ export function drawPredictions(list, { positions, predictions, label, maxLength
         'aria-label',
         `${label(input)} then ${label(target)}: ${right ? 'the target is among' : 'not among'} the ${k} likeliest`,
       );
-      item.append(head, chips);
       return item;
     }),
   );

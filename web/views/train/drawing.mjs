@@ -36,7 +36,7 @@ const MARKUP = `
   <p class="train-why" data-part="why" aria-live="polite"></p>
   <ul class="train-legend" data-part="legend" aria-label="Why a row changed"></ul>
   <div class="train-charts" data-part="charts">
-    <div class="matrix-item train-chart">
+    <div class="matrix-item train-chart" data-draw="summary">
       <h3>The loss, step by step, and each epoch's mean</h3>
       <svg class="train-chart-svg" data-part="loss"></svg>
       <ol class="train-losses" data-part="losses" aria-label="The mean loss of each epoch"></ol>
@@ -46,13 +46,13 @@ const MARKUP = `
         its eps by up to lr either way). The batches, the lookups, and the rows a step changes,
         are exact.</p>
     </div>
-    <div class="matrix-item train-chart">
+    <div class="matrix-item train-chart" data-draw="points">
       <h3>The text's rows of <code>tok.weight</code> as points</h3>
       <svg class="train-chart-svg" data-part="points"></svg>
       <p class="route-note" data-part="points-note"></p>
     </div>
   </div>
-  <div class="matrix-item train-predict" data-part="predict">
+  <div class="matrix-item train-predict" data-part="predict" data-draw="predictions">
     <h3>What it predicts next</h3>
     <p class="route-note">At every position of every window: the input token → the target, the
       token that does come next, then the three likeliest next tokens by the model as it stands,
@@ -60,12 +60,12 @@ const MARKUP = `
     <ol class="train-predictions" data-part="predictions" aria-label="Next-token predictions"></ol>
   </div>
   <div class="train-grid">
-    <div class="matrix-item">
+    <div class="matrix-item" data-draw="weights">
       <h3 data-part="weights-title"><code>embedding.weight</code>, lit where the step changed it</h3>
       <div class="table-box" data-box="weights"></div>
       <p class="route-note" data-part="more"></p>
     </div>
-    <div class="matrix-item">
+    <div class="matrix-item" data-draw="steps">
       <h3>Which rows each step changed</h3>
       <div class="table-box" data-box="timeline"></div>
     </div>
@@ -81,14 +81,35 @@ const MARKUP = `
 
 // The view's output appended to root: { buttons (by data-action), printout (the details),
 // setPlaying(playing), drawButtons(p, run, train), draw(spec) (without a head),
-// drawWindows(spec) (with one: window-drawing.mjs's spec) }.
-export function createTrainDrawing(root, { lab, embedded }) {
+// drawWindows(spec) (with one: window-drawing.mjs's spec) }. With a head, a part of the drawing
+// (data-draw: window-drawing.mjs's parts) is drawn once it comes near the screen, where the
+// learner can see it; onSeen(part) hears that a part came near, to draw it.
+export function createTrainDrawing(root, { lab, embedded, onSeen }) {
   const template = document.createElement('template');
   template.innerHTML = MARKUP;
   const parts = byData(template.content, 'part');
   const boxes = byData(template.content, 'box');
   const buttons = byData(template.content, 'action');
   const printout = template.content.querySelector('details');
+  const seen = new Set(); // the parts near the screen
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const { target, isIntersecting } of entries) {
+        const part = target.dataset.draw;
+        if (!isIntersecting) seen.delete(part);
+        else if (!seen.has(part)) {
+          seen.add(part);
+          onSeen(part);
+        }
+      }
+    },
+    { rootMargin: '200px' },
+  );
+  const containers = {}; // part -> its element: data-drawn says the step it shows
+  for (const node of template.content.querySelectorAll('[data-draw]')) {
+    observer.observe(node);
+    containers[node.dataset.draw] = node;
+  }
   root.append(template.content);
   tableRegions(root);
   printout.open = embedded;
@@ -306,10 +327,10 @@ export function createTrainDrawing(root, { lab, embedded }) {
     if (printout.open) drawPrintout(p, training, history);
   }
 
-  // spec: window-drawing.mjs's.
+  // spec: window-drawing.mjs's; of its parts, those near the screen.
   function drawWindows(spec) {
     showParts(true);
-    drawWindowTraining({ lab, parts, boxes, printout }, spec);
+    drawWindowTraining({ lab, parts, boxes, printout, seen, containers }, spec);
   }
 
   return { buttons, printout, setPlaying, drawButtons, draw, drawWindows };

@@ -62,7 +62,7 @@ const MARKUP = (id) => `
         <label class="py-name"><input type="checkbox" name="positions"> positions</label>
       </div>
     </div>
-    <details class="train-more" data-part="more">
+    <details class="train-more" data-part="more-arguments">
       <summary data-part="more-title">more arguments</summary>
       <div class="train-hyper" data-part="hyper"></div>
     </details>
@@ -248,7 +248,7 @@ export function createTrainForm(root, { lab, tokenizers, id, onInput, textIds })
       const input =
         field === null ? null : form.elements[TRAIN_FIELDS[field] ?? TRAIN_OWN_FIELDS[field]];
       // An error behind the disclosure opens it.
-      if (input && part('more').contains(input)) part('more').open = true;
+      if (input && part('more-arguments').contains(input)) part('more-arguments').open = true;
       for (const box of form.querySelectorAll('.error')) {
         const mine = input && box.id === input.getAttribute('aria-describedby');
         writeProperty(box, 'textContent', mine ? error.message : '');
@@ -275,11 +275,9 @@ export function createTrainForm(root, { lab, tokenizers, id, onInput, textIds })
           const item = element('li', 'train-line');
           if (!head) item.append(element('span', 'train-line-name', `batch ${b + 1}`));
           line.ids.forEach((tokenId, i) => {
-            const token = element('span', 'train-token');
-            token.append(
-              element('span', 'train-token-text', line.labels[i]),
-              element('span', 'train-token-id', String(tokenId)),
-            );
+            // One element a token: its words, its id drawn beside them from data-id.
+            const token = element('span', 'train-token', line.labels[i]);
+            token.dataset.id = String(tokenId);
             item.append(token);
           });
           return item;

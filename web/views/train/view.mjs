@@ -94,7 +94,14 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     },
     textIds: () => texts.textIds(),
   });
-  const drawing = createTrainDrawing(root, { lab, embedded });
+  const drawing = createTrainDrawing(root, {
+    lab,
+    embedded,
+    // A part that comes near the screen is drawn then (while it plays, at its turn).
+    onSeen: (part) => {
+      if (!windowRun.playing) draw(null, [part]);
+    },
+  });
   const { buttons } = drawing;
   const run = createRun(lab, (error) => error instanceof EmbedlabError);
   const texts = createTextBatches({
@@ -285,6 +292,12 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     clearTimeout(pending);
     pending = 0;
     form.show(state.train);
+    // Nothing is checked, tokenized or trained until the view comes near: the page's first load
+    // fetches no tokenizer for it, and starts no worker.
+    if (!near()) {
+      waiting = true;
+      return;
+    }
     let p;
     try {
       p = planOf(state);
@@ -313,11 +326,6 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
       return;
     }
     lastPlan = p;
-    if (!near()) {
-      showError(null);
-      waiting = true;
-      return;
-    }
     if (typed) {
       showError(null);
       root.classList.add('stale');

@@ -61,16 +61,22 @@ function setChildren(node, ...children) {
   morphChildren(node, holder);
 }
 
-// ctx: { lab, parts, boxes, printout } (drawing.mjs's); spec: { p, run (window-run.mjs's current),
+// ctx: { lab, parts, boxes, printout, seen (the parts near the screen), containers (each part's
+// element, whose data-drawn is set to the step it shows) } (drawing.mjs's); spec: { p, run (window-run.mjs's current),
 // picked, lit (the step just taken, whose rows light up, or null), info (the optimizer's entry in
 // lab.optimizers), label(id): a token's words, focused, only (the parts to draw, of
 // PLAYING_PARTS, or null for all) }.
-export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
+export function drawWindowTraining({ lab, parts, boxes, printout, seen, containers }, spec) {
   const { p, run, picked, lit, info } = spec;
   const { log, last } = run;
   const step = log.at(-1) ?? null;
   const ids = step ? batchIds(p, step) : null;
-  const drawn = (part) => !spec.only || spec.only.includes(part);
+  // The parts asked for, where the learner can see them; the others wait to be seen.
+  const drawn = (part) => {
+    const now = (!spec.only || spec.only.includes(part)) && (part === 'summary' || seen.has(part));
+    if (now) containers[part].dataset.drawn = String(step?.step ?? 0);
+    return now;
+  };
   const text = (loss) => lossText(lab, loss);
   if (drawn('summary')) {
     setChildren(parts.origin, ...headOrigin(p, run.info));
@@ -106,8 +112,12 @@ export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
   const { watched } = run.info;
   if (drawn('points')) drawPoints(lab, parts, spec, step, ids);
 
-  // W's rows, lit where the last step changed them: the text's rows, each with its token.
-  const rows = watched;
+  // W's rows, lit where the last step changed them: its batch's rows (before any step, the
+  // first window's), inputs and targets, and the picked one, each with its token.
+  const named = ids ?? windowIds(p, 0);
+  const rows = [
+    ...new Set([...(ids?.inputs ?? named.x), ...(ids?.targets ?? named.y), picked]),
+  ].sort((a, b) => a - b);
   const rowLabel = (r) => spec.label(r);
   if (drawn('weights')) {
     const index = new Map(watched.map((r, i) => [r, i]));
@@ -123,13 +133,15 @@ export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
       roles: lab.batchRoles,
       picked,
       padding: null,
-      caption:
-        (step ? `tok.weight after step ${step.step}` : 'tok.weight before training') +
-        `, the rows of the text's ${plural(watched.length, 'token', 'tokens')}`,
+      caption: step
+        ? `tok.weight after step ${step.step}: the rows of its batch, and the picked one`
+        : "tok.weight before training: the rows of the first window's tokens",
       lit,
       rowLabel,
     });
-    const hidden = step ? step.changedCount - step.changed.rows.length : 0;
+    const hidden = step
+      ? step.changedCount - rows.filter((r) => step.changed.rows.includes(r)).length
+      : 0;
     writeProperty(
       parts.more,
       'textContent',
@@ -161,8 +173,10 @@ export function drawWindowTraining({ lab, parts, boxes, printout }, spec) {
           : 'Rows changed, step by step',
     });
     drawUpdate(lab, { title: parts['state-title'], body: parts.state }, p, last.update, info);
-    if (printout.open) drawScript({ lab, parts }, p, log);
   }
+  // The script, once the learner opens it.
+  if (printout.open && (!spec.only || spec.only.includes('steps')))
+    drawScript({ lab, parts }, p, log);
 }
 
 // The text's rows as points in the plane of the first table.
