@@ -76,6 +76,13 @@ export function trainingApi(core, checks) {
 
   const { owned, register } = handleLife(checks);
 
+  // A seeded training's first arguments, checked: torch.manual_seed(seed), V, d.
+  const seeded = (where, seed, vocab, dim) => [
+    number(where, 'seed', seed),
+    number(where, 'vocab', vocab),
+    number(where, 'dim', dim),
+  ];
+
   function training(handle) {
     const { steps: taken, ...info } = handle.info();
     let steps = taken;
@@ -155,9 +162,7 @@ export function trainingApi(core, checks) {
       return windowTraining(
         unwrap(
           core.windowTraining(
-            number('windowTraining', 'seed', seed),
-            number('windowTraining', 'vocab', vocab),
-            number('windowTraining', 'dim', dim),
+            ...seeded('windowTraining', seed, vocab, dim),
             numbers('windowTraining', 'ids', ids),
             {
               head: string('windowTraining', 'head', head),
@@ -190,9 +195,7 @@ export function trainingApi(core, checks) {
       training(
         unwrap(
           core.seededTraining(
-            number('seededTraining', 'seed', seed),
-            number('seededTraining', 'vocab', vocab),
-            number('seededTraining', 'dim', dim),
+            ...seeded('seededTraining', seed, vocab, dim),
             trainingOptions('seededTraining', opts),
           ),
         ),
@@ -202,9 +205,7 @@ export function trainingApi(core, checks) {
       return nextTokenTraining(
         unwrap(
           core.seededNextTokenTraining(
-            number('seededNextTokenTraining', 'seed', seed),
-            number('seededNextTokenTraining', 'vocab', vocab),
-            number('seededNextTokenTraining', 'dim', dim),
+            ...seeded('seededNextTokenTraining', seed, vocab, dim),
             string('seededNextTokenTraining', 'head', head),
             optimizer('seededNextTokenTraining', o),
           ),

@@ -11,10 +11,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForVerdict } from './harness.mjs';
+import { before, describe, test } from 'node:test';
+import { waitForVerdict } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { STEPS_TO_HALVE, trainView, VIEW } from './train-view.mjs';
+import { STEPS_TO_HALVE, trainPage, VIEW } from './train-view.mjs';
 
 const FIXTURE = JSON.parse(
   readFileSync(new URL('../fixtures/train-head.json', import.meta.url), 'utf8'),
@@ -47,12 +47,12 @@ const visibleTokens = (page) =>
   );
 
 describe('the Train view at its defaults', () => {
+  const opened = trainPage();
   let env;
   let view;
   let untrainedRight = 0; // the positions whose likeliest token, untrained, is their target
   before(async () => {
-    env = await openSite();
-    view = trainView(env);
+    ({ env, view } = opened());
     await env.page.locator('#head [data-part="top"]').scrollIntoViewIfNeeded();
     await env.page.waitForFunction(() =>
       document.querySelector('#head [data-part="top-tokens"]').textContent.startsWith('Each token'),
@@ -60,10 +60,6 @@ describe('the Train view at its defaults', () => {
     await env.page.locator(VIEW).scrollIntoViewIfNeeded();
     await view.waitForStep(0);
   });
-  after(async () => {
-    await env?.close();
-  });
-  afterEach(() => env.assertClean());
 
   test('untrained, the defaults show no offensive token, and the head view says its tokens are noise', async () => {
     const { page } = env;
@@ -179,17 +175,10 @@ describe('the Train view at its defaults', () => {
 });
 
 describe('the Train view with a head, against PyTorch', () => {
+  const opened = trainPage((env) => `${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
   let env;
   let view;
-  before(async () => {
-    env = await openSite();
-    view = trainView(env);
-    await view.openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
-  });
-  after(async () => {
-    await env?.close();
-  });
-  afterEach(() => env.assertClean());
+  before(() => ({ env, view } = opened()));
 
   const noSpace = (text) => text.replace(/\s+/g, '');
   const ids = FIXTURE.ids.split(',').map(Number);

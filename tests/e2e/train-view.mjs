@@ -3,7 +3,8 @@
 // lit and the timeline, the printout run in PyTorch, and the view at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { pageOverflow, waitForVerdict } from './harness.mjs';
+import { after, afterEach, before } from 'node:test';
+import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
 import { pythonPath } from '../tools.mjs';
 
 export const VIEW = '#train';
@@ -12,6 +13,23 @@ export const VIEW = '#train';
 // spare: in the core (embedlab train, the same program) the loss halves by step 18 and is about
 // a sixth of the first at step 30, the tenth epoch.
 export const STEPS_TO_HALVE = 30;
+
+// In a describe(): a page for its tests, opened before them (at url(env), when given, scrolled
+// to the Train view), closed after them, its console clean after each. Returns a getter of
+// { env, view } (trainView's).
+export function trainPage(url = null) {
+  const opened = {};
+  before(async () => {
+    opened.env = await openSite();
+    opened.view = trainView(opened.env);
+    if (url) await opened.view.openTrain(url(opened.env));
+  });
+  after(async () => {
+    await opened.env?.close();
+  });
+  afterEach(() => opened.env.assertClean());
+  return () => opened;
+}
 
 // env: openSite()'s.
 export function trainView(env) {

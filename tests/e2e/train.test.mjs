@@ -9,11 +9,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite } from './harness.mjs';
+import { before, describe, test } from 'node:test';
 import { openHost } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
-import { trainView, VIEW } from './train-view.mjs';
+import { trainPage, VIEW } from './train-view.mjs';
 import { siteDir } from '../site-dir.mjs';
 
 const ALL = [0, 1, 2, 3, 4, 5];
@@ -50,17 +49,10 @@ const PYTORCH_ROWS = [
 ];
 
 describe('the Train view without a head', () => {
+  const opened = trainPage((env) => `${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
   let env;
   let view;
-  before(async () => {
-    env = await openSite();
-    view = trainView(env);
-    await view.openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
-  });
-  after(async () => {
-    await env?.close();
-  });
-  afterEach(() => env.assertClean());
+  before(() => ({ env, view } = opened()));
 
   const field = (name) => view.field(name);
   const fieldError = (name) => view.fieldError(name);
