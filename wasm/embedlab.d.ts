@@ -56,7 +56,11 @@ export type EmbedlabArgument =
   | 'initial_accumulator_value'
   | 'alpha'
   | 'centered'
-  | 'maximize';
+  | 'maximize'
+  | 'max_length'
+  | 'stride'
+  | 'batch_size'
+  | 'epochs';
 
 /** Bad input: the message is the core's, meant to be shown verbatim to a learner. */
 export class EmbedlabError extends Error {
@@ -522,8 +526,9 @@ export interface TrainingStep {
   embeddingWeight: Matrix;
   /** linear.weight.T after the step, or null where the Linear route cannot follow */
   linearWeight: Matrix | null;
-  /** embedding.weight's rows whose bits changed, ascending, and why: causes[i] indexes rowCauses */
-  changed: { rows: Float64Array; causes: Uint8Array };
+  /** embedding.weight's rows whose bits changed, ascending, and why: causes[i] indexes
+   * rowCauses (roles: all 'none' here) */
+  changed: { rows: Float64Array; causes: Uint8Array; roles: Uint8Array };
   /** linear.weight.T's rows whose bits changed, or null */
   linearChanged: Float64Array | null;
   /** embedding.weight against linear.weight.T, graded ('training' or 'sparse_training'), or null */
@@ -625,7 +630,7 @@ export interface Positions {
    * outside the table, a row longer than contextLength (PyTorch's IndexError, and why). */
   embed(batch: string): PositionEmbeddings;
   /** The same batch through the tied head, W streamed a block of rows at a time; topK (default
-   * 5) a whole number in [0, V]. */
+   * min(5, V)) a whole number in [0, V]. */
   head(batch: string, options?: { topK?: number } | null): TiedHead;
   delete(): void;
 }
@@ -640,8 +645,9 @@ export interface NextTokenStep {
   embeddingWeight: Matrix;
   /** head.weight after the step: the embedding's own when tied */
   headWeight: Matrix;
-  /** embedding.weight's rows whose bits changed; causes index lab.rowCauses ('head': tied) */
-  changed: { rows: Float64Array; causes: Uint8Array };
+  /** embedding.weight's rows whose bits changed; causes index lab.rowCauses ('head': tied),
+   * roles lab.batchRoles (a batch row named by the inputs, and tied by the targets) */
+  changed: { rows: Float64Array; causes: Uint8Array; roles: Uint8Array };
   /** untied: head.weight's rows whose bits changed; null when tied */
   headChanged: Float64Array | null;
   /** embedding.weight.grad (V, d): the lookup's gradient, plus headGrad when tied */
@@ -662,6 +668,67 @@ export interface NextTokenTraining {
   readonly headWeight: Matrix;
   /** One sequence of at least 2 ids. */
   step(sequence: ArrayLike<number>): NextTokenStep;
+  delete(): void;
+}
+
+/** What the chapter's loader takes: GPTDatasetV1's windows of maxLength ids every stride
+ * (default: maxLength), DataLoader(batch_size=batchSize (default 1), shuffle, drop_last=True). */
+export interface LoaderOptions {
+  maxLength: number;
+  stride?: number;
+  batchSize?: number;
+  shuffle?: boolean;
+}
+
+/** A WindowTraining's step: the loader's next batch, and one optimizer step on it. */
+export interface WindowStep {
+  step: number;
+  /** its epoch, and its batch within the epoch, from 1 */
+  epoch: number;
+  batch: number;
+  /** the dataset's indices of its windows, in DataLoader's order */
+  windows: Float64Array;
+  /** B; x and y, (B, maxLength) each, row-major */
+  rows: number;
+  inputs: Float64Array;
+  targets: Float64Array;
+  /** loss.item() before the update */
+  loss: number;
+  changed: { rows: Float64Array; causes: Uint8Array; roles: Uint8Array };
+  positionChanged: Float64Array;
+  headChanged: Float64Array | null;
+  /** With details (the default): tok.weight, pos.weight (or null), head.weight after the step,
+   * tok.weight.grad, the head's own gradient and optimizer.state[tok.weight], whole. */
+  embeddingWeight?: Matrix;
+  positionWeight?: Matrix | null;
+  headWeight?: Matrix;
+  grad?: Matrix;
+  headGrad?: Matrix;
+  state?: { name: string; values: Matrix }[];
+}
+
+/** The chapter's loop on one sequence's windows, stepped batch by batch, epoch after epoch. */
+export interface WindowTraining {
+  readonly vocab: number;
+  readonly dim: number;
+  readonly head: 'tied' | 'untied';
+  /** maxLength with positions, else 0 */
+  readonly contextLength: number;
+  readonly windows: number;
+  readonly batchesPerEpoch: number;
+  /** tok.weight, pos.weight (or null) and head.weight as drawn */
+  readonly weight: Matrix;
+  readonly positionWeight: Matrix | null;
+  readonly headWeight: Matrix;
+  step(options?: { details?: boolean }): WindowStep;
+  /** Every window position's k likeliest next tokens (default 3), row i's j-th at i * k + j. */
+  predict(k?: number): {
+    positions: number;
+    k: number;
+    ids: Float64Array;
+    logits: Float32Array;
+    probabilities: Float32Array;
+  };
   delete(): void;
 }
 
@@ -737,6 +804,9 @@ export interface Embedlab {
   /** A .safetensors checkpoint's token table and its one position table (GPT-2's wte.weight and
    * wpe.weight), read where they lie; configText: its config.json's text, or '' for none. */
   openCheckpointPositions(source: TableSource, configText?: string): Positions;
+  /** Token (V, d) and position (contextLength, d) tables given whole: a training's, as they
+   * stand. */
+  openPositionTables(token: MatrixLike, position: MatrixLike): Positions;
   /** The TensorFlow notebook's table (row i = 0.11 * i), held in memory. */
   openTfTable(vocab: number, dim: number): Table;
   /** A .npy file's table from its bytes, kept in its stored dtype. */
@@ -782,6 +852,24 @@ export interface Embedlab {
     dim: number,
     options: { head?: 'tied' | 'untied'; optimizer: OptimizerOptions },
   ): NextTokenTraining;
+  /** Everything the chapter's loader checks for a sequence of n ids: each error names
+   * max_length, stride or batch_size. */
+  checkLoader(n: number, loader: LoaderOptions): void;
+  /** The chapter's loop (`embedlab train --max-length`): torch.manual_seed(seed); tok =
+   * nn.Embedding(vocab, dim); pos = nn.Embedding(maxLength, dim) with positions; head =
+   * nn.Linear(dim, vocab, bias=False), tied (the default) or not; the ids' windows through
+   * DataLoader, shuffled each epoch as PyTorch shuffles them. */
+  windowTraining(
+    seed: number,
+    vocab: number,
+    dim: number,
+    ids: ArrayLike<number>,
+    options: LoaderOptions & {
+      head?: 'tied' | 'untied';
+      optimizer: OptimizerOptions;
+      positions?: boolean;
+    },
+  ): WindowTraining;
   /** nn.Embedding.from_pretrained(W, freeze=False): the first G follows
    * torch.manual_seed(gradSeed) (default 123, the notebooks'). */
   tableTraining(W: MatrixLike, options: TrainingOptions & { gradSeed?: number | null }): Training;
@@ -789,6 +877,10 @@ export interface Embedlab {
   readonly optimizers: readonly OptimizerInfo[];
   /** Why a row changes in a step: TrainingStep.changed.causes index this. */
   readonly rowCauses: readonly RowCause[];
+  /** Which ids of a next-token batch named a row ('none', 'input', 'target',
+   * 'input_and_target'), with the words of its mark ("in the batch: input"): changed.roles
+   * index this. */
+  readonly batchRoles: readonly { name: string; text: string }[];
   /** Settles once the deferred file runs: until then, with loadEmbedlab({ early: true }), its
    * functions (the file readers, training, positions, the head, EmbeddingBag) throw. */
   readonly complete: Promise<void>;

@@ -69,6 +69,12 @@ const HEATMAP = Object.freeze({ rows: count(0), cols: count(0) });
 const STREAM = Object.freeze({ blockRows: count(0), heatmap: nested(HEATMAP, null) });
 const PROGRESS = Object.freeze({ onProgress: callback(null) });
 const VIEW = Object.freeze({ whole: flag(true), keepRows: rows([]), ...STREAM });
+const LOADER = Object.freeze({
+  maxLength: required(count()),
+  stride: count(null),
+  batchSize: count(1),
+  shuffle: flag(false),
+});
 const BAG = Object.freeze({
   mode: text(null),
   includeLastOffset: flag(false),
@@ -97,7 +103,11 @@ export const OPTIONS = Object.freeze({
   backwardView: Object.freeze({ ...VIEW, ...PROGRESS }),
   embedding: Object.freeze({ paddingIdx: whole(null), scaleGradByFreq: flag(false) }),
   bag: BAG,
-  head: Object.freeze({ topK: count(5) }),
+  // topK: null for the core's default, min(5, V).
+  head: Object.freeze({ topK: count(null) }),
+  // The chapter's data loader (stride: max_length's when left out) and a step of its loop.
+  loader: LOADER,
+  windowStep: Object.freeze({ details: flag(true) }),
 });
 
 // How each form of hyperparameter is checked (lab.optimizers' form).
@@ -120,6 +130,12 @@ export function trainingOptions(optimizers) {
     training: Object.freeze(training),
     tableTraining: Object.freeze({ ...training, gradSeed: whole(null) }),
     nextToken: Object.freeze({ head: text('tied'), optimizer }),
+    windowTraining: Object.freeze({
+      head: text('tied'),
+      optimizer,
+      positions: flag(false),
+      ...LOADER,
+    }),
   });
 }
 

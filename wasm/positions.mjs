@@ -3,7 +3,8 @@
 // table (contextLength, d) in WASM memory, drawn as
 //   torch.manual_seed(seed); nn.Embedding(V, d); nn.Embedding(contextLength, d)
 // or read from a .safetensors checkpoint (GPT-2's wte.weight and wpe.weight) where they lie,
-// through the caller's { size, read(offset, length) }, with whether its output layer is tied.
+// through the caller's { size, read(offset, length) }, with whether its output layer is tied, or
+// given whole (openPositionTables: a training's tables as they stand).
 // Its methods take a batch as typed, one row per semicolon ("40,367; 1807,3619").
 //
 // positionsApi(core, checks) gives the function embedlab.mjs's API spreads in.
@@ -11,7 +12,7 @@
 import { handleLife } from './handles.mjs';
 
 export function positionsApi(core, checks) {
-  const { unwrap, number, string, options, OPTIONS, byteSource } = checks;
+  const { unwrap, number, string, options, OPTIONS, byteSource, matrix } = checks;
 
   const { owned, register } = handleLife(checks);
 
@@ -38,6 +39,15 @@ export function positionsApi(core, checks) {
             number('openSeededPositions', 'vocab', vocab),
             number('openSeededPositions', 'dim', dim),
             number('openSeededPositions', 'contextLength', contextLength),
+          ),
+        ),
+      ),
+    openPositionTables: (token, position) =>
+      positions(
+        unwrap(
+          core.openPositionTables(
+            matrix('openPositionTables', 'token', token),
+            matrix('openPositionTables', 'position', position),
           ),
         ),
       ),

@@ -2,7 +2,8 @@
 // by positions.mjs: openSeededPositions(seed, vocab, dim, contextLength) -> a PositionsHandle
 // holding both tables, drawn in the book's order, or openCheckpointPositions(source, configText)
 // -> one over a .safetensors checkpoint's token and position tables (GPT-2's wte and wpe), read
-// where they lie, with whether its output layer is tied; or an error value. Its methods take a
+// where they lie, with whether its output layer is tied, or openPositionTables(token, position) ->
+// one over tables given whole (a training's as it stands); or an error value. Its methods take a
 // batch as typed ("1,2; 3,4": one row per semicolon) and compute on the tables where they are.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -83,12 +84,14 @@ class PositionsHandle {
 
   // logits = input_embeddings @ W.T streamed through W: each position's top k as { id, logit },
   // the logits of the columns PyTorch's print shows (n, columns), and what the two uses of W
-  // cost (notes: the input's, the output's).
-  val head(const std::string& text, double top_k) const {
+  // cost (notes: the input's, the output's). top_k: null for the core's default.
+  val head(const std::string& text, const val& top_k) const {
     return guarded([&] {
       const TokenBatch batch = checked_batch(text);
       HeadOptions options;
-      options.top_k = to_index(top_k, Argument::ids, "top-k");
+      options.top_k = top_k.isNull() || top_k.isUndefined()
+                          ? default_top_k(token_.rows())
+                          : to_index(top_k.as<double>(), Argument::ids, "top-k");
       const Index n = batch.rows * batch.length;
       options.keep_columns = printed_indices(token_.rows(), n, token_.rows());
       StreamedHead head(
@@ -112,7 +115,8 @@ class PositionsHandle {
       out.set("logits", matrix_to_js(head.kept_columns()));
       out.set("rowsLookedUp", static_cast<double>(batch.ids.size()));
       out.set("multiplyAdds", static_cast<double>(head.progress().total_multiply_adds));
-      out.set("notes", strings_to_js(head_cost_notes(n, token_.rows(), token_.cols())));
+      const auto distinct = static_cast<Index>(distinct_ids(batch.ids).size());
+      out.set("notes", strings_to_js(head_cost_notes(n, distinct, token_.rows(), token_.cols())));
       return out;
     });
   }
@@ -148,6 +152,17 @@ val open_seeded_positions_js(double seed, double vocab, double dim, double conte
   });
 }
 
+// Tables given whole (a training's, as it stands): token (V, d) and position (context_length, d),
+// their d agreeing.
+val open_position_tables_js(const val& token, const val& position) {
+  return guarded([&] {
+    Matrix t = matrix_from_js(token, Argument::weights, "token");
+    Matrix p = matrix_from_js(position, Argument::weights, "position");
+    check_position_tables(t, p);
+    return val(PositionsHandle(Table(std::move(t)), Table(std::move(p))));
+  });
+}
+
 // The checkpoint's tables and its tying (checkpoint_positions.hpp): config_text is its
 // config.json's text, or empty.
 val open_checkpoint_positions_js(const val& source, const std::string& config_text) {
@@ -171,4 +186,5 @@ EMSCRIPTEN_BINDINGS(embedlab_positions) {
       .function("head", &PositionsHandle::head);
   emscripten::function("openSeededPositions", &open_seeded_positions_js);
   emscripten::function("openCheckpointPositions", &open_checkpoint_positions_js);
+  emscripten::function("openPositionTables", &open_position_tables_js);
 }

@@ -14,10 +14,10 @@ if (!deferred) {
 }
 
 // What the first screen never calls, by the names the core gives it: the readers of .npy,
-// .safetensors, GGUF and JSON files (and GGUF's notes), training (its optimizers' steps, checks
-// and sparse gradients; not their table, which the API reads when it is made), positions, batches
-// and the output head, EmbeddingBag and max_norm. The page's e2e test with the deferred part
-// withheld is what shows that the first screen calls none of them.
+// .safetensors, GGUF and JSON files (and GGUF's notes), training and its data loader (its
+// optimizers' steps, checks and sparse gradients; not their table, which the API reads when it is
+// made), positions, batches and the output head, EmbeddingBag and max_norm. The page's e2e test
+// with the deferred part withheld is what shows that the first screen calls none of them.
 const DEFERRED_NAMES = new RegExp(
   [
     'gguf|Gguf|ggml|blocks_decoded_note|safetensors|Safetensors|npy|Npy|nlohmann|json|Json',
@@ -26,6 +26,7 @@ const DEFERRED_NAMES = new RegExp(
     'Optimizer::|OptimizerState|optimizer_code|optimizer_from_js|check_optimizer|parse_optimizer',
     'check_gradient_kind|SparseRows|sparse_(add|mask|scaled)|add_sparse_to|embedding_sparse_backward',
     'coalesce|to_dense|signed_grad|torch_sort_permutation',
+    '[Ww]indow|DataLoader|[Ll]oader|randperm|random_int64',
     'PositionsHandle|CheckpointPositions|PositionTables|position_(rows|product|table)',
     'add_positions|open_checkpoint_positions|seeded_position|head_tying|StreamedHead',
     'parse_head_kind|token_batch|parse_batches|check_context',

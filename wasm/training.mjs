@@ -5,12 +5,14 @@
 //   torch.manual_seed(seed); embedding = nn.Embedding(V, d, padding_idx=p)
 //   G = torch.randn(len(batch), d)    # per step, from the same generator
 // and tableTraining starts from a given W, G drawn after torch.manual_seed(gradSeed).
+// windowTraining runs the chapter's loop: one sequence's windows through DataLoader, next-token
+// prediction through a tied or untied head, with positions or without (window_training.hpp).
 //
 // trainingApi(core, checks) gives the functions embedlab.mjs's API spreads in, and the constants
-// optimizers and rowCauses; checks are its argument checkers.
+// optimizers, rowCauses and batchRoles; checks are its argument checkers.
 
 import { handleLife } from './handles.mjs';
-import { trainingOptions } from './options.mjs';
+import { OPTIONS, trainingOptions } from './options.mjs';
 
 export function trainingApi(core, checks) {
   const { unwrap, number, numbers, matrix, string, options } = checks;
@@ -25,12 +27,28 @@ export function trainingApi(core, checks) {
     ),
   );
   const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
+  const batchRoles = Object.freeze(core.batchRoles().map((r) => Object.freeze(r)));
   // The training functions' options objects, the optimizer's keys among them (options.mjs).
   const shapes = trainingOptions(optimizers);
   // The optimizer alone: { name, ...hyperparameters }, those left out or null PyTorch's defaults.
   const optimizer = (where, value) => options(where, value, shapes.optimizer, 'optimizer');
+  // The loader's options with every key present, as the bindings read them (stride: max_length's
+  // unless given).
+  const loader = ({ maxLength, stride, batchSize, shuffle }) => ({
+    maxLength,
+    stride: stride ?? maxLength,
+    batchSize,
+    shuffle,
+  });
 
   const { owned, register } = handleLife(checks);
+
+  // A seeded training's first arguments, checked: torch.manual_seed(seed), V, d.
+  const seeded = (where, seed, vocab, dim) => [
+    number(where, 'seed', seed),
+    number(where, 'vocab', vocab),
+    number(where, 'dim', dim),
+  ];
 
   function training(handle) {
     const { steps: taken, ...info } = handle.info();
@@ -64,9 +82,51 @@ export function trainingApi(core, checks) {
     return register(self, handle);
   }
 
+  // The chapter's loop: step() takes the loader's next batch (details: the weights, gradients
+  // and optimizer state after it too); predict(k) gives each window position's k likeliest
+  // next tokens.
+  function windowTraining(handle) {
+    const own = owned(handle, 'training', 'start a new training');
+    const self = Object.freeze({
+      ...handle.info(),
+      step: (opts) => own.call('step', options('step', opts, OPTIONS.windowStep).details),
+      predict: (k = 3) => own.call('predict', number('predict', 'k', k)),
+      delete: () => own.delete(self),
+    });
+    return register(self, handle);
+  }
+
   return {
     optimizers,
     rowCauses,
+    batchRoles,
+    checkLoader: (n, opts) => {
+      unwrap(
+        core.checkLoader(
+          number('checkLoader', 'n', n),
+          loader(options('checkLoader', opts, OPTIONS.loader)),
+        ),
+      );
+    },
+    windowTraining: (seed, vocab, dim, ids, opts) => {
+      const where = 'windowTraining';
+      const {
+        head,
+        optimizer: o,
+        positions,
+        ...rest
+      } = options(where, opts, shapes.windowTraining);
+      return windowTraining(
+        unwrap(
+          core.windowTraining(...seeded(where, seed, vocab, dim), numbers(where, 'ids', ids), {
+            head,
+            optimizer: o,
+            positions,
+            ...loader(rest),
+          }),
+        ),
+      );
+    },
     optimizerCode: (o, params = 'params') =>
       unwrap(
         core.optimizerCode(
@@ -88,9 +148,7 @@ export function trainingApi(core, checks) {
       training(
         unwrap(
           core.seededTraining(
-            number('seededTraining', 'seed', seed),
-            number('seededTraining', 'vocab', vocab),
-            number('seededTraining', 'dim', dim),
+            ...seeded('seededTraining', seed, vocab, dim),
             options('seededTraining', opts, shapes.training),
           ),
         ),
@@ -99,15 +157,7 @@ export function trainingApi(core, checks) {
       const where = 'seededNextTokenTraining';
       const { head, optimizer: o } = options(where, opts, shapes.nextToken);
       return nextTokenTraining(
-        unwrap(
-          core.seededNextTokenTraining(
-            number(where, 'seed', seed),
-            number(where, 'vocab', vocab),
-            number(where, 'dim', dim),
-            head,
-            o,
-          ),
-        ),
+        unwrap(core.seededNextTokenTraining(...seeded(where, seed, vocab, dim), head, o)),
       );
     },
     tableTraining: (W, opts) =>

@@ -8,6 +8,11 @@
 //                                   prediction through a tied or untied head (next_token.hpp);
 //                                   each step() returns the loss, both gradients and the
 //                                   optimizer's state, for the page to show a row's update
+//   checkLoader(n, loader), batchRoles()
+//   windowTraining(seed, vocab, dim, ids, options) -> a WindowHandle: the chapter's loop on one
+//                                   sequence's windows (window_training.hpp), stepped batch by
+//                                   batch, epoch after epoch; predict(k) gives every window
+//                                   position's likeliest next tokens
 // A TrainingHandle holds both routes and the generator their upstream gradients come from, in
 // WASM memory; each step() draws G, steps both routes and returns copies of what changed.
 // The wrapper has checked the types of every argument; errors come back as values
@@ -22,6 +27,7 @@
 #include <vector>
 
 #include "embedlab/compare.hpp"
+#include "embedlab/data_loader.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/format.hpp"
 #include "embedlab/ids.hpp"
@@ -30,6 +36,7 @@
 #include "embedlab/training.hpp"
 #include "embedlab/training_run.hpp"
 #include "embedlab/verdict.hpp"
+#include "embedlab/window_training.hpp"
 #include "js_values.hpp"
 
 namespace embedlab {
@@ -193,6 +200,39 @@ val causes_to_js(const std::vector<ChangedRow>& changed) {
       .new_(emscripten::typed_memory_view(causes.size(), causes.data()));
 }
 
+// Index of each row's role in all_batch_roles().
+val roles_to_js(const std::vector<ChangedRow>& changed) {
+  std::vector<std::uint8_t> roles;
+  for (const ChangedRow& c : changed) roles.push_back(static_cast<std::uint8_t>(c.role));
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(roles.size(), roles.data()));
+}
+
+// { rows, causes, roles }: a step's changed rows of embedding.weight, each cause and role an
+// index into rowCauses() and batchRoles().
+val changed_to_js(const std::vector<ChangedRow>& changed) {
+  Ids rows;
+  for (const ChangedRow& c : changed) rows.push_back(c.row);
+  val out = val::object();
+  out.set("rows", int64s_to_js(rows));
+  out.set("causes", causes_to_js(changed));
+  out.set("roles", roles_to_js(changed));
+  return out;
+}
+
+// [{ name, text }] in the core's order: what a batch row's role is called, and the words of its
+// mark (changed_row_text).
+val batch_roles_js() {
+  val out = val::array();
+  const char* names[] = {"none", "input", "target", "input_and_target"};
+  for (const BatchRole role : all_batch_roles()) {
+    val entry = val::object();
+    entry.set("name", std::string(names[static_cast<int>(role)]));
+    entry.set("text", changed_row_text(RowCause::batch, role));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
 class TrainingHandle {
  public:
   explicit TrainingHandle(TrainingRun run) : run_(std::move(run)) {}
@@ -220,18 +260,13 @@ class TrainingHandle {
       const DrawnStep drawn = run_.step(ids);
       const SideBySideTraining& t = run_.training();
       const bool linear = drawn.step.verdict.has_value();
-      Ids rows;
-      for (const ChangedRow& c : drawn.step.changed) rows.push_back(c.row);
-      val changed = val::object();
-      changed.set("rows", int64s_to_js(rows));
-      changed.set("causes", causes_to_js(drawn.step.changed));
       val out = val::object();
       out.set("step", static_cast<double>(drawn.step.step));
       out.set("batch", int64s_to_js(ids));
       out.set("upstream", matrix_to_js(drawn.upstream));
       out.set("embeddingWeight", matrix_to_js(t.embedding_weight()));
       out.set("linearWeight", linear ? matrix_to_js(t.linear_weight()) : val::null());
-      out.set("changed", changed);
+      out.set("changed", changed_to_js(drawn.step.changed));
       out.set("linearChanged", linear ? int64s_to_js(drawn.step.linear_changed) : val::null());
       out.set("verdict", linear ? step_verdict_js(t, *drawn.step.verdict) : val::null());
       return out;
@@ -309,11 +344,7 @@ class NextTokenHandle {
   val step(const val& sequence) {
     return guarded([&] {
       const NextTokenStep s = run_.step(ids_from_js(sequence));
-      Ids rows;
-      for (const ChangedRow& c : s.changed) rows.push_back(c.row);
-      val changed = val::object();
-      changed.set("rows", int64s_to_js(rows));
-      changed.set("causes", causes_to_js(s.changed));
+      const val changed = changed_to_js(s.changed);
       const bool tied = run_.head() == HeadKind::tied;
       val out = val::object();
       out.set("step", static_cast<double>(s.step));
@@ -336,6 +367,126 @@ class NextTokenHandle {
  private:
   NextTokenTraining run_;
 };
+
+// { maxLength, stride, batchSize, shuffle }, complete from the wrapper.
+LoaderOptions loader_options_from_js(const val& options) {
+  LoaderOptions out;
+  out.max_length = to_index(options["maxLength"].as<double>(), Argument::max_length, "maxLength");
+  out.stride = to_index(options["stride"].as<double>(), Argument::stride, "stride");
+  out.batch_size = to_index(options["batchSize"].as<double>(), Argument::batch_size, "batchSize");
+  out.shuffle = options["shuffle"].as<bool>();
+  return out;
+}
+
+val check_loader_js(double n, const val& options) {
+  return guarded([&] {
+    check_loader(to_index(n, Argument::ids, "n"), loader_options_from_js(options));
+    return val::undefined();
+  });
+}
+
+// The chapter's loop on one sequence's windows (window_training.hpp).
+class WindowHandle {
+ public:
+  explicit WindowHandle(WindowTraining run) : run_(std::move(run)) {}
+
+  // { vocab, dim, head, contextLength (0 without positions), windows, batchesPerEpoch,
+  //   weight: tok.weight, positionWeight (or null), headWeight: head.weight }
+  val info() const {
+    const NextTokenTraining& m = run_.model();
+    val out = val::object();
+    out.set("vocab", static_cast<double>(m.embedding_weight().rows()));
+    out.set("dim", static_cast<double>(m.embedding_weight().cols()));
+    out.set("head", std::string(head_kind_name(m.head())));
+    out.set("contextLength", static_cast<double>(m.context_length()));
+    out.set("windows", static_cast<double>(run_.loader().windows()));
+    out.set("batchesPerEpoch", static_cast<double>(run_.loader().batches_per_epoch()));
+    out.set("weight", matrix_to_js(m.embedding_weight()));
+    out.set("positionWeight",
+            m.context_length() > 0 ? matrix_to_js(m.position_weight()) : val::null());
+    out.set("headWeight", matrix_to_js(m.head_weight()));
+    return out;
+  }
+
+  // { step, epoch, batch, windows, rows (B), inputs, targets (B * T each), loss, changed: { rows,
+  //   causes, roles }, positionChanged, headChanged (untied; null when tied) }; with details,
+  //   also embeddingWeight, positionWeight, headWeight after the step, grad (tok.weight.grad),
+  //   headGrad (the head's own gradient) and state (optimizer.state[tok.weight], whole).
+  val step(bool details) {
+    return guarded([&] {
+      const WindowStep w = run_.step();
+      const NextTokenStep& s = w.step;
+      const NextTokenTraining& m = run_.model();
+      const bool tied = m.head() == HeadKind::tied;
+      val out = val::object();
+      out.set("step", static_cast<double>(s.step));
+      out.set("epoch", static_cast<double>(w.batch.epoch));
+      out.set("batch", static_cast<double>(w.batch.batch));
+      out.set("windows", int64s_to_js(w.batch.windows));
+      out.set("rows", static_cast<double>(s.rows));
+      out.set("inputs", int64s_to_js(s.inputs));
+      out.set("targets", int64s_to_js(s.targets));
+      out.set("loss", s.loss);
+      out.set("changed", changed_to_js(s.changed));
+      out.set("positionChanged", int64s_to_js(s.position_changed));
+      out.set("headChanged", tied ? val::null() : int64s_to_js(s.head_changed));
+      if (!details) return out;
+      out.set("embeddingWeight", matrix_to_js(m.embedding_weight()));
+      out.set("positionWeight",
+              m.context_length() > 0 ? matrix_to_js(m.position_weight()) : val::null());
+      out.set("headWeight", matrix_to_js(m.head_weight()));
+      out.set("grad", matrix_to_js(s.embedding_grad));
+      out.set("headGrad", matrix_to_js(s.head_grad));
+      const Matrix& weight = m.embedding_weight();
+      out.set("state",
+              whole_state_to_js(m.embedding_optimizer().state(), weight.rows(), weight.cols()));
+      return out;
+    });
+  }
+
+  // { positions: windows * T, k, ids (Float64Array), logits, probabilities (Float32Array): row
+  //   i's j-th likeliest at i * k + j }
+  val predict(double k) const {
+    return guarded([&] {
+      const auto guesses = run_.predict(to_index(k, Argument::ids, "k"));
+      const auto kk = static_cast<std::size_t>(k);
+      Ids ids;
+      std::vector<float> logits, probabilities;
+      for (const auto& row : guesses) {
+        for (const TokenGuess& g : row) {
+          ids.push_back(g.id);
+          logits.push_back(g.logit);
+          probabilities.push_back(g.probability);
+        }
+      }
+      const auto floats = [](const std::vector<float>& v) {
+        return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+      };
+      val out = val::object();
+      out.set("positions", static_cast<double>(guesses.size()));
+      out.set("k", static_cast<double>(kk));
+      out.set("ids", int64s_to_js(ids));
+      out.set("logits", floats(logits));
+      out.set("probabilities", floats(probabilities));
+      return out;
+    });
+  }
+
+ private:
+  WindowTraining run_;
+};
+
+// options: { head, optimizer, positions, maxLength, stride, batchSize, shuffle }, complete.
+val window_training_js(double seed, double vocab, double dim, const val& ids, const val& options) {
+  return guarded([&] {
+    return val(WindowHandle(WindowTraining::seeded(
+        to_index(seed, Argument::seed, "the seed"),
+        to_index(vocab, Argument::vocab, "the vocabulary size V"),
+        to_index(dim, Argument::dim, "the embedding dimension d"),
+        parse_head_kind(options["head"].as<std::string>()), optimizer_from_js(options["optimizer"]),
+        options["positions"].as<bool>(), ids_from_js(ids), loader_options_from_js(options))));
+  });
+}
 
 val seeded_next_token_training_js(double seed, double vocab, double dim, const std::string& head,
                                   const val& optimizer) {
@@ -393,4 +544,11 @@ EMSCRIPTEN_BINDINGS(embedlab_training) {
       .function("info", &NextTokenHandle::info)
       .function("step", &NextTokenHandle::step);
   emscripten::function("seededNextTokenTraining", &seeded_next_token_training_js);
+  emscripten::function("batchRoles", &batch_roles_js);
+  emscripten::function("checkLoader", &check_loader_js);
+  emscripten::class_<WindowHandle>("WindowHandle")
+      .function("info", &WindowHandle::info)
+      .function("step", &WindowHandle::step)
+      .function("predict", &WindowHandle::predict);
+  emscripten::function("windowTraining", &window_training_js);
 }

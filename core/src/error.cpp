@@ -60,6 +60,14 @@ std::string_view argument_name(Argument argument) {
       return "centered";
     case Argument::maximize:
       return "maximize";
+    case Argument::max_length:
+      return "max_length";
+    case Argument::stride:
+      return "stride";
+    case Argument::batch_size:
+      return "batch_size";
+    case Argument::epochs:
+      return "epochs";
   }
   return "unknown";
 }
@@ -92,7 +100,11 @@ const std::vector<Argument>& all_arguments() {
                                             Argument::initial_accumulator_value,
                                             Argument::alpha,
                                             Argument::centered,
-                                            Argument::maximize};
+                                            Argument::maximize,
+                                            Argument::max_length,
+                                            Argument::stride,
+                                            Argument::batch_size,
+                                            Argument::epochs};
   return all;
 }
 

@@ -191,9 +191,11 @@ std::string positions_cost_note(Index length, Index context_length, Index dim) {
                                  context_length, dim);
 }
 
-std::vector<std::string> head_cost_notes(Index n, Index vocab, Index dim) {
+std::vector<std::string> head_cost_notes(Index n, Index distinct, Index vocab, Index dim) {
+  // Ids, not rows: n may exceed V (a row read once for each time its id comes).
   return {
-      "The input lookup read n = " + count_text(n) + " of the " + plural(vocab, "row", "rows") +
+      "The input lookup read a row for each of the n = " + plural(n, "id", "ids") + ", " +
+          count_text(distinct) + " distinct of the " + plural(vocab, "row", "rows") +
           " of W, copying n\u00b7d = " + plural(n * dim, "float", "floats") + ".",
       "The output layer read all " + plural(vocab, "row", "rows") +
           " of W: n\u00b7V\u00b7d = " + plural(n * vocab * dim, "multiply-add", "multiply-adds") +

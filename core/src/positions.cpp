@@ -66,6 +66,15 @@ void check_context_length(Index context_length, const Limits& limits) {
   }
 }
 
+void check_position_tables(const Matrix& token, const Matrix& position, const Limits& limits) {
+  if (token.cols() != position.cols()) {
+    throw InputError(Argument::dim, "the token table's d = " + std::to_string(token.cols()) +
+                                        " and the position table's d = " +
+                                        std::to_string(position.cols()) + " must agree");
+  }
+  check_context_length(position.rows(), limits);
+}
+
 PositionTables seeded_position_tables(std::int64_t seed, Index vocab, Index dim,
                                       Index context_length, const Limits& limits) {
   check_held_table(vocab, dim, limits);

@@ -21,6 +21,8 @@ bool ranks_before(const TopLogit& a, const TopLogit& b) {
 
 }  // namespace
 
+Index default_top_k(Index vocab) { return std::min<Index>(5, vocab); }
+
 StreamedHead::StreamedHead(Table weight, Matrix hidden, const HeadOptions& options,
                            const Limits& limits)
     : weight_(std::move(weight)),

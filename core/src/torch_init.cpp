@@ -2,8 +2,10 @@
 // (docs/pytorch-rng.md, section 7).
 #include "embedlab/torch_init.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "embedlab/error.hpp"
 #include "embedlab/limits.hpp"
@@ -38,6 +40,25 @@ Matrix torch_rand(TorchGenerator& gen, Index rows, Index cols, const Limits& lim
   return m;
 }
 
+std::int64_t torch_random_int64(TorchGenerator& gen) {
+  return static_cast<std::int64_t>(gen.random64() % (std::uint64_t{1} << 63));
+}
+
+Ids torch_randperm(TorchGenerator& gen, Index n, const Limits& limits) {
+  if (n < 1 || n > limits.max_ids) {
+    throw InputError(Argument::batch_size, "randperm: n must be between 1 and " +
+                                               std::to_string(limits.max_ids) + ", got " +
+                                               std::to_string(n));
+  }
+  Ids out(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = i;
+  for (Index i = 0; i + 1 < n; ++i) {
+    const auto z = static_cast<Index>(gen.random() % static_cast<std::uint32_t>(n - i));
+    std::swap(out[static_cast<std::size_t>(i)], out[static_cast<std::size_t>(i + z)]);
+  }
+  return out;
+}
+
 Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim, std::optional<Index> padding_idx,
                       const Limits& limits) {
   check_held_table(vocab, dim, limits);
@@ -52,7 +73,9 @@ Matrix init_embedding(TorchGenerator& gen, Index vocab, Index dim, std::optional
 // in Python's order, so that they round to the same floats.
 LinearParams init_linear(TorchGenerator& gen, Index in_features, Index out_features, bool bias,
                          const Limits& limits) {
-  check_held_table(in_features, out_features, limits);  // Linear(V, d) is the embedding's twin
+  // Linear(V, d) is the embedding's twin, Linear(d, V) the output layer: V the larger either way.
+  check_held_table(std::max(in_features, out_features), std::min(in_features, out_features),
+                   limits);
   const double a = std::sqrt(5.0);
   const double gain = std::sqrt(2.0 / (1.0 + a * a));
   const double std_dev = gain / std::sqrt(static_cast<double>(in_features));

@@ -58,6 +58,28 @@ std::string_view row_cause_text(RowCause cause) {
   return "in the batch";
 }
 
+const std::vector<BatchRole>& all_batch_roles() {
+  static const std::vector<BatchRole> all = {BatchRole::none, BatchRole::input, BatchRole::target,
+                                             BatchRole::input_and_target};
+  return all;
+}
+
+std::string changed_row_text(RowCause cause, BatchRole role) {
+  const std::string text(row_cause_text(cause));
+  if (cause != RowCause::batch) return text;
+  switch (role) {
+    case BatchRole::none:
+      return text;
+    case BatchRole::input:
+      return text + ": input";
+    case BatchRole::target:
+      return text + ": target";
+    case BatchRole::input_and_target:
+      return text + ": input and target";
+  }
+  return text;
+}
+
 std::string_view row_cause_name(RowCause cause) {
   switch (cause) {
     case RowCause::batch:

@@ -201,8 +201,8 @@ void add_position_options(CLI::App& command, PositionOptions& options, bool head
                      "the .safetensors tensor to use as the position table (default: the only one "
                      "named wpe.weight, embed_positions.weight or position_embeddings.weight)");
   if (head)
-    command.add_option("--top-k", options.top_k, "the largest logits shown for each position")
-        ->capture_default_str();
+    command.add_option("--top-k", options.top_k,
+                       "the largest logits shown for each position (default: 5, or V if fewer)");
 }
 
 void print_positions_walkthrough(const TableOptions& table, const PositionOptions& options,
@@ -224,7 +224,7 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
   Matrix h = input_embeddings(in, text, false);
 
   HeadOptions head;
-  head.top_k = options.top_k;
+  head.top_k = options.top_k.value_or(default_top_k(vocab));
   head.keep_columns = printed_indices(vocab, n, vocab);
   StreamedHead logits(in.token, std::move(h), head);
   logits.run();
@@ -246,7 +246,7 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
                    return kept(s * b.length + t, c - shown.begin());
                  },
                  grad_fn_style("UnsafeViewBackward0")));
-  print_notes(text, head_cost_notes(n, vocab, d));
+  print_notes(text, head_cost_notes(n, static_cast<Index>(distinct_ids(b.ids).size()), vocab, d));
   // An id, and its token where a tokenizer.json lies beside the checkpoint: "40 'I'".
   const auto spelled = [&](Index id) {
     const auto v = static_cast<std::size_t>(id);
@@ -254,8 +254,8 @@ void print_head_walkthrough(const TableOptions& table, const PositionOptions& op
                                      ? " " + token_text(in.vocabulary[v])
                                      : "");
   };
-  if (options.top_k > 0) {
-    text << "# the top " << options.top_k << " logits of each position, token id"
+  if (head.top_k > 0) {
+    text << "# the top " << head.top_k << " logits of each position, token id"
          << (in.vocabulary.empty() ? "" : " 'its token in tokenizer.json'")
          << " (logit): the rows of W with the largest dot product with h\n";
     for (Index i = 0; i < n; ++i) {

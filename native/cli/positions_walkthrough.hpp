@@ -14,7 +14,7 @@ namespace embedlab::cli {
 struct PositionOptions {
   std::optional<Index> context_length;  // default: T, or the checkpoint's position table's rows
   std::string position_tensor;          // a .safetensors tensor (default: the one named wpe...)
-  Index top_k = 5;                      // the head's top logits per position
+  std::optional<Index> top_k;  // the head's top logits per position: min(5, V) unless given
 };
 
 // Registers --context-length and --position-tensor; with `head`, --top-k too.

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "embedlab/compare.hpp"
+#include "embedlab/data_loader.hpp"
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/next_token.hpp"
 #include "embedlab/training.hpp"
 #include "embedlab/training_run.hpp"
+#include "embedlab/window_training.hpp"
 #include "walkthrough_steps.hpp"
 
 namespace embedlab::cli {
@@ -78,15 +80,33 @@ std::string module_arguments(const TrainOptions& o) {
 }
 
 // "# step 2 changed rows 1, 2 (momentum), 3 (in the batch)": ascending, each run of rows that
-// changed for the same reason followed by the reason.
-std::string changed_text(Index step, const std::vector<ChangedRow>& changed) {
-  std::string s = "# step " + std::to_string(step) + " changed ";
+// changed for the same reason followed by the reason, a run of kRowRun or more consecutive rows
+// written first..last ("0..11, 13..24 (the tied head)"); `where` follows the step's number.
+// A tied head changes all V rows every step: runs this long are written as a range.
+constexpr std::size_t kRowRun = 10;
+
+std::string changed_text(Index step, const std::vector<ChangedRow>& changed,
+                         const std::string& where = "") {
+  std::string s = "# step " + std::to_string(step) + where + " changed ";
   if (changed.empty()) return s + "no row";
   s += changed.size() == 1 ? "row " : "rows ";
-  for (std::size_t i = 0; i < changed.size(); ++i) {
-    s += (i ? ", " : "") + std::to_string(changed[i].row);
-    if (i + 1 == changed.size() || changed[i + 1].cause != changed[i].cause)
-      s += " (" + std::string(row_cause_text(changed[i].cause)) + ")";
+  const auto why = [](const ChangedRow& c) { return changed_row_text(c.cause, c.role); };
+  for (std::size_t i = 0; i < changed.size();) {
+    // Rows i..j - 1: consecutive, for the same reason.
+    std::size_t j = i + 1;
+    while (j < changed.size() && changed[j].row == changed[j - 1].row + 1 &&
+           why(changed[j]) == why(changed[i]))
+      ++j;
+    const auto run_of = [&](std::size_t a, std::size_t b) {
+      std::string t = std::to_string(changed[a].row);
+      if (b - a >= kRowRun) return t + ".." + std::to_string(changed[b - 1].row);
+      for (std::size_t k = a + 1; k < b; ++k) t += ", " + std::to_string(changed[k].row);
+      return t;
+    };
+    s += (i ? ", " : "") + run_of(i, j);
+    if (j == changed.size() || why(changed[j]) != why(changed[i]))
+      s += " (" + why(changed[i]) + ")";
+    i = j;
   }
   return s;
 }
@@ -94,11 +114,8 @@ std::string changed_text(Index step, const std::vector<ChangedRow>& changed) {
 // "[1, 2]": the rows of W the lookup's gradient reaches.
 std::string rows_text(const Ids& inputs) { return "[" + list_text(distinct_ids(inputs)) + "]"; }
 
-// --head: next-token prediction through the output layer (next_token.hpp), each step's loss and
-// W after it, the rows that changed and why.
-void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches,
-                                 const TrainOptions& o, const OptimizerOptions& optimizer,
-                                 std::ostream& out) {
+// What --head trains: a seeded nn.Embedding(V, d) as it is.
+void check_head_options(const Input& t, const TrainOptions& o) {
   if (o.sparse || o.padding_idx) {
     throw InputError(o.sparse ? Argument::optimizer : Argument::padding_idx,
                      "--head trains nn.Embedding(V, d) as it is: leave --sparse and "
@@ -110,6 +127,38 @@ void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches
                      "right after it from the same seed): leave --weights and "
                      "--tf-weights out");
   }
+}
+
+// The loader --max-length and its companions describe.
+LoaderOptions loader_options(const TrainOptions& o) {
+  LoaderOptions loader;
+  loader.max_length = *o.max_length;
+  loader.stride = o.stride.value_or(loader.max_length);
+  loader.batch_size = o.batch_size.value_or(1);
+  loader.shuffle = o.shuffle;
+  return loader;
+}
+
+// The tied or untied head's words on what a step's gradient reached.
+void print_head_note(std::ostream& text, const NextTokenStep& step, HeadKind kind,
+                     const std::string& table, const std::string& vocab) {
+  if (kind == HeadKind::tied) {
+    text << "# tied: " << table << ".weight.grad is the lookup's gradient, rows "
+         << rows_text(step.inputs)
+         << ", plus the head's, dlogits.T @ h, which the softmax over all " << vocab
+         << " tokens gives every row\n\n";
+  } else {
+    text << "# untied: the lookup's gradient reaches rows " << rows_text(step.inputs)
+         << " only; the head's own weight takes the softmax's gradient ("
+         << step.head_changed.size() << " of its " << vocab << " rows changed)\n\n";
+  }
+}
+
+// --head without --max-length: one sequence per batch, inputs seq[:-1], targets seq[1:]
+// (next_token.hpp); each step's loss and W after it, the rows that changed and why.
+void print_sequences_walkthrough(const Input& t, const std::vector<Ids>& batches,
+                                 const TrainOptions& o, const OptimizerOptions& optimizer,
+                                 std::ostream& out) {
   const HeadKind kind = parse_head_kind(o.head);
   const Index d = t.weight.cols();
   NextTokenTraining run = NextTokenTraining::seeded(t.seed, t.vocab, d, kind, optimizer);
@@ -138,19 +187,121 @@ void print_objective_walkthrough(const Input& t, const std::vector<Ids>& batches
     print_step(text, "loss.backward(); opt.step(); embedding.weight",
                format_tensor(run.embedding_weight(), parameter_style()));
     text << changed_text(step.step, step.changed) << "\n";
-    if (tied) {
-      text << "# tied: embedding.weight.grad is the lookup's gradient, rows "
-           << rows_text(step.inputs)
-           << ", plus the head's, dlogits.T @ embedding(seq[:-1]), which the softmax over all "
-           << vocab << " tokens gives every row\n\n";
-    } else {
-      text << "# untied: the lookup's gradient reaches rows " << rows_text(step.inputs)
-           << " only; the head's own weight takes the softmax's gradient ("
-           << step.head_changed.size() << " of its " << vocab << " rows changed)\n\n";
-      print_step(text, "head.weight", format_tensor(run.head_weight(), parameter_style()));
-    }
+    print_head_note(text, step, kind, "embedding", vocab);
+    if (!tied) print_step(text, "head.weight", format_tensor(run.head_weight(), parameter_style()));
   }
   out << text.str();
+}
+
+// A batch of ids (B, T) as torch prints an int64 tensor.
+std::string ids_tensor(const Ids& ids, Index rows) {
+  const Index cols = static_cast<Index>(ids.size()) / rows;
+  Matrix m(rows, cols);
+  for (Index i = 0; i < m.size(); ++i)
+    m.data()[i] = static_cast<float>(ids[static_cast<std::size_t>(i)]);
+  return format_tensor(m, integer_style());
+}
+
+// --head with --max-length: the chapter's program on one sequence's windows (window_training.hpp):
+// the program as comments that run, each step's loss.item() on a line of its own, then each step
+// as it prints in PyTorch, with the rows it changed and why.
+void print_windows_walkthrough(const Input& t, const Ids& ids, const TrainOptions& o,
+                               const OptimizerOptions& optimizer, std::ostream& out) {
+  const HeadKind kind = parse_head_kind(o.head);
+  const LoaderOptions loader = loader_options(o);
+  const Index epochs = o.epochs.value_or(1);
+  check_epochs(epochs);
+  const Index d = t.weight.cols();
+  WindowTraining run =
+      WindowTraining::seeded(t.seed, t.vocab, d, kind, optimizer, o.positions, ids, loader);
+  const DataLoader& data = run.loader();
+  const Index steps = epochs * data.batches_per_epoch();
+  const bool tied = kind == HeadKind::tied;
+  const std::string vocab = std::to_string(t.vocab), dim = std::to_string(d);
+  const std::string length = std::to_string(loader.max_length);
+  std::string params = "[tok.weight";
+  if (o.positions) params += ", pos.weight";
+  if (!tied) params += ", head.weight";
+  params += "]";
+
+  std::ostringstream text;
+  text << "# torch.manual_seed(" << t.seed << ")\n# tok = torch.nn.Embedding(" << vocab << ", "
+       << dim << ")\n";
+  if (o.positions) text << "# pos = torch.nn.Embedding(" << length << ", " << dim << ")\n";
+  text << "# head = torch.nn.Linear(" << dim << ", " << vocab << ", bias=False)\n";
+  if (tied) text << "# head.weight = tok.weight\n";
+  text << "# ids = [" << list_text(ids) << "]\n"
+       << "# dataset = [(torch.tensor(ids[i:i + " << length << "]), torch.tensor(ids[i + 1:i + "
+       << loader.max_length + 1 << "])) for i in range(0, len(ids) - " << length << ", "
+       << loader.stride << ")]\n"
+       << "# loader = torch.utils.data.DataLoader(dataset, batch_size=" << loader.batch_size
+       << ", shuffle=" << (loader.shuffle ? "True" : "False") << ", drop_last=True)\n"
+       << "# opt = " << optimizer_code(optimizer, params) << "\n"
+       << "# batches = (batch for epoch in range(" << epochs << ") for batch in loader)\n\n";
+  const Index dropped = data.windows() % loader.batch_size;
+  text << "# " << data.windows() << (data.windows() == 1 ? " window" : " windows")
+       << " of max_length = " << length << " ids (stride " << loader.stride << ") in "
+       << data.batches_per_epoch() << (data.batches_per_epoch() == 1 ? " batch" : " batches")
+       << " of " << loader.batch_size << " an epoch";
+  if (dropped > 0) text << " (drop_last=True leaves " << dropped << " out)";
+  text << ", " << epochs << (epochs == 1 ? " epoch" : " epochs") << ": " << steps
+       << (steps == 1 ? " step" : " steps") << ", each step's loss.item():\n";
+
+  // The steps run first (each can only fail before any is taken), their printout kept.
+  std::ostringstream steps_text;
+  const std::string h = o.positions ? "tok(x) + pos(torch.arange(" + length + "))" : "tok(x)";
+  print_step(steps_text, "tok.weight",
+             format_tensor(run.model().embedding_weight(), parameter_style()));
+  if (o.positions)
+    print_step(steps_text, "pos.weight",
+               format_tensor(run.model().position_weight(), parameter_style()));
+  for (Index k = 0; k < steps; ++k) {
+    const WindowStep s = run.step();
+    text << python_float_text(s.step.loss) << "\n";
+    print_step(steps_text, "x, y = next(batches); x",
+               ids_tensor(s.batch.inputs.ids, s.batch.inputs.rows));
+    print_step(steps_text, "y", ids_tensor(s.batch.targets, s.batch.inputs.rows));
+    print_step(steps_text,
+               "loss = torch.nn.functional.cross_entropy(head(" + h +
+                   ").flatten(0, 1), y.flatten()); loss.item()",
+               python_float_text(s.step.loss));
+    print_step(steps_text, "opt.zero_grad(); loss.backward(); opt.step(); tok.weight",
+               format_tensor(run.model().embedding_weight(), parameter_style()));
+    steps_text << changed_text(s.step.step, s.step.changed,
+                               " (epoch " + std::to_string(s.batch.epoch) + ", batch " +
+                                   std::to_string(s.batch.batch) + ": windows [" +
+                                   list_text(s.batch.windows) + "])")
+               << "\n";
+    print_head_note(steps_text, s.step, kind, "tok", vocab);
+  }
+  out << text.str() << "\n" << steps_text.str();
+}
+
+// The loader's options go together: --max-length with --head and one sequence; --stride,
+// --batch-size, --shuffle, --epochs and --positions with --max-length. The windows are checked
+// against the sequence here, before the table is drawn.
+void check_loader_flags(const TrainOptions& o, const std::vector<Ids>& batches) {
+  if (!o.max_length) {
+    if (o.stride || o.batch_size || o.shuffle || o.epochs || o.positions) {
+      throw InputError(Argument::max_length,
+                       "--stride, --batch-size, --shuffle, --epochs and --positions describe "
+                       "the windows --max-length cuts the sequence into: give --max-length");
+    }
+    return;
+  }
+  if (o.head.empty()) {
+    throw InputError(Argument::max_length,
+                     "--max-length cuts the sequence into windows whose next tokens a head "
+                     "predicts: give --head tied or --head untied");
+  }
+  if (batches.size() != 1) {
+    throw InputError(Argument::ids,
+                     "--max-length cuts one sequence into windows: give --ids "
+                     "one sequence, without ';' (got " +
+                         std::to_string(batches.size()) + " batches)");
+  }
+  check_loader(static_cast<Index>(batches[0].size()), loader_options(o));
+  if (o.epochs) check_epochs(*o.epochs);
 }
 
 }  // namespace
@@ -182,6 +333,17 @@ void add_train_options(CLI::App& command, TrainOptions& options) {
                      "tied or untied: train next-token prediction (F.cross_entropy) through "
                      "nn.Linear(d, V, bias=False), its weight the embedding's (tied) or its own "
                      "(untied, drawn right after the table)");
+  command.add_option("--max-length", options.max_length,
+                     "with --head: cut the one sequence of --ids into the chapter's windows of "
+                     "max_length ids (GPTDatasetV1) and train them through a DataLoader");
+  command.add_option("--stride", options.stride,
+                     "from one window's start to the next's (default: max_length)");
+  command.add_option("--batch-size", options.batch_size, "windows a batch (default 1)");
+  command.add_flag("--shuffle", options.shuffle,
+                   "DataLoader(shuffle=True): the windows in a new order every epoch");
+  command.add_option("--epochs", options.epochs, "passes over the windows (default 1)");
+  command.add_flag("--positions", options.positions,
+                   "add pos = nn.Embedding(max_length, d) at torch.arange(max_length)");
   command.add_option("--padding-idx", options.padding_idx,
                      "nn.Embedding's padding_idx: that row gets no gradient (negative counts "
                      "from the end)");
@@ -196,8 +358,13 @@ void print_train_walkthrough(const TableOptions& table_options, const TrainOptio
   const std::vector<Ids> batches = parse_batches(table_options.ids_text);
   Ids all;
   for (const Ids& batch : batches) all.insert(all.end(), batch.begin(), batch.end());
+  check_loader_flags(o, batches);
   const Input t = make_input(table_options, all);
-  if (!o.head.empty()) return print_objective_walkthrough(t, batches, o, options.optimizer, out);
+  if (!o.head.empty()) {
+    check_head_options(t, o);
+    if (o.max_length) return print_windows_walkthrough(t, all, o, options.optimizer, out);
+    return print_sequences_walkthrough(t, batches, o, options.optimizer, out);
+  }
   const Index d = t.weight.cols();
   TrainingRun run = t.kind == TableKind::seeded
                         ? TrainingRun::seeded(t.seed, t.vocab, d, options)

@@ -22,14 +22,23 @@ struct TrainOptions {
   bool sparse = false;  // nn.Embedding(..., sparse=True)
   std::optional<Index> padding_idx;
   std::string head;  // "tied" or "untied": next-token prediction through an output layer
+  // With --max-length, the one sequence of --ids is cut into the chapter's windows
+  // (data_loader.hpp) and trained epoch after epoch (window_training.hpp).
+  std::optional<Index> max_length, stride;  // stride: max_length unless given
+  std::optional<Index> batch_size, epochs;  // 1 unless given
+  bool shuffle = false;
+  bool positions = false;  // pos = nn.Embedding(max_length, d), added to tok(x)
 };
 
-// Registers --optimizer, the hyperparameters, --sparse, --padding-idx and --head.
+// Registers --optimizer, the hyperparameters, --sparse, --padding-idx, --head and the loader's
+// --max-length, --stride, --batch-size, --shuffle, --epochs, --positions.
 void add_train_options(CLI::App& command, TrainOptions& options);
 
 // table.ids_text holds the batches, "1,2; 3,3; 0,1"; V defaults to the largest id + 1. Step k's
-// G is torch.randn(len(batch k), d), drawn after the table in order (training_run.hpp).
-// Everything is computed before anything is printed, so bad input prints nothing on out.
+// G is torch.randn(len(batch k), d), drawn after the table in order (training_run.hpp). With a
+// head and --max-length, it holds one sequence, and each step's loss.item() is printed on a line
+// of its own before the steps. Everything is computed before anything is printed, so bad input
+// prints nothing on out.
 void print_train_walkthrough(const TableOptions& table, const TrainOptions& options,
                              std::ostream& out);
 

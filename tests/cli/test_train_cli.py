@@ -90,9 +90,13 @@ def header_code(stdout):
 
 
 def changed_rows(line):
-    """'# step 2 changed rows 1, 2 (momentum), 3 (in the batch)' -> [1, 2, 3]."""
+    """'# step 2 changed rows 1, 2 (momentum), 3 (in the batch), 4..13 (...)' -> [1, 2, ..., 13]."""
     listed = re.sub(r"\([^)]*\)", "", line.split(" changed ", 1)[1])
-    return [int(x) for x in re.findall(r"\d+", listed)]
+    return [
+        r
+        for a, b in re.findall(r"(\d+)(?:\.\.(\d+))?", listed)
+        for r in range(int(a), int(b or a) + 1)
+    ]
 
 
 def replay(test, stdout):

@@ -159,9 +159,18 @@ TEST_CASE("the cost of each route: forward, positions and the tied head", "[note
   CHECK(embedlab::positions_cost_note(4, 1024, 256) ==
         "The position lookup copied T·d = 1,024 floats; the one-hot product did "
         "T·context_length·d = 1,048,576 multiply-adds, 1,047,552 of them by zero.");
-  // n = 32 positions into GPT-2's 50,257 × 16: 32·16 floats, 32·50,257·16 multiply-adds.
-  CHECK(embedlab::head_cost_notes(32, 50257, 16) ==
-        Notes{"The input lookup read n = 32 of the 50,257 rows of W, copying n·d = 512 floats.",
+  // n = 32 positions (30 distinct ids) into GPT-2's 50,257 × 16: 32·16 floats, 32·50,257·16
+  // multiply-adds.
+  CHECK(embedlab::head_cost_notes(32, 30, 50257, 16) ==
+        Notes{"The input lookup read a row for each of the n = 32 ids, 30 distinct of the 50,257 "
+              "rows of W, copying n·d = 512 floats.",
               "The output layer read all 50,257 rows of W: n·V·d = 25,731,584 multiply-adds, none "
               "wasted: every logit scores one next token."});
+  // More ids than rows: n = 6 ids of V = 4, every row read.
+  CHECK(embedlab::head_cost_notes(6, 4, 4, 5)[0] ==
+        "The input lookup read a row for each of the n = 6 ids, 4 distinct of the 4 rows of W, "
+        "copying n·d = 30 floats.");
+  CHECK(embedlab::head_cost_notes(1, 1, 1, 1)[0] ==
+        "The input lookup read a row for each of the n = 1 id, 1 distinct of the 1 row of W, "
+        "copying n·d = 1 float.");
 }

@@ -2,7 +2,8 @@
 // multiply-adds; the logits of h = the input embeddings and each position's top k, against
 // PyTorch's out_head(h) run for the same inputs (graded: its BLAS sums in another order); a
 // GPT-2-shaped checkpoint (wte, wpe, no lm_head) chosen as W is said to tie, one with an
-// lm_head.weight not to. Screenshots at 1280 and 375 px.
+// lm_head.weight not to; an untrained table says its top tokens are noise. Screenshots at 1280 and
+// 375 px.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,15 +14,16 @@ import { openSite, pageOverflow } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView } from './view-form.mjs';
-import { CHAPTER_BATCH } from '../chapter-batch.mjs';
+import { TRAIN_TEXT_BATCH } from '../../web/model/train-inputs.mjs';
 import { decode } from 'gpt-tokenizer/encoding/r50k_base';
 
 const TESTS_DIR = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'embedlab-head-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-// The page's default batch and tables (seed 123, V = 50257, d = 16, context_length = 4) through
-// out_head, and two GPT-2-shaped checkpoints written with tests/safetensors_file.py.
+// The view's default batch and tables (the Train view's text in windows of 4, seed 123,
+// V = 50257, d = 5, context_length = 4) through out_head, and two GPT-2-shaped checkpoints
+// written with tests/safetensors_file.py.
 const TORCH_HEAD = `
 import json, os, sys
 import numpy as np, torch
@@ -29,10 +31,10 @@ a = json.load(sys.stdin)
 sys.path.insert(0, a['tests'])
 from safetensors_file import safetensors_bytes
 torch.manual_seed(123)
-tok = torch.nn.Embedding(50257, 16)
-pos = torch.nn.Embedding(4, 16)
+tok = torch.nn.Embedding(50257, 5)
+pos = torch.nn.Embedding(4, 5)
 h = tok(torch.tensor(a['rows'])) + pos(torch.arange(4))
-out_head = torch.nn.Linear(16, 50257, bias=False)
+out_head = torch.nn.Linear(5, 50257, bias=False)
 out_head.weight = tok.weight
 logits = out_head(h).reshape(-1, 50257)
 top = torch.topk(logits, 5)
@@ -49,10 +51,11 @@ print(json.dumps({'columns': logits[:, a['columns']].tolist(),
                   'ids': top.indices.tolist(), 'values': top.values.tolist()}))
 `;
 
-const ROWS = CHAPTER_BATCH; // the page's default batch
-// The columns and rows PyTorch's print of (32, 50257) logits shows.
+// The view's default batch: the Train view's text, as GPT-2 tokenizes it, in windows of 4.
+const ROWS = TRAIN_TEXT_BATCH.split(';').map((row) => row.split(',').map(Number));
+// The columns and rows PyTorch's print of (28, 50257) logits shows.
 const COLUMNS = [0, 1, 2, 50254, 50255, 50256];
-const SHOWN = [0, 1, 2, 29, 30, 31];
+const SHOWN = [0, 1, 2, 25, 26, 27];
 const torch = runTorch(TORCH_HEAD, { rows: ROWS, columns: COLUMNS, tests: TESTS_DIR, dir });
 
 describe('head view', () => {
@@ -74,11 +77,16 @@ describe('head view', () => {
     // The core's sentences, as `embedlab head` prints them: 32 positions of d = 16.
     assert.equal(
       await page.textContent(`${view} [data-part="lookup"]`),
-      'The input lookup read n = 32 of the 50,257 rows of W, copying n·d = 512 floats.',
+      'The input lookup read a row for each of the n = 28 ids, 25 distinct of the 50,257 rows of W, copying n·d = 140 floats.',
     );
     assert.match(
       await page.textContent(`${view} [data-part="product"]`),
-      /^The output layer read all 50,257 rows of W: n·V·d = 25,731,584 multiply-adds, none wasted/,
+      /^The output layer read all 50,257 rows of W: n·V·d = 7,035,980 multiply-adds, none wasted/,
+    );
+    // Nothing has trained this table: its top tokens are noise, and the view says so.
+    assert.match(
+      await page.textContent(`${view} [data-part="trained"]`),
+      /^This table is untrained: torch\.manual_seed\(123\) drew it and nothing has trained it, so its top tokens are noise/,
     );
     assert.match(
       await page.textContent(`${view} [data-part="tying"]`),
@@ -118,7 +126,7 @@ describe('head view', () => {
     );
     assert.deepEqual(
       shown.map((s) => s.position),
-      [0, 1, 2, 29, 30, 31],
+      [0, 1, 2, 25, 26, 27],
     );
     for (const { position, ids } of shown) {
       const values = torch.values[position];
@@ -174,11 +182,11 @@ describe('head view', () => {
     assert.ok(plain.length >= 20, `${plain.length} plain tokens`);
     for (const [id, text] of plain)
       assert.equal(text, decode([id]).replaceAll(' ', '·'), `id ${id}`);
-    // The inputs of positions 0 and 1: 40 is "I", 367 " H".
+    // The inputs of positions 0 and 1: 2025 is "An", 11525 " embed".
     const inputs = await page.$$eval(`${view} .bag-label [data-token-of]`, (texts) =>
       texts.slice(0, 2).map((text) => text.textContent),
     );
-    assert.deepEqual(inputs, ['I', '·H']);
+    assert.deepEqual(inputs, ['An', '·embed']);
   });
 
   test("a config.json chosen with the checkpoint decides, as Hugging Face's tie_word_embeddings does", async () => {

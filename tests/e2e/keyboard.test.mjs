@@ -65,7 +65,7 @@ describe('keyboard only', () => {
       'Try GPT-2: The cat sat',
       "Try the chapter's batch",
       'Try 40, 367, 2885, 1464',
-      'Try tied training on 1,2,3; 2,3,4; 0,1,2',
+      'Try training on a short text',
       '2',
     ]);
     for (const { name, ring } of passed)

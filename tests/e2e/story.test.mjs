@@ -181,13 +181,19 @@ describe('the story on the first screen', () => {
     );
     assert.equal(await page.inputValue('#head [name="top-k"]'), '3');
     await page.waitForFunction(() =>
-      document.querySelector('#head [data-part="lookup"]').textContent.startsWith('reads n = 4 '),
+      document
+        .querySelector('#head [data-part="lookup"]')
+        .textContent.startsWith('reads a row for each of the n = 4 ids'),
     );
     await tryStep(7);
-    await page.waitForFunction(
-      () => document.querySelector('#train [name="batches"]')?.value === '1,2,3; 2,3,4; 0,1,2',
+    // The Train view's defaults: the tied head on the project's text, ready to Play.
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#train [data-part="status"]')
+        ?.textContent.startsWith('7 windows of 4 tokens'),
     );
     assert.equal(await page.inputValue('#train [name="head"]'), 'tied');
+    assert.match(await page.inputValue('#train [name="batch-lines"]'), /^An embedding layer is/);
     assert.deepEqual(await current(), [null, null, null, null, null, null, 'step']);
   });
 });

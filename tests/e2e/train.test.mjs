@@ -1,30 +1,20 @@
-// The Train view in Chromium: for V = 6, d = 3 and batches [1, 2], [3, 3], [0, 1], the rows each
-// step lights for SGD, SGD with momentum, SGD with weight decay, Adam, AdamW, Adagrad and sparse
-// SparseAdam are the rows PyTorch 1.13 changes (the table below, measured in PyTorch, is the
-// reference); the verdict of the Linear route each step; PyTorch's refusal of sparse + Adam under
-// the optimizer; a link that replays the training; the printout, run by PyTorch, printing what
-// the page shows; the optimizer state of a picked row; Play; <embedding-demo view="train">; and
-// screenshots mid-training at 1280 and 375 px, light and dark. With a head (next-token
-// training, tied or untied, SGD, momentum and Adam): each step's loss and the rows it moves
-// against PyTorch 1.13 (tests/fixtures/train-head.json, made by make_train_head.py), the words
-// of why, a picked row's update in PyTorch's numbers, the printout run in PyTorch, the head in
-// the address, its errors, and the view at 1280 and 375 px with nothing clipped.
+// The Train view without a head, in Chromium: for V = 6, d = 3 and batches [1, 2], [3, 3], [0, 1],
+// the rows each step lights for SGD, SGD with momentum, SGD with weight decay, Adam, AdamW,
+// Adagrad and sparse SparseAdam are the rows PyTorch 1.13 changes (the table below, measured in
+// PyTorch, is the reference); the verdict of the Linear route each step; PyTorch's refusal of
+// sparse + Adam under the optimizer; a link that replays the training; the printout, run by
+// PyTorch, printing what the page shows; the optimizer state of a picked row; Play;
+// <embedding-demo view="train">; batches typed as text; and screenshots mid-training at 1280
+// and 375 px, light and dark. With a head: train-head.test.mjs.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, waitForVerdict } from './harness.mjs';
+import { before, describe, test } from 'node:test';
 import { openHost } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
+import { trainPage, VIEW } from './train-view.mjs';
 import { siteDir } from '../site-dir.mjs';
-import { pythonPath } from '../tools.mjs';
 
-const VIEW = '#train';
-const HEAD_FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/train-head.json', import.meta.url), 'utf8'),
-);
 const ALL = [0, 1, 2, 3, 4, 5];
 // Rows changed at each step, as the installed PyTorch (1.13) changes them for V = 6, d = 3,
 // torch.manual_seed(123) and batches [1, 2], [3, 3], [0, 1].
@@ -58,124 +48,23 @@ const PYTORCH_ROWS = [
   ['sparse=True, SparseAdam', { optimizer: 'sparse-adam', sparse: true }, [[1, 2], [3], [0, 1]]],
 ];
 
-describe('the Train view', () => {
+describe('the Train view without a head', () => {
+  const opened = trainPage((env) => `${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
   let env;
-  before(async () => {
-    env = await openSite();
-    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
-  });
-  after(async () => {
-    await env?.close();
-  });
-  afterEach(() => env.assertClean());
+  let view;
+  before(() => ({ env, view } = opened()));
 
-  const field = (name) => `${VIEW} [name="${name}"]`;
-  // The error shown under a field, with the field's aria-invalid, or null where none is shown.
-  const fieldError = (name) =>
-    env.page.evaluate((selector) => {
-      const input = document.querySelector(selector);
-      const box = document.getElementById(input.getAttribute('aria-describedby'));
-      return box.hidden ? null : [box.textContent, input.getAttribute('aria-invalid')];
-    }, field(name));
-  // Resolves once the field is marked invalid.
-  const invalid = (name) =>
-    env.page.waitForFunction(
-      (selector) => document.querySelector(selector).getAttribute('aria-invalid') === 'true',
-      field(name),
-    );
-
-  // The page at url, scrolled to the Train view once it shows a table.
-  async function openTrain(url) {
-    const { page } = env;
-    await page.goto(url);
-    await waitForVerdict(page, 'bit-identical');
-    await page.locator(VIEW).scrollIntoViewIfNeeded();
-    await page.waitForSelector(`${VIEW} .train-weights`);
-  }
-
-  // Resolves once the view shows step k of its inputs (not stale).
-  function waitForStep(k) {
-    return env.page.waitForFunction(
-      ([view, k]) => {
-        const root = document.querySelector(`${view} .train-view`);
-        const status = root.querySelector('[data-part="status"]').textContent;
-        return (
-          !root.classList.contains('stale') &&
-          (k === 0 ? status.endsWith('Step takes the first.') : status.startsWith(`Step ${k} of `))
-        );
-      },
-      [VIEW, k],
-    );
-  }
-
-  // The optimizer, its hyperparameters as typed (by input name), sparse=True, padding_idx and
-  // the batches, in the view's fields; resolves at step 0 of that training.
-  async function setTraining({
-    head = 'none',
-    optimizer,
-    hyper = {},
-    sparse = false,
-    paddingIdx = '',
-    batches = '1,2; 3,3; 0,1',
-  }) {
-    const { page } = env;
-    // sparse=True and padding_idx are shown without a head only.
-    await page.selectOption(field('head'), 'none');
-    await page.setChecked(field('sparse'), sparse);
-    await page.fill(field('padding-idx'), paddingIdx);
-    await page.selectOption(field('head'), head);
-    await page.selectOption(field('optimizer'), optimizer);
-    for (const [name, text] of Object.entries(hyper)) await page.fill(field(name), text);
-    await page.fill(field('batches'), batches);
-    await waitForStep(0);
-  }
-
-  // Batches typed as 'ids' or as 'text', picked as the learner does, by the switch's label.
-  const batchesFrom = (value) =>
-    env.page.click(`${VIEW} .train-batches-head label[for$="-from-${value}"]`);
-
-  async function step(k) {
-    await env.page.click(`${VIEW} [data-action="step"]`);
-    await waitForStep(k);
-  }
-
-  // At 1280 and then 375 px, the view in sight and the page no wider than the screen: check(width)
-  // for each; then back to 1280 px.
-  async function atWidths(check) {
-    const { page } = env;
-    for (const [width, height] of [
-      [1280, 900],
-      [375, 800],
-    ]) {
-      await page.setViewportSize({ width, height });
-      await page.locator(VIEW).scrollIntoViewIfNeeded();
-      assert.equal(await pageOverflow(page), 0, `sideways overflow at ${width} px`);
-      await check(width);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-
-  // The rows lit in W, each with the words of why.
-  const litRows = () =>
-    env.page.$$eval(`${VIEW} .train-weights tbody tr.changed`, (rows) =>
-      rows.map((row) => [
-        Number(row.dataset.vocab),
-        row.querySelector('td.why .cause-text').textContent,
-      ]),
-    );
-  // The timeline: for each step taken, the rows marked changed.
-  const timeline = () =>
-    env.page.$$eval(`${VIEW} .train-timeline tbody tr[data-vocab]`, (rows) => {
-      const steps = [];
-      for (const row of rows) {
-        [...row.querySelectorAll('td')].forEach((cell, k) => {
-          if (cell.classList.contains('future')) return;
-          steps[k] ??= [];
-          if (cell.classList.contains('changed')) steps[k].push(Number(row.dataset.vocab));
-        });
-      }
-      return steps;
-    });
+  const field = (name) => view.field(name);
+  const fieldError = (name) => view.fieldError(name);
+  const invalid = (name) => view.invalid(name);
+  const waitForStep = (k) => view.waitForStep(k);
+  const openTrain = (url) => view.openTrain(url);
+  const setTraining = (spec) => view.setTraining(spec);
+  const step = (k) => view.step(k);
+  const atWidths = (check) => view.atWidths(check);
+  const litRows = () => view.litRows();
+  const timeline = () => view.timeline();
+  const batchesFrom = (value) => view.dataFrom(value);
   const verdictWord = () => env.page.textContent(`${VIEW} .verdict .verdict-word`);
 
   for (const [label, training, expected] of PYTORCH_ROWS) {
@@ -273,6 +162,7 @@ describe('the Train view', () => {
     const { page } = env;
     await page.fill('#vocab', '100000');
     await page.fill('#dim', '8');
+    await page.locator(VIEW).scrollIntoViewIfNeeded(); // the view checks once in sight
     const alert = `${VIEW} [data-part="alert"]`;
     // The result of V alone (d still 3) may come first, from a compute worker already started:
     // the view's message follows the inputs to the last.
@@ -368,30 +258,7 @@ describe('the Train view', () => {
 
   // The copied script, run in PyTorch, prints what the view shows under its steps.
   async function checkPrintout() {
-    const { page } = env;
-    await page.evaluate(() => {
-      Object.defineProperty(navigator.clipboard, 'writeText', {
-        value: async (text) => {
-          window.copiedText = text;
-        },
-        configurable: true,
-      });
-      window.copiedText = null;
-    });
-    const details = `${VIEW} details.train-printout`;
-    if (!(await page.locator(details).evaluate((node) => node.open)))
-      await page.click(`${details} summary`);
-    await page.click(`${details} .copy-script`);
-    await page.waitForFunction(() => window.copiedText !== null);
-    const script = await page.evaluate(() => window.copiedText);
-    const printed = await page.$$eval(`${details} .printout-out`, (outs) =>
-      outs.map((out) => out.textContent),
-    );
-    const out = execFileSync(pythonPath, ['-'], {
-      input: script,
-      encoding: 'utf8',
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const { script, printed, out } = await view.checkPrintout();
     assert.equal(out, `${printed.join('\n')}\n`);
     return { script, printed };
   }
@@ -447,7 +314,8 @@ describe('the Train view', () => {
         await page.emulateMedia({ colorScheme: scheme });
         await saveScreenshot(
           page.locator(VIEW),
-          scheme === 'light' ? `train-${width}.png` : `train-${width}-dark.png`,
+          scheme === 'light' ? `train-none-${width}.png` : `train-none-${width}-dark.png`,
+          { publish: false },
         );
       }
     });
@@ -469,7 +337,7 @@ describe('the Train view', () => {
     await waitForStep(0);
     const shownIds = await page.$$eval(`${VIEW} .train-line`, (items) =>
       items.map((item) =>
-        [...item.querySelectorAll('.train-token-id')].map((id) => Number(id.textContent)),
+        [...item.querySelectorAll('.train-token')].map((token) => Number(token.dataset.id)),
       ),
     );
     assert.deepEqual(shownIds, ids);
@@ -506,7 +374,8 @@ describe('the Train view', () => {
 
     await page.waitForFunction(() => new URL(location.href).searchParams.get('steps') === '2');
     const link = new URL(page.url());
-    assert.equal(link.searchParams.get('batches_from'), 'text');
+    assert.equal(link.searchParams.get('head'), 'none');
+    assert.equal(link.searchParams.get('batches_from'), null, 'text is the default');
     assert.equal(link.searchParams.get('batch_lines'), 'the cat\nthe dog');
     assert.equal(link.searchParams.get('batch_tokenizer'), 'gpt2');
     const lit = await litRows();
@@ -526,6 +395,7 @@ describe('the Train view', () => {
 
   test('batches typed as text: an empty line, a line of too many tokens, a vocabulary too large, each named', async () => {
     const { page } = env;
+    await page.selectOption(field('head'), 'none');
     await batchesFrom('text');
     const errorOf = async (name, words) => {
       await page.waitForFunction(
@@ -566,298 +436,7 @@ describe('the Train view', () => {
     await waitForStep(0);
   });
 
-  // With a head: the fixture's trainings, the losses shown, the picked row's update.
-  const noSpace = (text) => text.replace(/\s+/g, '');
-  const headCase = (head, name) =>
-    HEAD_FIXTURE.cases.find((c) => c.head === head && c.name === name);
-  const setHead = (c) =>
-    setTraining({
-      head: c.head,
-      optimizer: c.optimizer,
-      hyper: c.hyper,
-      batches: HEAD_FIXTURE.batches,
-    });
-  const losses = () =>
-    env.page.$$eval(`${VIEW} [data-part="losses"] li`, (items) =>
-      items.map((item) => [
-        Number(item.dataset.loss),
-        item.querySelector('.loss-text').textContent,
-      ]),
-    );
-  const sequences = HEAD_FIXTURE.batches.split(';').map((b) => b.split(',').map(Number));
-  const inputRows = (k) => [...new Set(sequences[k].slice(0, -1))].sort((a, b) => a - b);
-
-  for (const c of HEAD_FIXTURE.cases) {
-    test(`${c.head} head, ${c.name}: each step's loss and the rows it moves are PyTorch's`, async () => {
-      const { page } = env;
-      await setHead(c);
-      for (let k = 1; k <= c.steps.length; ++k) {
-        await step(k);
-        const theirs = c.steps[k - 1];
-        assert.deepEqual(
-          (await litRows()).map(([row]) => row),
-          theirs.changed,
-          `step ${k}`,
-        );
-        // What moves, as PyTorch moved it: untied with plain SGD the input rows alone, tied
-        // every row at every step.
-        if (c.head === 'tied') assert.deepEqual(theirs.changed, ALL);
-        if (c.head === 'untied' && c.name === 'sgd')
-          assert.deepEqual(theirs.changed, inputRows(k - 1));
-      }
-      assert.deepEqual(
-        await timeline(),
-        c.steps.map((s) => s.changed),
-      );
-      const shown = await losses();
-      assert.equal(shown.length, c.steps.length);
-      shown.forEach(([loss, text], k) => {
-        const theirs = c.steps[k];
-        // The dense side is graded: the core's products sum in another order than the BLAS's.
-        assert.ok(
-          Math.abs(loss - theirs.loss) <= Math.abs(theirs.loss) / 4096,
-          `step ${k + 1}: loss ${loss} against PyTorch's ${theirs.loss}`,
-        );
-        assert.equal(`tensor(${text}, grad_fn=<NllLossBackward0>)`, theirs.printed);
-      });
-      assert.equal(await page.locator(`${VIEW} .loss-point`).count(), c.steps.length);
-      assert.match(
-        await page.textContent(`${VIEW} [data-part="status"]`),
-        new RegExp(`^Step 3 of 3: batch \\[4, 5\\], loss ${shown[2][1].replace('.', '\\.')}\\.$`),
-      );
-      // The points: every row, the last step's input row marked.
-      assert.equal(await page.locator(`${VIEW} .row-point`).count(), 6);
-      assert.deepEqual(
-        await page.$$eval(`${VIEW} .row-point.input`, (gs) =>
-          gs.map((g) => Number(g.dataset.vocab)),
-        ),
-        inputRows(2),
-      );
-      const legend = await page.$$eval(`${VIEW} .train-legend li`, (items) =>
-        items.map((item) => item.textContent),
-      );
-      assert.equal(legend.includes('★the tied head'), c.head === 'tied', legend.join(' '));
-    });
-  }
-
-  test('with a head, why the rows moved, in words', async () => {
-    const { page } = env;
-    const why = () => page.textContent(`${VIEW} [data-part="why"]`);
-    await setHead(headCase('tied', 'sgd'));
-    assert.match(await why(), /^Tied: head\.weight is embedding\.weight, one Parameter/);
-    await step(1);
-    assert.equal(
-      await why(),
-      'Tied: head.weight is embedding.weight, so the loss reaches W twice, and autograd adds ' +
-        "both gradients into the same embedding.weight.grad: the lookup's, on the input rows " +
-        "[1, 2] only, and the head's, which is dense, because the softmax over all 6 tokens " +
-        'gives every row a share at every position. So all 6 rows moved in step 1.',
-    );
-    await setHead(headCase('untied', 'sgd'));
-    await step(1);
-    assert.match(
-      await why(),
-      /nonzero on the input rows \[1, 2\] only\. With torch\.optim\.SGD as set, only those rows moved\.$/,
-    );
-    await setHead(headCase('untied', 'momentum'));
-    await step(1);
-    await step(2);
-    assert.match(
-      await why(),
-      /2 other rows moved as well, with no gradient of their own: the momentum buffer still holds an earlier step's gradient for them\.$/,
-    );
-  });
-
-  test("a picked row's update, rule by rule, in the numbers PyTorch computes", async () => {
-    const { page } = env;
-    // [head, optimizer, row]: after step 2 (inputs [3, 3]), a row the lookup missed and one it hit.
-    for (const [head, name, r] of [
-      ['untied', 'sgd', 1],
-      ['untied', 'momentum', 1],
-      ['tied', 'sgd', 1],
-      ['tied', 'adam', 3],
-    ]) {
-      const c = headCase(head, name);
-      await setHead(c);
-      await step(1);
-      await step(2);
-      await page.click(`${VIEW} .row-pick[data-row="${r}"]`);
-      await page.waitForFunction(
-        ([view, r]) =>
-          document
-            .querySelector(`${view} [data-part="state-title"]`)
-            .textContent.startsWith(`Row ${r} in step 2: `),
-        [VIEW, r],
-      );
-      const lines = await page.$$eval(`${VIEW} .train-update li`, (items) =>
-        items.map((item) => [
-          item.querySelector('.update-rule').textContent,
-          item.querySelector('.update-numbers').textContent,
-        ]),
-      );
-      const was = c.steps[0].rows[r];
-      const now = c.steps[1].rows[r];
-      const { grad, before, after, headGrad } = now;
-      const origin =
-        head === 'untied'
-          ? 'zero: the lookup reaches only the input rows'
-          : r === 3
-            ? `the lookup's share plus the head's, ${headGrad}`
-            : "all of it the head's: the lookup reaches only the input rows";
-      // What the words say, PyTorch's numbers say: untied, row 1 has no gradient; tied, all of
-      // its gradient is the head's.
-      if (head === 'untied') assert.equal(noSpace(grad), '[0.,0.,0.]');
-      if (head === 'tied' && r === 1) assert.equal(grad, headGrad);
-      const expected = {
-        sgd: [
-          ['g = embedding.weight.grad[1]', `${grad}: ${origin}`],
-          ['W[1] ← W[1] − 0.5·g', `${before} − 0.5·${grad} = ${after}`],
-        ],
-        momentum: [
-          ['g = embedding.weight.grad[1]', `${grad}: ${origin}`],
-          [
-            'v ← 0.9·v + g',
-            `0.9·${was.state.momentum_buffer} + ${grad} = ${now.state.momentum_buffer}`,
-          ],
-          ['W[1] ← W[1] − 0.5·v', `${before} − 0.5·${now.state.momentum_buffer} = ${after}`],
-        ],
-        adam: [
-          ['g = embedding.weight.grad[3]', `${grad}: ${origin}`],
-          [
-            'm ← 0.9·m + (1 − 0.9)·g',
-            `0.9·${was.state.exp_avg} + (1 − 0.9)·${grad} = ${now.state.exp_avg}`,
-          ],
-          [
-            'v ← 0.999·v + (1 − 0.999)·g²',
-            `0.999·${was.state.exp_avg_sq} + (1 − 0.999)·${grad}² = ${now.state.exp_avg_sq}`,
-          ],
-          [
-            'W[3] ← W[3] − 0.05/(1 − 0.9^2)·m / (√v/√(1 − 0.999^2) + 1e-08)',
-            `${before} − 0.05/(1 − 0.9^2)·${now.state.exp_avg} / ` +
-              `(√${now.state.exp_avg_sq}/√(1 − 0.999^2) + 1e-08) = ${after}`,
-          ],
-        ],
-      }[name];
-      assert.deepEqual(
-        lines.map(([rule, numbers]) => [rule, noSpace(numbers)]),
-        expected.map(([rule, numbers]) => [rule, noSpace(numbers)]),
-        `${head} ${name} row ${r}`,
-      );
-    }
-  });
-
-  test('with a head, the printout, run in PyTorch, prints what the view shows', async () => {
-    await setHead(headCase('tied', 'momentum'));
-    await step(1);
-    await step(2);
-    await step(3);
-    const { script, printed } = await checkPrintout();
-    assert.match(script, /\nhead\.weight = embedding\.weight {2}# tied/);
-    assert.match(
-      script,
-      /opt = torch\.optim\.SGD\(embedding\.parameters\(\), lr=0\.5, momentum=0\.9\)/,
-    );
-    const shown = await losses();
-    assert.deepEqual(
-      printed.filter((text) => text.startsWith('tensor(')),
-      shown.map(([, text]) => `tensor(${text}, grad_fn=<NllLossBackward0>)`),
-    );
-    assert.match(printed.at(-1), /step 3 changed rows \[0, 1, 2, 3, 4, 5\]$/);
-    await setHead(headCase('untied', 'adam'));
-    await step(1);
-    const untied = await checkPrintout();
-    assert.match(
-      untied.script,
-      /opt = torch\.optim\.Adam\(list\(embedding\.parameters\(\)\) \+ list\(head\.parameters\(\)\), lr=0\.05\)/,
-    );
-    assert.doesNotMatch(untied.script, /head\.weight = /);
-    await env.page.click(`${VIEW} details.train-printout summary`);
-  });
-
-  test('the head in the address: a link replays it; a head that is none of them, and a sequence of one id, are named', async () => {
-    const { page } = env;
-    // A page whose address holds this training alone (the tests before typed long texts).
-    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
-    await setHead(headCase('tied', 'adam'));
-    await step(1);
-    await step(2);
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('steps') === '2');
-    const link = new URL(page.url());
-    assert.equal(link.searchParams.get('head'), 'tied');
-    const before = { lit: await litRows(), losses: await losses() };
-    await page.goto('about:blank');
-    await openTrain(link.href);
-    await waitForStep(2);
-    assert.equal(await page.inputValue(field('head')), 'tied');
-    assert.deepEqual({ lit: await litRows(), losses: await losses() }, before);
-
-    link.searchParams.set('head', 'shared');
-    await page.goto('about:blank');
-    await page.goto(link.href);
-    await waitForVerdict(page, 'bit-identical');
-    await page.locator(VIEW).scrollIntoViewIfNeeded();
-    await invalid('head');
-    assert.deepEqual(await fieldError('head'), [
-      'head is none, untied or tied; got "shared"',
-      'true',
-    ]);
-    assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
-    await page.selectOption(field('head'), 'untied');
-    await page.fill(field('batches'), '1, 2; 3');
-    await invalid('batches');
-    assert.deepEqual(await fieldError('batches'), [
-      'batch 2 is the single id 3: with a head, each batch is a sequence whose next ids are ' +
-        'predicted (inputs seq[:-1], targets seq[1:]), so it needs at least 2 ids',
-      'true',
-    ]);
-    assert.ok(await page.isDisabled(`${VIEW} [data-action="step"]`));
-    await openTrain(`${env.url}?ids=1,2,3,0&vocab=6&dim=3`);
-  });
-
-  test('with a head, at 1280 and 375 px: nothing clipped, a box that scrolls says so', async () => {
-    const { page } = env;
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    for (const [head, name] of [
-      ['tied', 'sgd'],
-      ['untied', 'sgd'],
-    ]) {
-      await setHead(headCase(head, name));
-      await step(1);
-      await step(2);
-      await page.click(`${VIEW} .row-pick[data-row="1"]`);
-      await atWidths(async (width) => {
-        const clipped = await page.evaluate(async (view) => {
-          // The boxes' observers run after layout: two frames later they have.
-          for (let k = 0; k < 2; ++k) await new Promise(requestAnimationFrame);
-          const root = document.querySelector(`${view} .train-view`);
-          const right = root.getBoundingClientRect().right;
-          const out = [];
-          // A table box may scroll, and then it is a named region the keyboard reaches.
-          for (const box of root.querySelectorAll('.table-box')) {
-            const scrolls = box.scrollWidth > box.clientWidth;
-            if (
-              scrolls &&
-              !(box.getAttribute('role') === 'region' && box.getAttribute('aria-label'))
-            )
-              out.push(`an unnamed scrolling box: ${box.dataset.box}`);
-          }
-          for (const node of root.querySelectorAll(
-            '.train-chart-svg, .train-update, .train-why, .train-losses, [data-part="origin"]',
-          )) {
-            if (node.getBoundingClientRect().right > right + 0.5)
-              out.push(`${node.className.baseVal ?? node.className} passes the view's edge`);
-            if (node.scrollWidth > node.clientWidth + 1) out.push(`${node.className} clips`);
-          }
-          return out;
-        }, VIEW);
-        assert.deepEqual(clipped, [], `${head} at ${width} px`);
-        await saveScreenshot(page.locator(VIEW), `train-${head}-${width}.png`);
-      });
-    }
-    await page.emulateMedia({ reducedMotion: 'no-preference' });
-  });
-
-  test('<embedding-demo view="train">', async () => {
+  test('<embedding-demo view="train">: the defaults train in it; without a head, its fields as here', async () => {
     const { page } = env;
     await openHost(
       env,
@@ -865,21 +444,43 @@ describe('the Train view', () => {
       '<embedding-demo id="demo" view="train" ids="1, 2, 3, 0" vocab="6" dim="3"></embedding-demo>',
     );
     const inDemo = (selector) => page.locator(`#demo >> ${selector}`);
-    await inDemo('.train-weights').waitFor();
+    const status = () =>
+      page.evaluate(
+        () =>
+          document.querySelector('#demo').shadowRoot.querySelector('[data-part="status"]')
+            .textContent,
+      );
+    // The defaults: the tied head on the text, through GPT-2's tokenizer, in the element too.
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#demo')
+        .shadowRoot.querySelector('[data-part="status"]')
+        .textContent.startsWith('7 windows of 4 tokens'),
+    );
     await inDemo('[data-action="step"]').click();
     await page.waitForFunction(() =>
       document
         .querySelector('#demo')
         .shadowRoot.querySelector('[data-part="status"]')
-        .textContent.startsWith('Step 1 of 3'),
+        .textContent.startsWith('Step 1: epoch 1, batch 1 of 3'),
     );
-    const lit = await page.evaluate(() =>
-      [
-        ...document.querySelector('#demo').shadowRoot.querySelectorAll('.train-weights tr.changed'),
-      ].map((row) => Number(row.dataset.vocab)),
+    assert.match(await status(), /loss \d+\.\d{4}/);
+    // Tied, every row moved: each row W shows, its batch's, lit (drawn once on screen).
+    await inDemo('[data-draw="weights"]').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#demo').shadowRoot.querySelector('[data-draw="weights"]').dataset
+          .drawn === '1',
     );
-    assert.deepEqual(lit, [1, 2]);
-    assert.equal(await inDemo('.verdict-word').textContent(), 'bit-identical');
+    const [lit, shown] = await page.evaluate(() => {
+      const root = document.querySelector('#demo').shadowRoot;
+      return [
+        root.querySelectorAll('.train-weights tr.changed').length,
+        root.querySelectorAll('.train-weights tr[data-vocab]').length,
+      ];
+    });
+    assert.ok(shown >= 5);
+    assert.equal(lit, shown);
     // The view's style sheet came along into the shadow root.
     assert.equal(
       await page.evaluate(
@@ -889,6 +490,7 @@ describe('the Train view', () => {
       ),
       'flex',
     );
+    await page.selectOption('#demo >> select[name="head"]', 'none');
     await page.selectOption('#demo >> select[name="optimizer"]', 'adam');
     await inDemo('input[name="sparse"]').check();
     await page.waitForFunction(

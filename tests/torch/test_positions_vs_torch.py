@@ -137,6 +137,15 @@ class Positions(unittest.TestCase):
         self.assertIn(message, out.stderr)
 
 
+def top_ids(stdout):
+    """The ids of each position's top logits, as the head walk-through lists them."""
+    return [
+        [int(x) for x in re.findall(r" (\d+) \(", line)]
+        for line in stdout.splitlines()
+        if line.startswith("# logits[")
+    ]
+
+
 class TiedHead(unittest.TestCase):
     CASES = [  # seed, V, d, context_length, B, T, block rows
         (123, 50257, 256, 4, 2, 4, 0),
@@ -215,12 +224,21 @@ class TiedHead(unittest.TestCase):
                 self.assertEqual(out.returncode, 0, out.stderr)
                 scope = replay(self, out.stdout, {"torch": torch})
                 top = torch.topk(scope["logits"].reshape(-1, 50257), 3)
-                listed = [
-                    [int(x) for x in re.findall(r" (\d+) \(", line)]
-                    for line in out.stdout.splitlines()
-                    if line.startswith("# logits[")
-                ]
-                self.assertEqual(listed, top.indices.tolist())
+                self.assertEqual(top_ids(out.stdout), top.indices.tolist())
+
+    def test_the_notebooks_shape_takes_min_5_v_and_counts_ids(self):
+        # V = 4 rows: with no --top-k, the top 4; the lookup reads a row per id, 2 of them twice.
+        out = run("head", "--ids", "2,3,1,2,3,0", "-V", "4", "-d", "5")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        scope = replay(self, out.stdout, {"torch": torch})
+        top = torch.topk(scope["logits"].reshape(-1, 4), 4)
+        self.assertEqual(top_ids(out.stdout), top.indices.tolist())
+        self.assertIn("# the top 4 logits of each position", out.stdout)
+        self.assertIn(
+            "# W read twice: the lookup read a row for each of the n = 6 ids, 4 distinct of its "
+            "4 rows;",
+            out.stdout,
+        )
 
 
 class Checkpoint(unittest.TestCase):

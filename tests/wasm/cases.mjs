@@ -897,6 +897,64 @@ export function differentialCases() {
     {},
     '1,2; 3',
   ]);
+  // The chapter's loader and its loop: the windows' order, the drawn tables and each step's
+  // changed rows and their roles, on both sides.
+  add('checkLoader: 5 windows of 3', [
+    'checkLoader',
+    12,
+    { maxLength: 3, stride: 2, batchSize: 2, shuffle: true },
+  ]);
+  add('checkLoader: a window longer than the ids', [
+    'checkLoader',
+    3,
+    { maxLength: 3, stride: 1, batchSize: 1, shuffle: false },
+  ]);
+  add('checkLoader: too few windows for a batch', [
+    'checkLoader',
+    5,
+    { maxLength: 2, stride: 2, batchSize: 3, shuffle: false },
+  ]);
+  for (const [head, positions, shuffle] of [
+    ['tied', true, true],
+    ['untied', false, false],
+  ]) {
+    add(`windowTraining ${head}, positions ${positions}, shuffle ${shuffle}`, [
+      'windowTraining',
+      7,
+      6,
+      3,
+      [1, 2, 3, 3, 0, 4, 5, 1, 2, 0, 1],
+      head,
+      'adamw',
+      { lr: 0.05 },
+      { positions, maxLength: 3, stride: 2, batchSize: 2, shuffle },
+      5,
+    ]);
+  }
+  add('windowTraining on ids past V', [
+    'windowTraining',
+    7,
+    6,
+    3,
+    [1, 2, 9, 3],
+    'tied',
+    'sgd',
+    {},
+    { positions: true, maxLength: 2, stride: 1, batchSize: 1, shuffle: false },
+    1,
+  ]);
+  add('openPositionTables', [
+    'openPositionTables',
+    { rows: 3, cols: 2, data: Float32Array.from([1, 2, -3, 4, 0.5, -6]) },
+    { rows: 2, cols: 2, data: Float32Array.from([0, 1, 1, 0]) },
+    '0,1; 2,2',
+  ]);
+  add("openPositionTables whose d's differ", [
+    'openPositionTables',
+    { rows: 3, cols: 2, data: Float32Array.from([1, 2, -3, 4, 0.5, -6]) },
+    { rows: 2, cols: 1, data: Float32Array.from([0, 1]) },
+    '0',
+  ]);
   add('openTfTable d = 0', ['openTfTable', 4, 0, [1]]);
   add("openNpyTable of numpy's float32 file", ['openNpyTable', numpyF4, [1, 0, 1]]);
   add("openNpyTable of numpy's float64 file", ['openNpyTable', numpyF8, [1]]);

@@ -189,9 +189,11 @@ describe('the CLI and the module say what each route cost, and torch.equal, alik
       ]);
       assert.ok(run('positions', ...setup).includes(`# ${embedded[0]}`));
       const head = positions.head(batch, { topK: 2 }).notes;
-      // n = 6 positions into V = 6, d = 3: 18 floats; 6·6·3 = 108 multiply-adds.
+      // n = 6 positions (ids 1, 2, 3, 3, 0, 5: 5 distinct) into V = 6, d = 3: 18 floats;
+      // 6·6·3 = 108 multiply-adds.
       assert.deepEqual(head, [
-        'The input lookup read n = 6 of the 6 rows of W, copying n·d = 18 floats.',
+        'The input lookup read a row for each of the n = 6 ids, 5 distinct of the 6 rows of W, ' +
+          'copying n·d = 18 floats.',
         'The output layer read all 6 rows of W: n·V·d = 108 multiply-adds, none wasted: every ' +
           'logit scores one next token.',
       ]);

@@ -173,6 +173,9 @@ const adapters = {
     positionsRun(lab.openCheckpointPositions(memorySource(file), config), batch, (p) => ({
       checkpoint: p.checkpoint,
     })),
+  windowTraining: windowRun,
+  openPositionTables: (lab, token, position, batch) =>
+    positionsRun(lab.openPositionTables(token, position), batch),
   // The drawn tables and each step's changed rows (the loss and weights are sums in the GEMM's
   // order and the C library's exp, which need not agree across the two builds).
   seededNextTokenTraining: (lab, seed, vocab, dim, head, name, hyper, batches) => {
@@ -202,6 +205,40 @@ const adapters = {
     }
   },
 };
+
+// The chapter's loop: its tables as drawn and each step's batch and changed rows, with their
+// causes and roles (its loss is a sum in the GEMM's order, which the two builds need not share).
+function windowRun(lab, seed, vocab, dim, ids, head, name, hyper, options, steps) {
+  const run = lab.windowTraining(seed, vocab, dim, ids, {
+    head,
+    optimizer: { name, ...hyper },
+    ...options,
+  });
+  try {
+    return {
+      windowTraining: {
+        weight: matrixText(run.weight),
+        positionWeight: run.positionWeight ? matrixText(run.positionWeight) : null,
+        windows: run.windows,
+        batchesPerEpoch: run.batchesPerEpoch,
+        steps: Array.from({ length: steps }, () => {
+          const s = run.step({ details: false });
+          return {
+            epoch: s.epoch,
+            windows: Array.from(s.windows),
+            inputs: Array.from(s.inputs),
+            targets: Array.from(s.targets),
+            changedRows: Array.from(s.changed.rows),
+            changedCauses: Array.from(s.changed.causes, (c) => lab.rowCauses[c].name),
+            changedRoles: Array.from(s.changed.roles, (r) => lab.batchRoles[r].name),
+          };
+        }),
+      },
+    };
+  } finally {
+    run.delete();
+  }
+}
 
 // f(table), then the table deleted.
 function withTable(table, f) {
@@ -310,7 +347,7 @@ export function runWasm(lab, EmbedlabError, [op, ...args]) {
   if ('tableRun' in result || 'backward' in result) return result;
   if ('weightMap' in result) return { index: result };
   if ('training' in result || 'batches' in result) return result;
-  if ('positions' in result || 'nextToken' in result) return result;
+  if ('positions' in result || 'nextToken' in result || 'windowTraining' in result) return result;
   if (result instanceof Float64Array) return { ids: Array.from(result) };
   if (Array.isArray(result)) return { strings: result };
   if ('bitIdentical' in result) return { compare: comparisonText(result) };

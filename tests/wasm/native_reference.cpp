@@ -33,6 +33,7 @@
 #include "embedlab/backward.hpp"
 #include "embedlab/checkpoint_positions.hpp"
 #include "embedlab/compare.hpp"
+#include "embedlab/data_loader.hpp"
 #include "embedlab/embedding_bag.hpp"
 #include "embedlab/encoding.hpp"
 #include "embedlab/error.hpp"
@@ -59,6 +60,7 @@
 #include "embedlab/training_run.hpp"
 #include "embedlab/verdict.hpp"
 #include "embedlab/weights.hpp"
+#include "embedlab/window_training.hpp"
 
 namespace {
 
@@ -414,6 +416,45 @@ std::string training_json(TrainingRun run, const std::vector<Ids>& batches) {
 
 // A positions handle's embed() and each position's top 3 ids, for batch on these tables;
 // `extra` is appended inside "positions" (a checkpoint's names and tying).
+// { maxLength, stride, batchSize, shuffle } as the cases give them.
+LoaderOptions loader_of(const Options& o) {
+  LoaderOptions loader;
+  loader.max_length = std::stoll(o.at("maxLength"));
+  loader.stride = std::stoll(o.at("stride"));
+  loader.batch_size = std::stoll(o.at("batchSize"));
+  loader.shuffle = o.at("shuffle") == "1";
+  return loader;
+}
+
+// The harness's windowRun(): the drawn tables, then each of `steps` steps' batch and changed rows.
+std::string window_json(WindowTraining& run, Index steps) {
+  static const char* roles[] = {"none", "input", "target", "input_and_target"};
+  const NextTokenTraining& m = run.model();
+  std::string out = "{\"windowTraining\": {\"weight\": " + matrix_json(m.embedding_weight()) +
+                    ", \"positionWeight\": " +
+                    (m.context_length() > 0 ? matrix_json(m.position_weight()) : "null") +
+                    ", \"windows\": " + std::to_string(run.loader().windows()) +
+                    ", \"batchesPerEpoch\": " + std::to_string(run.loader().batches_per_epoch()) +
+                    ", \"steps\": [";
+  for (Index k = 0; k < steps; ++k) {
+    const WindowStep s = run.step();
+    Ids rows;
+    std::string causes = "[", named = "[";
+    for (std::size_t i = 0; i < s.step.changed.size(); ++i) {
+      const ChangedRow& c = s.step.changed[i];
+      rows.push_back(c.row);
+      causes += (i ? ", " : "") + json_string(std::string(row_cause_name(c.cause)));
+      named += (i ? ", " : "") + json_string(roles[static_cast<int>(c.role)]);
+    }
+    out += std::string(k ? ", " : "") + "{\"epoch\": " + std::to_string(s.batch.epoch) +
+           ", \"windows\": " + ids_json(s.batch.windows) +
+           ", \"inputs\": " + ids_json(s.step.inputs) +
+           ", \"targets\": " + ids_json(s.step.targets) + ", \"changedRows\": " + ids_json(rows) +
+           ", \"changedCauses\": " + causes + "], \"changedRoles\": " + named + "]}";
+  }
+  return out + "]}}";
+}
+
 std::string positions_json(const Table& token, const Table& position, const std::string& text,
                            const std::string& extra) {
   const TokenBatch batch = token_batch(parse_batches(text));
@@ -678,6 +719,24 @@ std::string run(const std::vector<std::string>& a) {
              ", \"changedCauses\": " + causes + "]}";
     }
     return out + "]}}";
+  }
+  if (op == "checkLoader") {
+    check_loader(std::stoll(a.at(1)), loader_of(options_of(a.at(2))));
+    return "{\"ok\": true}";
+  }
+  if (op == "windowTraining") {
+    const TrainingOptions t = training_options_of(from_hex(a.at(6)), options_of(a.at(7)), {});
+    const Options o = options_of(a.at(8));
+    WindowTraining run =
+        WindowTraining::seeded(std::stoll(a.at(1)), std::stoll(a.at(2)), std::stoll(a.at(3)),
+                               parse_head_kind(from_hex(a.at(5))), t.optimizer,
+                               o.at("positions") == "1", ids_of(a.at(4)), loader_of(o));
+    return window_json(run, std::stoll(a.at(9)));
+  }
+  if (op == "openPositionTables") {
+    const Matrix token = matrix_of(a.at(1)), position = matrix_of(a.at(2));
+    check_position_tables(token, position);
+    return positions_json(Table(token), Table(position), from_hex(a.at(3)), "");
   }
   throw std::runtime_error("unknown case " + op);
 }

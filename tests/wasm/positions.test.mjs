@@ -123,6 +123,26 @@ test('the tied head: the top logits are the tokens torch.topk ranks first', () =
   });
 });
 
+test('the tied head lists 5 top tokens unless asked, or V where V is fewer', () => {
+  for (const [vocab, shown] of [
+    [4, 4],
+    [9, 5],
+  ]) {
+    const positions = lab.openSeededPositions(1, vocab, 3, 4);
+    try {
+      const head = positions.head('2,3,1');
+      assert.deepEqual(
+        head.top.map((top) => top.length),
+        [shown, shown, shown],
+      );
+      assert.equal(positions.head('2,3,1', { topK: null }).top[0].length, shown);
+      assert.equal(positions.head('2,3,1', { topK: 0 }).top[0].length, 0);
+    } finally {
+      positions.delete();
+    }
+  }
+});
+
 test('positions: a row longer than contextLength is PyTorch IndexError, and why', () => {
   const positions = lab.openSeededPositions(1, 10, 3, 4);
   try {

@@ -77,8 +77,11 @@ const SURFACE = {
     'seededTraining',
     'tableTraining',
     'seededNextTokenTraining',
+    'batchRoles',
+    'checkLoader',
+    'windowTraining',
   ],
-  positions: ['openSeededPositions'],
+  positions: ['openSeededPositions', 'openPositionTables'],
 };
 
 // A table handle's methods: the lookup, the one-hot product, the gradients, the bags, max_norm.

@@ -1,8 +1,10 @@
 // The Train view's pure modules in Node: Python's float literals, torch.equal, the training in the
 // address and back, the script's code around what the core prints (a stand-in lab whose
-// printing is visible), and the run: the training following the store's steps and Play's timer
-// (a stand-in lab that records what it is asked, timers that fire when the test says). Every
-// expected value is worked out by hand.
+// printing is visible), the runs: the training without a head following the store's steps and
+// Play's timer (a stand-in lab that records what it is asked, timers that fire when the test
+// says), the training with a head following them through a stand-in of the page's session, the
+// plane the rows are drawn in, and the head view's default batch as GPT-2's tokenizer cuts the
+// text. Every expected value is worked out by hand or comes from the tokenizer's package.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { initialState } from '../../web/model/state.mjs';
@@ -22,10 +24,17 @@ import {
   linesError,
   shapeSentence,
   textShape,
+  textUnits,
 } from '../../web/model/train-text.mjs';
 import { readUrlState, urlFor } from '../../web/model/url-state.mjs';
 import { scriptText } from '../../web/views/copy-script.mjs';
 import { createPlayer, createRun } from '../../web/views/train/run.mjs';
+import { createWindowRun, thinned, TRAIL_MAX } from '../../web/views/train/window-run.mjs';
+import { principalPlane, project } from '../../web/model/train-projection.mjs';
+import { epochMeans } from '../../web/draw/train-charts.mjs';
+import { share } from '../../web/draw/train-predictions.mjs';
+import { TRAIN_TEXT, TRAIN_TEXT_BATCH } from '../../web/model/train-inputs.mjs';
+import { encode } from 'gpt-tokenizer/encoding/r50k_base';
 
 describe('train-inputs', () => {
   test('floats as Python reads them, and nothing else', () => {
@@ -57,6 +66,8 @@ describe('train-inputs', () => {
     assert.equal(trainFromParams(new URLSearchParams('ids=1')), null);
     const train = {
       ...TRAIN_INPUTS,
+      head: 'none',
+      batchesFrom: 'ids',
       batchesText: '0; 1, 1',
       optimizer: 'adam',
       hyper: { lr: '0.05', betas: '0.5, 0.9', amsgrad: true },
@@ -66,33 +77,48 @@ describe('train-inputs', () => {
     };
     const params = trainParams(train);
     assert.deepEqual(params, [
+      ['head', 'none'],
       ['batches', '0; 1, 1'],
+      ['batches_from', 'ids'],
       ['padding_idx', '-1'],
+      ['sparse', 'True'],
       ['opt', 'adam'],
       ['opt.lr', '0.05'],
       ['opt.betas', '0.5, 0.9'],
       ['opt.amsgrad', 'True'],
-      ['sparse', 'True'],
       ['steps', '2'],
     ]);
     assert.deepEqual(trainFromParams(new URLSearchParams(params)), train);
-    const text = {
+    // The loader's fields, and flags whose default is True written as False.
+    const loader = {
       ...TRAIN_INPUTS,
-      hyper: {},
-      batchesFrom: 'text',
       linesText: 'the cat\nthe dog',
       tokenizer: 'gpt2',
+      maxLengthText: '3',
+      strideText: '1',
+      batchSizeText: '4',
+      shuffle: false,
+      positions: false,
     };
-    assert.deepEqual(trainParams(text), [
-      ['batches_from', 'text'],
+    assert.deepEqual(trainParams(loader), [
       ['batch_lines', 'the cat\nthe dog'],
       ['batch_tokenizer', 'gpt2'],
+      ['max_length', '3'],
+      ['stride', '1'],
+      ['batch_size', '4'],
+      ['shuffle', 'False'],
+      ['positions', 'False'],
     ]);
     assert.equal(
-      new URLSearchParams(trainParams(text)).toString(),
-      'batches_from=text&batch_lines=the+cat%0Athe+dog&batch_tokenizer=gpt2',
+      new URLSearchParams(trainParams(loader)).toString(),
+      'batch_lines=the+cat%0Athe+dog&batch_tokenizer=gpt2&max_length=3&stride=1&batch_size=4' +
+        '&shuffle=False&positions=False',
     );
-    assert.deepEqual(trainFromParams(new URLSearchParams(trainParams(text))), text);
+    assert.deepEqual(trainFromParams(new URLSearchParams(trainParams(loader))), loader);
+    // PyTorch's own lr for AdamW (none typed) differs from the page's 0.1: the address says so.
+    const own = { ...TRAIN_INPUTS, hyper: {} };
+    assert.deepEqual(trainParams(own), [['opt', 'adamw']]);
+    assert.deepEqual(trainFromParams(new URLSearchParams(trainParams(own))), own);
     // Steps that are not a count are left out, as the page's token is.
     assert.equal(trainFromParams(new URLSearchParams('steps=-2&opt=sgd')).steps, 0);
   });
@@ -124,12 +150,29 @@ describe('train-text', () => {
     assert.deepEqual(batchLines('the cat\r\nthe dog\n'), ['the cat', 'the dog']);
     assert.deepEqual(batchLines('a'), ['a']);
     assert.deepEqual(batchLines('\n'), ['']);
-    assert.equal(linesError(['the cat', 'the dog']), null);
+    assert.equal(linesError(['the cat', 'the dog'], 'none'), null);
     assert.equal(
-      linesError(['the cat', '  ', 'the dog']),
+      linesError(['the cat', '  ', 'the dog'], 'none'),
       'Line 2 is empty: each line is one batch, so give it at least one word, or delete the line.',
     );
-    assert.match(linesError(['']), /^The text is empty/);
+    assert.match(linesError([''], 'none'), /^The text is empty/);
+  });
+
+  test('with a head, the whole text is one sequence', () => {
+    assert.deepEqual(textUnits('the cat\nthe dog\n', 'tied'), ['the cat\nthe dog\n']);
+    assert.deepEqual(textUnits('the cat\nthe dog\n', 'none'), ['the cat', 'the dog']);
+    assert.equal(
+      linesError([' \n '], 'tied'),
+      'The text is empty: type a text to train on, or switch to ids.',
+    );
+  });
+
+  test("the head view's default batch is the default text in GPT-2's ids, cut as the Train view cuts it", () => {
+    const ids = encode(TRAIN_TEXT);
+    assert.equal(ids.length, 31);
+    const windows = [];
+    for (let i = 0; i < ids.length - 4; i += 4) windows.push(ids.slice(i, i + 4).join(','));
+    assert.equal(TRAIN_TEXT_BATCH, windows.join('; '));
   });
 
   test("V is the vocabulary; d the page's, or as large as V × d ≤ 262,144 allows", () => {
@@ -265,36 +308,17 @@ describe('train run', () => {
           delete: () => calls.push(`delete ${name}`),
         };
       },
-      // Its steps carry what a next-token step carries, the batch aside.
-      seededNextTokenTraining(seed, vocab, dim, { head, optimizer }) {
-        const name = `n${++made}`;
-        calls.push(`open ${name} ${seed} ${vocab}x${dim} ${head} ${optimizer.name}`);
-        let steps = 0;
-        return {
-          step: (sequence) => ({
-            step: ++steps,
-            inputs: sequence.slice(0, -1),
-            loss: 1 / steps,
-            grad: 'g',
-            headGrad: 'h',
-            state: 's',
-            headWeight: 'H',
-            embeddingWeight: 'W',
-          }),
-          delete: () => calls.push(`delete ${name}`),
-        };
-      },
     };
     return { lab, calls, run: createRun(lab, (error) => error instanceof Refused) };
   }
-  const plan = (batches, lr = 'sgd', head = 'none') => ({
-    head,
+  const plan = (batches, lr = 'sgd') => ({
+    head: 'none',
     seed: 1,
     vocab: 10,
     dim: 2,
     batches,
     options: { optimizer: { name: lr } },
-    key: JSON.stringify([head, 1, 10, 2, lr]),
+    key: JSON.stringify(['none', 1, 10, 2, lr]),
   });
 
   test('steps as far as asked, going on where it stands; fewer steps or new inputs start again', () => {
@@ -336,45 +360,6 @@ describe('train run', () => {
       'open t4 1 10x2 adam',
       't4 step 1 [4]',
     ]);
-  });
-
-  test('with a head, next-token training; of its steps before the last two, only what the view draws stays', () => {
-    const { run, calls } = standIn();
-    const p = plan(
-      [
-        [1, 2],
-        [2, 3],
-        [3, 4],
-      ],
-      'adam',
-      'tied',
-    );
-    run.follow(p, 3);
-    assert.deepEqual(calls, ['open n1 1 10x2 tied adam']);
-    const history = run.current.history;
-    assert.deepEqual(
-      history.map((s) => [s.batch, s.loss, s.embeddingWeight, 'grad' in s, 'state' in s]),
-      [
-        [[1, 2], 1, 'W', false, false],
-        [[2, 3], 1 / 2, 'W', true, true],
-        [[3, 4], 1 / 3, 'W', true, true],
-      ],
-    );
-    assert.equal(history[0].headWeight, undefined);
-    assert.equal(history[0].torchEqual, false, 'no Linear route beside');
-    run.follow(
-      plan(
-        [
-          [1, 2],
-          [2, 3],
-          [3, 4],
-        ],
-        'adam',
-        'untied',
-      ),
-      1,
-    );
-    assert.deepEqual(calls.slice(1), ['delete n1', 'open n2 1 10x2 untied adam']);
   });
 
   test("a batch the core refuses ends the training there; any other error is the page's bug", () => {
@@ -465,70 +450,255 @@ describe('train run', () => {
 
 describe('train-script with a head', () => {
   const lab = {
-    formatTensor: (m) => `P(${Array.from(m.data).join(',')})`,
     formatElements: (values) => values.map((x) => x.toFixed(4)),
     optimizerCode: (o, params) => `torch.optim.X(${params}, ${o.name})`,
   };
-  const matrix = (values) => ({ rows: 1, cols: values.length, data: Float32Array.from(values) });
   const setup = {
+    head: 'tied',
     seed: 3,
     vocab: 5,
     dim: 2,
-    optimizer: { name: 'sgd' },
-    weight: matrix([1, 2]),
-    lines: null,
+    optimizer: { name: 'adamw' },
+    ids: Float64Array.from([1, 2, 3, 4, 0, 1]),
+    loader: { maxLength: 2, stride: 1, batchSize: 2, shuffle: true },
+    positions: true,
+    text: null,
+    tokenizerLabel: null,
   };
   const steps = [
     {
       step: 1,
-      batch: Float64Array.from([4, 0, 1]),
+      x: [
+        [3, 4],
+        [1, 2],
+      ],
       loss: 1.5,
-      embeddingWeight: matrix([6]),
-      changed: { rows: Float64Array.from([0, 4]), causes: Uint8Array.from([0, 0]) },
+      changedCount: 5,
+    },
+    {
+      step: 2,
+      x: [
+        [2, 3],
+        [4, 0],
+      ],
+      loss: 0.25,
+      changedCount: 4,
     },
   ];
 
-  test('tied: the head takes W itself, one optimizer over the embedding; each step prints its loss', () => {
-    const script = trainScript(lab, { ...setup, head: 'tied' }, steps);
-    assert.deepEqual(script[0].code.slice(4, 10), [
+  test("tied, with positions: the chapter's program, then one loop that prints each step's line", () => {
+    const script = trainScript(lab, setup, steps);
+    assert.deepEqual(script[0].code.slice(4, 15), [
       'V, d = 5, 2',
       'torch.manual_seed(3)',
-      'embedding = nn.Embedding(V, d)',
-      'head = nn.Linear(d, V, bias=False)',
-      'head.weight = embedding.weight  # tied: one Parameter, used at both ends',
-      'opt = torch.optim.X(embedding.parameters(), sgd)',
+      'tok = nn.Embedding(V, d)',
+      'pos = nn.Embedding(2, d)',
+      'head = nn.Linear(d, V, bias=False)  # drawn tied or not, as GPTModel draws it',
+      'head.weight = tok.weight  # tied: one Parameter, used at both ends',
+      'ids = [1, 2, 3, 4, 0, 1]',
+      'dataset = [(torch.tensor(ids[i:i + 2]), torch.tensor(ids[i + 1:i + 3])) for i in range(0, len(ids) - 2, 1)]',
+      'loader = torch.utils.data.DataLoader(dataset, batch_size=2, shuffle=True, drop_last=True)',
+      'opt = torch.optim.X([tok.weight, pos.weight], adamw)',
+      'batches = (batch for epoch in range(10**6) for batch in loader)',
     ]);
-    assert.deepEqual(script[2].code, [
-      'seq = torch.tensor([4, 0, 1])',
-      'before = embedding.weight.detach().clone()',
-      'opt.zero_grad()',
-      'loss = F.cross_entropy(head(embedding(seq[:-1])), seq[1:])',
-      'print(loss)',
+    assert.equal(script.length, 2);
+    assert.deepEqual(script[1].code.slice(0, 3), [
+      'for step in range(1, 3):',
+      '    x, y = next(batches)',
+      '    loss = F.cross_entropy(head(tok(x) + pos(torch.arange(2))).flatten(0, 1), y.flatten())',
     ]);
-    assert.deepEqual(
-      script.slice(1).map((s) => s.printed),
-      ['P(1,2)', 'tensor(1.5000, grad_fn=<NllLossBackward0>)', 'P(6)\nstep 1 changed rows [0, 4]'],
+    assert.equal(
+      script[1].printed,
+      'step 1: x = [[3, 4], [1, 2]], loss tensor(1.5000, grad_fn=<NllLossBackward0>), rows changed: 5\n' +
+        'step 2: x = [[2, 3], [4, 0]], loss tensor(0.2500, grad_fn=<NllLossBackward0>), rows changed: 4',
     );
-    assert.equal(script[3].code[0], 'loss.backward(); opt.step()');
+    assert.equal(trainScript(lab, setup, []).length, 1, 'no step, no loop');
   });
 
-  test('untied: the head is drawn right after the table, and the optimizer takes both', () => {
-    const code = trainScript(lab, { ...setup, head: 'untied' }, steps)[0].code;
-    assert.deepEqual(code.slice(7, 9), [
-      'head = nn.Linear(d, V, bias=False)',
-      'opt = torch.optim.X(list(embedding.parameters()) + list(head.parameters()), sgd)',
-    ]);
-    assert.ok(!code.some((line) => line.startsWith('head.weight =')));
+  test('untied, without positions: the head is its own, the optimizer takes it, h is tok(x)', () => {
+    const script = trainScript(lab, { ...setup, head: 'untied', positions: false }, steps);
+    const code = script[0].code;
+    assert.ok(!code.some((line) => line.startsWith('head.weight =') || line.startsWith('pos =')));
+    assert.ok(code.includes('opt = torch.optim.X([tok.weight, head.weight], adamw)'));
+    assert.match(script[1].code[2], /head\(tok\(x\)\)\.flatten/);
   });
+});
 
-  test('the head goes into the address as typed, and reads back', () => {
-    const train = { ...TRAIN_INPUTS, hyper: {}, head: 'tied' };
-    assert.deepEqual(trainParams(train), [['head', 'tied']]);
-    assert.deepEqual(trainFromParams(new URLSearchParams('head=untied')), {
-      ...TRAIN_INPUTS,
-      hyper: {},
-      head: 'untied',
+describe('train window run', () => {
+  // A stand-in of the page's session: each request's steps, a step per request, recorded.
+  function standIn({ fail = null } = {}) {
+    const requests = [];
+    let taken = 0;
+    let key = null;
+    const info = { windows: 3, batchesPerEpoch: 1, watched: [1, 2], weight: 'W0' };
+    const computeTraining = async (request) => {
+      requests.push(request);
+      if (fail) throw fail;
+      if (request.key !== key || request.steps < taken) {
+        key = request.key;
+        taken = 0;
+      }
+      const steps = [];
+      if (taken < request.steps) {
+        taken += 1;
+        steps.push({ step: taken, epoch: taken, loss: 1 / taken });
+      }
+      return {
+        key: request.key,
+        taken,
+        info: request.since === 0 ? info : null,
+        steps,
+        weight: `W${taken}`,
+        whole: request.whole ? { token: 'T' } : null,
+      };
+    };
+    return { requests, computeTraining };
+  }
+  const plan = (key) => ({
+    key,
+    head: 'tied',
+    seed: 1,
+    vocab: 5,
+    dim: 2,
+    ids: [1, 2, 1, 2],
+    optimizer: { name: 'adamw' },
+    positions: true,
+    loader: { maxLength: 2, stride: 1, batchSize: 1, shuffle: false },
+  });
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  test('follows the steps asked for, a request a slice, and keeps every step and the trail', async () => {
+    const { requests, computeTraining } = standIn();
+    const heard = [];
+    const run = createWindowRun({
+      computeTraining,
+      nextFrame: async () => {},
+      onUpdate: (c) => heard.push(c.log.length),
+      onError: (e) => assert.fail(e),
     });
+    run.follow(plan('a'), 2);
+    await settled();
+    await settled();
+    await settled();
+    assert.deepEqual(heard, [1, 2]);
+    assert.deepEqual(
+      requests.map((r) => [r.steps, r.since, r.whole]),
+      [
+        [2, 0, false],
+        [2, 1, false],
+      ],
+    );
+    assert.deepEqual(
+      run.current.trail.map((t) => [t.step, t.weight]),
+      [
+        [0, 'W0'],
+        [1, 'W1'],
+        [2, 'W2'],
+      ],
+    );
+    assert.deepEqual(
+      run.current.log.map((s) => s.step),
+      [1, 2],
+    );
+    // The whole tables, once asked for, come with the next reply.
+    run.askWhole();
+    await settled();
+    assert.equal(requests.at(-1).whole, true);
+    assert.deepEqual(run.current.last.whole, { token: 'T' });
+    // Fewer steps than taken: from the start again.
+    run.follow(plan('a'), 0);
+    await settled();
+    assert.equal(run.current.log.length, 0);
+    assert.equal(requests.at(-1).since, 0);
+  });
+
+  test('Play goes on until paused; new inputs while a reply is on its way drop that reply', async () => {
+    const { requests, computeTraining } = standIn();
+    let frames = 0;
+    let run;
+    run = createWindowRun({
+      computeTraining,
+      nextFrame: async () => {
+        frames += 1;
+        if (frames === 3) run.pause();
+      },
+      onUpdate: () => {},
+      onError: (e) => assert.fail(e),
+    });
+    run.follow(plan('a'), 0);
+    await settled();
+    run.play();
+    for (let k = 0; k < 8; ++k) await settled();
+    assert.equal(run.playing, false);
+    assert.equal(run.current.log.length, 3);
+    assert.ok(requests.slice(1, 4).every((r) => r.steps === Number.MAX_SAFE_INTEGER));
+    // A reply for 'a' that arrives after 'b' was asked for is dropped.
+    run.follow(plan('a'), 4);
+    run.follow(plan('b'), 1);
+    for (let k = 0; k < 4; ++k) await settled();
+    assert.equal(run.current.key, 'b');
+    assert.equal(run.current.log.length, 1);
+  });
+
+  test("the core's refusal ends the training and is handed on", async () => {
+    const refusal = new Error('max_length too long');
+    const { computeTraining } = standIn({ fail: refusal });
+    const errors = [];
+    const run = createWindowRun({
+      computeTraining,
+      nextFrame: async () => {},
+      onUpdate: () => assert.fail('no reply'),
+      onError: (e) => errors.push(e),
+    });
+    run.follow(plan('a'), 3);
+    await settled();
+    assert.deepEqual(errors, [refusal]);
+    assert.equal(run.current.failed, refusal);
+    run.play();
+    assert.equal(run.playing, false, 'a failed training does not play');
+  });
+
+  test('a full trail loses every other place, the first and the newest kept', () => {
+    const trail = Array.from({ length: TRAIL_MAX + 1 }, (_, k) => k);
+    const kept = thinned(trail);
+    assert.equal(kept[0], 0);
+    assert.equal(kept.at(-1), TRAIL_MAX);
+    assert.equal(kept.length, TRAIL_MAX / 2 + 1);
+    assert.equal(thinned([1, 2, 3]).length, 3);
+  });
+});
+
+describe('train charts and plane', () => {
+  test("each epoch's mean over its steps", () => {
+    assert.deepEqual(epochMeans([4, 2, 3, 1, 1], [1, 1, 2, 2, 3]), [
+      { epoch: 1, first: 1, last: 2, mean: 3 },
+      { epoch: 2, first: 3, last: 4, mean: 2 },
+      { epoch: 3, first: 5, last: 5, mean: 1 },
+    ]);
+  });
+
+  test('a probability as a share of 100', () => {
+    assert.deepEqual([0.9981, 0.5432, 0.0456, 0.0004].map(share), ['100%', '54%', '4.6%', '<0.1%']);
+  });
+
+  test("the plane: the rows' two principal axes at step 0, fixed, and where each row falls", () => {
+    // Four rows of d = 3 spread 8:2:0 along x, y, z around their mean (1, 1, 1).
+    const rows = {
+      rows: 4,
+      cols: 3,
+      data: Float32Array.from([-1, 1, 1, 3, 1, 1, 1, 2, 1, 1, 0, 1]),
+    };
+    const plane = principalPlane(rows);
+    assert.deepEqual(plane.mean, [1, 1, 1]);
+    const round = (v) => v.map((x) => Math.round(x * 1e6) / 1e6 + 0);
+    assert.deepEqual(round(plane.axes[0]), [1, 0, 0]);
+    assert.deepEqual(round(plane.axes[1]), [0, 1, 0]);
+    assert.deepEqual(round(plane.shares), [0.8, 0.2]);
+    assert.deepEqual(round(project(plane, rows, 1)), [2, 0]);
+    assert.deepEqual(round(project(plane, rows, 3)), [0, -1]);
+    // A later table in the same plane: the row moved by (0.5, 0, 3) shows only (0.5, 0).
+    const later = { rows: 1, cols: 3, data: Float32Array.from([3.5, 1, 4]) };
+    assert.deepEqual(round(project(plane, later, 0)), [2.5, 0]);
   });
 });
 

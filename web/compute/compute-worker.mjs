@@ -18,6 +18,9 @@
 // The positions and head views' requests (compute/positions-tables.mjs) run on tables of their
 // own, and are answered as a view's:
 //   in:  { viewId, kind, spec, args }
+// The Train view's training (train-session.mjs), kept here between requests:
+//   in:  { trainId, request }; out: { trainId, reply } | { trainId, error, argument } |
+//        { trainId, bug }
 // A stream reads a file's table a block at a time with the next block read ahead, which only
 // pays while one stream reads: two taking turns would each read every block anew. So a view's
 // computation waits while a product runs, before it starts and between its blocks: the
@@ -26,6 +29,7 @@ import { FieldError, onTable, startRun } from './plan.mjs';
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { createPositionsKeeper } from './positions-tables.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
+import { createTrainSession, replyBuffers } from './train-session.mjs';
 import { startView, viewBuffers } from './view-compute.mjs';
 
 // Between blocks the run lets messages in (a newer request, a stop) at least this often, and
@@ -36,6 +40,7 @@ const PROGRESS_MS = 100;
 let loaded = null; // the module, loaded on the first message
 let keeper = null;
 let positionsKeeper = null;
+let training = null; // the Train view's session, made by its first request
 let current = 0; // the id of the run that may go on; any other stops at its next block
 
 function load(wasm) {
@@ -173,6 +178,17 @@ async function replyPositions({ viewId, kind, spec, args }) {
   }
 }
 
+// The Train view's request on its training, kept here between requests.
+function replyTraining({ trainId, request }, lab) {
+  training ??= createTrainSession(lab);
+  try {
+    const reply = training.run(request);
+    postMessage({ trainId, reply }, replyBuffers(reply));
+  } catch (error) {
+    postMessage({ trainId, ...failure(error) });
+  }
+}
+
 onmessage = async ({ data }) => {
   if (data.wasm !== undefined) {
     load(data.wasm);
@@ -192,6 +208,10 @@ onmessage = async ({ data }) => {
   if (data.viewId !== undefined) {
     if (data.spec) replyPositions(data);
     else replyView(data, lab);
+    return;
+  }
+  if (data.trainId !== undefined) {
+    replyTraining(data, lab);
     return;
   }
   const { id, p } = data;

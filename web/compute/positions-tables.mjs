@@ -1,11 +1,13 @@
 // The token and position tables of the positions and head views, and what those views compute on
 // them, in the compute worker (compute-worker.mjs; on the page's thread only where no worker
 // starts): drawn from a seed in the book's order (lab.openSeededPositions; GPT-2's V takes the
-// module a few hundred milliseconds), or a .safetensors checkpoint's own
-// (lab.openCheckpointPositions: GPT-2's wte.weight and wpe.weight, and whether its output layer
-// is tied), read where it lies, as a table file is (table-keeper.mjs). The last tables opened
-// are kept for the next request. Arguments and results are plain data that postMessage carries.
+// module a few hundred milliseconds), given whole (the Train view's, trained:
+// lab.openPositionTables), or a .safetensors checkpoint's own (lab.openCheckpointPositions:
+// GPT-2's wte.weight and wpe.weight, and whether its output layer is tied), read where it lies,
+// as a table file is (table-keeper.mjs). The last tables opened are kept for the next request.
+// Arguments and results are plain data that postMessage carries.
 //   spec:  { seed, vocab, dim, contextLength } | { checkpoint: { file or bytes, key, configText } }
+//          | { trained: { key, token (V, d), position (context_length, d) or null } }
 //   positions args: { batch }            -> { positions: { vocab, dim, contextLength, checkpoint }, e }
 //   head args:      { batch, topK }      -> { info: (as positions), ids, head, comparison }
 import { FieldError } from './plan.mjs';
@@ -74,11 +76,6 @@ const COMPUTE = {
   }),
   // The logits and each position's top k, the printed logits graded against inOrder()'s sums.
   head(lab, positions, { batch, topK }) {
-    if (topK < 0 || topK > positions.vocab)
-      throw new FieldError(
-        'top_k',
-        `top-k must be between 0 and V = ${positions.vocab}, got ${topK}`,
-      );
     const e = positions.embed(batch);
     const work = e.rows * e.length * positions.vocab * positions.dim;
     if (work > MAIN_THREAD_MULTIPLY_ADDS) {
@@ -104,15 +101,20 @@ export function createPositionsKeeper(lab) {
   let kept = null; // { key, positions }
 
   function tablesFor(spec) {
-    const key = spec.checkpoint
-      ? `file:${spec.checkpoint.key}:${spec.checkpoint.configText ?? ''}`
-      : `seed:${spec.seed}:${spec.vocab}:${spec.dim}:${spec.contextLength}`;
+    const { checkpoint, trained } = spec;
+    const key = checkpoint
+      ? `file:${checkpoint.key}:${checkpoint.configText ?? ''}`
+      : trained
+        ? `trained:${trained.key}`
+        : `seed:${spec.seed}:${spec.vocab}:${spec.dim}:${spec.contextLength}`;
     if (kept?.key === key) return kept.positions;
     kept?.positions.delete();
     kept = null;
-    const positions = spec.checkpoint
-      ? openCheckpoint(lab, spec.checkpoint)
-      : openSeeded(lab, spec);
+    const positions = checkpoint
+      ? openCheckpoint(lab, checkpoint)
+      : trained
+        ? lab.openPositionTables(trained.token, trained.position)
+        : openSeeded(lab, spec);
     kept = { key, positions };
     return positions;
   }

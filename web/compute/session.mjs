@@ -8,6 +8,7 @@ import { bytesText, count } from '../model/format-number.mjs';
 import { FieldError, plan, PRODUCT_BUDGET, productWork, resultOf, run } from './plan.mjs';
 import { createPositionsKeeper } from './positions-tables.mjs';
 import { createTableKeeper } from './table-keeper.mjs';
+import { createTrainSession } from './train-session.mjs';
 import { viewResult, viewWork } from './view-compute.mjs';
 import { createWorkerRunner } from './worker-client.mjs';
 
@@ -17,6 +18,9 @@ import { createWorkerRunner } from './worker-client.mjs';
 const TABLE_BUDGET = 1 << 18;
 
 const WHERE = 'in a background thread: the page stays usable';
+
+// A slice of training on the main thread, where no worker runs: a step or two, then the page.
+const MAIN_THREAD_SLICE_MS = 20;
 
 // What the status says while the product streams W.
 function progressSentence({ bytesRead, bytes, multiplyAdds, totalMultiplyAdds }) {
@@ -49,11 +53,12 @@ const sameSource = (a, b) => a.inputs === b.inputs && a.text === b.text && a.tok
 // shown brings back the last result computed while not typing, or at a pause (paused()): the
 // last valid input, not a part of the one that went wrong.
 // Returns { refresh(), paused(), stop(), computeView(kind, result, args), computePositions(kind,
-// spec, args), settled() }: a way to recompute now; the pause in typing; a way to stop the
-// product streaming; the backward and bag views' computations (view-compute.mjs) on a result's
-// table; the positions and head views' (positions-tables.mjs); and a promise that resolves once
-// the store's present inputs have their result (or its lookup's rows, when stopped) or their
-// error.
+// spec, args), computeTraining(request), settled() }: a way to recompute now; the pause in
+// typing; a way to stop the product streaming; the backward and bag views' computations
+// (view-compute.mjs) on a result's table; the positions and head views' (positions-tables.mjs);
+// the Train view's training (train-session.mjs), in the worker where there is one; and a promise
+// that resolves once the store's present inputs have their result (or its lookup's rows, when
+// stopped) or their error.
 export function createSession(lab, store, { quiet = () => false, typing = () => false } = {}) {
   const keeper = createTableKeeper(lab);
   const runner = createWorkerRunner(lab, keeper);
@@ -62,6 +67,7 @@ export function createSession(lab, store, { quiet = () => false, typing = () => 
   let done = null; // the state the last finished update computed from
   let kept = null; // the last result computed while not typing, or at a pause
   let waiting = []; // settled()'s resolvers
+  let trainingHere = null; // the Train view's session on this thread, where no worker runs
 
   // An update ended (a result, an error, or a text still waiting for its tokens) for `from`.
   function finished(from) {
@@ -224,6 +230,19 @@ export function createSession(lab, store, { quiet = () => false, typing = () => 
       if (computed) return computed;
       positionsHere ??= createPositionsKeeper(lab);
       return positionsHere.compute(kind, spec, args);
+    },
+    // Resolves to the training's reply: from the compute worker, or without one from a session
+    // on this thread, a slice of MAIN_THREAD_SLICE_MS after a task's pause (the page paints
+    // between slices).
+    async computeTraining(request) {
+      const reply = await runner.train(request);
+      if (reply) return reply;
+      trainingHere ??= createTrainSession(lab);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return trainingHere.run({
+        ...request,
+        budgetMs: Math.min(request.budgetMs, MAIN_THREAD_SLICE_MS),
+      });
     },
     settled() {
       if (done && sameSource(done, store.get())) return Promise.resolve();

@@ -5,7 +5,8 @@
 // (Firefox before 114), requests run on the main thread after a pause that lets the page paint
 // its 'computing' state first; a file's table then cannot be read (table-keeper.mjs says why).
 // The backward and bag views send their work too (runView), to run on the worker's table, and the
-// positions and head views theirs (runPositions), on tables of their own.
+// positions and head views theirs (runPositions), on tables of their own, and the Train view its
+// training (train).
 import { FieldError, run } from './plan.mjs';
 import { EmbedlabError, embedlabWasmSources } from '../embedlab/embedlab.mjs';
 import { startModuleWorker } from './start-worker.mjs';
@@ -22,11 +23,14 @@ export function createWorkerRunner(lab, keeper) {
   let ids = 0;
   const views = new Map(); // viewId -> { resolve, reject } of runView()
   let viewIds = 0;
+  const trainings = new Map(); // trainId -> { resolve, reject } of train()
+  let trainIds = 0;
 
-  // Every view request still open is answered null: the page computes it itself.
+  // Every view and training request still open is answered null: the page computes it itself.
   function releaseViews() {
-    for (const { resolve } of views.values()) resolve(null);
+    for (const { resolve } of [...views.values(), ...trainings.values()]) resolve(null);
     views.clear();
+    trainings.clear();
   }
 
   function settle(job, answer, error) {
@@ -71,6 +75,15 @@ export function createWorkerRunner(lab, keeper) {
     else job.resolve(data.computed);
   }
 
+  function receiveTraining(data) {
+    const job = trainings.get(data.trainId);
+    if (!job) return;
+    trainings.delete(data.trainId);
+    if (data.bug) job.reject(new Error(`compute worker: ${data.bug}`));
+    else if (data.error !== undefined) job.reject(new EmbedlabError(data.error, data.argument));
+    else job.resolve(data.reply);
+  }
+
   function receive({ data }) {
     if (data.ready) {
       ready = true;
@@ -82,6 +95,10 @@ export function createWorkerRunner(lab, keeper) {
     }
     if (data.viewId !== undefined) {
       receiveView(data);
+      return;
+    }
+    if (data.trainId !== undefined) {
+      receiveTraining(data);
       return;
     }
     const job = running;
@@ -124,9 +141,10 @@ export function createWorkerRunner(lab, keeper) {
         event.preventDefault(); // a browser without module workers: the fallback takes over
         giveUp();
       } else {
-        for (const { reject } of views.values())
+        for (const { reject } of [...views.values(), ...trainings.values()])
           reject(new Error(`compute worker: ${event.message}`));
         views.clear();
+        trainings.clear();
         if (running) settle(running, null, new Error(`compute worker: ${event.message}`));
       }
     });
@@ -194,6 +212,17 @@ export function createWorkerRunner(lab, keeper) {
       worker.postMessage({ viewId, kind, spec, args });
       return new Promise((resolve, reject) => {
         views.set(viewId, { resolve, reject, signal: null });
+      });
+    },
+    // The Train view's training request (compute/train-session.mjs) in the worker, which keeps
+    // the training between requests. Resolves to its reply, or null without a worker: the page
+    // trains itself. Rejects with the core's EmbedlabError.
+    train(request) {
+      if (!started()) return Promise.resolve(null);
+      const trainId = ++trainIds;
+      worker.postMessage({ trainId, request });
+      return new Promise((resolve, reject) => {
+        trainings.set(trainId, { resolve, reject });
       });
     },
     // For a newer request answered on the main thread.

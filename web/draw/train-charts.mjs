@@ -1,8 +1,11 @@
-// The Train view's two small charts of next-token training, in SVG: the loss step by step, and
-// W's rows as points in a plane, each with the trail it moved along. Both are drawn in a fixed
+// The Train view's two small charts of next-token training, in SVG: the loss step by step with
+// each epoch's mean, and the text's rows of W as points in a fixed plane, each with the trail it
+// moved along. Both are drawn in a fixed
 // viewBox about as wide as a phone's column, so that their 11-unit labels stay readable there
 // and grow a little on a wide screen. Why a row moved is carried by colour and by words (the
 // table beside, lab.rowCauses); the points add where it moved.
+import { writeAttribute } from './dom.mjs';
+import { morphChildren } from './morph.mjs';
 import { causeOf } from './train-picture.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -96,54 +99,111 @@ function frame(svg, { title, xLabel, yLabel, x, y, xTicks, yTicks }) {
 
 const scale = (lo, hi, from, to) => (v) => from + ((v - lo) / (hi - lo || 1)) * (to - from);
 
-// losses: the loss of each step taken, texts: the same as printed; total: the steps there are.
-export function drawLossCurve(svg, { losses, texts, total }) {
-  const top = Math.max(...losses, 1) * 1.1;
-  const x = scale(total === 1 ? 0 : 1, Math.max(total, 2), PLOT.left + 10, PLOT.right - 10);
-  const y = scale(0, top, PLOT.bottom, PLOT.top);
-  const every = Math.ceil(total / 8);
-  frame(svg, {
-    title: `The loss after each of ${losses.length} steps: ${texts.join(', ')}`,
-    xLabel: 'step',
-    yLabel: 'loss (mean cross-entropy)',
-    x,
-    y,
-    xTicks: {
-      values: Array.from({ length: total }, (_, k) => k + 1).filter((k) => (k - 1) % every === 0),
-      decimals: 0,
-    },
-    yTicks: ticks(0, top, 4),
-  });
-  const points = losses.map((loss, k) => [x(k + 1), y(loss)]);
-  svg.append(svgNode('polyline', { class: 'loss-line', points: points.join(' ') }));
-  points.forEach(([px, py], k) => {
-    const dot = svgNode('circle', { class: 'loss-point', cx: px, cy: py, r: 3.5 });
-    dot.append(svgNode('title', {}, `step ${k + 1}: loss ${texts[k]}`));
-    svg.append(dot);
-  });
-  const last = points.at(-1);
-  if (last) {
-    svg.append(
-      svgNode(
-        'text',
-        {
-          class: 'loss-value',
-          x: Math.min(last[0], PLOT.right - 4),
-          y: Math.max(last[1] - 8, PLOT.top + 10),
-          'text-anchor': last[0] > (PLOT.left + PLOT.right) / 2 ? 'end' : 'start',
-        },
-        texts.at(-1),
-      ),
-    );
-  }
+// Draws with draw(out) into an svg built apart, then carries it over to svg, writing only what
+// changed (morph.mjs): a chart drawn a few times a second restyles the little that moved.
+function redraw(svg, draw) {
+  const out = svgNode('svg');
+  draw(out);
+  for (const { name, value } of out.attributes) writeAttribute(svg, name, value);
+  morphChildren(svg, out);
 }
 
-// weights: embedding.weight at step 0, 1, ... (the steps taken); rows: the rows drawn; dim: d
-// (x = W[r, 0], y = W[r, 1], or 0 where d = 1); changed: the last step's { rows, causes } or
-// null; inputs: its input ids; causes: lab.rowCauses; picked: a row.
-export function drawRowPoints(svg, { weights, rows, dim, changed, inputs, causes, picked }) {
-  const at = (w, r) => [w.data[r * dim], dim > 1 ? w.data[r * dim + 1] : 0];
-  const all = weights.flatMap((w) => rows.map((r) => at(w, r)));
+// losses: the loss of each step taken; epochs: the epoch of each; text(loss): the loss as
+// printed. Each step is a point of one line; each epoch's mean is a level segment over its steps;
+// a dashed line marks half the first loss, where the training has learned something.
+export function drawLossCurve(svg, spec) {
+  redraw(svg, (out) => lossCurve(out, spec));
+}
+
+function lossCurve(svg, { losses, epochs, text }) {
+  const n = losses.length;
+  const top = Math.max(...losses.filter(Number.isFinite), 1) * 1.08;
+  const x = scale(1, Math.max(n, 8), PLOT.left + 6, PLOT.right - 6);
+  const y = scale(0, top, PLOT.bottom, PLOT.top);
+  const means = epochMeans(losses, epochs);
+  frame(svg, {
+    title:
+      n === 0
+        ? 'The loss, step by step: no step yet'
+        : `The loss of ${n} steps: ${text(losses[0])} at the first, ${text(losses[n - 1])} at ` +
+          `the last; the mean of each epoch: ${means.map((m) => text(m.mean)).join(', ')}`,
+    xLabel: 'step',
+    yLabel: 'loss (cross-entropy)',
+    x,
+    y,
+    xTicks: ticks(1, Math.max(n, 8), 4),
+    yTicks: ticks(0, top, 4),
+  });
+  if (n === 0) return;
+  const half = y(losses[0] / 2);
+  svg.append(
+    svgNode('line', { class: 'loss-half', x1: PLOT.left, x2: PLOT.right, y1: half, y2: half }),
+    svgNode(
+      'text',
+      { class: 'loss-half-label', x: PLOT.right - 4, y: half - 4, 'text-anchor': 'end' },
+      '½ of the first',
+    ),
+  );
+  const points = losses.map((loss, k) => [x(k + 1), y(loss)]);
+  svg.append(svgNode('polyline', { class: 'loss-line', points: points.join(' ') }));
+  if (n <= 40) {
+    for (const [px, py] of points)
+      svg.append(svgNode('circle', { class: 'loss-point', cx: px, cy: py, r: 2.5 }));
+  }
+  for (const m of means) {
+    const seg = svgNode('line', {
+      class: 'epoch-mean',
+      x1: x(m.first) - (m.first === m.last ? 3 : 0),
+      x2: x(m.last) + (m.first === m.last ? 3 : 0),
+      y1: y(m.mean),
+      y2: y(m.mean),
+    });
+    seg.append(svgNode('title', {}, `epoch ${m.epoch}: mean loss ${text(m.mean)}`));
+    svg.append(seg);
+  }
+  const [lx, ly] = points.at(-1);
+  svg.append(
+    svgNode(
+      'text',
+      {
+        class: 'loss-value',
+        x: Math.min(lx, PLOT.right - 4),
+        y: Math.max(ly - 8, PLOT.top + 10),
+        'text-anchor': lx > (PLOT.left + PLOT.right) / 2 ? 'end' : 'start',
+      },
+      text(losses[n - 1]),
+    ),
+  );
+}
+
+// Each epoch's { epoch, first, last (its steps, from 1), mean } of the losses taken so far.
+export function epochMeans(losses, epochs) {
+  const out = [];
+  losses.forEach((loss, k) => {
+    const e = epochs[k];
+    if (out.at(-1)?.epoch !== e) out.push({ epoch: e, first: k + 1, last: k + 1, sum: 0 });
+    const m = out.at(-1);
+    m.last = k + 1;
+    m.sum += loss;
+  });
+  return out.map(({ epoch, first, last, sum }) => ({
+    epoch,
+    first,
+    last,
+    mean: sum / (last - first + 1),
+  }));
+}
+
+// trail: [{ step, points: [[x, y] of each row] }], the rows' places at each step kept (the last
+// is now); labels: each row's words; rows: their ids (data-vocab); changed: the last step's
+// { rows, causes } among them, or null; inputs: its input ids; causes: lab.rowCauses; picked: a
+// row; axes: { x, y } the axes' names.
+export function drawRowPoints(svg, spec) {
+  redraw(svg, (out) => rowPoints(out, spec));
+}
+
+function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, axes }) {
+  const all = trail.flatMap((t) => t.points);
   const bounds = (k) => {
     const values = all.map((p) => p[k]);
     const lo = Math.min(...values);
@@ -158,21 +218,21 @@ export function drawRowPoints(svg, { weights, rows, dim, changed, inputs, causes
   const moved = changed ? rows.filter((r) => causeOf(changed, r) !== undefined).length : 0;
   frame(svg, {
     title:
-      `${rows.length} rows of W as points, x = W[r, 0]` +
-      `${dim > 1 ? ', y = W[r, 1]' : ''}, over ${weights.length - 1} steps; ` +
+      `${rows.length} rows of W as points in a fixed plane, over ${trail.at(-1).step} steps; ` +
       `${moved} of them moved in the last step`,
-    xLabel: 'W[r, 0]',
-    yLabel: dim > 1 ? 'W[r, 1]' : '(d = 1: no second column)',
+    xLabel: axes.x,
+    yLabel: axes.y,
     x,
     y,
     xTicks: ticks(x0, x1, 4),
-    yTicks: dim > 1 ? ticks(y0, y1, 4) : { values: [0], decimals: 0 },
+    yTicks: ticks(y0, y1, 4),
   });
   const inputSet = new Set(Array.from(inputs ?? []));
-  const drawn = [...rows].sort((a, b) => (a === picked) - (b === picked)); // picked on top
-  for (const r of drawn) {
+  const order = rows.map((_, i) => i).sort((a, b) => (rows[a] === picked) - (rows[b] === picked));
+  for (const i of order) {
+    const r = rows[i];
     const cause = changed ? causeOf(changed, r) : undefined;
-    const trail = weights.map((w) => at(w, r)).map(([px, py]) => [x(px), y(py)]);
+    const path = trail.map((t) => [x(t.points[i][0]), y(t.points[i][1])]);
     const g = svgNode('g', {
       class: [
         'row-point',
@@ -184,15 +244,12 @@ export function drawRowPoints(svg, { weights, rows, dim, changed, inputs, causes
         .join(' '),
       'data-vocab': r,
     });
-    if (trail.length > 1)
-      g.append(svgNode('polyline', { class: 'trail', points: trail.join(' ') }));
-    for (const [px, py] of trail.slice(0, -1))
-      g.append(svgNode('circle', { class: 'was', cx: px, cy: py, r: 1.8 }));
-    const [cx, cy] = trail.at(-1);
-    g.append(
-      svgNode('circle', { class: 'dot', cx, cy, r: inputSet.has(r) ? 5.5 : 4 }),
-      svgNode('text', { class: 'row-label', x: cx + 7, y: cy - 5 }, String(r)),
-    );
+    if (path.length > 1) g.append(svgNode('polyline', { class: 'trail', points: path.join(' ') }));
+    const [cx, cy] = path.at(-1);
+    g.append(svgNode('circle', { class: 'dot', cx, cy, r: inputSet.has(r) ? 4.5 : 3.5 }));
+    // Words beside the rows that matter now: the last step's inputs and the picked row.
+    if (inputSet.has(r) || r === picked)
+      g.append(svgNode('text', { class: 'row-label', x: cx + 6, y: cy - 4 }, labels[i]));
     svg.append(g);
   }
 }

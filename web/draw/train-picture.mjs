@@ -3,15 +3,16 @@
 // (one glyph per cause) and its words (lab.rowCauses' text), so colour is never the only one.
 // Rows stand for vocabulary ids (data-vocab), which views/linking.mjs links with the page.
 import { element } from './dom.mjs';
+import { morphChildren } from './morph.mjs';
 import { countShown } from '../model/shown-indices.mjs';
 
 // One shape per cause, in the core's order of causes (lab.rowCauses).
 const GLYPHS = ['●', '■', '▲', '◆', '★'];
 export const causeGlyph = (cause) => GLYPHS[cause % GLYPHS.length];
 
-// Why a step changed `row` (an index into lab.rowCauses), or undefined: a binary search of the
-// step's changed rows, which are ascending (weight decay changes all V of them).
-export function causeOf({ rows, causes }, row) {
+// Where `row` is among a step's changed rows, which are ascending (weight decay changes all V of
+// them), or -1: a binary search.
+function indexOf(rows, row) {
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
@@ -19,8 +20,31 @@ export function causeOf({ rows, causes }, row) {
     if (rows[mid] < row) lo = mid + 1;
     else hi = mid;
   }
-  return rows[lo] === row ? causes[lo] : undefined;
+  return rows[lo] === row ? lo : -1;
 }
+
+// Why a step changed `row` (an index into lab.rowCauses), or undefined.
+export function causeOf({ rows, causes }, row) {
+  const i = indexOf(rows, row);
+  return i < 0 ? undefined : causes[i];
+}
+
+// The words of why a step changed `row`: its cause's, or for a row of the batch with a role (an
+// input, a target or both, of next-token training), the role's (lab.batchRoles). changed: the
+// step's { rows, causes, roles? }.
+export function changeText(changed, row, causes, roles) {
+  const i = indexOf(changed.rows, row);
+  const role = changed.roles?.[i] ?? 0;
+  return role > 0 ? roles[role].text : causes[changed.causes[i]].text;
+}
+
+// The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
+// an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
+const WEIGHT_COLS = 5;
+export const weightCols = (d) =>
+  d <= WEIGHT_COLS
+    ? Array.from({ length: d }, (_, j) => j)
+    : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null];
 
 function headerCell(text, scope, className) {
   const th = element('th', className, text);
@@ -29,9 +53,9 @@ function headerCell(text, scope, className) {
 }
 
 // <span class="cause-mark cause-NAME">● in the batch</span>; short: the glyph, the words for
-// screen readers only.
-export function causeMark(causes, cause, { short = false } = {}) {
-  const { name, text } = causes[cause];
+// screen readers only; text: other words than the cause's (a batch row's role).
+export function causeMark(causes, cause, { short = false, text = causes[cause].text } = {}) {
+  const { name } = causes[cause];
   const mark = element('span', `cause-mark cause-${name}`);
   mark.append(element('span', 'cause-glyph', causeGlyph(cause)));
   mark.firstChild.setAttribute('aria-hidden', 'true');
@@ -53,16 +77,18 @@ export function drawLegend(list, causes) {
   );
 }
 
-// spec: { lab, weight (V, d), rows, cols (shownIndices lists), changed: the last step's
-// { rows, causes } or null, causes (lab.rowCauses), picked (a row or null), padding (a row or
-// null), caption, lit (light the changed rows up: a step has just been taken) }. Each row's
-// header is a button that picks it.
+// spec: { lab, weight (V, d: a matrix, or { rows, cols, at(i, j) } of the rows drawn), rows,
+// cols (shownIndices lists), changed: the last step's { rows, causes, roles? } or null, causes
+// (lab.rowCauses), roles (lab.batchRoles, with roles), picked (a row or null), padding (a row or
+// null), caption, lit (the step just taken, whose rows light up, or null), rowLabel(i) (words
+// beside a row's number, or none) }. Each row's header is a button that picks it. Drawn again,
+// only what changed is written (morph.mjs).
 export function drawWeights(box, spec) {
   const { lab, weight, rows, cols, changed, causes } = spec;
   const d = weight.cols;
+  const at = weight.at ?? ((i, j) => weight.data[i * d + j]);
   const shown = [];
-  for (const i of rows)
-    if (i !== null) for (const j of cols) if (j !== null) shown.push(weight.data[i * d + j]);
+  for (const i of rows) if (i !== null) for (const j of cols) if (j !== null) shown.push(at(i, j));
   const texts = lab.formatElements(shown);
   const scale = shown.reduce((m, x) => (Number.isFinite(x) ? Math.max(m, Math.abs(x)) : m), 0) || 1;
 
@@ -103,7 +129,9 @@ export function drawWeights(box, spec) {
     const cause = changed ? causeOf(changed, i) : undefined;
     tr.dataset.vocab = String(i);
     tr.className = [
-      cause === undefined ? '' : `changed cause-${causes[cause].name}${spec.lit ? ' lit' : ''}`,
+      cause === undefined
+        ? ''
+        : `changed cause-${causes[cause].name}${spec.lit ? ` lit lit-${spec.lit % 2}` : ''}`,
       i === spec.picked ? 'picked' : '',
       i === spec.padding ? 'padding' : '',
     ]
@@ -117,13 +145,14 @@ export function drawWeights(box, spec) {
     pick.setAttribute('aria-pressed', String(i === spec.picked));
     pick.setAttribute('aria-label', `row ${i}: show its optimizer state`);
     th.append(pick);
+    if (spec.rowLabel) th.append(element('span', 'row-token', spec.rowLabel(i)));
     tr.append(th);
     for (const j of cols) {
       if (j === null) {
         tr.append(element('td', 'gap', '…'));
         continue;
       }
-      const value = weight.data[i * d + j];
+      const value = at(i, j);
       const td = element('td', value < 0 ? 'neg' : 'pos', texts[next++]);
       td.style.setProperty(
         '--m',
@@ -132,27 +161,36 @@ export function drawWeights(box, spec) {
       tr.append(td);
     }
     const why = element('td', 'why');
-    if (cause !== undefined) why.append(causeMark(causes, cause));
+    if (cause !== undefined)
+      why.append(causeMark(causes, cause, { text: changeText(changed, i, causes, spec.roles) }));
     tr.append(why);
     body.append(tr);
   }
   table.append(thead, body);
-  box.replaceChildren(table);
+  morphInto(box, table);
 }
 
-// spec: { rows (shownIndices), batches (the ids of every batch), history (the steps taken:
-// { rows, causes } of each), causes, picked }: a cell per row and batch, marked where that step
-// changed the row, '·' where it did not, empty for the steps to come.
+// box's content becomes table, written where it changed.
+function morphInto(box, table) {
+  const holder = element('div');
+  holder.append(table);
+  morphChildren(box, holder);
+}
+
+// spec: { rows (shownIndices), columns ([{ label, detail }]: a step each, taken or to come),
+// history (the steps taken among them: { rows, causes, roles? } of each), causes, roles,
+// picked, caption, rowLabel(i) (as drawWeights') }: a cell per row and step, marked where that step changed the row, '·' where
+// it did not, empty for the steps to come.
 export function drawTimeline(box, spec) {
-  const { rows, batches, history, causes } = spec;
+  const { rows, columns, history, causes } = spec;
   const table = element('table', 'matrix train-timeline');
-  table.append(element('caption', '', 'Rows changed, step by step'));
+  table.append(element('caption', '', spec.caption ?? 'Rows changed, step by step'));
   const head = element('tr');
   head.append(
     headerCell('row', 'col', 'corner'),
-    ...batches.map((batch, k) => {
+    ...columns.map(({ label, detail }, k) => {
       const th = headerCell('', 'col', k < history.length ? 'taken' : 'future');
-      th.append(`${k + 1}`, element('small', 'train-batch', `[${Array.from(batch).join(', ')}]`));
+      th.append(label, element('small', 'train-batch', detail));
       return th;
     }),
   );
@@ -163,14 +201,16 @@ export function drawTimeline(box, spec) {
     const tr = element('tr');
     if (i === null) {
       tr.className = 'gap';
-      tr.append(element('th', '', '⋮'), ...batches.map(() => element('td', 'gap', '⋮')));
+      tr.append(element('th', '', '⋮'), ...columns.map(() => element('td', 'gap', '⋮')));
       body.append(tr);
       continue;
     }
     tr.dataset.vocab = String(i);
     if (i === spec.picked) tr.className = 'picked';
-    tr.append(headerCell(String(i), 'row', ''));
-    batches.forEach((_, k) => {
+    const th = headerCell(String(i), 'row', '');
+    if (spec.rowLabel) th.append(element('span', 'row-token', spec.rowLabel(i)));
+    tr.append(th);
+    columns.forEach((_, k) => {
       if (k >= history.length) {
         tr.append(element('td', 'future'));
         return;
@@ -184,12 +224,16 @@ export function drawTimeline(box, spec) {
         td.textContent = '·';
         td.title = 'unchanged';
       } else {
-        td.append(causeMark(causes, cause, { short: true }));
+        // The glyph in the cause's colour, its words for the pointer and for screen readers:
+        // one element a cell, as a long timeline has hundreds.
+        const text = changeText(history[k], i, causes, spec.roles);
+        td.title = text;
+        td.append(element('span', 'visually-hidden', text), causeGlyph(cause));
       }
       tr.append(td);
     });
     body.append(tr);
   }
   table.append(thead, body);
-  box.replaceChildren(table);
+  morphInto(box, table);
 }

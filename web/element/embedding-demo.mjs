@@ -376,6 +376,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       lab: this.#lab,
       computeView: this.#session.computeView,
       computePositions: this.#session.computePositions,
+      computeTraining: this.#session.computeTraining,
       stop: this.#session.stop,
       tokenizers: VIEW_TOKENIZERS,
       embedded: true,

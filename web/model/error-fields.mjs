@@ -34,10 +34,13 @@ export const POSITIONS_FIELDS = Object.freeze({
   top_k: 'top-k',
 });
 
-// The Train view's batches, padding_idx, optimizer and its hyperparameters (the core's names,
-// PyTorch's).
+// The Train view's batches, the chapter's loader, padding_idx, optimizer and its hyperparameters
+// (the core's names, PyTorch's).
 export const TRAIN_FIELDS = Object.freeze({
   ids: 'batches',
+  max_length: 'max-length',
+  stride: 'stride',
+  batch_size: 'batch-size',
   padding_idx: 'padding-idx',
   optimizer: 'optimizer',
   lr: 'lr',
@@ -63,6 +66,13 @@ export const TRAIN_OWN_FIELDS = Object.freeze({
   tokenizer: 'batch-tokenizer',
 });
 
-// No input stands for these: the page never sets max_norm, and it makes the one-hot matrix and
-// both compared results itself. Their errors are shown in the form's alert, marking no input.
-export const UNPLACED_ARGUMENTS = Object.freeze(['max_norm', 'norm_type', 'onehot', 'compared']);
+// No input stands for these: the page never sets max_norm or epochs (Play trains until paused),
+// and it makes the one-hot matrix and both compared results itself. Their errors are shown in
+// the form's alert, marking no input.
+export const UNPLACED_ARGUMENTS = Object.freeze([
+  'max_norm',
+  'norm_type',
+  'onehot',
+  'compared',
+  'epochs',
+]);

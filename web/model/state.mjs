@@ -19,6 +19,9 @@
 //            'backward', where the verdict below it is that of the gradient dW
 //   hovered  the token under the pointer or the focus, or null: a light mark everywhere
 //   train    the Train view's inputs and the steps taken (train-inputs.mjs)
+//   trained  the Train view's tables once it has trained with a head and stands still, or null:
+//            { seed, vocab, dim, head, contextLength (0 without positions), steps, epochs,
+//              token (V, d), position (contextLength, d) or null }; the head view reads them
 //   views    the backward and bag views' own inputs (view-inputs.mjs)
 import { TRAIN_INPUTS } from './train-inputs.mjs';
 import { VIEW_INPUTS } from './view-inputs.mjs';
@@ -42,6 +45,7 @@ export function initialState(inputs = {}) {
     pictureMode: 'product',
     hovered: null,
     train: TRAIN_INPUTS,
+    trained: null,
     views: VIEW_INPUTS,
   };
 }

@@ -4,11 +4,11 @@
 //   head 'none'    the core's training_run.hpp: nn.Linear first, then the seeded table, then each
 //                  G; it prints G, embedding.weight, the rows the step changed and torch.equal of
 //                  the two routes, all exactly
-//   'untied'/'tied' the core's next_token.hpp: the seeded table, the head drawn right after it
-//                  (tied: then given W itself), one optimizer; it prints each step's loss,
-//                  embedding.weight and the rows the step changed. The loss and the weights come
-//                  from products PyTorch's BLAS sums in another order: printed to PyTorch's 4
-//                  decimals they read the same but for a rare last digit; the rows, exactly.
+//   'untied'/'tied' the core's window_training.hpp: the chapter's loop, the tables drawn in
+//                  GPTModel's order, the text's windows through DataLoader; it prints each step's
+//                  batch (exactly), its loss and how many rows of tok.weight it changed. The loss
+//                  comes from products PyTorch's BLAS sums in another order: printed to PyTorch's
+//                  4 decimals it reads the same but for a rare last digit.
 
 const PARAMETER = { header: 'Parameter containing:\n', suffixes: ['requires_grad=True'] };
 
@@ -87,48 +87,66 @@ function sideBySide(lab, setup) {
   };
 }
 
-// The program of a head: next-token prediction, one sequence per batch.
-function nextToken(lab, setup) {
+// The program of a head: the chapter's loop, as embedlab train --max-length runs it. Its steps
+// run in one loop, each printing a line: step k, its batch x, the loss, the rows changed.
+function windowsProgram(lab, setup) {
+  const { maxLength, stride, batchSize, shuffle } = setup.loader;
   const tied = setup.head === 'tied';
-  const params = tied
-    ? 'embedding.parameters()'
-    : 'list(embedding.parameters()) + list(head.parameters())';
+  const params = ['tok.weight', ...(setup.positions ? ['pos.weight'] : [])];
+  if (!tied) params.push('head.weight');
+  const h = setup.positions ? `tok(x) + pos(torch.arange(${maxLength}))` : 'tok(x)';
   return {
     make: [
       `torch.manual_seed(${setup.seed})`,
-      'embedding = nn.Embedding(V, d)',
-      'head = nn.Linear(d, V, bias=False)',
-      ...(tied ? ['head.weight = embedding.weight  # tied: one Parameter, used at both ends'] : []),
-      `opt = ${lab.optimizerCode(setup.optimizer, params)}`,
+      'tok = nn.Embedding(V, d)',
+      ...(setup.positions ? [`pos = nn.Embedding(${maxLength}, d)`] : []),
+      'head = nn.Linear(d, V, bias=False)  # drawn tied or not, as GPTModel draws it',
+      ...(tied ? ['head.weight = tok.weight  # tied: one Parameter, used at both ends'] : []),
+      ...(setup.text
+        ? [`# ${JSON.stringify(setup.text)}, as ${setup.tokenizerLabel} tokenizes it:`]
+        : []),
+      `ids = [${Array.from(setup.ids).join(', ')}]`,
+      `dataset = [(torch.tensor(ids[i:i + ${maxLength}]), torch.tensor(ids[i + 1:i + ${maxLength + 1}])) for i in range(0, len(ids) - ${maxLength}, ${stride})]`,
+      `loader = torch.utils.data.DataLoader(dataset, batch_size=${batchSize}, shuffle=${shuffle ? 'True' : 'False'}, drop_last=True)`,
+      `opt = ${lab.optimizerCode(setup.optimizer, `[${params.join(', ')}]`)}`,
+      'batches = (batch for epoch in range(10**6) for batch in loader)',
     ],
-    step: (s) => [
-      {
-        code: [
-          ...batchComment(setup, s),
-          `seq = torch.tensor([${Array.from(s.batch).join(', ')}])`,
-          'before = embedding.weight.detach().clone()',
-          'opt.zero_grad()',
-          'loss = F.cross_entropy(head(embedding(seq[:-1])), seq[1:])',
-          'print(loss)',
-        ],
-        printed: lossPrinted(lab, s.loss),
-      },
-      {
-        code: ['loss.backward(); opt.step()', ...WEIGHT_CODE(s.step)],
-        printed: weightPrinted(lab, s),
-      },
-    ],
+    steps: (steps) =>
+      steps.length === 0
+        ? []
+        : [
+            {
+              code: [
+                `for step in range(1, ${steps.length + 1}):`,
+                '    x, y = next(batches)',
+                `    loss = F.cross_entropy(head(${h}).flatten(0, 1), y.flatten())`,
+                '    before = tok.weight.detach().clone()',
+                '    opt.zero_grad(); loss.backward(); opt.step()',
+                "    print(f'step {step}: x = {x.tolist()}, loss {loss!s}, rows changed: {len(changed_rows(before, tok.weight))}')",
+              ],
+              printed: steps.map((s) => windowLine(lab, s)).join('\n'),
+            },
+          ],
   };
 }
 
-// setup: { head ('none', 'untied', 'tied'), seed, vocab, dim, paddingIdx, sparse, optimizer (the
-// API's { name, ... }), weight (embedding.weight before the first step), linearRefusal (head
-// 'none'), lines (each batch's text when the batches were typed as text, else null: PyTorch gets
-// the ids, the text is a comment) }; steps: the steps so far (head 'none': TrainingSteps with
-// torchEqual, the core's torch.equal of the two weights after each (their verdict's); else
-// NextTokenSteps with their batch). Returns [{ code: lines, printed: text or undefined }].
+// What the loop prints for a step s: { step, x (the batch's inputs, B lists), loss, changedCount }.
+export const windowLine = (lab, s) =>
+  `step ${s.step}: x = [${s.x.map((row) => `[${row.join(', ')}]`).join(', ')}], ` +
+  `loss ${lossPrinted(lab, s.loss)}, rows changed: ${s.changedCount}`;
+
+// setup: { head ('none', 'untied', 'tied'), seed, vocab, dim, and without a head paddingIdx,
+// sparse, optimizer (the API's { name, ... }), weight (embedding.weight before the first step),
+// linearRefusal, lines (each batch's text when the batches were typed as text, else null: PyTorch
+// gets the ids, the text is a comment); with a head optimizer, ids, loader ({ maxLength, stride,
+// batchSize, shuffle }), positions, text (the text typed, or null) and tokenizerLabel }.
+// steps: the steps so far (head 'none': TrainingSteps with torchEqual, the core's torch.equal of
+// the two weights after each (their verdict's); with a head: { step, x, loss, changedCount }).
+// Returns [{ code: lines, printed: text or undefined }].
 export function trainScript(lab, setup, steps) {
-  const program = (setup.head === 'none' ? sideBySide : nextToken)(lab, setup);
+  const windows = setup.head !== 'none';
+  const program = windows ? windowsProgram(lab, setup) : sideBySide(lab, setup);
+  const table = windows ? 'tok' : 'embedding';
   return [
     {
       code: [
@@ -147,7 +165,11 @@ export function trainScript(lab, setup, steps) {
         '',
       ],
     },
-    { code: ['print(embedding.weight)'], printed: lab.formatTensor(setup.weight, PARAMETER) },
-    ...steps.flatMap(program.step),
+    ...(windows
+      ? program.steps(steps)
+      : [
+          { code: [`print(${table}.weight)`], printed: lab.formatTensor(setup.weight, PARAMETER) },
+          ...steps.flatMap(program.step),
+        ]),
   ];
 }

@@ -1,4 +1,5 @@
-// The Train view's batches typed as text: one batch per line, each line's tokens (a real
+// The Train view's data typed as text: with a head, the whole text one sequence, which the
+// chapter's loader cuts into windows; without, one batch per line, each line's tokens (a real
 // tokenizer's ids) one batch. Pure: the tokenizing itself runs in the tokenizer worker, and the
 // view is handed the catalog's entry ({ label, vocabSize }).
 //
@@ -14,10 +15,14 @@ export function batchLines(text) {
   return lines;
 }
 
-// What is wrong with the lines before any is tokenized, or null.
-export function linesError(lines) {
+// What a text is tokenized as, one sequence each: with a head the whole text, without each line.
+export const textUnits = (text, head) => (head === 'none' ? batchLines(text) : [text]);
+
+// What is wrong with the units before any is tokenized, or null.
+export function linesError(lines, head) {
   const blank = lines.findIndex((line) => line.trim() === '');
   if (blank < 0) return null;
+  if (head !== 'none') return 'The text is empty: type a text to train on, or switch to ids.';
   return lines.length === 1
     ? 'The text is empty: type one batch per line, e.g. "the cat" and "the dog".'
     : `Line ${blank + 1} is empty: each line is one batch, so give it at least one word, or delete the line.`;

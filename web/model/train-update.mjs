@@ -26,7 +26,8 @@ export function hyperparameters(info, given) {
   return out;
 }
 
-// row: { r, t (the step, from 1), before, after (W[r] around the step), grad (W.grad[r]),
+// row: { r, t (the step, from 1), table (the module whose weight W is: 'embedding' unless given),
+// before, after (W[r] around the step), grad (W.grad[r]),
 // headGrad (tied: the head's share of grad[r]; else null), named (whether r is an input of the
 // step), stateBefore, stateAfter ({ name: values of row r }, stateBefore {} at the first step) };
 // info: lab.optimizers' entry; h: hyperparameters(). Returns [{ rule, numbers }].
@@ -45,7 +46,10 @@ export function updateLines(info, h, row, vec) {
     origin = row.named
       ? "the lookup's: the row is an input"
       : 'zero: the lookup reaches only the input rows';
-  lines.push({ rule: `g = embedding.weight.grad[${r}]`, numbers: `${g}: ${origin}` });
+  lines.push({
+    rule: `g = ${row.table ?? 'embedding'}.weight.grad[${r}]`,
+    numbers: `${g}: ${origin}`,
+  });
   const before = vec(row.before);
   const after = vec(row.after);
   const state = (name) => row.stateAfter[name];

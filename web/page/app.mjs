@@ -203,6 +203,7 @@ async function start(lab) {
     lab,
     computeView: session.computeView,
     computePositions: session.computePositions,
+    computeTraining: session.computeTraining,
     stop: session.stop,
     tokenizers: VIEW_TOKENIZERS,
     embedded: false,

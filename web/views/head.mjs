@@ -3,7 +3,10 @@
 // of W; at the output logits = h @ W.T reads all V rows, and none is wasted, since every logit
 // scores one next token. For h = the input embeddings (no transformer blocks: this is about the
 // table), the logits as PyTorch prints them and each position's top k (the rows of W closest to
-// its h). On a checkpoint, whether the model ties, as the core decides it from the file.
+// its h). On a checkpoint, whether the model ties, as the core decides it from the file. Its
+// seeded tables are the Train view's once that view has trained them (state.trained): before,
+// the view says plainly that they are untrained and their top tokens noise; after, they are what
+// the training taught.
 import { byData, element } from '../draw/dom.mjs';
 import { cells } from '../model/cells.mjs';
 import { count } from '../model/format-number.mjs';
@@ -14,13 +17,48 @@ import { wholeNumber } from '../compute/plan.mjs';
 import { showOrderCheck } from '../draw/order-check.mjs';
 import { matrixItem } from './view-form.mjs';
 import { createPositionsForm, positionControls } from './positions-form.mjs';
+import { TRAIN_TEXT_BATCH } from '../model/train-inputs.mjs';
+
+// The Train view's tables (state.trained) where they are this view's seeded ones trained: the
+// same seed and shapes, positions, and the tied head, whose weight is the table used here.
+function trainedFor({ trained }, args) {
+  if (!trained || trained.head !== 'tied') return null;
+  const same =
+    trained.seed === args.seed &&
+    trained.vocab === args.vocab &&
+    trained.dim === args.dim &&
+    trained.contextLength === args.contextLength;
+  return same ? trained : null;
+}
+
+// Whether this view's table is trained, in one sentence: args as the form computed on.
+function trainedSentence(args) {
+  if (args.checkpoint) return '';
+  if (args.trained) {
+    const { steps, epochs } = args.trained;
+    return (
+      `This table is the Train view's, after ${count(steps)} ${steps === 1 ? 'step' : 'steps'} ` +
+      `(${count(epochs)} ${epochs === 1 ? 'epoch' : 'epochs'}) of next-token training on its text: ` +
+      'each position’s top tokens are what it has learned comes next.'
+    );
+  }
+  return (
+    `This table is untrained: torch.manual_seed(${args.seed}) drew it and nothing has trained ` +
+    'it, so its top tokens are noise, the rows that happen to point along h (its own row in h ' +
+    'often puts a position’s own token first). Train it with the tied head in the Train view ' +
+    '(the same seed, V, d, and max_length = context_length, positions on), and this view shows ' +
+    'what the training taught.'
+  );
+}
 
 const TOP_K = `<label class="view-field"><span><code>top-k</code></span>
-    <input name="top-k" type="text" inputmode="numeric" value="5" spellcheck="false"></label>`;
+    <input name="top-k" type="text" inputmode="numeric" value="" placeholder="min(5, V)"
+      spellcheck="false"></label>`;
 
 const OUTPUT = `
   <p class="route-note view-code" data-part="code"></p>
   <p class="tying" data-part="tying"></p>
+  <p class="route-note head-trained" data-part="trained" role="status"></p>
   <figure class="tied-picture" data-part="picture" aria-label="W used twice">
     <div class="tied-end" data-end="input">
       <p class="tied-title">Input: <code>token_embedding_layer(inputs)</code></p>
@@ -102,10 +140,15 @@ const tokenIdOf = (text) => Number(text.dataset.tokenOf);
 function createHeadView(root, { lab, store, tokenizers, computePositions }) {
   const view = createPositionsForm(root, {
     kind: 'head',
-    controls: positionControls('of the head', TOP_K),
+    controls: positionControls('of the head', TOP_K, { batch: TRAIN_TEXT_BATCH, dim: '5' }),
     store,
     computePositions,
-    more: (form) => ({ topK: wholeNumber(form.value('top-k'), 'top-k', 'top_k') }),
+    trainedFor,
+    // An empty top-k is the core's default, min(5, V).
+    more: (form) => {
+      const topK = form.value('top-k');
+      return { topK: topK.trim() === '' ? null : wholeNumber(topK, 'top-k', 'top_k') };
+    },
     show,
   });
   view.output.innerHTML = OUTPUT;
@@ -114,7 +157,8 @@ function createHeadView(root, { lab, store, tokenizers, computePositions }) {
   const boxes = byData(view.output, 'box');
   const spellTokens = createTokenTexts(parts.top, parts['top-tokens'], { lab, tokenizers });
 
-  function show(output, { info, ids, head, comparison }) {
+  function show(output, { info, ids, head, comparison }, args) {
+    const trained = trainedSentence(args);
     const { vocab, dim, checkpoint } = info;
     parts.code.replaceChildren(
       element(
@@ -129,6 +173,8 @@ function createHeadView(root, { lab, store, tokenizers, computePositions }) {
       ? `${checkpoint.tied ? 'This model ties its output layer' : 'This model does not tie its output layer'}: ${checkpoint.tyingReason}.` +
         (checkpoint.tied ? '' : ' The head below is the tied one, for comparison.')
       : 'out_head.weight is token_embedding_layer.weight: one Parameter, not a copy.';
+    parts.trained.textContent = trained;
+    parts.trained.hidden = trained === '';
     parts['w-shape'].textContent = ` ${count(vocab)} × ${count(dim)}`;
     [parts.lookup.textContent, parts.product.textContent] = head.notes;
     showOrderCheck(parts.verdict, comparison);

@@ -20,16 +20,16 @@ export const BOOK_BATCH =
 // V = GPT-2's vocabulary and context_length = 4 as in the chapter; d = 256 there, 16 here so
 // that the page draws the table at once (the CLI takes the chapter's d).
 // `of` completes each input's accessible name ("V of the head"), one name per view on a page
-// that shows both.
-export function positionControls(of, extra = '') {
+// that shows both; defaults: { batch, dim } where a view starts from others.
+export function positionControls(of, extra = '', { batch = BOOK_BATCH, dim = '16' } = {}) {
   const label = (text) => `<span>${text}<span class="visually-hidden"> ${of}</span></span>`;
   return `
   <label class="view-field wide-field">${label('batch <code>inputs</code> (B × T)')}
-    <input name="batch" type="text" class="wide" value="${BOOK_BATCH}" spellcheck="false"></label>
+    <input name="batch" type="text" class="wide" value="${batch}" spellcheck="false"></label>
   <label class="view-field">${label('<var>V</var>')}
     <input name="vocab" type="text" inputmode="numeric" value="50257" spellcheck="false"></label>
   <label class="view-field">${label('<var>d</var>')}
-    <input name="dim" type="text" inputmode="numeric" value="16" spellcheck="false"></label>
+    <input name="dim" type="text" inputmode="numeric" value="${dim}" spellcheck="false"></label>
   <label class="view-field">${label('<code>context_length</code>')}
     <input name="context-length" type="text" inputmode="numeric" value="4" spellcheck="false"></label>
   <label class="view-field">${label('seed')}
@@ -45,13 +45,37 @@ export function checkpointOf(state) {
   return file;
 }
 
+// Each trained table the page holds, by a number of its own: the worker keeps the tables it
+// last opened by that key, and opens the next ones only when it changes.
+const trainedKeys = new WeakMap();
+let trainings = 0;
+
+// What compute/positions-tables.mjs opens for args: a checkpoint, trained tables, or a seed.
+function specOf({ checkpoint, trained, seed, vocab, dim, contextLength }) {
+  if (checkpoint) {
+    const { file, bytes, key, configText } = checkpoint;
+    return { checkpoint: { file, bytes, key, configText } };
+  }
+  if (trained) {
+    if (!trainedKeys.has(trained)) trainedKeys.set(trained, ++trainings);
+    const { token, position } = trained;
+    return { trained: { key: trainedKeys.get(trained), token, position } };
+  }
+  return { seed, vocab, dim, contextLength };
+}
+
 // root: an empty element; kind: 'positions' or 'head', the computation whose result
 // show(output, drawn, args) draws; controls: the form's markup; more(form): the computation's
 // arguments beyond the batch; args: { batch, checkpoint } and, for seeded tables, { seed, vocab,
-// dim, contextLength }; computePositions: the session's (compute/session.mjs). Returns
+// dim, contextLength, trained }; computePositions: the session's (compute/session.mjs).
+// trainedFor(state, args): the page's trained tables (state.trained) where they are the seeded
+// ones trained, else null: then args.trained holds them and the computation runs on them. Returns
 // { output, update(state, changed), settled() }: settled() resolves once the output shows the
 // last update's computation (or its error).
-export function createPositionsForm(root, { kind, controls, store, computePositions, more, show }) {
+export function createPositionsForm(
+  root,
+  { kind, controls, store, computePositions, more, show, trainedFor = () => null },
+) {
   let typed = store.get().views[kind]; // what the form holds, as the store keeps it
   const form = createViewForm(root, controls, POSITIONS_FIELDS, typed, (values) => {
     typed = values;
@@ -80,14 +104,8 @@ export function createPositionsForm(root, { kind, controls, store, computePositi
       const args = checkpoint
         ? { batch, checkpoint }
         : { batch, checkpoint: null, ...seededArgs() };
-      const spec = checkpoint
-        ? {
-            checkpoint: (({ file, bytes, key, configText }) => ({ file, bytes, key, configText }))(
-              checkpoint,
-            ),
-          }
-        : { seed: args.seed, vocab: args.vocab, dim: args.dim, contextLength: args.contextLength };
-      const drawn = await computePositions(kind, spec, { batch, ...more(form) });
+      if (!checkpoint) args.trained = trainedFor(state, args);
+      const drawn = await computePositions(kind, specOf(args), { batch, ...more(form) });
       if (mine !== latest) return;
       form.clear();
       output.classList.remove('stale');
@@ -99,8 +117,9 @@ export function createPositionsForm(root, { kind, controls, store, computePositi
     }
   }
 
-  // What the last computation read: this view's inputs and the page's checkpoint. The page's
-  // other inputs (its ids, at every keystroke) and the other views' leave it as it is.
+  // What the last computation read: this view's inputs, the page's checkpoint and its trained
+  // tables. The page's other inputs (its ids, at every keystroke) and the other views' leave it
+  // as it is.
   let computedFor = null;
   let shown = Promise.resolve();
   return {
@@ -111,8 +130,14 @@ export function createPositionsForm(root, { kind, controls, store, computePositi
         form.write(typed);
       }
       const checkpoint = checkpointOf(state);
-      if (computedFor?.views === state.views[kind] && computedFor.checkpoint === checkpoint) return;
-      computedFor = { views: state.views[kind], checkpoint };
+      const { trained } = state;
+      if (
+        computedFor?.views === state.views[kind] &&
+        computedFor.checkpoint === checkpoint &&
+        computedFor.trained === trained
+      )
+        return;
+      computedFor = { views: state.views[kind], checkpoint, trained };
       shown = update(state);
     },
     settled: () => shown,

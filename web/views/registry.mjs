@@ -6,9 +6,10 @@
 //   (settled(), where a view has it: a promise that the view shows its last update, for a view
 //   whose update computes elsewhere: the compute worker)
 //   context: { store (model/state.mjs), lab (the WebAssembly module), computeView,
-//              computePositions and stop (the session's, compute/session.mjs: the views that
-//              compute on the table, or on the positions' tables; the end of a product
-//              streaming W), tokenizers (tokenizers/client.mjs's
+//              computePositions, computeTraining and stop (the session's,
+//              compute/session.mjs: the views that compute on the table, or on the positions'
+//              tables; the Train view's training; the end of a product streaming W),
+//              tokenizers (tokenizers/client.mjs's
 //              VIEW_TOKENIZERS), embedded (true inside <embedding-demo>) }
 // and then hears every change of the store: update(state, changed), changed being the set of
 // state keys that are new (every key the first time). A new view is one file and one line here.

@@ -38,6 +38,11 @@ enum class Argument {
   alpha,
   centered,
   maximize,
+  // the chapter's data loader: GPTDatasetV1's windows, DataLoader's batches, the epochs
+  max_length,
+  stride,
+  batch_size,
+  epochs,
 };
 
 // "ids", "padding_idx", ...: how messages, the WASM API and the page name an argument.

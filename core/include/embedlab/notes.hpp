@@ -69,8 +69,8 @@ std::string positions_cost_note(Index length, Index context_length, Index dim);
 
 // The two reads of a tied W (V, d) for n positions, in this order: the input lookup's n rows
 // (n·d floats copied), and the output layer's V rows (n·V·d multiply-adds, none of them wasted:
-// every logit scores one next token).
-std::vector<std::string> head_cost_notes(Index n, Index vocab, Index dim);
+// every logit scores one next token). distinct: how many of the n ids differ, each a row of W.
+std::vector<std::string> head_cost_notes(Index n, Index distinct, Index vocab, Index dim);
 
 // What each route decoded of a table's stored blocks (table.blocks_decoded() counted around the
 // lookup and around the one-hot product): the lookup only its n rows' blocks, the product every

@@ -56,6 +56,11 @@ struct PositionTables {
 PositionTables seeded_position_tables(std::int64_t seed, Index vocab, Index dim,
                                       Index context_length, const Limits& limits = default_limits);
 
+// A token table (V, d) and a position table (context_length, d) given whole (a training's, as it
+// stands): an InputError (of dim) unless their d agree, and context_length checked.
+void check_position_tables(const Matrix& token, const Matrix& position,
+                           const Limits& limits = default_limits);
+
 // pos_embedding_layer(torch.arange(length)): P[:length] (length, d). length is checked.
 Matrix position_rows(const Table& positions, Index length);
 

@@ -34,8 +34,11 @@ struct TopLogit {
   float logit = 0.0f;
 };
 
+// The top tokens a printout lists unless asked: 5, or V where V is fewer.
+Index default_top_k(Index vocab);
+
 struct HeadOptions {
-  Index top_k = 5;       // per row of h, at most V; 0 for none
+  Index top_k = 5;       // per row of h, at most V; 0 for none (default_top_k(V) unless asked)
   bool whole = false;    // keep the (n, V) logits, checked against limits.max_elements
   Ids keep_columns;      // columns kept besides (ascending, distinct, below V)
   Index block_rows = 0;  // see stream_block_rows()

@@ -73,10 +73,21 @@ inline constexpr Index kTrainingMatrices = 12;
 void check_training(Index vocab, Index dim, const TrainingOptions& options,
                     const Limits& limits = default_limits);
 
+// Which ids of a next-token batch named a row of RowCause::batch: its inputs (the lookup's
+// gradient reaches it), its targets (tied: the head's gradient pulls the target's row toward h),
+// or both. Side-by-side training's batch names its rows as `none`: it has no targets.
+enum class BatchRole { none, input, target, input_and_target };
+// Every role, in the order above.
+const std::vector<BatchRole>& all_batch_roles();
+
 struct ChangedRow {
   Index row = 0;
   RowCause cause = RowCause::batch;
+  BatchRole role = BatchRole::none;  // with RowCause::batch
 };
+// Why the row changed, in words: the cause's text, and for a batch row with a role, which ids
+// named it: "in the batch: input", "in the batch: target", "in the batch: input and target".
+std::string changed_row_text(RowCause cause, BatchRole role);
 
 // One step of both routes.
 struct TrainingStep {

@@ -1,11 +1,17 @@
 // What the Train view draws from its training: the buttons and their status, where W comes from,
 // W with the rows the last step changed lit in the colour of why, a rows × steps timeline, and
 // the training as a PyTorch script that prints what the view shows. Without a head, the Linear
-// route's verdict and the optimizer state of the picked row; with one (head-drawing.mjs), why
-// the rows moved, the loss, the rows as points and the picked row's update.
+// route's verdict and the optimizer state of the picked row; with one (window-drawing.mjs), why
+// the rows moved, the loss, the predictions, the rows as points and the picked row's update.
 import { byData, element } from '../../draw/dom.mjs';
 import { tableRegions } from '../../draw/scroll-region.mjs';
-import { causeOf, drawLegend, drawTimeline, drawWeights } from '../../draw/train-picture.mjs';
+import {
+  causeOf,
+  drawLegend,
+  drawTimeline,
+  drawWeights,
+  weightCols,
+} from '../../draw/train-picture.mjs';
 import { showPending, showVerdict } from '../../draw/verdict-box.mjs';
 import { plural, vectorText } from '../../model/format-number.mjs';
 import { ROW_CAP } from '../../model/shown-indices.mjs';
@@ -13,22 +19,7 @@ import { trainRows } from '../../model/train-inputs.mjs';
 import { trainScript } from '../../model/train-script.mjs';
 import { copyScriptBar } from '../copy-script.mjs';
 import { stepFigure } from '../printout.mjs';
-import {
-  drawLoss,
-  drawPoints,
-  drawUpdate,
-  headOrigin,
-  lossText,
-  whyText,
-} from './head-drawing.mjs';
-
-// The picture of W is about its rows: of more columns than this, the first WEIGHT_COLS - 1 and
-// an ellipsis, which keeps the page's DOM small at V = 4096, d = 64.
-const WEIGHT_COLS = 5;
-const weightCols = (d) =>
-  d <= WEIGHT_COLS
-    ? Array.from({ length: d }, (_, j) => j)
-    : [...Array.from({ length: WEIGHT_COLS - 1 }, (_, j) => j), null];
+import { drawWindowTraining, windowStatus } from './window-drawing.mjs';
 
 const MARKUP = `
   <div class="train-bar">
@@ -45,27 +36,36 @@ const MARKUP = `
   <p class="train-why" data-part="why" aria-live="polite"></p>
   <ul class="train-legend" data-part="legend" aria-label="Why a row changed"></ul>
   <div class="train-charts" data-part="charts">
-    <div class="matrix-item train-chart">
-      <h3>The loss, step by step</h3>
+    <div class="matrix-item train-chart" data-draw="summary">
+      <h3>The loss, step by step, and each epoch's mean</h3>
       <svg class="train-chart-svg" data-part="loss"></svg>
-      <ol class="train-losses" data-part="losses" aria-label="The loss of each step"></ol>
+      <ol class="train-losses" data-part="losses" aria-label="The mean loss of each epoch"></ol>
       <p class="route-note">The loss and the weights are float32 as PyTorch computes them; its
-        BLAS sums the products in another order, so PyTorch's may differ in the last bits. The
-        lookup, and the rows a step changes, are exact.</p>
+        BLAS sums the products in another order, so PyTorch's may differ in the last bits (and
+        Adam, which divides each gradient by its own size, moves a row whose gradient is about
+        its eps by up to lr either way). The batches, the lookups, and the rows a step changes,
+        are exact.</p>
     </div>
-    <div class="matrix-item train-chart">
-      <h3>The rows of <code>embedding.weight</code> as points</h3>
+    <div class="matrix-item train-chart" data-draw="points">
+      <h3>The text's rows of <code>tok.weight</code> as points</h3>
       <svg class="train-chart-svg" data-part="points"></svg>
       <p class="route-note" data-part="points-note"></p>
     </div>
   </div>
+  <div class="matrix-item train-predict" data-part="predict" data-draw="predictions">
+    <h3>What it predicts next</h3>
+    <p class="route-note">At every position of every window: the input token → the target, the
+      token that does come next, then the three likeliest next tokens by the model as it stands,
+      each with its softmax probability; a target among them is marked.</p>
+    <ol class="train-predictions" data-part="predictions" aria-label="Next-token predictions"></ol>
+  </div>
   <div class="train-grid">
-    <div class="matrix-item">
-      <h3><code>embedding.weight</code>, lit where the step changed it</h3>
+    <div class="matrix-item" data-draw="weights">
+      <h3 data-part="weights-title"><code>embedding.weight</code>, lit where the step changed it</h3>
       <div class="table-box" data-box="weights"></div>
       <p class="route-note" data-part="more"></p>
     </div>
-    <div class="matrix-item">
+    <div class="matrix-item" data-draw="steps">
       <h3>Which rows each step changed</h3>
       <div class="table-box" data-box="timeline"></div>
     </div>
@@ -80,14 +80,36 @@ const MARKUP = `
   </details>`;
 
 // The view's output appended to root: { buttons (by data-action), printout (the details),
-// drawButtons(p, run, train), draw(spec) }.
-export function createTrainDrawing(root, { lab, embedded }) {
+// setPlaying(playing), drawButtons(p, run, train), draw(spec) (without a head),
+// drawWindows(spec) (with one: window-drawing.mjs's spec) }. With a head, a part of the drawing
+// (data-draw: window-drawing.mjs's parts) is drawn once it comes near the screen, where the
+// learner can see it; onSeen(part) hears that a part came near, to draw it.
+export function createTrainDrawing(root, { lab, embedded, onSeen }) {
   const template = document.createElement('template');
   template.innerHTML = MARKUP;
   const parts = byData(template.content, 'part');
   const boxes = byData(template.content, 'box');
   const buttons = byData(template.content, 'action');
   const printout = template.content.querySelector('details');
+  const seen = new Set(); // the parts near the screen
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const { target, isIntersecting } of entries) {
+        const part = target.dataset.draw;
+        if (!isIntersecting) seen.delete(part);
+        else if (!seen.has(part)) {
+          seen.add(part);
+          onSeen(part);
+        }
+      }
+    },
+    { rootMargin: '200px' },
+  );
+  const containers = {}; // part -> its element: data-drawn says the step it shows
+  for (const node of template.content.querySelectorAll('[data-draw]')) {
+    observer.observe(node);
+    containers[node.dataset.draw] = node;
+  }
   root.append(template.content);
   tableRegions(root);
   printout.open = embedded;
@@ -97,28 +119,41 @@ export function createTrainDrawing(root, { lab, embedded }) {
     buttons.play.setAttribute('aria-pressed', String(playing));
   }
 
-  // p: the plan, or null where the inputs are wrong; run: the run's current training.
+  // p: the plan, or null where the inputs are wrong; run: the run's current training (without a
+  // head) or window-run.mjs's current (with one).
   function drawButtons(p, run, train) {
-    const last = run?.history.at(-1);
+    if (p && p.head !== 'none') {
+      const status = windowStatus(lab, p, run);
+      buttons.step.disabled = Boolean(run?.failed);
+      buttons.play.disabled = Boolean(run?.failed);
+      buttons.reset.disabled = train.steps === 0;
+      parts.status.textContent = status.text;
+      parts.status.dataset.steps = String(status.steps);
+      if (status.loss === undefined) {
+        delete parts.status.dataset.loss;
+        delete parts.status.dataset.firstLoss;
+      } else {
+        parts.status.dataset.loss = String(status.loss);
+        parts.status.dataset.firstLoss = String(status.first);
+      }
+      return;
+    }
     const total = p?.batches.length ?? 0;
     const taken = run?.history.length ?? 0;
     buttons.step.disabled = !p || taken >= total || Boolean(run?.failed);
     buttons.play.disabled = !p || total === 0;
     buttons.reset.disabled = train.steps === 0;
+    delete parts.status.dataset.loss;
+    parts.status.dataset.steps = String(taken);
     parts.status.textContent = !p
       ? ''
       : taken === 0
         ? `${plural(total, 'batch', 'batches')} to train: Step takes the first.`
         : `Step ${taken} of ${total}: batch [${Array.from(p.batches[taken - 1]).join(', ')}]` +
-          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}` +
-          `${last?.loss === undefined ? '' : `, loss ${lossText(lab, last.loss)}`}.`;
+          `${p.lines ? `, ${JSON.stringify(p.lines[taken - 1].text)}` : ''}.`;
   }
 
   function drawOrigin(p) {
-    if (p.head !== 'none') {
-      parts.origin.replaceChildren(...headOrigin(p));
-      return;
-    }
     parts.origin.replaceChildren(
       element(
         'code',
@@ -194,7 +229,7 @@ export function createTrainDrawing(root, { lab, embedded }) {
     const script = trainScript(
       lab,
       {
-        head: p.head,
+        head: 'none',
         seed: p.seed,
         vocab: p.vocab,
         dim: p.dim,
@@ -212,12 +247,18 @@ export function createTrainDrawing(root, { lab, embedded }) {
     const bar = copyScriptBar(
       script,
       figures,
-      `The steps taken so far (${history.length}): each prints the text under it in PyTorch` +
-        (p.head === 'none'
-          ? '.'
-          : ', where the loss and the weights may differ in a rare last digit (see the loss).'),
+      `The steps taken so far (${history.length}): each prints the text under it in PyTorch.`,
     );
     parts.printout.replaceChildren(bar, figures);
+  }
+
+  // Which parts a training shows: without a head the Linear route's verdict and the picked
+  // row's state; with one the charts, the predictions and why the rows moved.
+  function showParts(head) {
+    parts['side-by-side'].hidden = head;
+    parts.charts.hidden = !head;
+    parts.predict.hidden = !head;
+    parts.why.hidden = !head;
   }
 
   // spec: { p (the plan), run (the run's current training), picked (a row), lit (a step was
@@ -228,18 +269,17 @@ export function createTrainDrawing(root, { lab, embedded }) {
     const last = history.at(-1) ?? null;
     const weight = last ? last.embeddingWeight : training.weight;
     const padding = training.paddingRow ?? null;
-    const head = p.head !== 'none';
-    parts['side-by-side'].hidden = head;
-    parts.charts.hidden = !head;
-    parts.why.hidden = !head;
-    // The tied head's cause shows only where it can move a row.
+    showParts(false);
+    parts['weights-title'].replaceChildren(
+      element('code', '', 'embedding.weight'),
+      ', lit where the step changed it',
+    );
     drawLegend(
       parts.legend,
-      lab.rowCauses.filter(({ name }) => name !== 'head' || p.head === 'tied'),
+      lab.rowCauses.filter(({ name }) => name !== 'head'),
     );
     drawOrigin(p);
-    if (!head) drawVerdict(training, last);
-    else parts.why.textContent = whyText(lab, p, last, info);
+    drawVerdict(training, last);
     // Every row a batch names stays in view, with the padding row and the picked one.
     const named = p.batches.flatMap((b) => Array.from(b));
     const keep = [...named, picked, ...(padding === null ? [] : [padding])];
@@ -251,6 +291,7 @@ export function createTrainDrawing(root, { lab, embedded }) {
       cols: weightCols(p.dim),
       changed: last?.changed ?? null,
       causes: lab.rowCauses,
+      roles: lab.batchRoles,
       picked,
       padding,
       caption: last
@@ -265,9 +306,7 @@ export function createTrainDrawing(root, { lab, embedded }) {
     parts.more.textContent =
       hidden > 0
         ? `${plural(hidden, 'more row', 'more rows')} changed in step ${last.step}, ` +
-          (p.head === 'tied'
-            ? "out of view: the tied head's gradient reaches every row."
-            : 'out of view: weight decay and optimizer state reach every row.')
+          'out of view: weight decay and optimizer state reach every row.'
         : '';
     parts.more.hidden = hidden === 0;
     // A row's button redrawn keeps the keyboard's focus.
@@ -275,20 +314,24 @@ export function createTrainDrawing(root, { lab, embedded }) {
       boxes.weights.querySelector(`.row-pick[data-row="${focused}"]`)?.focus();
     drawTimeline(boxes.timeline, {
       rows,
-      batches: p.batches,
+      columns: p.batches.map((batch, k) => ({
+        label: String(k + 1),
+        detail: `[${Array.from(batch).join(', ')}]`,
+      })),
       history: history.map((s) => s.changed),
       causes: lab.rowCauses,
+      roles: lab.batchRoles,
       picked,
     });
-    if (head) {
-      drawLoss(lab, { svg: parts.loss, list: parts.losses }, p, history);
-      drawPoints(lab, { svg: parts.points, note: parts['points-note'] }, p, run, rows, picked);
-      drawUpdate(lab, { title: parts['state-title'], body: parts.state }, p, run, picked, info);
-    } else {
-      drawState(training, picked, padding, info);
-    }
+    drawState(training, picked, padding, info);
     if (printout.open) drawPrintout(p, training, history);
   }
 
-  return { buttons, printout, setPlaying, drawButtons, draw };
+  // spec: window-drawing.mjs's; of its parts, those near the screen.
+  function drawWindows(spec) {
+    showParts(true);
+    drawWindowTraining({ lab, parts, boxes, printout, seen, containers }, spec);
+  }
+
+  return { buttons, printout, setPlaying, drawButtons, draw, drawWindows };
 }

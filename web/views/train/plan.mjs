@@ -1,5 +1,7 @@
 // The training the Train view's inputs describe, checked as far as is cheap: what a keystroke
-// costs, no more than parsing (the batches were tokenized before, for batches typed as text).
+// costs, no more than parsing (the text was tokenized before). Without a head, batches of ids
+// trained side by side on random upstream gradients (planTraining); with one, the chapter's loop
+// on one sequence's windows (planWindows).
 import { FieldError, wholeNumber } from '../../compute/plan.mjs';
 import { EmbedlabError } from '../../embedlab/embedlab.mjs';
 import { count } from '../../model/format-number.mjs';
@@ -46,31 +48,11 @@ function optimizerOf(info, hyper) {
   return optimizer;
 }
 
-// With a head, each batch is a sequence whose ids but the last predict its ids but the first:
-// one of a single id has nothing to predict. Said before any step, under the batches.
-function checkSequences(batches) {
-  const short = batches.findIndex((batch) => batch.length < 2);
-  if (short < 0) return;
-  throw new FieldError(
-    'ids',
-    `batch ${short + 1} is the single id ${batches[short][0]}: with a head, each batch is a ` +
-      'sequence whose next ids are predicted (inputs seq[:-1], targets seq[1:]), so it needs at ' +
-      'least 2 ids',
-  );
-}
-
-// { head, seed, vocab, dim, batches, options, lines, tokenizerLabel, key (what makes one
-// training differ from another, the batches aside) }, or a FieldError / EmbedlabError for the
-// input at fault. With a head, sparse=True and padding_idx are not the head's: options keeps
-// neither. info: the optimizer's entry in lab.optimizers. text: null for batches typed as ids; for
-// batches typed as text, { label, vocab, dim, lines: [{ text, ids, labels }] } (train-text.mjs's
-// shape).
-export function planTraining(lab, { result, train }, info, text) {
-  const { table } = result;
-  const { vocab, dim } = text ?? result;
-  const { head } = train;
+// What both kinds of training check first: the head, a seeded W, V·d within TRAIN_BUDGET, and
+// the optimizer as typed. Returns the optimizer of the API.
+function checkCommon(head, table, vocab, dim, info, hyper) {
   if (!TRAIN_HEADS.includes(head)) {
-    throw new FieldError('head', `head is none, untied or tied; got "${head}"`);
+    throw new FieldError('head', `head is tied, untied or none; got "${head}"`);
   }
   if (table.source !== 'seed') {
     throw new FieldError(
@@ -87,6 +69,18 @@ export function planTraining(lab, { result, train }, info, text) {
         'Make V or d smaller, or train it with the CLI, embedlab train.',
     );
   }
+  return optimizerOf(info, hyper);
+}
+
+// { head: 'none', seed, vocab, dim, batches, options, lines, tokenizerLabel, key (what makes one
+// training differ from another, the batches aside) }, or a FieldError / EmbedlabError for the
+// input at fault. sparse=True and padding_idx are nn.Embedding's: options keeps both. info: the
+// optimizer's entry in lab.optimizers. text: null for batches typed as ids; for batches typed as
+// text, { label, vocab, dim, lines: [{ text, ids, labels }] } (train-text.mjs's shape).
+export function planTraining(lab, { result, train }, info, text) {
+  const { table } = result;
+  const { vocab, dim } = text ?? result;
+  const optimizer = checkCommon(train.head, table, vocab, dim, info, train.hyper);
   let batches;
   try {
     batches = batchesOf(lab, text ? idsTextOf(text.lines) : train.batchesText, vocab);
@@ -96,24 +90,15 @@ export function planTraining(lab, { result, train }, info, text) {
       throw new FieldError('lines', error.message);
     throw error;
   }
-  if (head !== 'none') {
-    try {
-      checkSequences(batches);
-    } catch (error) {
-      if (text) throw new FieldError('lines', error.message);
-      throw error;
-    }
-  }
-  const optimizer = optimizerOf(info, train.hyper);
   const paddingIdx =
-    head !== 'none' || train.paddingIdxText.trim() === ''
+    train.paddingIdxText.trim() === ''
       ? null
       : wholeNumber(train.paddingIdxText, 'padding_idx', 'padding_idx');
-  const options = { optimizer, sparse: head === 'none' && train.sparse, paddingIdx };
+  const options = { optimizer, sparse: train.sparse, paddingIdx };
   lab.checkTraining(vocab, dim, options);
   const seed = table.seed;
   return {
-    head,
+    head: 'none',
     seed,
     vocab,
     dim,
@@ -121,6 +106,55 @@ export function planTraining(lab, { result, train }, info, text) {
     options,
     lines: text?.lines ?? null,
     tokenizerLabel: text?.label ?? null,
-    key: JSON.stringify([head, seed, vocab, dim, options]),
+    key: JSON.stringify(['none', seed, vocab, dim, options]),
+  };
+}
+
+// The one sequence a head trains on, typed as ids: ";" would make several.
+function sequenceOf(lab, idsText, vocab) {
+  const batches = lab.parseBatches(idsText);
+  if (batches.length !== 1) {
+    throw new FieldError(
+      'ids',
+      `with a head, the ids are one sequence, which the loader cuts into windows of max_length; ` +
+        `got ${batches.length} batches: remove the ";"`,
+    );
+  }
+  lab.checkIds(batches[0], vocab);
+  return batches[0];
+}
+
+// { head: 'tied' | 'untied', seed, vocab, dim, ids, loader: { maxLength, stride, batchSize,
+// shuffle }, positions, optimizer, text: { label, labels } or null, key }: the chapter's loop
+// on one sequence, checked as the core checks it before drawing anything (the loader's
+// windows against the sequence, each error under its field). text: as planTraining's, one line.
+export function planWindows(lab, { result, train }, info, text) {
+  const { table } = result;
+  const { vocab, dim } = text ?? result;
+  const optimizer = checkCommon(train.head, table, vocab, dim, info, train.hyper);
+  const ids = text
+    ? Float64Array.from(text.lines[0].ids)
+    : sequenceOf(lab, train.batchesText, vocab);
+  const loader = {
+    maxLength: wholeNumber(train.maxLengthText, 'max_length', 'max_length'),
+    stride: wholeNumber(train.strideText, 'stride', 'stride'),
+    batchSize: wholeNumber(train.batchSizeText, 'batch_size', 'batch_size'),
+    shuffle: train.shuffle,
+  };
+  lab.checkLoader(ids.length, loader);
+  lab.checkTraining(vocab, dim, { optimizer });
+  const seed = table.seed;
+  const { head, positions } = train;
+  return {
+    head,
+    seed,
+    vocab,
+    dim,
+    ids,
+    loader,
+    positions,
+    optimizer,
+    text: text ? { label: text.label, labels: text.lines[0].labels, text: train.linesText } : null,
+    key: JSON.stringify([head, seed, vocab, dim, Array.from(ids), loader, positions, optimizer]),
   };
 }

@@ -1,24 +1,10 @@
-// The Train view's training as it follows the store (store.train.steps), and Play's timer. Pure:
-// no DOM; the WebAssembly module is handed in (lab), and the timers (setTimeout's pair), so that
-// Node runs both with stand-ins (tests/web/train.test.mjs).
+// The Train view's training without a head (both routes on random upstream gradients) as it
+// follows the store (store.train.steps), and Play's timer. Pure: no DOM; the WebAssembly module
+// is handed in (lab), and the timers (setTimeout's pair), so that Node runs both with stand-ins
+// (tests/web/train.test.mjs). With a head, window-run.mjs trains.
 
 // Between two steps of Play: long enough to read which rows lit up.
 export const PLAY_INTERVAL_MS = 900;
-
-// A training of plan p: both routes on random upstream gradients (head 'none'), or next-token
-// prediction through the head.
-const open = (lab, p) =>
-  p.head === 'none'
-    ? lab.seededTraining(p.seed, p.vocab, p.dim, p.options)
-    : lab.seededNextTokenTraining(p.seed, p.vocab, p.dim, {
-        head: p.head,
-        optimizer: p.options.optimizer,
-      });
-
-// What a next-token step keeps once two newer steps are taken: the view draws the last step's
-// update from it and the step before (their gradients and optimizer state, (V, d) each), and of
-// the older ones only their loss, weight and changed rows.
-const HEAVY = ['grad', 'headGrad', 'state', 'headWeight'];
 
 // The training of a plan (plan.mjs), stepped as far as the store asks. isInputError(error): the
 // core's refusal of a batch (an EmbedlabError), which ends the training there; anything else is
@@ -46,7 +32,7 @@ export function createRun(lab, isInputError) {
         discard();
         run = {
           key: p.key,
-          training: open(lab, p),
+          training: lab.seededTraining(p.seed, p.vocab, p.dim, p.options),
           history: [],
           failed: null,
         };
@@ -60,8 +46,6 @@ export function createRun(lab, isInputError) {
           s.batch ??= batch;
           s.torchEqual = Boolean(s.verdict?.torchEqual);
           run.history.push(s);
-          const old = run.history.at(-3);
-          if (old) for (const key of HEAVY) delete old[key];
           stepped = true;
         } catch (error) {
           if (!isInputError(error)) throw error;
