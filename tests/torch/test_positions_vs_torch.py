@@ -235,8 +235,8 @@ class TiedHead(unittest.TestCase):
         self.assertEqual(top_ids(out.stdout), top.indices.tolist())
         self.assertIn("# the top 4 logits of each position", out.stdout)
         self.assertIn(
-            "# W read twice: the lookup read a row for each of the n = 6 ids, 4 distinct of its "
-            "4 rows;",
+            "# The input lookup read a row for each of the n = 6 ids, 4 distinct of the 4 rows of W, "
+            "copying n·d = 30 floats.",
             out.stdout,
         )
 

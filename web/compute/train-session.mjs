@@ -69,7 +69,8 @@ export function createTrainSession(lab, now = () => performance.now()) {
   function open({ key, plan }) {
     current?.training.delete();
     current = null;
-    const training = lab.windowTraining(plan.seed, plan.vocab, plan.dim, plan.ids, plan);
+    const { seed, vocab, dim, ids, ...options } = plan;
+    const training = lab.windowTraining(seed, vocab, dim, ids, options);
     const watched = [...new Set(Array.from(plan.ids))].sort((a, b) => a - b);
     current = { key, training, watched, log: [], last: null, previous: null };
   }
