@@ -19,7 +19,7 @@ async function elementsOnceBuilt(page) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     await page.waitForSelector(`#${id}[data-built]:not([aria-busy])`, { state: 'attached' });
   }
-  await page.waitForSelector('#head .verdict[data-state]');
+  await page.waitForSelector('#head .order-check[data-state]');
   return page.evaluate(() => document.getElementsByTagName('*').length);
 }
 
@@ -51,7 +51,7 @@ describe('the main thread', () => {
     await page.locator('#positions').scrollIntoViewIfNeeded();
     await page.waitForSelector('#positions .verdict[data-state="identical"]');
     await page.locator('#head').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#head .verdict[data-state]');
+    await page.waitForSelector('#head .order-check[data-state]');
     const answers = await page.evaluate(() => window.recorded.map((r) => r.worker));
     // At the defaults nothing else asks the worker: the page's ids and the backward and bag
     // views compute on the page, within a frame.

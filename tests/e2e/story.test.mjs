@@ -183,7 +183,7 @@ describe('the story on the first screen', () => {
     await page.waitForFunction(() =>
       document
         .querySelector('#head [data-part="lookup"]')
-        .textContent.startsWith('reads a row for each of the n = 4 ids'),
+        .textContent.startsWith('The input lookup read a row for each of the n = 4 ids'),
     );
     await tryStep(7);
     // The Train view's defaults: the tied head on the project's text, ready to Play.

@@ -439,7 +439,7 @@ describe('Text mode', () => {
     assert.equal(await errorOf('text', "'Hello world'"), null);
     assert.equal(
       await errorOf('tokenizer', "'gpt3'"),
-      'tokenizer="gpt3" is not one of: gpt2, llama3, qwen3, gemma3',
+      'tokenizer="gpt3" is not one of: gpt2, llama3, qwen3, gemma3 (did you mean gpt2?)',
     );
     assert.equal(await errorOf('tokenizer', "'qwen3'"), null);
     assert.match(

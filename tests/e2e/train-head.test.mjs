@@ -40,11 +40,17 @@ const status = (page) =>
   }));
 
 // Every token the page shows in the Train view's predictions and text and the head view's lists.
-const visibleTokens = (page) =>
-  page.$$eval(
-    `${VIEW} .pred-token, ${VIEW} .train-token, #head [data-token-of], ${VIEW} .row-token`,
-    (nodes) => nodes.map((node) => node.textContent).filter(Boolean),
-  );
+// A prediction is one item of text whose tokens (spaces drawn as "·") are apart by white space.
+const visibleTokens = async (page) =>
+  [
+    ...(await page.$$eval(`${VIEW} .pred`, (items) =>
+      items.flatMap((item) => item.textContent.split(/\s+/)),
+    )),
+    ...(await page.$$eval(
+      `${VIEW} .train-token, #head [data-token-of], ${VIEW} .row-token`,
+      (nodes) => nodes.map((node) => node.textContent),
+    )),
+  ].filter(Boolean);
 
 describe('the Train view at its defaults', () => {
   const opened = trainPage();
@@ -66,7 +72,15 @@ describe('the Train view at its defaults', () => {
   test('untrained, the defaults show no offensive token, and the head view says its tokens are noise', async () => {
     const { page } = env;
     await view.drawnPart('predictions');
-    assert.equal(await page.locator(`${VIEW} .pred-token`).count(), 7 * 4 * 5);
+    // Each position: its input → its target, then the three likeliest with their shares.
+    const lines = await page.$$eval(`${VIEW} .pred`, (items) =>
+      items.map((item) => item.textContent.split('\n')),
+    );
+    assert.equal(lines.length, 7 * 4);
+    for (const [pair, likeliest] of lines) {
+      assert.match(pair, /^\S+ → \S+$/);
+      assert.match(likeliest, /^(✓ )?\S+ [<\d.]+% · (✓ )?\S+ [<\d.]+% · (✓ )?\S+ [<\d.]+%$/);
+    }
     untrainedRight = await page.locator(`${VIEW} .pred.learned`).count();
     const tokens = await visibleTokens(page);
     assert.ok(tokens.length >= 7 * 4 * 5 + 28 + 31, `${tokens.length} tokens`);

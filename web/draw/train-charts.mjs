@@ -46,9 +46,14 @@ function frame(svg, { title, xLabel, yLabel, x, y, xTicks, yTicks }) {
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', title);
   const axes = svgNode('g', { class: 'chart-axes' });
+  // The grid is one path: a line at each tick, across the plot.
+  const grid = [
+    ...yTicks.values.map((v) => `M${PLOT.left} ${y(v)}H${PLOT.right}`),
+    ...xTicks.values.map((v) => `M${x(v)} ${PLOT.top}V${PLOT.bottom}`),
+  ];
+  axes.append(svgNode('path', { class: 'grid', d: grid.join('') }));
   for (const v of yTicks.values) {
     axes.append(
-      svgNode('line', { class: 'grid', x1: PLOT.left, x2: PLOT.right, y1: y(v), y2: y(v) }),
       svgNode(
         'text',
         { x: PLOT.left - 5, y: y(v) + 4, 'text-anchor': 'end' },
@@ -58,7 +63,6 @@ function frame(svg, { title, xLabel, yLabel, x, y, xTicks, yTicks }) {
   }
   for (const v of xTicks.values) {
     axes.append(
-      svgNode('line', { class: 'grid', x1: x(v), x2: x(v), y1: PLOT.top, y2: PLOT.bottom }),
       svgNode(
         'text',
         { x: x(v), y: PLOT.bottom + 14, 'text-anchor': 'middle' },
@@ -233,23 +237,32 @@ function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, 
     const r = rows[i];
     const cause = changed ? causeOf(changed, r) : undefined;
     const path = trail.map((t) => [x(t.points[i][0]), y(t.points[i][1])]);
-    const g = svgNode('g', {
-      class: [
-        'row-point',
-        cause === undefined ? 'same' : `changed cause-${causes[cause].name}`,
-        inputSet.has(r) ? 'input' : '',
-        r === picked ? 'picked' : '',
-      ]
-        .filter(Boolean)
-        .join(' '),
-      'data-vocab': r,
-    });
-    if (path.length > 1) g.append(svgNode('polyline', { class: 'trail', points: path.join(' ') }));
+    // A row's trail, dot and words are the svg's own children, each classed as the row is: no
+    // group a row, to keep the page within its element budget.
+    const classes = [
+      'row-point',
+      cause === undefined ? 'same' : `changed cause-${causes[cause].name}`,
+      inputSet.has(r) ? 'input' : '',
+      r === picked ? 'picked' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     const [cx, cy] = path.at(-1);
-    g.append(svgNode('circle', { class: 'dot', cx, cy, r: inputSet.has(r) ? 4.5 : 3.5 }));
+    if (path.length > 1)
+      svg.append(svgNode('polyline', { class: `${classes} trail`, points: path.join(' ') }));
+    svg.append(
+      svgNode('circle', {
+        class: `${classes} dot`,
+        cx,
+        cy,
+        r: inputSet.has(r) ? 4.5 : 3.5,
+        'data-vocab': r,
+      }),
+    );
     // Words beside the rows that matter now: the last step's inputs and the picked row.
     if (inputSet.has(r) || r === picked)
-      g.append(svgNode('text', { class: 'row-label', x: cx + 6, y: cy - 4 }, labels[i]));
-    svg.append(g);
+      svg.append(
+        svgNode('text', { class: `${classes} row-label`, x: cx + 6, y: cy - 4 }, labels[i]),
+      );
   }
 }

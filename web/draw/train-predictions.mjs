@@ -1,6 +1,6 @@
 // What the model being trained predicts next at each position of the text's windows: the input
 // token, the target (the token that does come next), and the k likeliest next tokens with their
-// probability, the target's chip marked where it is among them. Tokens are text, never HTML.
+// probability, the target marked where it is among them. Tokens are text, never HTML.
 import { element } from './dom.mjs';
 import { morphChildren } from './morph.mjs';
 
@@ -14,42 +14,28 @@ export function share(p) {
 
 // spec: { positions: [{ input, target }] (window by window), predictions: { k, ids, probabilities }
 // (row i's j-th likeliest at i * k + j), label(id): a token's words, maxLength: positions a window }.
-// Drawn again, only what changed is written (morph.mjs).
+// A position is one item of text, two lines: "input → target", then the k likeliest with their
+// shares, the target's marked "✓" where it is among them; an item whose likeliest is the target
+// is marked learned. One element a position keeps the page within its element budget. Drawn
+// again, only what changed is written (morph.mjs).
 export function drawPredictions(list, { positions, predictions, label, maxLength }) {
   const { k, ids, probabilities } = predictions;
-  const token = (id, className) => {
-    const span = element('span', `pred-token ${className}`, label(id));
-    span.dataset.tokenOf = String(id);
-    return span;
-  };
   const next = element('ol');
   next.append(
     ...positions.map(({ input, target }, i) => {
-      // A line of its input and its target, then its k chips: seven elements a position.
-      const item = element('li', 'pred');
+      const likeliest = Array.from(ids.subarray(i * k, (i + 1) * k));
+      const shares = likeliest.map(
+        (id, j) => `${id === target ? '✓ ' : ''}${label(id)} ${share(probabilities[i * k + j])}`,
+      );
+      const item = element(
+        'li',
+        'pred',
+        `${label(input)} → ${label(target)}\n${shares.join(' · ')}`,
+      );
       item.dataset.position = String(i);
       if (i % maxLength === 0) item.classList.add('window-start');
-      const head = element('span', 'pred-head');
-      head.append(token(input, 'pred-input'), token(target, 'pred-target'));
-      item.append(head);
-      for (let j = 0; j < k; ++j) {
-        const id = ids[i * k + j];
-        // One element a chip: the token's words, then its share.
-        const chip = element(
-          'span',
-          `pred-chip pred-token${id === target ? ' right' : ''}`,
-          `${label(id)} ${share(probabilities[i * k + j])}`,
-        );
-        chip.dataset.id = String(id);
-        chip.dataset.tokenOf = String(id);
-        item.append(chip);
-      }
-      const right = Array.from(ids.subarray(i * k, (i + 1) * k)).includes(target);
-      item.classList.toggle('learned', ids[i * k] === target);
-      item.setAttribute(
-        'aria-label',
-        `${label(input)} then ${label(target)}: ${right ? 'the target is among' : 'not among'} the ${k} likeliest`,
-      );
+      item.classList.toggle('learned', likeliest[0] === target);
+      item.classList.toggle('among', likeliest.includes(target));
       return item;
     }),
   );

@@ -208,9 +208,12 @@ function createHeadView(root, { lab, store, tokenizers, computePositions }) {
         const chips = element('span', 'bag-ids');
         chips.append(
           ...top.map((t, k) => {
+            // One element a chip: the token's words as its text once spelled, its id and
+            // logit drawn after them from data-logit.
             const chip = element('span', 'bag-id');
-            chip.append(tokenText(t.id), `${t.id} (${texts[k].trim()})`);
             chip.dataset.id = String(t.id);
+            chip.dataset.tokenOf = String(t.id);
+            chip.dataset.logit = `${t.id} (${texts[k].trim()})`;
             return chip;
           }),
         );

@@ -56,7 +56,8 @@ const MARKUP = `
     <h3>What it predicts next</h3>
     <p class="route-note">At every position of every window: the input token → the target, the
       token that does come next, then the three likeliest next tokens by the model as it stands,
-      each with its softmax probability; a target among them is marked.</p>
+      each with its softmax probability; a target among them is marked ✓, and a position whose
+      likeliest is its target is coloured.</p>
     <ol class="train-predictions" data-part="predictions" aria-label="Next-token predictions"></ol>
   </div>
   <div class="train-grid">
