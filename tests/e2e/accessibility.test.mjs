@@ -8,8 +8,8 @@
 // result is on its way, the views that show an older one say so.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { frames, openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { frames, sitePerSuite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { settle } from './demo.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -65,13 +65,7 @@ async function controlNames(page) {
 }
 
 describe('accessibility', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   // The page, fresh, for a test that needs it after one on another page, all its sections laid

@@ -4,8 +4,8 @@
 // number checked against PyTorch run for the same input. Bad input shows the core's message
 // next to the view's inputs, as text.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { frames, pageOverflow, waitForLookupRows } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { frames, pageOverflow, sitePerSuite, waitForLookupRows } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView, openSiteWithIds } from './view-form.mjs';
@@ -28,13 +28,7 @@ print(json.dumps({'G': G.tolist(), 'grad': embedding.weight.grad.tolist(),
 const IDS = [2, 3, 1, 3];
 
 describe('backward view', () => {
-  let env;
-  before(async () => {
-    env = await openSiteWithIds(IDS);
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSiteWithIds(IDS));
   afterEach(() => env.assertClean());
 
   const { view, input, cellsOf, verdictWord, waitForCommand, checkBadInput } = formView(

@@ -4,8 +4,8 @@
 // for the TensorFlow notebook's table (row i = 0.11·i). Bad input shows the core's message next
 // to the view's inputs, as text.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { pageOverflow, tableCells, waitForLookupRows } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { pageOverflow, sitePerSuite, tableCells, waitForLookupRows } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView, openSiteWithIds } from './view-form.mjs';
@@ -45,13 +45,7 @@ print(json.dumps(result))
 const IDS = [3, 3, 1, 2];
 
 describe('bag view', () => {
-  let env;
-  before(async () => {
-    env = await openSiteWithIds(IDS);
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSiteWithIds(IDS));
   afterEach(() => env.assertClean());
 
   const {

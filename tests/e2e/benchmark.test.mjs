@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { duration } from '../../web/model/format-number.mjs';
 import { siteDir } from '../site-dir.mjs';
-import { openSite, pageOverflow } from './harness.mjs';
+import { openSite, pageOverflow, sitePerSuite } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 const NBSP = '\u00a0';
@@ -50,10 +50,9 @@ test('the timing entry points are in the benchmark module only', () => {
 });
 
 describe('the Benchmark panel', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-    const { page } = env;
+  const env = sitePerSuite(async () => {
+    const opened = await openSite();
+    const { page } = opened;
     const panel = page.locator('#benchmark');
     await panel.locator('.bench-run').waitFor();
     // The smallest run: V up to 1000, d = 5, n = 3.
@@ -70,9 +69,7 @@ describe('the Benchmark panel', () => {
       null,
       { timeout: 120_000 },
     );
-  });
-  after(async () => {
-    await env?.close();
+    return opened;
   });
   afterEach(() => env.assertClean());
 

@@ -5,8 +5,8 @@
 // deferred file that cannot be loaded leaves the first screen working, with the status line
 // saying so.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { errorText, openSite } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { errorText, sitePerSuite } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, readPicture, setMode } from './picture.mjs';
 
@@ -21,13 +21,7 @@ const verdictShown = (page) =>
   );
 
 describe("the first screen before the module's deferred file", () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
 
   test('held back: the first screen works; let through: the sections below are built', async () => {
     const { page } = env;

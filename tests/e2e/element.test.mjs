@@ -2,9 +2,9 @@
 // frame, elements that do not interfere, errors shown inside the element as text, one shared
 // WebAssembly instance, no request off the page's server, theming, size, keyboard and the JS API.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openSite } from './harness.mjs';
+import { sitePerSuite } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, openHost, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
@@ -32,13 +32,7 @@ function renderCounter(page) {
 }
 
 describe('<embedding-demo>', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   test('without attributes it shows the notebook: seed 123, idx = [2, 3, 1], d = 5', async () => {

@@ -7,12 +7,12 @@
 // under prefers-reduced-motion; the whole page stays within its element budget at n = 64, V = 4096,
 // d = 64; and <embedding-demo view="equation"> draws the same picture in its shadow root.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import {
-  openSite,
   PAGE_ELEMENTS,
   pageOverflow,
   showLargeCase,
+  sitePerSuite,
   waitForVerdict,
 } from './harness.mjs';
 import { demoText, openHost, settle } from './demo.mjs';
@@ -62,13 +62,7 @@ const rows = (flat, width) =>
   Array.from({ length: flat.length / width }, (_, i) => flat.slice(i * width, (i + 1) * width));
 
 describe('the equation picture', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   async function reload(width, height) {

@@ -4,12 +4,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { siteDir } from '../site-dir.mjs';
 import {
   BOXES,
   errorText,
   openSite,
+  sitePerSuite,
   tableCells,
   waitForShape,
   waitForVerdict,
@@ -22,13 +23,7 @@ const DEFAULT_ROWS = ['2', '3', '1'];
 const waitForWeightShape = (page, shape) => waitForShape(page, BOXES.weight, shape);
 
 describe('bad input', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   // From now on, window.verdictTexts lists every text the verdict box shows, however briefly.

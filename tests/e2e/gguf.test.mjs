@@ -8,11 +8,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { demoCells, demoText, openHost } from './demo.mjs';
-import { errorText, openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import {
+  errorText,
+  openSite,
+  sitePerSuite,
+  tableCells,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 
@@ -103,13 +110,7 @@ const pickerTokens = (page, demo = null) =>
   }, demo);
 
 describe('a GGUF file on the page', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   async function choose(name, shape) {
@@ -184,13 +185,7 @@ describe('a GGUF file on the page', () => {
 });
 
 describe('<embedding-demo src="….gguf">', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   test('reads the file as the page does: its rows, the verdict, the blocks, its tokens', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { siteDir } from '../site-dir.mjs';
 import { serveDirectory } from './static-server.mjs';
@@ -68,6 +69,15 @@ export async function openSite({ weights = false } = {}) {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+// The suite's site: opened before its first test, closed after its last. The object returned
+// takes open()'s fields (page, url, assertClean, close, …) once the suite's before() has run.
+export function sitePerSuite(open = () => openSite()) {
+  const env = {};
+  before(async () => Object.assign(env, await open()));
+  after(async () => env.close?.());
+  return env;
 }
 
 // An init script (page.addInitScript, then a reload): a log, window.recorded, of what the

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { openSite, pageOverflow, sitePerSuite } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { assertCellsClose, runTorch } from './torch-reference.mjs';
 import { formView } from './view-form.mjs';
@@ -59,14 +59,11 @@ const SHOWN = [0, 1, 2, 25, 26, 27];
 const torch = runTorch(TORCH_HEAD, { rows: ROWS, columns: COLUMNS, tests: TESTS_DIR, dir });
 
 describe('head view', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-    await env.page.locator('#head').scrollIntoViewIfNeeded();
-    await env.page.waitForSelector('#head .order-check[data-state]');
-  });
-  after(async () => {
-    await env?.close();
+  const env = sitePerSuite(async () => {
+    const opened = await openSite({ weights: true });
+    await opened.page.locator('#head').scrollIntoViewIfNeeded();
+    await opened.page.waitForSelector('#head .order-check[data-state]');
+    return opened;
   });
   afterEach(() => env.assertClean());
 

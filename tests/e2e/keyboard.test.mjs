@@ -2,17 +2,17 @@
 // weights are chosen with arrow keys, and the step-through moves token by token (arrows,
 // Home/End, the previous/next buttons), showing which one-hot entry is 1 and the work done.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import {
+  openSite,
+  sitePerSuite,
+  tableCells,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 
 describe('keyboard only', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   // Presses Tab until the focused element matches selector. Returns each element passed on

@@ -3,11 +3,11 @@
 // it (first and last rows/columns around an ellipsis), with the rows of the tokens shown (the
 // first and last 3, and the one stepped through) always visible.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import {
   BOXES,
   openNumbers,
-  openSite,
+  sitePerSuite,
   tableCells,
   waitForShape,
   waitForVerdict,
@@ -17,13 +17,7 @@ const GPT2_VOCAB = 50257;
 const GPT2_DIM = 768;
 
 describe('large inputs', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   // A heatmap's summarised table, its "Numbers" opened (they stay open, and follow the inputs).

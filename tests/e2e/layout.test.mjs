@@ -3,21 +3,22 @@
 // every table a caption and headers. Screenshots go to EMBEDLAB_SCREENSHOT_DIR (the build tree);
 // with EMBEDLAB_UPDATE_SCREENSHOTS=1 they are also copied to docs/screenshots/.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, frames, openSite, pageOverflow, waitForShape, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import {
+  BOXES,
+  frames,
+  pageOverflow,
+  sitePerSuite,
+  waitForShape,
+  waitForVerdict,
+} from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
 // The ones the README shows; the others are for looking at.
 const PUBLISHED = ['desktop.png', 'phone.png', 'desktop-dark.png'];
 
 describe('layout', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   const shoot = (name, fullPage = false) =>

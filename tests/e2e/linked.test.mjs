@@ -6,15 +6,15 @@
 // colours (one per token) in every view; big matrices are heatmaps whose hover gives (row, col)
 // and the value, the page still within its element budget at n = 64, V = 4096, d = 64.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import {
   BOXES,
-  PAGE_ELEMENTS,
   computedColor,
   frames,
   openNumbers,
-  openSite,
+  PAGE_ELEMENTS,
   showLargeCase,
+  sitePerSuite,
   waitForVerdict,
 } from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
@@ -27,13 +27,7 @@ const NOTEBOOK_W = entriesOf(printedAfter(notebook('002'), 'In [5]:'))
 const D = 5;
 
 describe('linked views', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   const stepTitle = () => env.page.textContent('#step [data-part="detail"] .step-title');

@@ -3,13 +3,13 @@
 // built, at the defaults and at n = 64, V = 4096, d = 64; the positions and head views' tables
 // (GPT-2's V) drawn in the compute worker, not on the page.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  openSite,
   PAGE_ELEMENTS,
   PAGE_ELEMENTS_AT_DEFAULTS,
   recordWorkerAnswers,
   showLargeCase,
+  sitePerSuite,
   waitForVerdict,
 } from './harness.mjs';
 
@@ -24,13 +24,7 @@ async function elementsOnceBuilt(page) {
 }
 
 describe('the main thread', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
 
   test('the page holds at most its element budget, at the defaults and at n = 64', async () => {
     const { page } = env;

@@ -1,8 +1,14 @@
 // The page shows the notebooks' numbers: every table cell and every printout block is compared
 // with what PyTorch printed in the notebooks (read at test time), and the verdict is a match.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import {
+  openSite,
+  sitePerSuite,
+  tableCells,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 
@@ -10,13 +16,7 @@ const cellsOnly = (rows) => rows.map((row) => row.slice(1));
 const rowLabels = (rows) => rows.map((row) => row[0]);
 
 describe('the notebooks on the page', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   async function printout() {

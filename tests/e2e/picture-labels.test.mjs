@@ -7,11 +7,11 @@
 // pointing at a row of W marks its token in every view, a click on a row picks it.
 // Screenshots of Text mode at 1280 and 375 px.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import {
   BOXES,
-  openSite,
   pageOverflow,
+  sitePerSuite,
   tableCells,
   waitForLookupRows,
   waitForVerdict,
@@ -24,13 +24,7 @@ const TEXTS = ['The', '·cat', '·sat'];
 const LABEL_CHAR = 6.2; // px per character of the picture's 10 px monospace labels
 
 describe("the picture's labels and keys", () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   async function open(width) {

@@ -5,8 +5,14 @@
 // 2 of dW is G[0] + G[2], checked against PyTorch; off, with a reason, where G is too big to
 // draw here). Screenshots of Lookup and Backward at 1280 and 375 px.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { BOXES, openSite, waitForLookupRows, waitForShape, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import {
+  BOXES,
+  sitePerSuite,
+  waitForLookupRows,
+  waitForShape,
+  waitForVerdict,
+} from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 import {
@@ -23,13 +29,7 @@ import { openInColumn } from './demo.mjs';
 const NOTEBOOK_LOOKUP = entriesOf(printedAfter(notebook('002'), 'In [8]:')); // embedding(idx), idx = [2, 3, 1]
 
 describe("the picture's modes", () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   async function show(ids, width = 1280) {

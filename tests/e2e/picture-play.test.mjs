@@ -8,8 +8,14 @@
 // is added to it. prefers-reduced-motion gets the same steps without movement; the keys step;
 // a keystroke in the ids stops Play. Screenshots of each step at 1280 and 375 px.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import {
+  openSite,
+  pageOverflow,
+  sitePerSuite,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import {
   changed,
@@ -29,13 +35,10 @@ const STEP_MS = 2000; // a step at 1× (model/picture-stepper.mjs): its move the
 const ZEROS = Array(5).fill('0.0000');
 
 describe('the stepper', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-    await env.page.clock.install();
-  });
-  after(async () => {
-    await env?.close();
+  const env = sitePerSuite(async () => {
+    const opened = await openSite();
+    await opened.page.clock.install();
+    return opened;
   });
   afterEach(async () => {
     await env.page.clock.resume();

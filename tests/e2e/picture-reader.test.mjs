@@ -6,8 +6,8 @@
 // position and id, a row of W by its id) in the captions, the line below the picture and the
 // labels, at every step of Product, Lookup and Backward.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { pageOverflow, sitePerSuite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { openInColumn } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { PAGE_PICTURE, readFigure, setMode } from './picture.mjs';
@@ -130,13 +130,7 @@ function assertDrawn(seen, { columns, px, where }) {
 }
 
 describe('what a reader sees of the picture', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(async () => {
     await env.page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     env.assertClean();

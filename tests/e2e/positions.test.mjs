@@ -6,8 +6,8 @@
 // table per value. A row longer than context_length is PyTorch's IndexError under the batch; the
 // inputs are in the address. Screenshots at 1280 and 375 px.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { openSite, pageOverflow, sitePerSuite } from './harness.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 import { runTorch } from './torch-reference.mjs';
 import { formView } from './view-form.mjs';
@@ -44,14 +44,11 @@ const torch = runTorch(TORCH_POSITIONS, {
 });
 
 describe('positions view', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-    await env.page.locator('#positions').scrollIntoViewIfNeeded();
-    await env.page.waitForSelector('#positions .verdict[data-state="identical"]');
-  });
-  after(async () => {
-    await env?.close();
+  const env = sitePerSuite(async () => {
+    const opened = await openSite();
+    await opened.page.locator('#positions').scrollIntoViewIfNeeded();
+    await opened.page.waitForSelector('#positions .verdict[data-state="identical"]');
+    return opened;
   });
   afterEach(() => env.assertClean());
 

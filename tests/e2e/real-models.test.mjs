@@ -6,13 +6,14 @@
 // that streams the table too (the Bag's M @ W) waits for the product, and newer ids come first.
 // An index chosen without the shard that holds the table says which shard to add.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { sampleMemory } from './browser-memory.mjs';
 import {
   BOXES,
   errorText,
   openSite,
   recordWorkerAnswers,
+  sitePerSuite,
   tableCells,
   waitForShape,
   waitForVerdict,
@@ -162,13 +163,7 @@ describe("a view streaming a file's table", () => {
 });
 
 describe("a sharded checkpoint's index", () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
 
   test("chosen without the table's shard, it names the shard to choose with it", async () => {
     const { page } = env;

@@ -8,13 +8,14 @@
 // V = 4096, d = 64) are answered on the main thread, not by the worker; without a worker at all,
 // large ones are too.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { demoText, openHost } from './demo.mjs';
 import {
   BOXES,
   errorText,
   openSite,
   recordWorkerAnswers,
+  sitePerSuite,
   waitForLookupRows,
   waitForShape,
   waitForVerdict,
@@ -54,16 +55,13 @@ function recordPage() {
 }
 
 describe('responsiveness', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-    await env.page.addInitScript(recordWorkerAnswers);
-    await env.page.reload();
-    await waitForVerdict(env.page, 'bit-identical');
-    await env.page.evaluate(recordPage);
-  });
-  after(async () => {
-    await env?.close();
+  const env = sitePerSuite(async () => {
+    const opened = await openSite({ weights: true });
+    await opened.page.addInitScript(recordWorkerAnswers);
+    await opened.page.reload();
+    await waitForVerdict(opened.page, 'bit-identical');
+    await opened.page.evaluate(recordPage);
+    return opened;
   });
   afterEach(() => env.assertClean());
 

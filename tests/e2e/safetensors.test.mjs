@@ -10,13 +10,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { demoText, openHost } from './demo.mjs';
 import {
   errorText,
   openSite,
   pageOverflow,
+  sitePerSuite,
   tableCells,
   waitForLookupRows,
   waitForVerdict,
@@ -96,13 +97,7 @@ const optionTexts = (page) =>
 const statusText = (page) => page.textContent('#tensor-status');
 
 describe('a .safetensors file on the page', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   async function choose(name, shape) {
@@ -308,13 +303,7 @@ describe('a .safetensors file on the page', () => {
 });
 
 describe('<embedding-demo src="….safetensors">', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   const weightBits = (page, id) =>

@@ -2,10 +2,10 @@
 // fills the inputs; the weights behind a disclosure that names them; what the inputs did that a
 // learner would not guess, said under them; one token picker.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import {
   BOXES,
-  openSite,
+  sitePerSuite,
   tableCells,
   waitForLookupRows,
   waitForShape,
@@ -14,13 +14,7 @@ import {
 import { saveScreenshot } from './screenshots.mjs';
 
 describe('the story on the first screen', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   const tryStep = (n) => env.page.click(`#story .story-step:nth-child(${n}) button.try`);

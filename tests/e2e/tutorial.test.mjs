@@ -4,8 +4,8 @@
 // overflow at 1280 and 375 px, and each reference example showing its own markup. Screenshots go
 // to EMBEDLAB_SCREENSHOT_DIR; with EMBEDLAB_UPDATE_SCREENSHOTS=1 also to docs/screenshots/.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, pageOverflow } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { pageOverflow, sitePerSuite } from './harness.mjs';
 import { cellsOnly, demoCells, demoText, settle } from './demo.mjs';
 import { entriesOf, notebook, printedAfter } from '../notebooks.mjs';
 import { saveScreenshot } from './screenshots.mjs';
@@ -20,13 +20,7 @@ const allDemoTexts = (page) =>
   );
 
 describe('the tutorial and the reference', () => {
-  let env;
-  before(async () => {
-    env = await openSite();
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite();
   afterEach(() => env.assertClean());
 
   test('the page links to both; the tutorial links to the reference', async () => {

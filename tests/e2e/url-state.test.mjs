@@ -1,20 +1,14 @@
 // The page's state lives in its address: a link opens exactly what its author saw, typing keeps
 // the address current, and a bad value from the address gets the message a typed one gets.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { errorText, openSite, tableCells, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { errorText, openSite, sitePerSuite, tableCells, waitForVerdict } from './harness.mjs';
 import { formView } from './view-form.mjs';
 
 const param = (page, name) => new URL(page.url()).searchParams.get(name);
 
 describe('state in the address', () => {
-  let env;
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   test('a link sets the inputs, the source and the token', async () => {

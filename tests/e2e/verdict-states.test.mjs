@@ -5,8 +5,8 @@
 // outlined in both tables; max |diff| is printed one way; the two terms are defined where they
 // appear. The .npy files are written from the format's description (npy-bytes.mjs).
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { openSite, waitForLookupRows, waitForVerdict } from './harness.mjs';
+import { afterEach, describe, test } from 'node:test';
+import { openSite, sitePerSuite, waitForLookupRows, waitForVerdict } from './harness.mjs';
 import { npyFloat32 } from './npy-bytes.mjs';
 import { saveScreenshot } from './screenshots.mjs';
 
@@ -54,14 +54,8 @@ function outlined(page, box) {
 }
 
 describe('the four grades of the verdict', () => {
-  let env;
   const colours = new Map(); // grade -> headline colour
-  before(async () => {
-    env = await openSite({ weights: true });
-  });
-  after(async () => {
-    await env?.close();
-  });
+  const env = sitePerSuite(() => openSite({ weights: true }));
   afterEach(() => env.assertClean());
 
   async function loadTable(name, rows, cols, values, ids) {
