@@ -82,6 +82,16 @@ describe('positions view', () => {
 
   // The picture's values of row b against PyTorch's, grid by grid, bit for bit (float32 both).
   async function assertRow(b) {
+    // The picture of row b once it is drawn: the worker's tables for new inputs come after them.
+    const labels = ROWS[b].map((id, t) => `[${b}, ${t}] ${id}`);
+    await env.page.waitForFunction(
+      ([selector, want]) => {
+        const texts = document.querySelector(selector).scene?.texts ?? [];
+        const shown = texts.filter((x) => x.kind === 'label' && x.align === 'right');
+        return want.every((label, t) => shown[t]?.text === label);
+      },
+      [`${view} .positions-canvas`, labels],
+    );
     const drawn = await picture();
     const expected = {
       tokens: torch.tokens[b],
@@ -101,10 +111,7 @@ describe('positions view', () => {
       `input_embeddings[${b}]`,
     ]);
     // Each token row by its place in the batch and its id.
-    assert.deepEqual(
-      drawn.labels.slice(0, 4),
-      ROWS[b].map((id, t) => `[${b}, ${t}] ${id}`),
-    );
+    assert.deepEqual(drawn.labels.slice(0, 4), labels);
     return drawn;
   }
 
