@@ -143,21 +143,36 @@ export function waitForLookupRows(page, ids, timeout = 10_000) {
 
 // Waits until the box `selector` shows a matrix of `shape` ("4 × 8000"): said by its table's
 // caption, or by the heatmap's name where the matrix is drawn as one (its table is behind
-// "Numbers").
-export function waitForShape(page, selector, shape, timeout = 30_000) {
-  return page.waitForFunction(
-    ([root, wanted]) => {
-      const box = document.querySelector(root);
-      const names = [
-        box?.querySelector(':scope > table caption')?.textContent,
-        box?.querySelector('canvas.heatmap-canvas')?.getAttribute('aria-label'),
-      ];
-      const exact = new RegExp(`[:,] ${wanted}( |$)`);
-      return names.some((name) => name && exact.test(name));
-    },
-    [selector, shape],
-    { timeout },
-  );
+// "Numbers"). A wait that runs out says what the page showed instead: the box, the status line
+// and the verdict.
+export async function waitForShape(page, selector, shape, timeout = 30_000) {
+  try {
+    await page.waitForFunction(
+      ([root, wanted]) => {
+        const box = document.querySelector(root);
+        const names = [
+          box?.querySelector(':scope > table caption')?.textContent,
+          box?.querySelector('canvas.heatmap-canvas')?.getAttribute('aria-label'),
+        ];
+        const exact = new RegExp(`[:,] ${wanted}( |$)`);
+        return names.some((name) => name && exact.test(name));
+      },
+      [selector, shape],
+      { timeout },
+    );
+  } catch (error) {
+    const shown = await page.evaluate(
+      (root) =>
+        [root, '#status', '#results .verdict-word']
+          .map((s) => document.querySelector(s)?.textContent?.trim().slice(0, 200))
+          .join(' | '),
+      selector,
+    );
+    throw new Error(
+      `${error.message}\nwaiting for ${shape} in ${selector}, the page showed: ${shown}`,
+      { cause: error },
+    );
+  }
 }
 
 // The most elements the whole page may hold at n = 64, V = 4096, d = 64: what grows with n is
