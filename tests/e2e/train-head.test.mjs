@@ -79,7 +79,7 @@ describe('the Train view at its defaults', () => {
     assert.equal(lines.length, 7 * 4);
     for (const [pair, likeliest] of lines) {
       assert.match(pair, /^\S+ → \S+$/);
-      assert.match(likeliest, /^(✓ )?\S+ [<\d.]+% · (✓ )?\S+ [<\d.]+% · (✓ )?\S+ [<\d.]+%$/);
+      assert.match(likeliest, /^(✓ )?\S+ [<\d.]+% \| (✓ )?\S+ [<\d.]+% \| (✓ )?\S+ [<\d.]+%$/);
     }
     untrainedRight = await page.locator(`${VIEW} .pred.learned`).count();
     const tokens = await visibleTokens(page);

@@ -30,7 +30,7 @@ export function drawPredictions(list, { positions, predictions, label, maxLength
       const item = element(
         'li',
         'pred',
-        `${label(input)} → ${label(target)}\n${shares.join(' · ')}`,
+        `${label(input)} → ${label(target)}\n${shares.join(' | ')}`,
       );
       item.dataset.position = String(i);
       if (i % maxLength === 0) item.classList.add('window-start');
