@@ -20,8 +20,9 @@
 //   hovered  the token under the pointer or the focus, or null: a light mark everywhere
 //   train    the Train view's inputs and the steps taken (train-inputs.mjs)
 //   trained  the Train view's tables once it has trained with a head and stands still, or null:
-//            { seed, vocab, dim, head, contextLength (0 without positions), steps, epochs,
-//              token (V, d), position (contextLength, d) or null }; the head view reads them
+//            { key (the training's plan and steps), seed, vocab, dim, head, contextLength (0
+//              without positions), steps, epochs, token (V, d), position (contextLength, d) or
+//              null }; the head view reads them
 //   views    the backward and bag views' own inputs (view-inputs.mjs)
 import { TRAIN_INPUTS } from './train-inputs.mjs';
 import { VIEW_INPUTS } from './view-inputs.mjs';

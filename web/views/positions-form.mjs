@@ -45,11 +45,6 @@ export function checkpointOf(state) {
   return file;
 }
 
-// Each trained table the page holds, by a number of its own: the worker keeps the tables it
-// last opened by that key, and opens the next ones only when it changes.
-const trainedKeys = new WeakMap();
-let trainings = 0;
-
 // What compute/positions-tables.mjs opens for args: a checkpoint, trained tables, or a seed.
 function specOf({ checkpoint, trained, seed, vocab, dim, contextLength }) {
   if (checkpoint) {
@@ -57,9 +52,8 @@ function specOf({ checkpoint, trained, seed, vocab, dim, contextLength }) {
     return { checkpoint: { file, bytes, key, configText } };
   }
   if (trained) {
-    if (!trainedKeys.has(trained)) trainedKeys.set(trained, ++trainings);
-    const { token, position } = trained;
-    return { trained: { key: trainedKeys.get(trained), token, position } };
+    const { key, token, position } = trained;
+    return { trained: { key, token, position } };
   }
   return { seed, vocab, dim, contextLength };
 }

@@ -205,6 +205,8 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     const p = lastPlan;
     store.set({
       trained: {
+        // The training's plan and its steps decide the tables: the key the worker keeps them by.
+        key: `${p.key}:${steps}`,
         seed: p.seed,
         vocab: p.vocab,
         dim: p.dim,
