@@ -237,8 +237,8 @@ function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, 
     const r = rows[i];
     const cause = changed ? causeOf(changed, r) : undefined;
     const path = trail.map((t) => [x(t.points[i][0]), y(t.points[i][1])]);
-    // A row's trail, dot and words are the svg's own children, each classed as the row is: no
-    // group a row, to keep the page within its element budget.
+    // A row's trail, dot and words are the svg's own children, each classed and named (data-vocab)
+    // as the row is: no group a row, to keep the page within its element budget.
     const classes = [
       'row-point',
       cause === undefined ? 'same' : `changed cause-${causes[cause].name}`,
@@ -249,7 +249,9 @@ function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, 
       .join(' ');
     const [cx, cy] = path.at(-1);
     if (path.length > 1)
-      svg.append(svgNode('polyline', { class: `${classes} trail`, points: path.join(' ') }));
+      svg.append(
+        svgNode('polyline', { class: `${classes} trail`, points: path.join(' '), 'data-vocab': r }),
+      );
     svg.append(
       svgNode('circle', {
         class: `${classes} dot`,
@@ -262,7 +264,11 @@ function rowPoints(svg, { trail, labels, rows, changed, inputs, causes, picked, 
     // Words beside the rows that matter now: the last step's inputs and the picked row.
     if (inputSet.has(r) || r === picked)
       svg.append(
-        svgNode('text', { class: `${classes} row-label`, x: cx + 6, y: cy - 4 }, labels[i]),
+        svgNode(
+          'text',
+          { class: `${classes} row-label`, x: cx + 6, y: cy - 4, 'data-vocab': r },
+          labels[i],
+        ),
       );
   }
 }
