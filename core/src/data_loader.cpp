@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "embedlab/error.hpp"
+#include "embedlab/format.hpp"
 #include "embedlab/torch_init.hpp"
 
 namespace embedlab {
@@ -12,10 +13,10 @@ namespace {
 void check_at_least_one(Index value, Argument argument, const char* why) {
   if (value >= 1) return;
   throw InputError(argument, std::string(argument_name(argument)) + " must be at least 1" + why +
-                                 ", got " + std::to_string(value));
+                                 ", got " + count_text(value));
 }
 
-std::string ids_text(Index n) { return std::to_string(n) + (n == 1 ? " id" : " ids"); }
+std::string ids_text(Index n) { return count_text(n) + (n == 1 ? " id" : " ids"); }
 
 }  // namespace
 
@@ -31,11 +32,11 @@ void check_loader(Index n, const LoaderOptions& o, const Limits& limits) {
   check_count(n, Argument::ids, "token ids", limits);
   if (o.max_length >= n) {
     throw InputError(Argument::max_length,
-                     "a window of max_length = " + std::to_string(o.max_length) +
-                         " ids needs its target, shifted by one: " +
-                         std::to_string(o.max_length + 1) + " ids, and the sequence has " +
-                         ids_text(n) + ", so range(0, len(ids) - max_length, stride) is empty. " +
-                         (n >= 2 ? "Make max_length at most " + std::to_string(n - 1)
+                     "a window of max_length = " + count_text(o.max_length) +
+                         " ids needs its target, shifted by one: " + count_text(o.max_length + 1) +
+                         " ids, and the sequence has " + ids_text(n) +
+                         ", so range(0, len(ids) - max_length, stride) is empty. " +
+                         (n >= 2 ? "Make max_length at most " + count_text(n - 1)
                                  : std::string("Give at least 2 ids")) +
                          ", or give a longer sequence.");
   }
@@ -43,20 +44,20 @@ void check_loader(Index n, const LoaderOptions& o, const Limits& limits) {
   if (windows < o.batch_size) {
     throw InputError(
         Argument::batch_size,
-        "max_length = " + std::to_string(o.max_length) +
-            " and stride = " + std::to_string(o.stride) + " cut the " + ids_text(n) + " into " +
-            std::to_string(windows) + (windows == 1 ? " window" : " windows") +
-            ", fewer than batch_size = " + std::to_string(o.batch_size) +
+        "max_length = " + count_text(o.max_length) + " and stride = " + count_text(o.stride) +
+            " cut the " + ids_text(n) + " into " + count_text(windows) +
+            (windows == 1 ? " window" : " windows") +
+            ", fewer than batch_size = " + count_text(o.batch_size) +
             ": DataLoader(drop_last=True) drops a batch that is not full, so no batch would "
             "train. Make batch_size at most " +
-            std::to_string(windows) + ", the stride smaller, or the sequence longer.");
+            count_text(windows) + ", the stride smaller, or the sequence longer.");
   }
 }
 
 void check_epochs(Index epochs) {
   if (epochs >= 1 && epochs <= kMaxEpochs) return;
-  throw InputError(Argument::epochs, "epochs must be between 1 and " + std::to_string(kMaxEpochs) +
-                                         ", got " + std::to_string(epochs));
+  throw InputError(Argument::epochs, "epochs must be between 1 and " + count_text(kMaxEpochs) +
+                                         ", got " + count_text(epochs));
 }
 
 DataLoader::DataLoader(Ids ids, const LoaderOptions& options, const Limits& limits)

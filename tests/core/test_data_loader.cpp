@@ -92,4 +92,11 @@ TEST_CASE("the loader's checks name max_length, stride or batch_size", "[loader]
   CHECK(error(Ids{1, 2, 3}, options(1, 0, 1)).first == Argument::stride);
   CHECK(error(Ids{1, 2, 3}, options(1, 1, 0)).first == Argument::batch_size);
   CHECK(error_of([] { embedlab::check_epochs(0); }).first == Argument::epochs);
+  // Counts written as the core's other messages write them: thousands apart by commas.
+  CHECK(error_of([] { embedlab::check_epochs(0); }).second ==
+        "epochs must be between 1 and 1,000,000, got 0");
+  const auto [wide, wide_message] = error(Ids(1500, 1), options(1200, 1200, 2));
+  CHECK(wide == Argument::batch_size);
+  CHECK_THAT(wide_message,
+             Contains("max_length = 1,200 and stride = 1,200 cut the 1,500 ids into 1 window"));
 }
