@@ -9,6 +9,7 @@
 #include "embedlab/error.hpp"
 #include "embedlab/ids.hpp"
 #include "embedlab/lookup.hpp"
+#include "embedlab/tied_head.hpp"
 #include "embedlab/torch_init.hpp"
 #include "gemm.hpp"
 
@@ -201,10 +202,7 @@ std::vector<std::vector<TokenGuess>> NextTokenTraining::predict(const TokenBatch
                                                                 Index k) const {
   check_batch(x, x.ids);
   const Index vocab = weight_.rows();
-  if (k < 1 || k > vocab) {
-    throw InputError(Argument::ids, "top-k must be between 1 and V = " + std::to_string(vocab) +
-                                        ", got " + std::to_string(k));
-  }
+  check_top_k(k, vocab, 1);
   const Matrix logits = product(hidden(x), head_weight().transpose());
   const Matrix log_probs = log_softmax(logits);
   std::vector<std::vector<TokenGuess>> out(static_cast<std::size_t>(logits.rows()));

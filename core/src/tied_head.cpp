@@ -23,6 +23,12 @@ bool ranks_before(const TopLogit& a, const TopLogit& b) {
 
 Index default_top_k(Index vocab) { return std::min<Index>(5, vocab); }
 
+void check_top_k(Index k, Index vocab, Index lowest) {
+  if (k >= lowest && k <= vocab) return;
+  throw InputError(Argument::ids, "top-k must be between " + std::to_string(lowest) + " and V = " +
+                                      std::to_string(vocab) + ", got " + std::to_string(k));
+}
+
 StreamedHead::StreamedHead(Table weight, Matrix hidden, const HeadOptions& options,
                            const Limits& limits)
     : weight_(std::move(weight)),
@@ -37,10 +43,7 @@ StreamedHead::StreamedHead(Table weight, Matrix hidden, const HeadOptions& optio
                                         ": the tied head computes h @ W.T, so h is (n, d)");
   }
   check_count(n, Argument::ids, "rows of h", limits);
-  if (options_.top_k < 0 || options_.top_k > vocab) {
-    throw InputError(Argument::ids, "top-k must be between 0 and V = " + std::to_string(vocab) +
-                                        ", got " + std::to_string(options_.top_k));
-  }
+  check_top_k(options_.top_k, vocab, 0);
   for (std::size_t c = 0; c < options_.keep_columns.size(); ++c) {
     const Index col = options_.keep_columns[c];
     if (col < 0 || col >= vocab || (c > 0 && col <= options_.keep_columns[c - 1]))

@@ -166,6 +166,16 @@ TEST_CASE("the tied head: logits and top-k against double sums, whatever the blo
         "h has 3 columns but W has d = 7: the tied head computes h @ W.T, so h is (n, d)");
 }
 
+TEST_CASE("top-k: the head lists 0 to V tokens, the predictions 1 to V") {
+  embedlab::check_top_k(0, 4, 0);
+  embedlab::check_top_k(4, 4, 1);
+  const auto [over, over_message] = error_of([] { embedlab::check_top_k(5, 4, 0); });
+  CHECK(over == Argument::ids);
+  CHECK(over_message == "top-k must be between 0 and V = 4, got 5");
+  CHECK(error_of([] { embedlab::check_top_k(0, 4, 1); }).second ==
+        "top-k must be between 1 and V = 4, got 0");
+}
+
 TEST_CASE("a checkpoint ties unless it stores an output layer or its config says not") {
   embedlab::SafetensorsHeader header;
   header.tensors.push_back({"wte.weight", "F32", {50257, 768}, 0, 0});

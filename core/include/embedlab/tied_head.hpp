@@ -37,6 +37,9 @@ struct TopLogit {
 // The top tokens a printout lists unless asked: 5, or V where V is fewer.
 Index default_top_k(Index vocab);
 
+// k top tokens of V: at least `lowest` and at most V, else an error of the ids (top-k).
+void check_top_k(Index k, Index vocab, Index lowest);
+
 struct HeadOptions {
   Index top_k = 5;       // per row of h, at most V; 0 for none (default_top_k(V) unless asked)
   bool whole = false;    // keep the (n, V) logits, checked against limits.max_elements
