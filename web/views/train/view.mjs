@@ -117,7 +117,6 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
   let drawnAt = 0; // when a part of the training was last drawn, while it plays
   let playingPart = 0; // the part drawn next while it plays
   let lastPlan = null;
-  let published = 0; // the steps whose tables the store holds (state.trained)
   let pending = 0; // the timer of the training that waits for typing to pause
   // Whether the view is near the screen is measured when it updates; coming near, it updates.
   const near = () => {
@@ -187,26 +186,27 @@ function createTrainView(container, { store, lab, embedded, tokenizers, computeT
     following = false;
   }
 
-  // The trained tables, once training stands still, for the head view (state.trained).
+  // The trained tables, once training stands still, for the head view (state.trained): the
+  // training's plan and its steps decide them, and name them (their key).
   function publish(current) {
     const steps = current.log.length;
-    if (windowRun.playing || steps === published) return;
+    if (windowRun.playing) return;
+    const { trained } = store.get();
     if (steps === 0) {
-      published = 0;
-      if (store.get().trained) store.set({ trained: null });
+      if (trained) store.set({ trained: null });
       return;
     }
+    const key = `${current.key}:${steps}`;
+    if (trained?.key === key) return;
     const whole = current.last?.whole;
     if (!whole) {
       windowRun.askWhole();
       return;
     }
-    published = steps;
     const p = lastPlan;
     store.set({
       trained: {
-        // The training's plan and its steps decide the tables: the key the worker keeps them by.
-        key: `${p.key}:${steps}`,
+        key,
         seed: p.seed,
         vocab: p.vocab,
         dim: p.dim,
