@@ -24,6 +24,20 @@ describe('format-number', () => {
 
   test('counts, plurals and shares', () => {
     assert.equal(count(1234567), '1,234,567');
+    // As en-US's Intl.NumberFormat writes them.
+    for (const [n, text] of [
+      [0, '0'],
+      [999, '999'],
+      [1000, '1,000'],
+      [-1234, '-1,234'],
+      [50257, '50,257'],
+      [2 ** 31, '2,147,483,648'],
+      [12345678901234n, '12,345,678,901,234'],
+      [1234.5, '1,234.5'],
+      [0.12345, '0.123'],
+      [2.0004, '2'],
+    ])
+      assert.equal(count(n), text, `count(${n})`);
     assert.equal(plural(1, 'row', 'rows'), '1 row');
     assert.equal(plural(2000, 'row', 'rows'), '2,000 rows');
     assert.equal(percent(45, 60), '75.0%');
