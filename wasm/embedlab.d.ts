@@ -873,7 +873,8 @@ export interface Embedlab {
   /** nn.Embedding.from_pretrained(W, freeze=False): the first G follows
    * torch.manual_seed(gradSeed) (default 123, the notebooks'). */
   tableTraining(W: MatrixLike, options: TrainingOptions & { gradSeed?: number | null }): Training;
-  /** Each optimizer, its hyperparameters and PyTorch's defaults. */
+  /** Each optimizer, its hyperparameters and PyTorch's defaults. This and the two lists below
+   * are read from the deferred file when first used: after `complete`. */
   readonly optimizers: readonly OptimizerInfo[];
   /** Why a row changes in a step: TrainingStep.changed.causes index this. */
   readonly rowCauses: readonly RowCause[];
@@ -882,7 +883,8 @@ export interface Embedlab {
    * index this. */
   readonly batchRoles: readonly { name: string; text: string }[];
   /** Settles once the deferred file runs: until then, with loadEmbedlab({ early: true }), its
-   * functions (the file readers, training, positions, the head, EmbeddingBag) throw. */
+   * functions (the file readers, training and its lists, positions, the head, EmbeddingBag)
+   * throw. */
   readonly complete: Promise<void>;
   /** The size limits every function checks before allocating. */
   readonly limits: Readonly<Limits>;

@@ -360,7 +360,7 @@ const checks = Object.freeze({
 });
 
 function makeApi(core, complete) {
-  return Object.freeze({
+  const api = {
     complete,
     parseIds: (text) => unwrap(core.parseIds(string('parseIds', 'text', text))),
     defaultVocab: (ids) => unwrap(core.defaultVocab(numbers('defaultVocab', 'ids', ids))),
@@ -463,10 +463,13 @@ function makeApi(core, complete) {
         ),
       ),
     ...tableApi(core, checks),
-    ...trainingApi(core, checks),
     ...positionsApi(core, checks),
     limits: Object.freeze(core.limits()),
     verdictDefinitions: Object.freeze(core.verdictDefinitions()),
     argumentNames: Object.freeze(core.argumentNames()),
-  });
+  };
+  // Taken as descriptors, not spread: the training constants are getters, read when first used.
+  return Object.freeze(
+    Object.defineProperties(api, Object.getOwnPropertyDescriptors(trainingApi(core, checks))),
+  );
 }

@@ -8,8 +8,8 @@
 // windowTraining runs the chapter's loop: one sequence's windows through DataLoader, next-token
 // prediction through a tied or untied head, with positions or without (window_training.hpp).
 //
-// trainingApi(core, checks) gives the functions embedlab.mjs's API spreads in, and the constants
-// optimizers, rowCauses and batchRoles; checks are its argument checkers.
+// trainingApi(core, checks) gives the functions embedlab.mjs's API takes in, and the constants
+// optimizers, rowCauses and batchRoles, as getters; checks are its argument checkers.
 
 import { handleLife } from './handles.mjs';
 import { OPTIONS, trainingOptions } from './options.mjs';
@@ -17,21 +17,29 @@ import { OPTIONS, trainingOptions } from './options.mjs';
 export function trainingApi(core, checks) {
   const { unwrap, number, numbers, matrix, string, options } = checks;
 
+  // The constants are read from the core when first asked for: their code is in the module's
+  // deferred file (split_module.mjs), and a first screen trains nothing.
+  const once = (make) => {
+    let value;
+    return () => (value ??= make());
+  };
   // Each optimizer with its hyperparameters and PyTorch's defaults (the core's lists).
-  const optimizers = Object.freeze(
-    core.optimizers().map((o) =>
-      Object.freeze({
-        ...o,
-        arguments: Object.freeze(o.arguments.map((a) => Object.freeze(a))),
-      }),
+  const optimizers = once(() =>
+    Object.freeze(
+      core.optimizers().map((o) =>
+        Object.freeze({
+          ...o,
+          arguments: Object.freeze(o.arguments.map((a) => Object.freeze(a))),
+        }),
+      ),
     ),
   );
-  const rowCauses = Object.freeze(core.rowCauses().map((c) => Object.freeze(c)));
-  const batchRoles = Object.freeze(core.batchRoles().map((r) => Object.freeze(r)));
+  const rowCauses = once(() => Object.freeze(core.rowCauses().map((c) => Object.freeze(c))));
+  const batchRoles = once(() => Object.freeze(core.batchRoles().map((r) => Object.freeze(r))));
   // The training functions' options objects, the optimizer's keys among them (options.mjs).
-  const shapes = trainingOptions(optimizers);
+  const shapes = once(() => trainingOptions(optimizers()));
   // The optimizer alone: { name, ...hyperparameters }, those left out or null PyTorch's defaults.
-  const optimizer = (where, value) => options(where, value, shapes.optimizer, 'optimizer');
+  const optimizer = (where, value) => options(where, value, shapes().optimizer, 'optimizer');
   // The loader's options with every key present, as the bindings read them (stride: max_length's
   // unless given).
   const loader = ({ maxLength, stride, batchSize, shuffle }) => ({
@@ -97,9 +105,15 @@ export function trainingApi(core, checks) {
   }
 
   return {
-    optimizers,
-    rowCauses,
-    batchRoles,
+    get optimizers() {
+      return optimizers();
+    },
+    get rowCauses() {
+      return rowCauses();
+    },
+    get batchRoles() {
+      return batchRoles();
+    },
     checkLoader: (n, opts) => {
       unwrap(
         core.checkLoader(
@@ -115,7 +129,7 @@ export function trainingApi(core, checks) {
         optimizer: o,
         positions,
         ...rest
-      } = options(where, opts, shapes.windowTraining);
+      } = options(where, opts, shapes().windowTraining);
       return windowTraining(
         unwrap(
           core.windowTraining(...seeded(where, seed, vocab, dim), numbers(where, 'ids', ids), {
@@ -140,7 +154,7 @@ export function trainingApi(core, checks) {
         core.checkTraining(
           number('checkTraining', 'vocab', vocab),
           number('checkTraining', 'dim', dim),
-          options('checkTraining', opts, shapes.training),
+          options('checkTraining', opts, shapes().training),
         ),
       );
     },
@@ -149,13 +163,13 @@ export function trainingApi(core, checks) {
         unwrap(
           core.seededTraining(
             ...seeded('seededTraining', seed, vocab, dim),
-            options('seededTraining', opts, shapes.training),
+            options('seededTraining', opts, shapes().training),
           ),
         ),
       ),
     seededNextTokenTraining: (seed, vocab, dim, opts) => {
       const where = 'seededNextTokenTraining';
-      const { head, optimizer: o } = options(where, opts, shapes.nextToken);
+      const { head, optimizer: o } = options(where, opts, shapes().nextToken);
       return nextTokenTraining(
         unwrap(core.seededNextTokenTraining(...seeded(where, seed, vocab, dim), head, o)),
       );
@@ -165,7 +179,7 @@ export function trainingApi(core, checks) {
         unwrap(
           core.tableTraining(
             matrix('tableTraining', 'W', W),
-            options('tableTraining', opts, shapes.tableTraining),
+            options('tableTraining', opts, shapes().tableTraining),
           ),
         ),
       ),
