@@ -14,10 +14,12 @@ if (!deferred) {
 }
 
 // What the first screen never calls, by the names the core gives it: the readers of .npy,
-// .safetensors, GGUF and JSON files (and GGUF's notes), training and its data loader (its
-// optimizers' steps, checks and sparse gradients; not their table, which the API reads when it is
-// made), positions, batches and the output head, EmbeddingBag and max_norm. The page's e2e test
-// with the deferred part withheld is what shows that the first screen calls none of them.
+// .safetensors, GGUF and JSON files (GGUF's notes, ggml's blocks and half floats, tensor names,
+// the bytes of a file), training and its data loader (its optimizers, their steps, checks and
+// sparse gradients, the rows a step changed and why: the API reads these tables when first asked
+// for), positions, batches and the output head (its softmax and top logits), EmbeddingBag and
+// max_norm, nn.Linear's initialisation. The page's e2e test with the deferred part withheld is
+// what shows that the first screen calls none of them.
 const DEFERRED_NAMES = new RegExp(
   [
     'gguf|Gguf|ggml|blocks_decoded_note|safetensors|Safetensors|npy|Npy|nlohmann|json|Json',
@@ -31,6 +33,12 @@ const DEFERRED_NAMES = new RegExp(
     'add_positions|open_checkpoint_positions|seeded_position|head_tying|StreamedHead',
     'parse_head_kind|token_batch|parse_batches|check_context',
     '[Bb]ag|renorm|sample_weights',
+    'q[0-9]_[0-9k]|convert_halves|check_whole_blocks|dtype_meaning',
+    'HeaderParser|Cursor::|value_text|tensor_field|ne_text|close_names|names_list',
+    'named_like_embedding|file_size_from_js|bytes_from_js',
+    'optimizers_js|optimizer_arguments|all_optimizers|optimizer_option|row_causes_js',
+    'batch_roles_js|changed_row|RowState|Introsort|log_softmax|TopLogit|check_top_k',
+    'head_cost_notes|linear_init',
   ].join('|'),
 );
 // Kept whatever their names: what runs when the module starts (the bindings' registrations,
