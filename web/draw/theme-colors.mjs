@@ -2,15 +2,21 @@
 // custom properties resolved to [r, g, b], their mixes, and a way to hear of a new colour scheme,
 // since a canvas does not restyle itself as SVG and HTML do.
 
-// A resolved CSS colour as [r, g, b, a] (r, g, b in 0–255, a in 0–1), read back from a pixel.
-// Remembered: reading a pixel back costs milliseconds.
+// A resolved CSS colour as [r, g, b, a] (r, g, b in 0–255, a in 0–1). A computed colour is
+// mostly rgb() or rgba(), read from its text; another syntax (color-mix() computes to color() or
+// oklab()) is drawn on a pixel and read back, which costs milliseconds: remembered.
+const RGB = /^rgba?\((\d+(?:\.\d+)?), (\d+(?:\.\d+)?), (\d+(?:\.\d+)?)(?:, ([\d.]+))?\)$/;
 const rgbas = new Map();
+let pixel = null;
 function rgbaOf(color) {
+  const rgb = RGB.exec(color);
+  if (rgb) return [+rgb[1], +rgb[2], +rgb[3], rgb[4] === undefined ? 1 : +rgb[4]];
   if (!rgbas.has(color)) {
-    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-    probe.fillStyle = color;
-    probe.fillRect(0, 0, 1, 1);
-    const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+    pixel ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    pixel.clearRect(0, 0, 1, 1);
+    pixel.fillStyle = color;
+    pixel.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = pixel.getImageData(0, 0, 1, 1).data;
     rgbas.set(color, [r, g, b, a / 255]);
   }
   return rgbas.get(color);
@@ -19,19 +25,20 @@ function rgbaOf(color) {
 // names: { key: custom property } (styles/palette.css). Returns { key: [r, g, b, a] } as they
 // resolve inside `node` now: through an element's computed colour, so that light-dark(),
 // currentColor and color-mix() in the properties (<embedding-demo>'s palette) resolve as CSS
-// does; a property that is not set reads as the text colour. It forces a style pass: read
-// once, and again on a new colour scheme.
+// does; a property that is not set reads as the text colour. A probe per colour, all placed
+// before the first is read: one style pass. Read once, and again on a new colour scheme.
 export function readColors(node, names) {
-  const probe = document.createElement('span');
-  probe.hidden = true;
-  node.append(probe);
+  const probes = Object.entries(names).map(([key, property]) => {
+    const probe = document.createElement('span');
+    probe.hidden = true;
+    probe.style.color = `var(${property})`;
+    return [key, probe];
+  });
+  node.append(...probes.map(([, probe]) => probe));
   const colors = Object.fromEntries(
-    Object.entries(names).map(([key, property]) => {
-      probe.style.color = `var(${property})`;
-      return [key, rgbaOf(getComputedStyle(probe).color)];
-    }),
+    probes.map(([key, probe]) => [key, rgbaOf(getComputedStyle(probe).color)]),
   );
-  probe.remove();
+  for (const [, probe] of probes) probe.remove();
   return colors;
 }
 
