@@ -270,7 +270,10 @@ export function frames(page) {
   );
 }
 
-export function pageOverflow(page) {
+// How far the page is wider than the viewport, measured two frames on (frames()): the picture
+// refits its canvas to a new width in the frame that reports the width (its ResizeObserver).
+export async function pageOverflow(page) {
+  await frames(page);
   return page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

@@ -66,9 +66,6 @@ describe('layout', () => {
   test('phone, 375 x 812: wide tables scroll inside their box', async () => {
     const { page } = env;
     await page.setViewportSize({ width: 375, height: 812 });
-    // The picture fits its canvas to the new width when the width's frame reports it (its
-    // ResizeObserver): measured after that frame.
-    await frames(page);
     assert.equal(await pageOverflow(env.page), 0);
     await shoot('phone.png');
     await shoot('phone-full.png', true);

@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { demoText, openHost } from './demo.mjs';
 import {
   errorText,
-  frames,
   openSite,
   pageOverflow,
   sitePerSuite,
@@ -158,7 +157,6 @@ describe('a .safetensors file on the page', () => {
     assert.equal(await errorText(page, 'weights-error'), '');
     // On a phone the list keeps to the form's width.
     await page.setViewportSize({ width: 375, height: 800 });
-    await frames(page); // the picture refits in the new width's frame
     assert.equal(await pageOverflow(page), 0);
     await page.setViewportSize({ width: 1280, height: 800 });
   });

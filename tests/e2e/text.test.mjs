@@ -11,7 +11,6 @@ import {
   BOXES,
   computedColor,
   errorText,
-  frames,
   openNumbers,
   openSite,
   pageOverflow,
@@ -475,7 +474,6 @@ describe('Text mode', () => {
     await page.mouse.move(0, 0);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.waitForFunction(() => document.documentElement.clientWidth === 375);
-    await frames(page); // the picture refits in the new width's frame
     assert.equal(await pageOverflow(page), 0);
     await page.locator('.field-ids').scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'text-mode-375.png');
