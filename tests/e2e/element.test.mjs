@@ -337,6 +337,21 @@ describe('<embedding-demo>', () => {
     assert.deepEqual(elsewhere, []);
   });
 
+  test("a host page whose Content-Security-Policy forbids eval: 'wasm-unsafe-eval' is all it needs", async () => {
+    const { page } = env;
+    await openHost(
+      env,
+      'no-eval',
+      ['compare', 'step', 'printout']
+        .map((view) => `<embedding-demo id="${view}" view="${view}"></embedding-demo>`)
+        .join(''),
+      `<meta http-equiv="Content-Security-Policy" content="script-src 'self' 'wasm-unsafe-eval'">`,
+    );
+    assert.deepEqual(cellsOnly(await demoCells(page, '#compare', 'lookup')), NOTEBOOK_LOOKUP);
+    assert.equal(await demoText(page, '#compare', '.verdict-word'), 'bit-identical');
+    assert.equal(await demoText(page, '#step', '[role="alert"]'), '');
+  });
+
   test('weights from a .npy file at src, and a src that cannot be loaded', async () => {
     const { page } = env;
     // W[i][j] = i + j / 4 (exact in float32), 3 x 2.
