@@ -11,6 +11,7 @@
 // Attributes: README.md in package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { attempt, FieldError } from '../compute/plan.mjs';
+import { moduleStandIn } from '../compute/module-stand-in.mjs';
 import { createSession } from '../compute/session.mjs';
 import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
@@ -90,7 +91,8 @@ export class EmbeddingDemoElement extends HTMLElement {
   #generation = 0;
   #settle = null;
   #done = Promise.resolve();
-  #lab = null;
+  #lab = null; // the module, or its stand-in while it loads (compute/module-stand-in.mjs)
+  #loaded = null; // a promise of the module and the session
   #store = createStore(initialState());
   #titled = null; // what the title shows: { title, inputs }
   #session = null;
@@ -222,12 +224,26 @@ export class EmbeddingDemoElement extends HTMLElement {
   }
 
   // current(): false once a newer update has started, after which this one stops at its next await.
+  // The view is built and laid out while the module downloads (with its stand-in); the session,
+  // which computes, starts once the module runs.
   async #render(current) {
     if (!this.#lab) {
-      this.#lab = await loadEmbedlab({ early: true });
-      this.#session = createSession(this.#lab, this.#store);
-      linkViews(this.#root, this.#store);
-      if (!current()) return;
+      const { lab, loaded } = moduleStandIn(loadEmbedlab({ early: true }));
+      this.#lab = lab;
+      this.#loaded = loaded.then(
+        () => {
+          this.#session = createSession(lab, this.#store);
+          linkViews(this.#root, this.#store);
+        },
+        (error) => {
+          // A later render loads it again, and builds its view anew with that load's stand-in.
+          this.#lab = null;
+          this.#view = null;
+          throw error;
+        },
+      );
+      // Each render that waits for it shows the failure; meanwhile it is not left unhandled.
+      this.#loaded.catch(() => {});
     }
     const attrs = readAttributes(
       (name) => this.getAttribute(name),
@@ -237,6 +253,7 @@ export class EmbeddingDemoElement extends HTMLElement {
     // A view's form starts from the store's inputs: a new padding_idx builds it anew.
     // The views beyond the first file's, and the tables read from files, need the second.
     if (!EARLY_VIEWS.has(attrs.view) || attrs.src || attrs.table || attrs.routes) {
+      await this.#loaded;
       await this.#lab.complete;
       if (!current()) return;
     }
@@ -249,6 +266,7 @@ export class EmbeddingDemoElement extends HTMLElement {
       // page's colours and width).
       await nextFrame();
     }
+    await this.#loaded;
     if (!current()) return;
     const title = attrs.label ?? VIEWS[attrs.view].title;
     if (!this.result) this.#showTitle(title, null);
@@ -374,10 +392,10 @@ export class EmbeddingDemoElement extends HTMLElement {
     const built = await VIEWS[name].build(container, {
       store: this.#store,
       lab: this.#lab,
-      computeView: this.#session.computeView,
-      computePositions: this.#session.computePositions,
-      computeTraining: this.#session.computeTraining,
-      stop: this.#session.stop,
+      computeView: (...args) => this.#session.computeView(...args),
+      computePositions: (...args) => this.#session.computePositions(...args),
+      computeTraining: (...args) => this.#session.computeTraining(...args),
+      stop: () => this.#session?.stop(),
       tokenizers: VIEW_TOKENIZERS,
       embedded: true,
     });

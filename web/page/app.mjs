@@ -3,6 +3,7 @@
 // from the registry (data-views="…", views/registry.mjs) that the store redraws. The first
 // screen redraws at once; the sections below catch up when scrolled to or when typing pauses.
 import { loadEmbedlab } from '../embedlab/embedlab.mjs';
+import { moduleStandIn } from '../compute/module-stand-in.mjs';
 import { createSession } from '../compute/session.mjs';
 import { setFieldErrors } from '../inputs/field-errors.mjs';
 import { bindFormFields } from '../inputs/form-fields.mjs';
@@ -86,8 +87,9 @@ function afterFrame(draw, store) {
 // right after that frame (a keystroke's frame holds what it must show first). The sections below are built once the module's deferred part runs (their views train,
 // read files and draw positions), each when near the viewport or when the browser is idle
 // (draw/when-near.mjs), and draw then too: their work waits for the first verdict.
-// Resolves once the first screen is built, to { below }: a promise of the others.
-async function buildSections(store, context) {
+// complete: a promise of the module's deferred part. Resolves once the first screen is built, to
+// { below }: a promise of the others.
+async function buildSections(store, context, complete) {
   const built = [];
   const all = new Set(Object.keys(store.get()));
   // names: views of section, drawn by request(now) made of draw().
@@ -137,7 +139,7 @@ async function buildSections(store, context) {
   // the module's deferred part fails to load.
   const others = sections.filter((section) => section.id !== FIRST_SCREEN);
   for (const section of others) section.setAttribute('aria-busy', 'true');
-  const below = context.lab.complete.then(
+  const below = complete.then(
     () => Promise.all(others.map((section) => whenNear(section, () => buildSection(section)))),
     (error) => {
       for (const section of others) section.removeAttribute('aria-busy');
@@ -147,7 +149,11 @@ async function buildSections(store, context) {
   return { below };
 }
 
-async function start(lab) {
+// The page: its first screen is built and laid out while the module downloads (its views keep
+// the module's stand-in), then the session that computes and the inputs that call the module
+// start once it runs, and the first result follows.
+async function start(loading) {
+  const { lab, loaded } = moduleStandIn(loading);
   const linked = readUrlState(location.search);
   const store = createStore({
     ...initialState(linked.inputs),
@@ -157,17 +163,65 @@ async function start(lab) {
   });
   const form = byId('inputs');
   const fields = { ids: byId('ids'), vocab: byId('vocab'), dim: byId('dim'), seed: byId('seed') };
-  let paused = () => {};
-  const session = createSession(
-    lab,
-    store,
-    idsTyping(fields.ids, () => paused()),
-  );
-  paused = session.paused;
-
-  askBeforeGrowingV(lab, store, { ids: fields.ids, choice: byId('vocab-choice') });
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
+
+  let session = null;
+  const { below } = await buildSections(
+    store,
+    {
+      store,
+      lab,
+      computeView: (...args) => session.computeView(...args),
+      computePositions: (...args) => session.computePositions(...args),
+      computeTraining: (...args) => session.computeTraining(...args),
+      stop: () => session?.stop(),
+      tokenizers: VIEW_TOKENIZERS,
+      embedded: false,
+    },
+    loaded.then(() => lab.complete),
+  );
+  linkViews(document.body, store);
+
+  // The picture's section is headed by what its mode compares.
+  store.subscribe(({ pictureMode }, changed) => {
+    if (changed.has('pictureMode')) byId('results-title').textContent = pictureTitle(pictureMode);
+  });
+
+  // The inputs, the source, the token, the training and the section in the address
+  // (model/url-state.mjs).
+  let urlTimer = 0;
+  store.subscribe((state, changed) => {
+    if (!['inputs', 'step', 'train', 'views'].some((key) => changed.has(key))) return;
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(
+      () => history.replaceState(null, '', urlFor(location.href, state, linked.view)),
+      URL_PAUSE_MS,
+    );
+  });
+
+  // The first screen's views are laid out in a frame of their own, while the module downloads:
+  // the picture reads the page's colours and width.
+  await nextFrame();
+  try {
+    await loaded;
+  } catch (error) {
+    below.catch(() => {}); // the same failure, said once
+    failed(`The WebAssembly module could not be loaded: ${error.message}`);
+    return;
+  }
+  byId('status').textContent = 'Ready.';
+  showLimits(lab);
+  // The module's start, the inputs and the first result: each in a task of its own, so that none
+  // holds the page long.
+  await nextTask();
+
+  session = createSession(
+    lab,
+    store,
+    idsTyping(fields.ids, () => session.paused()),
+  );
+  askBeforeGrowingV(lab, store, { ids: fields.ids, choice: byId('vocab-choice') });
   createWeightsInput(lab, store, {
     form,
     file: byId('weights-file'),
@@ -195,41 +249,7 @@ async function start(lab) {
     setFieldErrors(status.state === 'failed' ? { [status.field]: status.message } : {});
   });
 
-  // The module's start, the inputs, the first screen's views and its first result: each in a
-  // task of its own, so that none holds the page long.
   await nextTask();
-  const { below } = await buildSections(store, {
-    store,
-    lab,
-    computeView: session.computeView,
-    computePositions: session.computePositions,
-    computeTraining: session.computeTraining,
-    stop: session.stop,
-    tokenizers: VIEW_TOKENIZERS,
-    embedded: false,
-  });
-  linkViews(document.body, store);
-
-  // The picture's section is headed by what its mode compares.
-  store.subscribe(({ pictureMode }, changed) => {
-    if (changed.has('pictureMode')) byId('results-title').textContent = pictureTitle(pictureMode);
-  });
-
-  // The inputs, the source, the token, the training and the section in the address
-  // (model/url-state.mjs).
-  let urlTimer = 0;
-  store.subscribe((state, changed) => {
-    if (!['inputs', 'step', 'train', 'views'].some((key) => changed.has(key))) return;
-    clearTimeout(urlTimer);
-    urlTimer = setTimeout(
-      () => history.replaceState(null, '', urlFor(location.href, state, linked.view)),
-      URL_PAUSE_MS,
-    );
-  });
-
-  // The first screen's views are laid out in a frame of their own before its first result draws:
-  // the picture reads the page's colours and width.
-  await nextFrame();
   session.refresh();
   below.then(
     () => {
@@ -251,19 +271,5 @@ function failed(message) {
   status.classList.add('failed');
 }
 
-async function main() {
-  let lab;
-  try {
-    // The first screen runs as soon as the module's first part does.
-    lab = await loadEmbedlab({ early: true });
-  } catch (error) {
-    failed(`The WebAssembly module could not be loaded: ${error.message}`);
-    return;
-  }
-  byId('status').textContent = 'Ready.';
-  showLimits(lab);
-  await nextTask();
-  await start(lab);
-}
-
-main();
+// The module's first part downloads while the first screen is built.
+start(loadEmbedlab({ early: true }));
