@@ -166,6 +166,8 @@ async function start(loading) {
   bindFormFields(store, form, fields);
   form.addEventListener('submit', (event) => event.preventDefault());
 
+  // The first screen's views are built in a task of their own, not in the module's evaluation.
+  await nextTask();
   let session = null;
   const { below } = await buildSections(
     store,
