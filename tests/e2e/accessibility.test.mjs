@@ -24,6 +24,10 @@ const SCHEMES = ['light', 'dark'];
 // nor the accessibility tree Chromium hands a screen reader holds what is not laid out: here
 // they are, so that every section is checked.
 const LAY_OUT_ALL = 'main > section { content-visibility: visible !important; }';
+// Resolves once an article page has laid out every section its first layout skipped (its
+// sections, laid out in idle periods by page/reference.mjs): its outline is whole from then.
+const sectionsLaidOut = (page) =>
+  page.waitForFunction(() => !document.querySelector('.article > section:not([data-laid-out])'));
 
 // axe-core's serious and critical violations on the page as it is, open shadow roots included:
 // one line each, naming the rule, the node and what is wrong.
@@ -122,6 +126,7 @@ describe('accessibility', () => {
       const { page } = env;
       await page.goto(`${env.url}${name}`);
       await settle(page);
+      await sectionsLaidOut(page);
       await eachLook(async (look) => {
         assert.deepEqual(await axeViolations(page), [], `${name}, ${look}`);
       });
@@ -340,6 +345,7 @@ describe('accessibility', () => {
     const { page } = env;
     await page.goto(`${env.url}reference.html`);
     await settle(page);
+    await sectionsLaidOut(page);
     const headings = await page.evaluate(() => {
       const demos = [...document.querySelectorAll('embedding-demo')];
       return {
