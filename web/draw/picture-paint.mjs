@@ -68,28 +68,6 @@ export function createPalette(node, onChange) {
   };
 }
 
-// Every font shade() and textLook() draw in: the numbers from 8 to 11 px by half px
-// (model/picture-scene.mjs's numberSize()), the digits, labels and names from 8 to 13 px, plain
-// and bold, the operator bold at 18 or 26 px, the shapes in the sans font.
-function pictureFonts({ mono, sans }) {
-  const fonts = [`700 18px ${mono}`, `700 26px ${mono}`, `11px ${sans}`];
-  for (let size = 8; size <= 13; size += 0.5) {
-    fonts.push(`${size}px ${mono}`);
-    if (Number.isInteger(size)) fonts.push(`700 ${size}px ${mono}`);
-  }
-  return fonts;
-}
-
-// Looks each of the picture's fonts up on `canvas` before it draws: the first picture then draws
-// without a lookup for each font it meets (1 to 3 ms each here, in the frame of its first result).
-export function lookUpFonts(canvas, fonts) {
-  const context = canvas.getContext('2d');
-  for (const font of pictureFonts(fonts)) {
-    context.font = font;
-    context.measureText('-0.1');
-  }
-}
-
 // A value's fill and number colour on the scale whose ends are ±scale: the text colour on
 // every step, which the palette's tints are made to carry.
 export function valueColors(colors, scale, value) {

@@ -25,7 +25,7 @@ import { inputsText } from '../../model/describe.mjs';
 import { count } from '../../model/format-number.mjs';
 import { labelsOf, MODES, rowLabel, sceneOf } from '../../model/picture-scene.mjs';
 import { tokenColor } from '../../model/token-colors.mjs';
-import { createPalette, lookUpFonts, paint, shade } from '../../draw/picture-paint.mjs';
+import { createPalette, paint, shade } from '../../draw/picture-paint.mjs';
 import { backwardGrads, backwardMode, GRAD_BUDGET } from './backward.mjs';
 import { createCanvasSize } from './canvas-size.mjs';
 import { lookupMode } from './lookup.mjs';
@@ -131,9 +131,9 @@ function createPictureView(root, { lab, onStep, onMode }) {
     stepper.stop();
     if (view.state) select();
   });
-  // The page's colours read and the fonts looked up once the browser is idle after the figure is
-  // built (on the index page, while the module downloads), not in the frame of the first result.
-  requestIdleCallback(() => lookUpFonts(canvas, palette().fonts));
+  // The page's colours and fonts, read once the browser is idle after the figure is built (on the
+  // index page, while the module downloads), not in a style pass in the frame of the first result.
+  requestIdleCallback(() => palette());
   // mode: the toggle's; state: { result, step, texts (Text mode's token texts, or null), grads };
   // drawn: { scene, slots, wanted (slotsFor()'s: the drawn slots may have fewer columns), at,
   // labels }, what the picture shows now.
