@@ -11,7 +11,7 @@
 // Attributes: README.md in package/ and reference.html; types: embedding-demo.d.ts.
 import { EmbedlabError, loadEmbedlab } from '../embedlab/embedlab.mjs';
 import { attempt, FieldError } from '../compute/plan.mjs';
-import { moduleStandIn } from '../compute/module-stand-in.mjs';
+import { laterSessionCalls, moduleStandIn } from '../compute/module-stand-in.mjs';
 import { createSession } from '../compute/session.mjs';
 import { readRoutesFromBase64, readTableFromBase64 } from '../compute/table-from-bytes.mjs';
 import { readTableFromUrl } from '../compute/table-from-url.mjs';
@@ -392,10 +392,7 @@ export class EmbeddingDemoElement extends HTMLElement {
     const built = await VIEWS[name].build(container, {
       store: this.#store,
       lab: this.#lab,
-      computeView: (...args) => this.#session.computeView(...args),
-      computePositions: (...args) => this.#session.computePositions(...args),
-      computeTraining: (...args) => this.#session.computeTraining(...args),
-      stop: () => this.#session?.stop(),
+      ...laterSessionCalls(() => this.#session),
       tokenizers: VIEW_TOKENIZERS,
       embedded: true,
     });

@@ -3,7 +3,7 @@
 // from the registry (data-views="…", views/registry.mjs) that the store redraws. The first
 // screen redraws at once; the sections below catch up when scrolled to or when typing pauses.
 import { loadEmbedlab } from '../embedlab/embedlab.mjs';
-import { moduleStandIn } from '../compute/module-stand-in.mjs';
+import { laterSessionCalls, moduleStandIn } from '../compute/module-stand-in.mjs';
 import { createSession } from '../compute/session.mjs';
 import { setFieldErrors } from '../inputs/field-errors.mjs';
 import { bindFormFields } from '../inputs/form-fields.mjs';
@@ -174,10 +174,7 @@ async function start(loading) {
     {
       store,
       lab,
-      computeView: (...args) => session.computeView(...args),
-      computePositions: (...args) => session.computePositions(...args),
-      computeTraining: (...args) => session.computeTraining(...args),
-      stop: () => session?.stop(),
+      ...laterSessionCalls(() => session),
       tokenizers: VIEW_TOKENIZERS,
       embedded: false,
     },
