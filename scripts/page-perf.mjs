@@ -15,7 +15,8 @@
 //     what it is for (PURPOSES); the layout shifts without recent input until 2 s after it (CLS);
 //   long tasks (Long Tasks API, over 50 ms) in each phase: from navigation until the page is idle
 //     (no request in flight and no long task for QUIET_MS), scrolling through the whole page, and
-//     on input; each attributed to the scripts the Long Animation Frames API names in it;
+//     on input; each attributed to the scripts the Long Animation Frames API names in it, and
+//     those of the load given their main thread's CPU time from a trace;
 //   elements (the document's and every shadow root's): once idle, and once scrolled through;
 //   on index.html also: typing (keypress to the end of the next frame, and the Event Timing API's
 //     worst) at n = 64 and n = 1024, V = 4096, d = 64; the elements at n = 64 once scrolled
@@ -162,7 +163,10 @@ function siteOf(rev) {
 
 // ---- In the page (init script, before the page's own scripts, on every load) ----
 
-function recordPerf() {
+const CLOCK_MARK = 'page-perf-clock';
+
+function recordPerf(clockMark) {
+  performance.mark(clockMark); // where a trace's clock meets the page's
   const perf = { tasks: [], frames: [], shifts: [], verdictAt: null, lastEnd: 0 };
   // On a host page the first element's result is its first screen, verdict or not (a lookup
   // view has none): the frame after its first render event with a result.
@@ -294,6 +298,31 @@ async function longTasksSince(page, since) {
 }
 
 const longest = (tasks) => round(Math.max(0, ...tasks.map((t) => t.duration)));
+
+// The main thread's CPU time in each of `tasks` (performance.now() times), from a trace of the
+// browser's task events ('toplevel') and the page's clock mark ('blink.user_timing'): the Long
+// Tasks API gives a task's wall time, which on a busy machine includes the time the thread
+// waited (for a core, for the browser process's replies, such as its font lookups).
+function withCpuTimes(tasks, trace) {
+  const events = JSON.parse(trace).traceEvents;
+  const mark = events.findLast((e) => e.name === CLOCK_MARK); // the page's, not about:blank's
+  if (!mark) return tasks;
+  const main = `${mark.pid}:${mark.tid}`;
+  const traced = events.filter(
+    (e) =>
+      e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && `${e.pid}:${e.tid}` === main,
+  );
+  const markStart = mark.args?.data?.startTime ?? 0;
+  return tasks.map((task) => {
+    const at = mark.ts + (task.start - markStart) * 1000; // µs, the trace's clock
+    const match = traced
+      .filter((e) => Math.abs(e.ts - at) < 2000)
+      .sort(
+        (a, b) => Math.abs(a.dur / 1000 - task.duration) - Math.abs(b.dur / 1000 - task.duration),
+      )[0];
+    return match ? { ...task, cpuMs: round(match.tdur / 1000) } : task;
+  });
+}
 
 // The bytes that arrived before `before` (ms after navigation start): [{ file, purpose, gz, raw }].
 async function bytesBefore(page, before) {
@@ -450,11 +479,13 @@ async function measure(browser, site, name) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await page.addInitScript(recordPerf);
+    await page.addInitScript(recordPerf, CLOCK_MARK);
     await throttle(cdp, true);
+    await browser.startTracing(undefined, { categories: ['toplevel', 'blink.user_timing'] });
     await page.goto(`${server.url}${PAGES[name]}`);
     await page.waitForFunction(() => window.__perf.verdictAt !== null, null, { timeout: 60_000 });
     await idle(page, requests);
+    const trace = String(await browser.stopTracing());
     await throttle(cdp, false);
     const verdictAt = await page.evaluate(() => window.__perf.verdictAt);
     const figures = {
@@ -467,7 +498,7 @@ async function measure(browser, site, name) {
         verdictAt + 2000,
       ),
       bytes: await bytesBefore(page, verdictAt),
-      loadTasks: await longTasksSince(page, 0),
+      loadTasks: withCpuTimes(await longTasksSince(page, 0), trace),
       elementsAtLoad: await page.evaluate(countElements),
     };
     let since = await page.evaluate(() => performance.now());
@@ -572,7 +603,8 @@ function report(site, name, tries, load) {
   lines.push('', `Long tasks (all tries): ${tasks.length}`);
   for (const t of tasks) {
     const by = t.by.length ? t.by.map((b) => `${b.what} ${b.ms} ms`).join('; ') : 'no script named';
-    lines.push(`- try ${t.try}, ${t.phase}, at ${t.start} ms: ${t.duration} ms — ${by}`);
+    const cpu = t.cpuMs === undefined ? '' : ` (the main thread's CPU ${t.cpuMs} ms)`;
+    lines.push(`- try ${t.try}, ${t.phase}, at ${t.start} ms: ${t.duration} ms${cpu} — ${by}`);
   }
   const first = tries[0];
   lines.push('', `Bytes before the first verdict (try 1, at ${first.firstVerdictMs} ms):`, '');
