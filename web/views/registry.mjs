@@ -4,7 +4,8 @@
 // container once:
 //   build(container, context) -> (a promise of) { update(state, changed), settled() }
 //   (settled(), where a view has it: a promise that the view shows its last update, for a view
-//   whose update computes elsewhere: the compute worker)
+//   whose update computes elsewhere, in the compute worker, or draws later, as the picture's
+//   first paint)
 //   context: { store (model/state.mjs), lab (the WebAssembly module), computeView,
 //              computePositions, computeTraining and stop (the session's,
 //              compute/session.mjs: the views that compute on the table, or on the positions'

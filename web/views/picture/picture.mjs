@@ -208,17 +208,22 @@ function createPictureView(root, { lab, onStep, onMode }) {
   }
 
   // The canvas at rest is painted once the redraw's other writes are done (in a microtask, at
-  // the end of the store's update): the first font set on a canvas in the document styles the
-  // page, which, before the last write of the frame, would leave the frame's style to be worked
-  // out twice.
-  let paintDue = false;
+  // the end of the store's update): the first font set on a canvas in the document styles and
+  // lays out the page, which, before the last write of the frame, would leave the frame's style
+  // to be worked out twice. Its first paint comes in the next frame: with the fonts' first
+  // lookups and that layout, it would double the first result's frame (an element's, which
+  // computes in a frame, held the page 50 to 60 ms).
+  let paintDue = null; // a promise of the paint to come, or null
+  let painted = false;
   function paintSoon() {
-    if (paintDue) return;
-    paintDue = true;
-    queueMicrotask(() => {
-      paintDue = false;
-      if (!figure.dataset.play) paint(canvas, view.drawn.scene, size.ratio);
-    });
+    paintDue ??= new Promise((resolve) =>
+      (painted ? queueMicrotask : requestAnimationFrame)(() => {
+        paintDue = null;
+        painted = true;
+        if (!figure.dataset.play) paint(canvas, view.drawn.scene, size.ratio);
+        resolve();
+      }),
+    );
   }
 
   // Paints the scene for the selected token at rest: dimming, marks, glow, flows, detail.
@@ -258,6 +263,8 @@ function createPictureView(root, { lab, onStep, onMode }) {
 
   return {
     verdict: parts.verdict,
+    // Resolves once the canvas shows the last redraw.
+    painted: () => paintDue ?? Promise.resolve(),
     // Dimmed, and saying which ids it shows, while the inputs ask for one it cannot draw.
     stale({ status, result }) {
       const stale = status.state === 'failed' && result !== null;
@@ -325,6 +332,7 @@ export const pictureView = {
         if (changed.has('status') || changed.has('result')) picture.stale(state);
         verdict.update(state, changed);
       },
+      settled: () => picture.painted(),
     };
   },
 };
