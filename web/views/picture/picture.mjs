@@ -212,7 +212,7 @@ function createPictureView(root, { lab, onStep, onMode }) {
   // lays out the page, which, before the last write of the frame, would leave the frame's style
   // to be worked out twice. Its first paint comes in the next frame: with the fonts' first
   // lookups and that layout, it would double the first result's frame (an element's, which
-  // computes in a frame, held the page 50 to 60 ms).
+  // computes in a frame, held the tutorial 50 to 70 ms).
   let paintDue = null; // a promise of the paint to come, or null
   let painted = false;
   function paintSoon() {
